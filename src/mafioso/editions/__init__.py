@@ -1,0 +1,1 @@
+"""One package per edition. Each exposes ``EDITION``, an :class:`~mafioso.engine.Edition`."""

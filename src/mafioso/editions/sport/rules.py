@@ -1,0 +1,422 @@
+"""The script of Sport Mafia: the zero night, then days and nights until a team wins.
+
+Read :meth:`SportEdition.flow` top to bottom: it follows the seed text's order. Roles of players
+who leave are not revealed until the game ends, as in tournament play.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Generator, Mapping
+from typing import Any
+
+from mafioso.editions.sport.catalogue import (
+    ACTS, BLACK, CAST, DON, MAFIA, OPTIONS, RED, ROLES, SHERIFF, TEAMS,
+)
+from mafioso.engine import (
+    ELIMINATED, FACILITATOR, GM, Event, PUBLIC, ROLE_DEALT, ROLE_REVEALED, SPEECH, Audience, Edition,
+    Outcome, Prompt, Reply, SetupError, State,
+)
+from mafioso.engine.prompts import CHOOSE_MANY
+from mafioso.editions.sport.texts import TEXTS, text_key
+
+Steps = Generator[list[Prompt], Reply, Any]
+YES_NO = ("yes", "no")
+CLAIMS = (SHERIFF, RED, BLACK)
+
+
+class SportState(State):
+    """Sport's own bookkeeping: fouls, the don's kill order, speech order and stalemate counts."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.day = 0
+        self.fouls: Counter[int] = Counter()
+        self.technical: Counter[int] = Counter()
+        self.silenced: dict[int, int] = {}  # seat -> the day whose speech it loses
+        self.kill_order: list[int] = []
+        self.opener = 0
+        self.nights_without_kill = 0
+        self.quiet_nights = 0
+        self.left_today: list[int] = []
+        self.vote_cancelled = False
+        self.first_victim: int | None = None
+        self.best_move: list[int] = []
+        self.removed: dict[int, str] = {}
+        self.pending_victim: int | None = None
+
+
+class SportEdition(Edition):
+    """Classic / Sport Mafia: 6 citizens and a sheriff against 2 gangsters and their don."""
+
+    id = "sport"
+    name = "Classic / Sport Mafia"
+    min_players = 10
+    max_players = 10
+    teams = TEAMS
+    roles = ROLES
+    options = OPTIONS
+    acts = ACTS
+    state_class = SportState
+    texts = TEXTS
+
+    def text_key(self, event: Event) -> str:
+        return text_key(event)
+
+    # -- setup -------------------------------------------------------------------------------
+    def recommended_cast(self, players: int, options: Mapping[str, Any]) -> dict[str, int]:
+        self.check_player_count(players)
+        return dict(CAST)
+
+    def validate_cast(self, cast: Counter[str], options: Mapping[str, Any]) -> None:
+        super().validate_cast(cast, options)
+        if dict(cast) != CAST:
+            wanted = ", ".join(f"{n} {r}" for r, n in CAST.items())
+            raise SetupError(f"sport is played with exactly {wanted}")
+
+    # -- the script --------------------------------------------------------------------------
+    def flow(self, state: State) -> Steps:
+        st = _sport(state)
+        for seat in st.seats:
+            st.emit(ROLE_DEALT, Audience.to(seat.number), seat=seat.number, role=seat.role, team=seat.team)
+        yield from self.zero_night(st)
+        day = 1
+        while True:
+            outcome = yield from self.day(st, day)
+            if outcome:
+                return outcome
+            yield from self.night(st, day)
+            day += 1
+
+    def zero_night(self, st: SportState) -> Steps:
+        """The mafia meet, the don sets the order of kills, the sheriff greets the facilitator."""
+        st.enter("night 0", "mafia")
+        blacks = st.in_team(BLACK)
+        don = st.with_role(DON)[0]
+        st.emit("mafia.meet", Audience.group(blacks), members=blacks, don=don)
+        order = Prompt("n0.order", don, "kill_order", tuple(n for n in st.living() if n != don),
+                       kind=CHOOSE_MANY, min_count=0, max_count=3, timer=60)
+        reply = yield st.with_decoys([order], "n0.mafia")
+        st.kill_order = reply.get(order.id) or []
+        st.emit("mafia.kill_order", Audience.group(blacks), order=st.kill_order)
+        st.enter_step("sheriff")
+        sheriff = st.with_role(SHERIFF)[0]
+        greet = Prompt("n0.greet", sheriff, "greet", ("greet",), timer=10)
+        yield st.with_decoys([greet], "n0.sheriff")
+        st.emit("sheriff.greeted", FACILITATOR, seat=sheriff)
+
+    def day(self, st: SportState, day: int) -> Steps:
+        """Morning (the night's result), speeches with nominations, then the voting round."""
+        st.day = day
+        st.left_today = []
+        st.vote_cancelled = False
+        st.enter(f"day {day}", "morning")
+        if day > 1:
+            outcome = yield from self.morning(st, day)
+            if outcome:
+                return outcome
+        st.enter_step("speeches")
+        nominees = yield from self.speeches(st, day)
+        st.enter_step("voting")
+        outcome = yield from self.voting(st, day, nominees)
+        if outcome:
+            return outcome
+        if st.left_today:
+            st.quiet_nights = 0
+        return None
+
+    def morning(self, st: SportState, day: int) -> Steps:
+        victim = st.pending_victim
+        st.emit("night.result", PUBLIC, killed=victim)
+        if victim is None:
+            return (yield from self.after_quiet_night(st))
+        st.nights_without_kill = 0
+        st.quiet_nights = 0
+        if day == 2:
+            st.first_victim = victim
+        outcome = yield from self.depart(st, victim, "shot", last_words=False)
+        if outcome:
+            return outcome
+        if day == 2 and st.options["best_move"]:
+            yield from self.best_move(st, victim)
+        yield from self.last_words(st, victim)
+        return None
+
+    def after_quiet_night(self, st: SportState) -> Steps:
+        st.nights_without_kill += 1
+        st.quiet_nights += 1
+        if st.options["stalemate"] == "town_wins" and st.nights_without_kill >= 3:
+            st.emit("stalemate", PUBLIC, nights=st.nights_without_kill)
+            return Outcome("three_nights_without_kill", (RED,), tuple(st.in_team(RED, alive=False)))
+        if st.options["stalemate"] == "draw" and st.quiet_nights >= 3:
+            st.emit("stalemate", PUBLIC, nights=st.quiet_nights)
+            return Outcome("draw")
+        return None
+        yield  # a generator, like every step
+
+    def best_move(self, st: SportState, victim: int) -> Steps:
+        prompt = Prompt("d2.best_move", victim, "best_move", tuple(n for n in st.living() if n != victim),
+                        kind=CHOOSE_MANY, min_count=3, max_count=3, timer=20)
+        reply = yield [prompt]
+        st.best_move = reply.get(prompt.id) or []
+        st.emit("best_move", PUBLIC, seat=victim, named=st.best_move)
+
+    def speeches(self, st: SportState, day: int) -> Generator[list[Prompt], Reply, list[int]]:
+        """Every living player speaks once, in seat order; each may nominate one other player."""
+        st.opener = self.opening_speaker(st, day)
+        nominees: list[int] = []
+        for speaker in list(st.round_from(st.opener)):
+            if not st.is_alive(speaker):
+                continue
+            seconds = self.speech_seconds(st, speaker, day)
+            if seconds == 0:
+                st.emit("speech.skipped", PUBLIC, seat=speaker, reason="fouls")
+                continue
+            prompt = self.speech_prompt(st, day, speaker, nominees, seconds)
+            reply = yield [prompt]
+            self.hear_speech(st, speaker, reply.get(prompt.id), nominees)
+        return nominees
+
+    def opening_speaker(self, st: SportState, day: int) -> int:
+        if day == 1 or st.options["opening_speaker"] == "seat_one" or not st.opener:
+            return st.next_living(0)
+        return st.next_living(st.opener)
+
+    def speech_seconds(self, st: SportState, seat: int, day: int) -> int:
+        full = int(st.options["speech_seconds"])
+        if st.silenced.get(seat) != day:
+            return full
+        rule = st.options["third_foul"]
+        if rule == "short" or (rule == "fiim" and len(st.living()) <= 4):
+            return 30
+        return 0
+
+    def speech_prompt(self, st: SportState, day: int, speaker: int, nominees: list[int], seconds: int) -> Prompt:
+        options = tuple(n for n in st.living() if n != speaker and n not in nominees)
+        data: dict[str, Any] = {"claims": CLAIMS, "seats": len(st.seats)}
+        if st.seat(speaker).role == DON:
+            data["signal"] = tuple(st.living())
+        return Prompt(f"d{day}.speech.{speaker}", speaker, "speech", options, kind=SPEECH,
+                      timer=seconds, data=data)
+
+    def hear_speech(self, st: SportState, speaker: int, speech: Any, nominees: list[int]) -> None:
+        speech = speech or {}
+        claims = speech.get("claims")
+        st.emit("speech", PUBLIC, seat=speaker, claims=claims or [])
+        if speech.get("signal") is not None:
+            st.emit("don.signal", Audience.group(st.in_team(BLACK)), seat=speaker, target=speech["signal"])
+        nominee = speech.get("nominate")
+        if nominee is not None and st.is_alive(nominee) and st.is_alive(speaker):
+            nominees.append(nominee)
+            st.emit("nomination", PUBLIC, seat=speaker, nominee=nominee)
+
+    # -- voting ------------------------------------------------------------------------------
+    def voting(self, st: SportState, day: int, nominees: list[int]) -> Steps:
+        nominees = [n for n in nominees if st.is_alive(n)]
+        st.emit("nominees", PUBLIC, nominees=nominees)
+        if not nominees:
+            return None
+        rule = st.options["day_one"]
+        if day == 1 and (rule == "no_elimination" or (rule == "single_nominee_skipped" and len(nominees) == 1)):
+            st.emit("vote.skipped", PUBLIC, reason="first day")
+            return None
+        leaving = yield from self.decide_vote(st, day, nominees)
+        if st.vote_cancelled:
+            st.emit("vote.cancelled", PUBLIC)
+            return None
+        if leaving == "draw":
+            return Outcome("draw")
+        outcome = None
+        for seat in leaving:
+            outcome = yield from self.depart(st, seat, "voted")
+            if outcome:
+                return outcome
+        return None
+
+    def decide_vote(self, st: SportState, day: int, nominees: list[int]) -> Generator[list[Prompt], Reply, Any]:
+        """The vote, re-votes after ties, and the final vote on removing every tied player."""
+        leaders = yield from self.vote(st, f"d{day}.vote", nominees)
+        attempt = 0
+        while len(leaders) > 1 and not st.vote_cancelled:
+            attempt += 1
+            st.emit("vote.tie", PUBLIC, tied=leaders)
+            yield from self.defences(st, day, attempt, leaders)
+            again = yield from self.vote(st, f"d{day}.revote{attempt}", leaders)
+            if len(again) <= 1:
+                return again
+            if set(again) == set(leaders) or st.options["retie"] == "lift":
+                return (yield from self.lift(st, day, again))
+            leaders = again
+        return leaders
+
+    def vote(self, st: SportState, key: str, candidates: list[int]) -> Generator[list[Prompt], Reply, list[int]]:
+        """Hands for each candidate in order; a player who never raises a hand counts for the last."""
+        remaining = st.living()
+        tally: dict[int, int] = {}
+        for index, candidate in enumerate(candidates):
+            if not st.is_alive(candidate):
+                continue
+            if index == len(candidates) - 1 or not remaining:
+                voters = remaining
+            else:
+                prompts = [Prompt(f"{key}.{candidate}.{v}", v, "vote", YES_NO, optional=False, default="no",
+                                  data={"nominee": candidate}) for v in remaining]
+                reply = yield prompts
+                voters = [v for v in remaining if reply.get(f"{key}.{candidate}.{v}") == "yes"]
+            remaining = [v for v in remaining if v not in voters and st.is_alive(v)]
+            voters = [v for v in voters if st.is_alive(v)]
+            if st.is_alive(candidate):
+                tally[candidate] = len(voters)
+                st.emit("vote.count", PUBLIC, nominee=candidate, voters=voters, votes=len(voters))
+        if not tally:
+            return []
+        top = max(tally.values())
+        return [c for c in candidates if tally.get(c) == top]
+
+    def defences(self, st: SportState, day: int, attempt: int, tied: list[int]) -> Steps:
+        seconds = int(st.options["defence_seconds"])
+        for seat in tied:
+            if st.is_alive(seat):
+                prompt = Prompt(f"d{day}.defence{attempt}.{seat}", seat, "defence", kind=SPEECH, timer=seconds,
+                                data={"claims": CLAIMS, "seats": len(st.seats)})
+                reply = yield [prompt]
+                st.emit("defence", PUBLIC, seat=seat, claims=(reply.get(prompt.id) or {}).get("claims", []))
+
+    def lift(self, st: SportState, day: int, tied: list[int]) -> Generator[list[Prompt], Reply, Any]:
+        """Should all the tied players leave? Only a strict majority of the living says yes."""
+        living = st.living()
+        if len(tied) == len(living):
+            rule = st.options["all_tied"]
+            if rule != "lift":
+                st.emit("vote.all_tied", PUBLIC, rule=rule)
+                return "draw" if rule == "draw" else []
+        if (len(living), len(tied)) in ((4, 2),) and not st.options["lift_two_of_four"]:
+            st.emit("lift.not_allowed", PUBLIC, tied=tied)
+            return []
+        if (len(living), len(tied)) == (9, 3) and not st.options["lift_three_at_nine"]:
+            st.emit("lift.not_allowed", PUBLIC, tied=tied)
+            return []
+        prompts = [Prompt(f"d{day}.lift.{v}", v, "lift", YES_NO, optional=False, default="no",
+                          data={"tied": tied}) for v in living]
+        reply = yield prompts
+        yes = [v for v in living if reply.get(f"d{day}.lift.{v}") == "yes" and st.is_alive(v)]
+        passed = len(yes) * 2 > len(st.living())
+        st.emit("lift.result", PUBLIC, tied=tied, voters=yes, votes=len(yes), passed=passed)
+        return tied if passed else []
+
+    # -- leaving -----------------------------------------------------------------------------
+    def depart(self, st: SportState, seat: int, how: str, last_words: bool = True) -> Steps:
+        """A player leaves; check for a winner; give last words (at the end only by option)."""
+        self.eliminate(st, seat, how)
+        outcome = self.check_win(st)
+        if last_words and (outcome is None or st.options["last_words_at_end"]):
+            yield from self.last_words(st, seat)
+        return outcome
+
+    def eliminate(self, st: SportState, seat: int, how: str) -> None:
+        st.seat(seat).alive = False
+        st.left_today.append(seat)
+        st.emit(ELIMINATED, PUBLIC, seat=seat, how=how)
+
+    def last_words(self, st: SportState, seat: int) -> Steps:
+        prompt = Prompt(f"{st.phase.replace(' ', '')}.last_words.{seat}", seat, "last_words", kind=SPEECH,
+                        timer=int(st.options["speech_seconds"]), data={"claims": CLAIMS, "seats": len(st.seats)})
+        reply = yield [prompt]
+        st.emit("last_words", PUBLIC, seat=seat, claims=(reply.get(prompt.id) or {}).get("claims", []))
+
+    # -- night -------------------------------------------------------------------------------
+    def night(self, st: SportState, number: int) -> Steps:
+        """The gangsters shoot, the don looks for the sheriff, the sheriff looks for black."""
+        st.enter(f"night {number}", "shooting")
+        blacks = st.in_team(BLACK)
+        living = tuple(st.living())
+        shots = [Prompt(f"n{number}.shoot.{b}", b, "shoot", living, timer=10) for b in blacks]
+        reply = yield st.with_decoys(shots, f"n{number}.shooting")
+        aims = {p.seat: reply.get(p.id) for p in shots if st.is_alive(p.seat)}
+        targets = set(aims.values())
+        victim = targets.pop() if len(targets) == 1 and None not in targets else None
+        st.pending_victim = victim if victim is not None and st.is_alive(victim) else None
+        st.emit("night.shots", FACILITATOR, shots={str(k): v for k, v in aims.items()}, victim=st.pending_victim)
+        yield from self.check(st, number, DON, "check_sheriff", "don check", lambda s: s.role == SHERIFF)
+        yield from self.check(st, number, SHERIFF, "check_black", "sheriff check", lambda s: s.team == BLACK)
+
+    def check(self, st: SportState, number: int, role: str, act: str, step: str, test: Any) -> Steps:
+        """One night check. The step is called even when the checker is gone, so timing tells nothing."""
+        st.enter_step(step)
+        checkers = st.with_role(role)
+        prompts = [Prompt(f"n{number}.{act}.{c}", c, act, tuple(n for n in st.living() if n != c), timer=10)
+                   for c in checkers]
+        batch = st.with_decoys(prompts, f"n{number}.{act}")
+        if not batch:
+            return
+        reply = yield batch
+        for prompt in prompts:
+            target = reply.get(prompt.id)
+            if target is not None and st.is_alive(prompt.seat):
+                found = bool(test(st.seat(target)))
+                st.emit(f"{act}.result", Audience.to(prompt.seat), seat=prompt.seat, target=target, found=found)
+
+    # -- winning, fouls, the end -------------------------------------------------------------
+    def check_win(self, state: State) -> Outcome | None:
+        st = _sport(state)
+        blacks = len(st.in_team(BLACK))
+        reds = len(st.in_team(RED))
+        if blacks == 0:
+            return Outcome("mafia_eliminated", (RED,), tuple(st.in_team(RED, alive=False)))
+        if blacks >= reds:
+            return Outcome("mafia_parity", (BLACK,), tuple(st.in_team(BLACK, alive=False)))
+        return None
+
+    def interrupts(self, state: State) -> list[Prompt]:
+        if state.phase in ("setup", "end"):
+            return []
+        living = tuple(state.living())
+        prompts = [
+            Prompt("gm.foul", GM, "foul", living, optional=False, interrupt=True),
+            Prompt("gm.disqualify", GM, "disqualify", living, optional=False, interrupt=True),
+        ]
+        if state.options["technical_fouls"]:
+            prompts.append(Prompt("gm.technical_foul", GM, "technical_foul", living, optional=False, interrupt=True))
+        return prompts
+
+    def on_interrupt(self, state: State, prompt: Prompt, choice: Any) -> set[int]:
+        st = _sport(state)
+        seat = int(choice)
+        if prompt.act == "disqualify":
+            return self.remove(st, seat, "disqualified")
+        if prompt.act == "technical_foul":
+            st.technical[seat] += 1
+            st.emit("technical_foul", PUBLIC, seat=seat, count=st.technical[seat])
+            if st.technical[seat] >= int(st.options["technical_fouls"]):
+                return self.remove(st, seat, "technical_fouls")
+            return set()
+        st.fouls[seat] += 1
+        count = st.fouls[seat]
+        st.emit("foul", PUBLIC, seat=seat, count=count)
+        if count == 3:
+            st.silenced[seat] = int(st.phase.split()[-1]) + 1 if st.phase != "setup" else 1
+        if count >= 4:
+            return self.remove(st, seat, "fouls")
+        return set()
+
+    def remove(self, st: SportState, seat: int, how: str) -> set[int]:
+        """Removal by the facilitator: at once, with no last words."""
+        st.removed[seat] = how
+        self.eliminate(st, seat, how)
+        if st.options["fourth_foul_cancels_vote"] and st.step == "voting":
+            st.vote_cancelled = True
+        if st.pending_victim == seat:
+            st.pending_victim = None
+        return {seat}
+
+    def finish(self, state: State, outcome: Outcome) -> None:
+        for seat in state.seats:
+            state.emit(ROLE_REVEALED, PUBLIC, seat=seat.number, role=seat.role, team=seat.team)
+
+
+def _sport(state: State) -> SportState:
+    assert isinstance(state, SportState)
+    return state
+
+
+EDITION = SportEdition()

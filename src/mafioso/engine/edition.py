@@ -1,0 +1,177 @@
+"""What an edition declares, and the narrow hooks it overrides.
+
+Like a chess variant in python-chess, an edition is a class whose attributes declare its
+identity (id, name, roles, teams, options, player range) and whose few methods carry its rules:
+``recommended_cast`` (the rulebook's table), ``validate_cast``, ``flow`` (the script, as a
+generator that yields prompts), ``check_win`` and ``on_interrupt``. No edition overrides the
+engine's :class:`~mafioso.engine.game.Game`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Generator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from mafioso.engine.errors import OptionError, SetupError
+from mafioso.engine.events import Event
+from mafioso.engine.prompts import Prompt
+from mafioso.engine.state import Batch, Reply, Seat, State
+
+
+@dataclass(frozen=True, slots=True)
+class Team:
+    """A side of the game, with its goal in our own words."""
+
+    id: str
+    name: str
+    goal: str
+    colour: str = "#888888"
+
+
+@dataclass(frozen=True, slots=True)
+class Role:
+    """A role card: stable id, display name, team and what it does, in our own words.
+
+    ``names`` holds the edition's own-language names (``{"ru": "Лорд"}``), kept beside the
+    English ``name``.
+    """
+
+    id: str
+    name: str
+    team: str
+    ability: str
+    icon: str = ""
+    names: Mapping[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The role as listed by ``mafioso roles EDITION --json``."""
+        out: dict[str, Any] = {"id": self.id, "name": self.name, "team": self.team, "ability": self.ability}
+        if self.icon:
+            out["icon"] = self.icon
+        if self.names:
+            out["names"] = dict(self.names)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A named edition option. ``default`` is the rulebook's reading; ``choices`` limit values."""
+
+    name: str
+    default: Any
+    doc: str
+    choices: tuple[Any, ...] = ()
+
+    def check(self, value: Any) -> Any:
+        """Return ``value`` if the option takes it, else raise :class:`OptionError`."""
+        if self.choices:
+            if value not in self.choices:
+                shown = ", ".join(repr(c) for c in self.choices)
+                raise OptionError(f"option {self.name!r} takes one of {shown}, not {value!r}")
+            return value
+        expected = type(self.default)
+        if expected is bool and type(value) is not bool:
+            raise OptionError(f"option {self.name!r} takes true or false, not {value!r}")
+        if expected in (int, float) and (type(value) not in (int, float) or type(value) is bool):
+            raise OptionError(f"option {self.name!r} takes a number, not {value!r}")
+        return value
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended: the termination reason and who won.
+
+    ``winners`` names teams or roles (an edition with per-role goals names roles); ``seats``
+    lists every winning seat, eliminated ones included. A draw has no winners.
+    """
+
+    termination: str
+    winners: tuple[str, ...] = ()
+    seats: tuple[int, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The outcome as a JSON object."""
+        return {"termination": self.termination, "winners": list(self.winners), "seats": list(self.seats)}
+
+
+Flow = Generator[Batch, Reply, Outcome]
+
+
+class Edition:
+    """Base class of the five editions. Subclasses set the class attributes and hooks."""
+
+    id: ClassVar[str] = ""
+    name: ClassVar[str] = ""
+    language: ClassVar[str] = "en"
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 30
+    teams: ClassVar[Mapping[str, Team]] = {}
+    roles: ClassVar[Mapping[str, Role]] = {}
+    options: ClassVar[Sequence[Option]] = ()
+    acts: ClassVar[Mapping[str, str]] = {}
+    """The ids of the prompts' acts, with a line each, for ``docs/scenarios.md`` and the CLI."""
+    state_class: ClassVar[type[State]] = State
+    texts: ClassVar[Mapping[str, str]] = {}
+    """Narration templates: English msgids keyed by :meth:`text_key`, with ``{field}`` slots."""
+
+    # -- setup -------------------------------------------------------------------------------
+    def default_players(self) -> int:
+        """The player count used when none is given."""
+        return self.min_players
+
+    def recommended_cast(self, players: int, options: Mapping[str, Any]) -> dict[str, int]:
+        """The rulebook's cast for ``players`` seats, as ``{role_id: count}``."""
+        raise NotImplementedError
+
+    def validate_cast(self, cast: Counter[str], options: Mapping[str, Any]) -> None:
+        """Raise :class:`SetupError` if the rules forbid this cast. The default checks ids and size."""
+        self.check_player_count(sum(cast.values()))
+        for role in cast:
+            if role not in self.roles:
+                raise SetupError(f"{self.id} has no role {role!r}; roles: {', '.join(self.roles)}")
+
+    def check_player_count(self, players: int) -> None:
+        """Raise :class:`SetupError` unless the edition plays with ``players`` seats."""
+        if not self.min_players <= players <= self.max_players:
+            raise SetupError(
+                f"{self.id} is played by {self.min_players} to {self.max_players} players, not {players}"
+            )
+
+    def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
+        """All options with the rulebook's defaults filled in; unknown names are errors."""
+        given = dict(given or {})
+        known = {o.name: o for o in self.options}
+        for name in given:
+            if name not in known:
+                raise OptionError(f"{self.id} has no option {name!r}; options: {', '.join(known) or 'none'}")
+        return {o.name: o.check(given[o.name]) if o.name in given else o.default for o in self.options}
+
+    def make_seats(self, roles: Sequence[str]) -> list[Seat]:
+        """Seats for a dealt list of role ids, with each role's team."""
+        return [Seat(number, role, self.roles[role].team) for number, role in enumerate(roles, start=1)]
+
+    def text_key(self, event: Event) -> str:
+        """The narration key of an event (its kind, unless the edition picks a variant)."""
+        return event.kind
+
+    # -- play --------------------------------------------------------------------------------
+    def flow(self, state: State) -> Flow:
+        """The game's script: yield batches of prompts, receive answers, return the outcome."""
+        raise NotImplementedError
+
+    def check_win(self, state: State) -> Outcome | None:
+        """The outcome if the game is decided in this state, else ``None``."""
+        return None
+
+    def interrupts(self, state: State) -> list[Prompt]:
+        """Prompts that stay open during the current batch (the facilitator's fouls, ...)."""
+        return []
+
+    def on_interrupt(self, state: State, prompt: Prompt, choice: Any) -> set[int]:
+        """Apply an interrupt; return the seats whose pending prompts are withdrawn."""
+        return set()
+
+    def finish(self, state: State, outcome: Outcome) -> None:
+        """Called once when the game ends, to emit the closing events (roles revealed, ...)."""

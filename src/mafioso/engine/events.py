@@ -1,0 +1,74 @@
+"""Events and their audiences.
+
+Everything that happens in a game is an :class:`Event`. Its :class:`Audience` says who may know
+it: everyone, some seats, or the facilitator only. A seat's view is built from nothing else, so
+secrecy can be audited by checking audiences alone. Team audiences are resolved to seat numbers
+when the event is emitted: a player who joins a team later does not learn its past.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from mafioso.engine.prompts import GM
+
+
+@dataclass(frozen=True, slots=True)
+class Audience:
+    """Who may see an event. The facilitator (seat 0) sees every event."""
+
+    public: bool = False
+    seats: frozenset[int] = frozenset()
+
+    def includes(self, seat: int) -> bool:
+        """Whether ``seat`` may see events with this audience."""
+        return seat == GM or self.public or seat in self.seats
+
+    def to_json(self) -> Any:
+        """``"public"``, ``"gm"`` or a sorted list of seats."""
+        if self.public:
+            return "public"
+        if not self.seats:
+            return "gm"
+        return sorted(self.seats)
+
+    @classmethod
+    def to(cls, *seats: int) -> Audience:
+        """An audience of exactly these seats (and the facilitator)."""
+        return cls(False, frozenset(seats))
+
+    @classmethod
+    def group(cls, seats: Any) -> Audience:
+        """An audience of an iterable of seats."""
+        return cls(False, frozenset(seats))
+
+
+PUBLIC = Audience(public=True)
+"""Everyone at the table."""
+
+FACILITATOR = Audience()
+"""The facilitator only: the grimoire."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, numbered in order, with its audience and its data.
+
+    ``kind`` is a stable dotted id (``"night.kill"``) that is also the narration key; ``data``
+    holds only JSON values.
+    """
+
+    index: int
+    kind: str
+    audience: Audience
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as a JSON object."""
+        return {"n": self.index, "kind": self.kind, "to": self.audience.to_json(), "data": self.data}
+
+    def dumps(self) -> str:
+        """The canonical text form: the bytes that replay must reproduce."""
+        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)

@@ -1,0 +1,130 @@
+"""The mutable state an edition's flow works on during one game.
+
+The engine owns a :class:`State` per game and hands it to the edition's flow. Editions subclass
+it to add their own fields (fouls, jail, cards). It offers the few verbs every flow needs:
+emit an event, list living seats, build a night step in which every living seat is prompted.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from mafioso.engine.events import PUBLIC, Audience, Event
+from mafioso.engine.prompts import Prompt
+
+Batch = list[Prompt]
+"""What a flow yields: the prompts awaited now. The engine replies with ``{prompt_id: choice}``."""
+
+Reply = dict[str, Any]
+
+
+@dataclass(slots=True)
+class Seat:
+    """A player's seat: its number (1..N), its current role and team, and whether it plays on."""
+
+    number: int
+    role: str
+    team: str
+    alive: bool = True
+
+
+class State:
+    """What the flow reads and changes. Never shown to a seat directly: seats see events."""
+
+    def __init__(
+        self,
+        seats: list[Seat],
+        options: dict[str, Any],
+        rng: random.Random,
+        events: list[Event],
+        decoys: bool,
+    ) -> None:
+        self.seats = seats
+        self.options = options
+        self.rng = rng
+        self.events = events
+        self.decoys = decoys
+        self.phase = "setup"
+        self.step = ""
+
+    # -- seats -------------------------------------------------------------------------------
+    def seat(self, number: int) -> Seat:
+        """The seat with this number (1-based)."""
+        return self.seats[number - 1]
+
+    def living(self) -> list[int]:
+        """Numbers of the seats still in play, in seat order."""
+        return [s.number for s in self.seats if s.alive]
+
+    def in_team(self, team: str, alive: bool = True) -> list[int]:
+        """Seats of a team (living ones by default)."""
+        return [s.number for s in self.seats if s.team == team and (s.alive or not alive)]
+
+    def with_role(self, role: str, alive: bool = True) -> list[int]:
+        """Seats holding a role (living ones by default)."""
+        return [s.number for s in self.seats if s.role == role and (s.alive or not alive)]
+
+    def is_alive(self, number: int) -> bool:
+        """Whether seat ``number`` exists and is in play."""
+        return 1 <= number <= len(self.seats) and self.seats[number - 1].alive
+
+    def next_living(self, after: int) -> int:
+        """The first living seat after ``after``, going round the table."""
+        count = len(self.seats)
+        for step in range(1, count + 1):
+            number = (after + step - 1) % count + 1
+            if self.seats[number - 1].alive:
+                return number
+        raise LookupError("no living seat")
+
+    def round_from(self, first: int) -> Iterator[int]:
+        """Living seats in table order starting at ``first`` (which must be alive)."""
+        count = len(self.seats)
+        for step in range(count):
+            number = (first + step - 1) % count + 1
+            if self.seats[number - 1].alive:
+                yield number
+
+    # -- events ------------------------------------------------------------------------------
+    def emit(self, kind: str, audience: Audience = PUBLIC, **data: Any) -> Event:
+        """Record an event. ``data`` must hold only JSON values."""
+        event = Event(len(self.events), kind, audience, data)
+        self.events.append(event)
+        return event
+
+    def enter(self, phase: str, step: str = "") -> None:
+        """Move to a phase (``"night 1"``) and step, announcing it publicly."""
+        self.phase = phase
+        self.step = step
+        self.emit("phase", PUBLIC, phase=phase, step=step)
+
+    def enter_step(self, step: str) -> None:
+        """Move to another step of the current phase, announcing it publicly."""
+        self.step = step
+        self.emit("phase", PUBLIC, phase=self.phase, step=step)
+
+    # -- prompts -----------------------------------------------------------------------------
+    def with_decoys(self, prompts: Iterable[Prompt], key: str, seats: Iterable[int] | None = None) -> Batch:
+        """Add a decoy prompt for every living seat (or every seat in ``seats``) not asked.
+
+        At a table with phones, a player who taps while others sit still is exposed. Decoys make
+        every living seat answer something at every secret step. They are left out when the game
+        was created with ``decoys=False`` (bot simulations), which changes no rule.
+        """
+        batch = list(prompts)
+        if not self.decoys:
+            return batch
+        asked = {p.seat for p in batch}
+        pool = self.living() if seats is None else list(seats)
+        for number in pool:
+            if number not in asked:
+                batch.append(self.decoy(number, key))
+        return batch
+
+    def decoy(self, number: int, key: str) -> Prompt:
+        """A harmless prompt that looks like a night choice and changes nothing."""
+        options = tuple(n for n in self.living() if n != number)
+        return Prompt(f"{key}.{number}", number, "decoy", options, decoy=True)
