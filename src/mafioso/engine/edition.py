@@ -148,6 +148,10 @@ class Edition:
                 raise OptionError(f"{self.id} has no option {name!r}; options: {', '.join(known) or 'none'}")
         return {o.name: o.check(given[o.name]) if o.name in given else o.default for o in self.options}
 
+    def players_for(self, roles: Sequence[str]) -> int:
+        """How many players a list of fixed roles seats (one each, unless an edition deals more cards)."""
+        return len(roles)
+
     def make_seats(self, roles: Sequence[str]) -> list[Seat]:
         """Seats for a dealt list of role ids, with each role's team."""
         return [Seat(number, role, self.roles[role].team) for number, role in enumerate(roles, start=1)]

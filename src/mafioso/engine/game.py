@@ -29,6 +29,7 @@ from mafioso.engine.errors import (
     InvalidDecision,
     NotYourTurn,
     ReplayMismatch,
+    SetupError,
     UnknownPrompt,
 )
 from mafioso.engine.events import PUBLIC, Event
@@ -67,10 +68,10 @@ class Game:
         self.events: list[Event] = []
         self.rng = random.Random(seed)
         roles = self._deal(players)
-        self.players = len(roles)
         self.state: State = self.edition.state_class(
             self.edition.make_seats(roles), self.options, self.rng, self.events, decoys
         )
+        self.players = len(self.state.seats)
         self.decisions: list[Decision] = []
         self.outcome: Outcome | None = None
         self._pending: dict[str, Prompt] = {}
@@ -83,8 +84,8 @@ class Game:
     def _deal(self, players: int | None) -> list[str]:
         if self._seat_input is not None:
             roles = self._seat_input
-            if players is not None and players != len(roles):
-                raise InvalidDecision(f"{len(roles)} seats were given for {players} players")
+            if players is not None and players != self.edition.players_for(roles):
+                raise SetupError(f"{len(roles)} roles were given for {players} players")
         else:
             if players is None:
                 players = self.edition.default_players()
