@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 
 from mafioso.engine.edition import Edition
 from mafioso.engine.errors import UnknownEdition

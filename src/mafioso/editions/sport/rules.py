@@ -11,14 +11,35 @@ from collections.abc import Generator, Mapping
 from typing import Any
 
 from mafioso.editions.sport.catalogue import (
-    ACTS, BLACK, CAST, DON, MAFIA, OPTIONS, RED, ROLES, SHERIFF, TEAMS,
+    ACTS,
+    BLACK,
+    CAST,
+    DON,
+    OPTIONS,
+    RED,
+    ROLES,
+    SHERIFF,
+    TEAMS,
 )
+from mafioso.editions.sport.texts import TEXTS, text_key
 from mafioso.engine import (
-    ELIMINATED, FACILITATOR, GM, Event, PUBLIC, ROLE_DEALT, ROLE_REVEALED, SPEECH, Audience, Edition,
-    Outcome, Prompt, Reply, SetupError, State,
+    ELIMINATED,
+    FACILITATOR,
+    GM,
+    PUBLIC,
+    ROLE_DEALT,
+    ROLE_REVEALED,
+    SPEECH,
+    Audience,
+    Edition,
+    Event,
+    Outcome,
+    Prompt,
+    Reply,
+    SetupError,
+    State,
 )
 from mafioso.engine.prompts import CHOOSE_MANY
-from mafioso.editions.sport.texts import TEXTS, text_key
 
 Steps = Generator[list[Prompt], Reply, Any]
 YES_NO = ("yes", "no")

@@ -1,0 +1,204 @@
+"""A heuristic sport bot that plays like a sensible person, from its own seat's view only.
+
+- The sheriff checks unchecked seats and, from day 3 (or as soon as it finds a black), claims
+  the role and announces every check; it nominates the blacks it found.
+- Citizens trust a lone sheriff claim, nominate and vote for the seats it calls black, and
+  otherwise grow suspicious of whoever nominates or votes against a confirmed red.
+- Gangsters never vote for a partner if they can help it; they shoot a revealed sheriff first,
+  then follow the don's order and signals, so that every shot names the same seat.
+- The don checks for the sheriff among the seats that act like one and signals the find.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from mafioso.agents.base import Bot, random_choice
+from mafioso.engine import Choice, Edition, Event, Prompt
+
+BLACK_ROLES = ("mafia", "don")
+
+
+class HeuristicBot(Bot):
+    """Plays sport from what its seat knows."""
+
+    def __init__(self, seat: int, edition: Edition, options: dict[str, Any], players: int, rng: random.Random) -> None:
+        super().__init__(seat, edition, options, players, rng)
+        self.role = ""
+        self.family: list[int] = []
+        self.kill_order: list[int] = []
+        self.signal: int | None = None
+        self.out: set[int] = set()
+        self.checked: dict[int, bool] = {}
+        self.sheriff_claims: list[int] = []
+        self.said_black: dict[int, set[int]] = {}
+        self.said_red: dict[int, set[int]] = {}
+        self.suspicion: Counter[int] = Counter()
+        self.day = 0
+        self.sheriff_found: int | None = None
+        self.claimed = False
+
+    # -- what the seat learns ----------------------------------------------------------------
+    def observe(self, event: Event) -> None:
+        kind, data = event.kind, event.data
+        if kind == "role.dealt" and data["seat"] == self.seat:
+            self.role = data["role"]
+        elif kind == "mafia.meet":
+            self.family = list(data["members"])
+        elif kind == "mafia.kill_order":
+            self.kill_order = list(data["order"])
+        elif kind == "don.signal":
+            self.signal = data["target"]
+        elif kind == "seat.eliminated":
+            self.out.add(data["seat"])
+        elif kind == "phase" and data["phase"].startswith("day"):
+            self.day = int(data["phase"].split()[1])
+        elif kind in ("check_black.result", "check_sheriff.result"):
+            self.checked[data["target"]] = data["found"]
+            if kind == "check_sheriff.result" and data["found"]:
+                self.sheriff_found = data["target"]
+        elif kind in ("speech", "defence", "last_words"):
+            self.hear(data["seat"], data.get("claims") or [])
+        elif kind == "vote.count":
+            self.judge_votes(data["nominee"], data["voters"])
+        elif kind == "nomination":
+            self.judge_votes(data["nominee"], [data["seat"]])
+
+    def hear(self, speaker: int, claims: list[dict[str, Any]]) -> None:
+        for claim in claims:
+            if claim["is"] == "sheriff" and claim["seat"] == speaker and speaker not in self.sheriff_claims:
+                self.sheriff_claims.append(speaker)
+            elif claim["is"] == "black":
+                self.said_black.setdefault(speaker, set()).add(claim["seat"])
+            elif claim["is"] == "red":
+                self.said_red.setdefault(speaker, set()).add(claim["seat"])
+
+    def judge_votes(self, nominee: int, voters: list[int]) -> None:
+        if nominee in self.trusted_red():
+            for voter in voters:
+                self.suspicion[voter] += 1
+
+    # -- beliefs -----------------------------------------------------------------------------
+    def trusted_sheriff(self) -> int | None:
+        if self.role == "sheriff":
+            return self.seat
+        living = [s for s in self.sheriff_claims if s not in self.out]
+        claims = [s for s in self.sheriff_claims]
+        if len(claims) == 1:
+            return claims[0]
+        if len(living) == 1 and len(claims) == 2:
+            return None
+        return None
+
+    def trusted_black(self) -> set[int]:
+        if self.role == "sheriff":
+            return {s for s, black in self.checked.items() if black}
+        sheriff = self.trusted_sheriff()
+        return set(self.said_black.get(sheriff, set())) if sheriff else set()
+
+    def trusted_red(self) -> set[int]:
+        if self.role == "sheriff":
+            return {s for s, black in self.checked.items() if not black} | {self.seat}
+        sheriff = self.trusted_sheriff()
+        reds = set(self.said_red.get(sheriff, set())) if sheriff else set()
+        return reds | ({sheriff} if sheriff else set()) | {self.seat}
+
+    def is_black(self) -> bool:
+        return self.role in BLACK_ROLES
+
+    def score(self, seat: int) -> float:
+        """How much this seat wants ``seat`` out (higher = more)."""
+        if self.is_black():
+            if seat in self.family:
+                return -100.0
+            bonus = 10.0 if seat == self.sheriff_found or seat in self.sheriff_claims else 0.0
+            return bonus + self.suspicion[seat] + self.rng.random()
+        if seat in self.trusted_black():
+            return 100.0
+        if seat in self.trusted_red():
+            return -100.0
+        return self.suspicion[seat] + self.rng.random()
+
+    # -- answers -----------------------------------------------------------------------------
+    def choose(self, prompt: Prompt) -> Choice:
+        handler = getattr(self, f"on_{prompt.act}", None)
+        if handler is None:
+            return prompt.default if not prompt.optional else None
+        return handler(prompt)
+
+    def best(self, options: tuple[Any, ...]) -> Any:
+        return max(options, key=self.score) if options else None
+
+    def on_kill_order(self, prompt: Prompt) -> Choice:
+        others = [o for o in prompt.options if o not in self.family]
+        return self.rng.sample(others, min(3, len(others)))
+
+    def on_greet(self, prompt: Prompt) -> Choice:
+        return prompt.options[0]
+
+    def on_shoot(self, prompt: Prompt) -> Choice:
+        living = [o for o in prompt.options if o not in self.family]
+        for candidate in (self.sheriff_found, *self.sheriff_claims, self.signal, *self.kill_order):
+            if candidate in living:
+                return candidate
+        return min(living) if living else None
+
+    def on_check_sheriff(self, prompt: Prompt) -> Choice:
+        options = [o for o in prompt.options if o not in self.family and o not in self.checked]
+        if not options:
+            return None
+        claimed = [o for o in options if o in self.sheriff_claims]
+        return claimed[0] if claimed else self.rng.choice(options)
+
+    def on_check_black(self, prompt: Prompt) -> Choice:
+        options = [o for o in prompt.options if o not in self.checked]
+        return max(options, key=lambda s: self.suspicion[s] + self.rng.random()) if options else None
+
+    def on_speech(self, prompt: Prompt) -> Choice:
+        speech: dict[str, Any] = {"nominate": None}
+        claims = self.claims_to_make(prompt)
+        if claims:
+            speech["claims"] = claims
+        if self.role == "don" and self.sheriff_found and self.sheriff_found not in self.out:
+            speech["signal"] = self.sheriff_found
+        candidates = tuple(o for o in prompt.options if self.score(o) > 0.5 or self.is_black())
+        if candidates and (self.rng.random() < 0.7 or self.trusted_black() & set(candidates)):
+            speech["nominate"] = self.best(candidates)
+        return speech
+
+    def claims_to_make(self, prompt: Prompt) -> list[dict[str, Any]]:
+        if self.role != "sheriff":
+            return []
+        found_black = any(self.checked.values())
+        if not (self.day >= 3 or found_black or self.claimed):
+            return []
+        self.claimed = True
+        claims = [{"seat": self.seat, "is": "sheriff"}]
+        claims += [{"seat": s, "is": "black" if b else "red"} for s, b in sorted(self.checked.items())]
+        return claims
+
+    def on_last_words(self, prompt: Prompt) -> Choice:
+        claims = []
+        if self.role == "sheriff":
+            claims = [{"seat": self.seat, "is": "sheriff"}]
+            claims += [{"seat": s, "is": "black" if b else "red"} for s, b in sorted(self.checked.items())]
+        return {"claims": claims} if claims else None
+
+    on_defence = on_last_words
+
+    def on_vote(self, prompt: Prompt) -> Choice:
+        nominee = prompt.data["nominee"]
+        return "yes" if self.score(nominee) >= 1.0 else "no"
+
+    def on_lift(self, prompt: Prompt) -> Choice:
+        tied = prompt.data["tied"]
+        return "yes" if sum(self.score(t) for t in tied) > 0 else "no"
+
+    def on_best_move(self, prompt: Prompt) -> Choice:
+        ranked = sorted(prompt.options, key=self.score, reverse=True)
+        return ranked[:3] if len(ranked) >= 3 else None
+
+    def on_decoy(self, prompt: Prompt) -> Choice:
+        return random_choice(prompt, self.rng)

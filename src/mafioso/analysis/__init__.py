@@ -1,0 +1,5 @@
+"""Simulation and statistics over many bot games."""
+
+from mafioso.analysis.simulate import SimulationResult, simulate, wilson_interval
+
+__all__ = ["SimulationResult", "simulate", "wilson_interval"]
