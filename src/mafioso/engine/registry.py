@@ -35,7 +35,9 @@ def find_edition(name: str | Edition) -> Edition:
         if error.name != module_name:
             raise
         raise UnknownEdition(f"edition {name!r} is not available yet") from None
-    edition: Edition = module.EDITION
+    edition = getattr(module, "EDITION", None)
+    if not isinstance(edition, Edition):
+        raise UnknownEdition(f"edition {name!r} is not available yet")
     _cache[name] = edition
     return edition
 
@@ -44,8 +46,13 @@ def available_ids() -> list[str]:
     """Ids of the editions that can be loaded, in registry order."""
     found = []
     for name, module_name in EDITION_MODULES.items():
-        if importlib.util.find_spec(module_name) is not None:
-            found.append(name)
+        if importlib.util.find_spec(module_name) is None:
+            continue
+        try:
+            find_edition(name)
+        except UnknownEdition:
+            continue
+        found.append(name)
     return found
 
 
