@@ -82,6 +82,7 @@ def test_play_to_the_end_then_replay(tmp_path: Path) -> None:
 
 def test_play_shows_only_the_human_seats_secrets() -> None:
     code, out = run("play", "sport", "--seat", "1", "--seed", "5", input="\n" * 400)
+    assert code == 0
     before_end = out.split(" was ")[0]  # the final role reveal lists every role
     assert before_end.count("Your role:") == 1
     assert "Shots:" not in out  # the facilitator's record of the shots

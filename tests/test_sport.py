@@ -49,3 +49,23 @@ def test_best_move_points() -> None:
     assert score(game)[4] == 1.5
     game.state.best_move = [7, 8, 1]
     assert score(game)[4] == 1.3
+
+
+def test_no_seat_learns_a_role_it_may_not_know_before_the_end() -> None:
+    """Before the final reveal, a red seat knows only its own role; a black knows its family."""
+    for seed in range(30):
+        game = play_game("sport", seed=seed, bots="heuristic", decoys=bool(seed % 2))
+        blacks = {s.number for s in game.state.seats if s.team == "black"}
+        for seat in range(1, 11):
+            allowed = blacks | {seat} if seat in blacks else {seat}
+            events = game.view(seat).events
+            end = min(i for i, e in enumerate(events) if e.kind in ("role.revealed", "game.over"))
+            assert {e.kind for e in events[end:]} == {"role.revealed", "game.over"}  # the reveal is the end
+            for event in events[:end]:
+                if event.kind == "role.dealt":
+                    assert event.data["seat"] in allowed, (seed, seat, event)
+                if event.kind == "mafia.meet":
+                    assert seat in blacks
+                if event.kind.endswith(".result") and "found" in event.data:
+                    assert event.data["seat"] == seat  # check results go to the checker only
+                assert event.kind not in ("night.shots", "sheriff.greeted")

@@ -45,6 +45,11 @@ def role_name(edition: Edition, role_id: str, lang: str = "en") -> str:
 
 
 def _format_value(edition: Edition, key: str, value: Any, lang: str) -> str:
+    custom = edition.format_value(key, value, lang)
+    if custom is not None:
+        return custom
+    if key == "claims" and isinstance(value, list):
+        return format_claims(edition, value, lang)
     if key in ("role", "new_role", "old_role") and isinstance(value, str):
         return role_name(edition, value, lang)
     if key == "team" and isinstance(value, str) and value in edition.teams:
@@ -58,6 +63,24 @@ def _format_value(edition: Edition, key: str, value: Any, lang: str) -> str:
     if value is None:
         return _("nobody", lang)
     return str(value)
+
+
+def format_claims(edition: Edition, claims: list[Any], lang: str = "en") -> str:
+    """Claims as words: ``seat 3: Sheriff; seat 7: black``."""
+    parts = []
+    for claim in claims:
+        if not isinstance(claim, dict) or "seat" not in claim:
+            parts.append(str(claim))
+            continue
+        value = claim.get("is")
+        if isinstance(value, str) and value in edition.roles:
+            shown = role_name(edition, value, lang)
+        elif isinstance(value, str) and value in edition.teams:
+            shown = _(edition.teams[value].name, lang)
+        else:
+            shown = _(str(value), lang)
+        parts.append(_("seat {seat}: {value}", lang).format(seat=claim["seat"], value=shown))
+    return "; ".join(parts) if parts else _("nothing", lang)
 
 
 class _Params(dict[str, str]):

@@ -27,6 +27,7 @@ FORMAT = 1
 AUTO_POLICIES = ("pass", "default", "random")
 MAX_AUTO = 5000
 CHOICE_KEYS = ("target", "targets", "choice")
+TOP_KEYS = {"format", "edition", "title", "options", "seed", "players", "seats", "decoys", "auto", "steps", "setup_error"}
 STEP_KEYS = {"at", "expect", "seat", "act", "error", *CHOICE_KEYS, "note"}
 
 
@@ -52,6 +53,7 @@ class Scenario:
     decoys: bool
     auto: str
     steps: list[dict[str, Any]]
+    setup_error: str | None = None
 
     @classmethod
     def parse(cls, raw: Any, path: str = "<scenario>") -> Scenario:
@@ -63,6 +65,9 @@ class Scenario:
         for key in ("edition", "steps"):
             if key not in raw:
                 raise ScenarioError(f"{path}: missing {key!r}")
+        unknown_top = set(raw) - TOP_KEYS
+        if unknown_top:
+            raise ScenarioError(f"{path}: unknown key {sorted(unknown_top)[0]!r}")
         auto = raw.get("auto", "pass")
         if auto not in AUTO_POLICIES:
             raise ScenarioError(f"{path}: auto must be one of {', '.join(AUTO_POLICIES)}")
@@ -84,6 +89,7 @@ class Scenario:
             decoys=bool(raw.get("decoys", False)),
             auto=auto,
             steps=steps,
+            setup_error=raw.get("setup_error"),
         )
 
     @classmethod
@@ -286,7 +292,11 @@ class Runner:
                 if event_matches(event, pattern):
                     raise self.fail(f"event {event.to_json()!r} matches {pattern!r}")
 
-    def expect_view(self, value: Mapping[str, Any]) -> None:
+    def expect_view(self, value: Any) -> None:
+        for item in _list(value):
+            self._expect_one_view(item)
+
+    def _expect_one_view(self, value: Mapping[str, Any]) -> None:
         seat = _seat(value["seat"])
         events = self.game.view(seat).events
         for pattern in _list(value.get("has", [])):
@@ -306,12 +316,22 @@ class Runner:
             if "options" in pattern:
                 self._equal(f"options of seat {seat} {act}", sorted(prompt.options, key=str),
                             sorted(pattern["options"], key=str))
+            if "timer" in pattern:
+                self._equal(f"timer of seat {seat} {act}", prompt.timer, pattern["timer"])
 
     def expect_not_pending(self, value: Any) -> None:
         for pattern in _list(value):
             seat, act = _seat(pattern["seat"]), str(pattern["act"])
             if self.find(seat, act) is not None:
                 raise self.fail(f"seat {seat} is asked to {act}")
+
+    def expect_score(self, value: Mapping[Any, Any]) -> None:
+        scorer = getattr(self.game.edition, "score", None)
+        if scorer is None:
+            raise ScenarioError(f"{self.where()}: {self.game.edition.id} has no scoring")
+        points = scorer(self.game)
+        for seat, want in value.items():
+            self._equal(f"points of seat {seat}", points[int(seat)], want)
 
     def expect_state(self, value: Mapping[str, Any]) -> None:
         for path, want in value.items():
@@ -376,9 +396,25 @@ def _data_matches(got: Any, want: Any) -> bool:
     return bool(got == want)
 
 
-def run_file(path: str | Path) -> Game:
-    """Run one scenario file; raise on the first difference."""
-    return Runner(Scenario.load(path)).run()
+def run_file(path: str | Path) -> Game | None:
+    """Run one scenario file; raise on the first difference.
+
+    A scenario with ``setup_error: CLASS`` expects the game's creation to fail with that error
+    (a cast or option the rules forbid); it has no steps to play.
+    """
+    scenario = Scenario.load(path)
+    if scenario.setup_error is None:
+        return Runner(scenario).run()
+    error_class = getattr(engine_errors, scenario.setup_error, None)
+    if not (isinstance(error_class, type) and issubclass(error_class, MafiosoError)):
+        raise ScenarioError(f"{path}: unknown error class {scenario.setup_error!r}")
+    try:
+        Runner(scenario)
+    except error_class:
+        return None
+    except MafiosoError as error:
+        raise ScenarioFailure(f"{path}: expected {scenario.setup_error}, got {type(error).__name__}: {error}") from error
+    raise ScenarioFailure(f"{path}: the game was created; expected {scenario.setup_error}")
 
 
 def run_files(paths: Iterable[str | Path]) -> list[tuple[str, str | None]]:
@@ -388,7 +424,7 @@ def run_files(paths: Iterable[str | Path]) -> list[tuple[str, str | None]]:
         try:
             run_file(path)
             results.append((str(path), None))
-        except (ScenarioFailure, MafiosoError, OSError, yaml.YAMLError) as error:
+        except Exception as error:  # any crash is that file's failure, not the run's
             results.append((str(path), f"{type(error).__name__}: {error}"))
     return results
 

@@ -122,6 +122,16 @@ def roles(
         local = ", ".join(role.names.values())
         table.add_row(role.id, role.name + (f" ({local})" if local else ""), role.team, role.ability)
     console.print(table)
+    cards = getattr(found, "cards", None)
+    if cards:
+        card_table = Table(title="cards")
+        for column in ("id", "name", "text"):
+            card_table.add_column(column, overflow="fold")
+        for card_id, card in cards.items():
+            local = getattr(card, "pl", "") or ""
+            card_table.add_row(card_id, getattr(card, "name", card_id) + (f" ({local})" if local else ""),
+                               getattr(card, "text", ""))
+        console.print(card_table)
     if found.acts:
         acts = Table(title="acts (prompt ids for scenario files)")
         acts.add_column("act")
@@ -144,8 +154,9 @@ def setup(
     options = found.resolve_options(parse_options(option))
     found.check_player_count(players)
     cast = found.recommended_cast(players, options)
+    warnings = found.cast_warnings(cast, options)
     if as_json:
-        emit_json({"edition": found.id, "players": players, "cast": cast, "options": options})
+        emit_json({"edition": found.id, "players": players, "cast": cast, "options": options, "warnings": warnings})
         return
     table = Table(title=f"{found.name}: {players} players")
     table.add_column("role")
@@ -155,6 +166,8 @@ def setup(
         role = found.roles[role_id]
         table.add_row(f"{role.name} ({role_id})", str(count), role.team)
     console.print(table)
+    for warning in warnings:
+        console.print(f"[yellow]warning:[/] {warning}", highlight=False)
 
 
 # -- simulate ------------------------------------------------------------------------------------

@@ -132,6 +132,14 @@ class Edition:
             if role not in self.roles:
                 raise SetupError(f"{self.id} has no role {role!r}; roles: {', '.join(self.roles)}")
 
+    def cast_warnings(self, cast: Mapping[str, int], options: Mapping[str, Any]) -> list[str]:
+        """Advice on a legal cast that the rulebook warns against (shown by ``mafioso setup``)."""
+        return []
+
+    def format_value(self, key: str, value: Any, lang: str) -> str | None:
+        """Show an event value in narration (card ids as card names, ...); ``None``: the default."""
+        return None
+
     def check_player_count(self, players: int) -> None:
         """Raise :class:`SetupError` unless the edition plays with ``players`` seats."""
         if not self.min_players <= players <= self.max_players:

@@ -65,6 +65,7 @@ class SportState(State):
         self.best_move: list[int] = []
         self.removed: dict[int, str] = {}
         self.pending_victim: int | None = None
+        self.day_one_departures = 0
 
 
 class SportEdition(Edition):
@@ -113,18 +114,23 @@ class SportEdition(Edition):
         """The mafia meet, the don sets the order of kills, the sheriff greets the facilitator."""
         st.enter("night 0", "mafia")
         blacks = st.in_team(BLACK)
-        don = st.with_role(DON)[0]
-        st.emit("mafia.meet", Audience.group(blacks), members=blacks, don=don)
-        order = Prompt("n0.order", don, "kill_order", tuple(n for n in st.living() if n != don),
-                       kind=CHOOSE_MANY, min_count=0, max_count=3, timer=60)
-        reply = yield st.with_decoys([order], "n0.mafia")
-        st.kill_order = reply.get(order.id) or []
-        st.emit("mafia.kill_order", Audience.group(blacks), order=st.kill_order)
+        dons = st.with_role(DON)
+        st.emit("mafia.meet", Audience.group(blacks), members=blacks, don=dons[0] if dons else None)
+        orders = [Prompt("n0.order", don, "kill_order", tuple(n for n in st.living() if n != don),
+                         kind=CHOOSE_MANY, min_count=0, max_count=3, timer=60) for don in dons]
+        batch = st.with_decoys(orders, "n0.mafia")
+        if batch:
+            reply = yield batch
+            st.kill_order = next((reply.get(p.id) or [] for p in orders if st.is_alive(p.seat)), [])
+            st.emit("mafia.kill_order", Audience.group(st.in_team(BLACK)), order=st.kill_order)
         st.enter_step("sheriff")
-        sheriff = st.with_role(SHERIFF)[0]
-        greet = Prompt("n0.greet", sheriff, "greet", ("greet",), timer=10)
-        yield st.with_decoys([greet], "n0.sheriff")
-        st.emit("sheriff.greeted", FACILITATOR, seat=sheriff)
+        greetings = [Prompt("n0.greet", sheriff, "greet", ("greet",), timer=10) for sheriff in st.with_role(SHERIFF)]
+        batch = st.with_decoys(greetings, "n0.sheriff")
+        if batch:
+            yield batch
+        for prompt in greetings:
+            if st.is_alive(prompt.seat):
+                st.emit("sheriff.greeted", FACILITATOR, seat=prompt.seat)
 
     def day(self, st: SportState, day: int) -> Steps:
         """Morning (the night's result), speeches with nominations, then the voting round."""
@@ -144,6 +150,8 @@ class SportEdition(Edition):
             return outcome
         if st.left_today:
             st.quiet_nights = 0
+        if day == 1:
+            st.day_one_departures = len(st.left_today)
         return None
 
     def morning(self, st: SportState, day: int) -> Steps:
@@ -155,13 +163,13 @@ class SportEdition(Edition):
         st.quiet_nights = 0
         if day == 2:
             st.first_victim = victim
-        outcome = yield from self.depart(st, victim, "shot", last_words=False)
-        if outcome:
-            return outcome
-        if day == 2 and st.options["best_move"]:
+        self.eliminate(st, victim, "shot")
+        outcome = self.check_win(st)
+        if outcome is None and day == 2 and st.options["best_move"] and st.day_one_departures < 2:
             yield from self.best_move(st, victim)
-        yield from self.last_words(st, victim)
-        return None
+        if outcome is None or st.options["last_words_at_end"]:
+            yield from self.last_words(st, victim)
+        return outcome
 
     def after_quiet_night(self, st: SportState) -> Steps:
         st.nights_without_kill += 1
@@ -221,6 +229,8 @@ class SportEdition(Edition):
                       timer=seconds, data=data)
 
     def hear_speech(self, st: SportState, speaker: int, speech: Any, nominees: list[int]) -> None:
+        if not st.is_alive(speaker):  # removed by fouls during the speech: it never ended
+            return
         speech = speech or {}
         claims = speech.get("claims")
         st.emit("speech", PUBLIC, seat=speaker, claims=claims or [])
@@ -247,12 +257,7 @@ class SportEdition(Edition):
             return None
         if leaving == "draw":
             return Outcome("draw")
-        outcome = None
-        for seat in leaving:
-            outcome = yield from self.depart(st, seat, "voted")
-            if outcome:
-                return outcome
-        return None
+        return (yield from self.depart(st, [seat for seat in leaving if st.is_alive(seat)], "voted"))
 
     def decide_vote(self, st: SportState, day: int, nominees: list[int]) -> Generator[list[Prompt], Reply, Any]:
         """The vote, re-votes after ties, and the final vote on removing every tied player."""
@@ -277,13 +282,15 @@ class SportEdition(Edition):
         for index, candidate in enumerate(candidates):
             if not st.is_alive(candidate):
                 continue
-            if index == len(candidates) - 1 or not remaining:
+            if not any(st.is_alive(c) for c in candidates[index + 1:]) or not remaining:
                 voters = remaining
             else:
                 prompts = [Prompt(f"{key}.{candidate}.{v}", v, "vote", YES_NO, optional=False, default="no",
                                   data={"nominee": candidate}) for v in remaining]
                 reply = yield prompts
                 voters = [v for v in remaining if reply.get(f"{key}.{candidate}.{v}") == "yes"]
+                if not any(st.is_alive(c) for c in candidates[index + 1:]):
+                    voters = remaining  # the later nominees were removed: this one is now the last
             remaining = [v for v in remaining if v not in voters and st.is_alive(v)]
             voters = [v for v in voters if st.is_alive(v)]
             if st.is_alive(candidate):
@@ -301,7 +308,8 @@ class SportEdition(Edition):
                 prompt = Prompt(f"d{day}.defence{attempt}.{seat}", seat, "defence", kind=SPEECH, timer=seconds,
                                 data={"claims": CLAIMS, "seats": len(st.seats)})
                 reply = yield [prompt]
-                st.emit("defence", PUBLIC, seat=seat, claims=(reply.get(prompt.id) or {}).get("claims", []))
+                if st.is_alive(seat):
+                    st.emit("defence", PUBLIC, seat=seat, claims=(reply.get(prompt.id) or {}).get("claims", []))
 
     def lift(self, st: SportState, day: int, tied: list[int]) -> Generator[list[Prompt], Reply, Any]:
         """Should all the tied players leave? Only a strict majority of the living says yes."""
@@ -326,12 +334,19 @@ class SportEdition(Edition):
         return tied if passed else []
 
     # -- leaving -----------------------------------------------------------------------------
-    def depart(self, st: SportState, seat: int, how: str, last_words: bool = True) -> Steps:
-        """A player leaves; check for a winner; give last words (at the end only by option)."""
-        self.eliminate(st, seat, how)
+    def depart(self, st: SportState, seats: list[int], how: str) -> Steps:
+        """Players leave together; then check for a winner; then each gets last words.
+
+        Several tied players leave by one vote, so the win is checked once all have left.
+        At the end of the game there are no last words unless ``last_words_at_end``.
+        """
+        for seat in seats:
+            self.eliminate(st, seat, how)
         outcome = self.check_win(st)
-        if last_words and (outcome is None or st.options["last_words_at_end"]):
-            yield from self.last_words(st, seat)
+        if outcome is None or st.options["last_words_at_end"]:
+            for seat in seats:
+                if not st.removed.get(seat):
+                    yield from self.last_words(st, seat)
         return outcome
 
     def eliminate(self, st: SportState, seat: int, how: str) -> None:
@@ -424,11 +439,17 @@ class SportEdition(Edition):
         """Removal by the facilitator: at once, with no last words."""
         st.removed[seat] = how
         self.eliminate(st, seat, how)
-        if st.options["fourth_foul_cancels_vote"] and st.step == "voting":
+        if how == "fouls" and st.options["fourth_foul_cancels_vote"] and st.step == "voting":
             st.vote_cancelled = True
         if st.pending_victim == seat:
             st.pending_victim = None
         return {seat}
+
+    def score(self, game: Any) -> dict[int, float]:
+        """Tournament points of a finished game (see :func:`mafioso.editions.sport.score`)."""
+        from mafioso.editions.sport.scoring import score
+
+        return score(game)
 
     def finish(self, state: State, outcome: Outcome) -> None:
         for seat in state.seats:
