@@ -1,0 +1,134 @@
+"""Building and checking a Blitz deck: the table, premade setups, swaps and combination rules.
+
+A cast here is the Vigilante plus the deck (as many cards as players). Every advanced card must
+stand in for a basic card of the table that its Replaces list allows; this is checked as a
+matching, so a cast given seat by seat (tests, a facilitator's physical cards) obeys the same
+rules as one built from options.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from mafioso.editions.blitz.catalogue import (
+    BOX,
+    CIVILIAN,
+    CIVILIAN_ROLES,
+    DRIVER,
+    FACTION_GROUPS,
+    FIXER,
+    LOVER,
+    MARTYR,
+    PREMADES,
+    REPLACES,
+    ROLES,
+    SWEETHEART,
+    TABLE,
+    VIGILANTE,
+)
+from mafioso.engine import SetupError
+
+
+def parse_swaps(text: str) -> list[tuple[str, str]]:
+    """Read the ``roles`` option: ``'new=old,new=old'`` into (added, removed) pairs."""
+    pairs: list[tuple[str, str]] = []
+    if not isinstance(text, str):
+        raise SetupError(f"option 'roles' takes 'new=old' pairs separated by commas, not {text!r}")
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        new, sep, old = (s.strip() for s in part.partition("="))
+        if not sep or new not in ROLES or old not in ROLES:
+            raise SetupError(f"blitz swap {part!r} is not 'new=old' with two role ids")
+        pairs.append((new, old))
+    return pairs
+
+
+def build_deck(players: int, options: Mapping[str, Any]) -> Counter[str]:
+    """The deck for ``players`` from the table, the premade setup and the swaps, checked."""
+    if players not in TABLE:
+        raise SetupError(f"blitz is played by 6 to 12 players, not {players}")
+    deck: Counter[str] = Counter({r: n for r, n in TABLE[players].items() if n})
+    swaps = list(PREMADES[options["setup"]][2]) if options.get("setup", "basic") != "basic" else []
+    swaps += parse_swaps(options.get("roles", ""))
+    for new, old in swaps:
+        if deck[old] < 1:
+            raise SetupError(f"blitz at {players} players has no {old} card left for {new} to replace")
+        deck[old] -= 1
+        deck[new] += 1
+    return +deck
+
+
+def check_cast(cast: Counter[str]) -> None:
+    """Every rule on a cast (the Vigilante plus the deck); raise :class:`SetupError` if one fails."""
+    if cast[VIGILANTE] != 1:
+        raise SetupError("blitz needs exactly one Vigilante among the roles given")
+    deck = Counter({r: n for r, n in cast.items() if r != VIGILANTE and n})
+    players = sum(deck.values())
+    if players not in TABLE:
+        raise SetupError(f"blitz is played by 6 to 12 players (a deck of 6 to 12 cards), not {players}")
+    for role, count in deck.items():
+        if role not in ROLES:
+            raise SetupError(f"blitz has no role {role!r}")
+        if count > BOX.get(role, 0):
+            raise SetupError(f"the box holds {BOX.get(role, 0)} {role} card(s), not {count}")
+    _combinations(deck)
+    _replacements(deck, players)
+
+
+def _combinations(deck: Counter[str]) -> None:
+    factions = {FACTION_GROUPS[r] for r in deck if r in FACTION_GROUPS}
+    if len(factions) > 1:
+        raise SetupError("no more than one Faction role may be played (Fixer & Sweetheart count as one)")
+    if deck[DRIVER] and factions:
+        raise SetupError("the Driver is never played with a Faction role (Courier, Outsider, Fixer & Sweetheart)")
+    if deck[LOVER] not in (0, 2):
+        raise SetupError("both Lover cards are played, or neither")
+    if bool(deck[FIXER]) != bool(deck[SWEETHEART]):
+        raise SetupError("the Fixer and the Sweetheart are played together, or not at all")
+    if deck[MARTYR] and sum(n for r, n in deck.items() if r in CIVILIAN_ROLES) < 2:
+        raise SetupError("the Martyr needs at least two Civilian roles in the deck")
+
+
+def _replacements(deck: Counter[str], players: int) -> None:
+    base = Counter({r: n for r, n in TABLE[players].items() if n})
+    added = sorted((deck - base).elements())
+    removed = list((base - deck).elements())
+    if not _match(*_pair_lovers(deck, added, removed)):
+        raise SetupError(
+            f"this deck cannot be made from the {players}-player table by the cards' Replaces lists "
+            f"(added {added or 'nothing'}, removed {removed or 'nothing'}; the Lovers take a Civilian's place "
+            f"and one of Mouthpiece, Muscle or Fed)"
+        )
+
+
+def _pair_lovers(deck: Counter[str], added: list[str], removed: list[str]) -> tuple[list[str], list[str]]:
+    """Give one Lover the Civilian's place, as the card demands, before matching the rest.
+
+    If no Civilian was removed, the Civilian in the deck must be the extra Civilian card, standing
+    in for another basic card: that story is tried instead.
+    """
+    if deck[LOVER] != 2 or LOVER not in added:
+        return added, removed
+    added = list(added)
+    added.remove(LOVER)
+    if CIVILIAN in removed:
+        removed = list(removed)
+        removed.remove(CIVILIAN)
+        return added, removed
+    if deck[CIVILIAN] >= 1:
+        return sorted([*added, CIVILIAN]), removed
+    return [*added, "no such story"], removed
+
+
+def _match(added: list[str], removed: list[str]) -> bool:
+    """Whether each added card can stand in for a distinct removed card (small backtracking)."""
+    if not added:
+        return not removed
+    first, rest = added[0], added[1:]
+    for index, old in enumerate(removed):
+        if old in REPLACES.get(first, ()) and _match(rest, removed[:index] + removed[index + 1:]):
+            return True
+    return False

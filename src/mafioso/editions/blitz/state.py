@@ -1,0 +1,99 @@
+"""Blitz's game state: the deck and the middle card, the table's components, and the shots.
+
+Seats are numbered going to the left: seat ``k``'s left neighbour is ``k + 1`` (round the
+table) and its right neighbour ``k - 1``, so the draft, which starts left of the Vigilante and
+passes the deck to the left, runs in increasing seat order.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from mafioso.editions.blitz.catalogue import GOON, VIGILANTE
+from mafioso.engine import Seat, State
+
+
+@dataclass(slots=True)
+class BlitzSeat(Seat):
+    """A seat before the draft. ``dealt`` is the card the seat receives if every player keeps the
+    top card (for the Vigilante's seat: the card that ends in the middle)."""
+
+    dealt: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Shot:
+    """One shot: who fired, at whom, how (``verdict``, ``gun`` or ``bomb``).
+
+    For a ``bomb`` shot the shooter is the Bomber and ``origin`` names whoever shot the Bomber,
+    who also answers for a Civilian hit by the blast.
+    """
+
+    shooter: int
+    target: int
+    how: str
+    origin: tuple[int, ...] = ()
+
+
+class BlitzState(State):
+    """The flow's bookkeeping for one game of Blitz."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.vigilante = next(s.number for s in self.seats if s.role == VIGILANTE)
+        self.draft_order = [n for n in self.round_from(self.vigilante % len(self.seats) + 1) if n != self.vigilante]
+        dealt = {s.number: getattr(s, "dealt", "") for s in self.seats}
+        self.deck: list[str] = [dealt[n] for n in self.draft_order] + [dealt[self.vigilante]]
+        self.setup: Counter[str] = Counter(self.deck)
+        for seat in self.seats:
+            if seat.number != self.vigilante:
+                seat.role, seat.team = "", ""
+        self.middle = ""
+        self.verdict_cards = self.setup[GOON]
+        self.fish: int | None = None
+        self.bet: str | None = None
+        self.packages: dict[str, int | None] = {}
+        self.courier_card: str | None = None
+        self.mission: dict[str, Any] | None = None
+        self.verdicts: list[int] = []
+        self.shots: list[Shot] = []
+        self.shot: set[int] = set()
+        self.exploded = False
+        self.outsider_ended = False
+        self.results: dict[int, str] = {}
+
+    # -- the table ---------------------------------------------------------------------------
+    def left_of(self, seat: int) -> int:
+        """The nearby player on the left, skipping the Vigilante's seat."""
+        return self._step(seat, +1, skip=True)
+
+    def right_of(self, seat: int) -> int:
+        """The nearby player on the right, skipping the Vigilante's seat."""
+        return self._step(seat, -1, skip=True)
+
+    def seated_right(self, seat: int) -> int:
+        """The seat directly to the right, the Vigilante's included (for the Driver)."""
+        return self._step(seat, -1, skip=False)
+
+    def nearby(self, seat: int) -> list[int]:
+        """Both nearby players, left first (one seat if they are the same)."""
+        return list(dict.fromkeys([self.left_of(seat), self.right_of(seat)]))
+
+    def _step(self, seat: int, direction: int, skip: bool) -> int:
+        count = len(self.seats)
+        number = seat
+        for _ in range(count):
+            number = (number - 1 + direction) % count + 1
+            if number != seat and not (skip and number == self.vigilante):
+                return number
+        return seat
+
+    def holders(self, role: str) -> list[int]:
+        """Seats holding ``role`` now (a card in the middle is held by nobody)."""
+        return [s.number for s in self.seats if s.role == role]
+
+    def players(self) -> list[int]:
+        """Every seat but the Vigilante's, in seat order."""
+        return [s.number for s in self.seats if s.number != self.vigilante]
