@@ -1,0 +1,143 @@
+"""Blood Vendetta's narration, in our own words. Keys are event kinds, or a kind and a variant.
+
+The facilitator's lines of the original are paraphrased, never copied. ``locale_ru.po`` in this
+package translates every template (and the role and team names) into Russian.
+"""
+
+from __future__ import annotations
+
+from mafioso.engine import Event
+
+
+def N_(message: str) -> str:
+    """Mark for translation (kept here so the edition imports nothing above the engine)."""
+    return message
+
+
+TEXTS = {
+    # the introductory day
+    "phase.day 0.hunters": N_("It is day, and everyone goes home: close your eyes. The hunters meet in secret: hunters, open your eyes and see each other."),
+    "phase.day 0.lamia": N_("Lamia, open your eyes and show yourself to the facilitator."),
+    "phase.day 0.monk": N_("Monk, open your eyes and show yourself to the facilitator."),
+    "phase.day 0.dhampir": N_("Dhampir, open your eyes and show yourself to the facilitator."),
+    "phase.day 0.nosferatu": N_("Nosferatu, open your eyes and show yourself to the facilitator."),
+    "phase.day 0.scout": N_("Scout, open your eyes and show yourself to the facilitator."),
+    "phase.day 0.lord": N_("Lord, open your eyes and show yourself to the facilitator."),
+    "phase.day 0.queen": N_("Queen, open your eyes and show yourself to the facilitator."),
+    "phase.day 0.revenant": N_("Revenant, open your eyes and show yourself to the facilitator."),
+    "phase.day 0.prince": N_("Prince, open your eyes and show yourself to the facilitator."),
+    "phase.day 0.count": N_("Count, open your eyes and show yourself to the facilitator."),
+    "phase.day 0.werewolf": N_("Werewolf, open your eyes and show yourself to the facilitator."),
+    "phase.day 0.kitsune": N_("Kitsune, open your eyes and show yourself to the facilitator."),
+    "phase.day 0.bride": N_("Bride, open your eyes and show yourself to the facilitator."),
+    "phase.day 0.leader": N_("Leader, open your eyes and show yourself to the facilitator."),
+    "phase.day 0.novice": N_("Novice, open your eyes and show yourself to the facilitator."),
+    "phase.day 0.upyr": N_("Upyr, open your eyes and show yourself to the facilitator."),
+    "hunters.meet": N_("Your band of hunters: seats {members}."),
+    "role.identified": N_("Seat {seat} holds the {role} card."),
+    # the Night
+    "phase.night.announcement": N_("Night falls and everyone gathers: open your eyes."),
+    "phase.night.discussion": N_("Who among us hunts by day? Discuss, and name your suspects."),
+    "phase.night.vote": N_("The vote: raise your hand to condemn each suspect as the facilitator names them."),
+    "night.dead.some": N_("Found dead this turn: seats {seats}."),
+    "night.dead.none": N_("Nobody died this turn."),
+    "jail.announced": N_("Seat {seat} sits in the Prince's jail: no vote, no kill, no ability."),
+    "jail.released": N_("The Prince is dead: seats {seats} walk free."),
+    "vote.silenced": N_("Seat {seat} may not vote tonight."),
+    "speech": N_("Seat {seat} speaks."),
+    "speech.claims": N_("Seat {seat} speaks and says: {claims}."),
+    "nomination": N_("Seat {seat} names seat {nominee} as a suspect."),
+    "suspects": N_("Suspects, in order: {suspects}."),
+    "suspects.all": N_("Nobody was named, yet someone must be executed: every player not yet voted on stands as a suspect."),
+    "vote.renominate": N_("Nobody has been executed yet. Name new suspects among seats {remaining}."),
+    "vote.count": N_("Seat {nominee}: {votes} of {of} hands raised ({voters})."),
+    "vote.tie": N_("Seats {tied} are tied with {votes} hands each."),
+    "vote.lots": N_("Lots are drawn among seats {tied}: seat {seat} is condemned."),
+    "vote.pardoned": N_("Seat {seat} was condemned, but is acquitted."),
+    "vote.acquitted": N_("Fewer than half condemn seat {seat}: found innocent."),
+    "vote.most_votes": N_("Every suspect was cleared; the most hands of the night decide among seats {candidates}."),
+    "execution": N_("Seat {seat} is executed."),
+    "seat.eliminated.executed": N_("Seat {seat} shows their card and leaves the game."),
+    "seat.eliminated.killed": N_("Seat {seat} was killed: they show their card and leave the game without a word."),
+    "role.revealed": N_("Seat {seat} was the {role}."),
+    "role.dealt": N_("Your role: {role}."),
+    "setup.warning.no_master": N_("This game has no Vampire Master: the vampires will find it harder."),
+    "setup.warning.shapeshifter_small_game": N_("A shapeshifter with fewer than ten players is not advised."),
+    # Dawn
+    "phase.dawn.": N_("Dawn breaks; everyone hurries to shelter. Close your eyes."),
+    "phase.dawn.lamia": N_("The Lamia picks her target."),
+    "phase.dawn.monk": N_("The Monk picks his target."),
+    "phase.dawn.dhampir": N_("The Dhampir picks his target."),
+    "phase.dawn.nosferatu": N_("The Nosferatu picks his target."),
+    "phase.dawn.scout": N_("The Scout picks her target."),
+    "check.role": N_("Seat {target} holds the {role} card."),
+    # Day
+    "phase.day.hunters": N_("Day: the hunters gather and choose their victim."),
+    "strike.proposals": N_("Not agreed yet. Pointed at: {picks}."),
+    "strike.chosen": N_("The hunters strike seat {target} and go home."),
+    "strike.bonus": N_("Your victim was the Novice: you may strike once more."),
+    "strike": N_("The hunters' strike: seat {target}."),
+    # Dusk
+    "phase.dusk.": N_("Dusk falls. Keep your eyes closed."),
+    "phase.dusk.lord": N_("The Lord leaves his castle: check a player, or kill one."),
+    "phase.dusk.queen": N_("The Queen leaves her castle to look at one player."),
+    "phase.dusk.revenant": N_("The Revenant leaves his castle and points at two players."),
+    "phase.dusk.prince": N_("The Prince leaves his castle to look at one player."),
+    "phase.dusk.count": N_("The Count leaves his castle to hunt."),
+    "phase.dusk.werewolf": N_("The Werewolf seeks his prey."),
+    "phase.dusk.kitsune": N_("The Kitsune seeks her prey."),
+    "phase.dusk.bride": N_("The Bride looks for her Master."),
+    "phase.dusk.leader": N_("The hunters' Leader picks a player who will not vote tonight."),
+    "check.sides.same": N_("Seats {targets} are on the same side."),
+    "check.sides.different": N_("Seats {targets} are on different sides."),
+    "check.master.yes": N_("Seat {target} is the Vampire Master."),
+    "check.master.no": N_("Seat {target} is not the Vampire Master."),
+    # the facilitator's grimoire
+    "ability.used": N_("Seat {seat} ({role}) chose {choice}; it takes effect: {effective}."),
+    "killed": N_("Seat {seat} is killed (by {by}); announced at the next night."),
+    "attack.blocked": N_("The attack on seat {target} (by {by}) is stopped by a protection."),
+    "attack.moot": N_("The attack on seat {target} (by {by}) finds them already dead."),
+    "upyr.survived": N_("The Upyr at seat {target} survives the first attempt on his life."),
+    "nosferatu.substitutes": N_("The Nosferatu at seat {seat} dies in place of seat {ward}."),
+    "jail.jailed": N_("Seat {seat} goes to the Prince's jail."),
+    "jail.freed": N_("The Prince is dead: seats {seats} are free again."),
+    "leader.silences": N_("Seat {seat} loses the vote for the coming night."),
+    "queen.pardon": N_("The Queen (seat {seat}) did not raise her hand: seat {pardoned} is acquitted."),
+    # the end
+    "game.over.vampires": N_("The vampires win: no hunter is left."),
+    "game.over.hunters": N_("The hunters win: the vampires can no longer win."),
+    "game.over.shapeshifter": N_("The shapeshifter wins: nobody else is left alive."),
+    "game.over.both": N_("Nobody of either side is left: both sides win."),
+    "game.over.draw": N_("Nobody of either side is left: the game is a draw."),
+}
+
+
+def text_key(event: Event) -> str:
+    """Pick the narration variant of an event."""
+    kind, data = event.kind, event.data
+    if kind == "phase":
+        phase, step = str(data["phase"]), str(data.get("step", ""))
+        if phase == "day 0":
+            return f"phase.day 0.{step}"
+        return f"phase.{phase.split()[0]}.{step}"
+    if kind == "night.dead":
+        return "night.dead.some" if data.get("seats") else "night.dead.none"
+    if kind in ("seat.eliminated", "setup.warning"):
+        return f"{kind}.{data.get('how') or data.get('warning')}"
+    if kind == "speech" and data.get("claims"):
+        return "speech.claims"
+    if kind == "check.sides":
+        return "check.sides.same" if data["same"] else "check.sides.different"
+    if kind == "check.master":
+        return "check.master.yes" if data["master"] else "check.master.no"
+    if kind == "game.over":
+        return _game_over_key(list(data.get("winners") or []))
+    return kind
+
+
+def _game_over_key(winners: list[str]) -> str:
+    if not winners:
+        return "game.over.draw"
+    if len(winners) > 1:
+        return "game.over.both"
+    return f"game.over.{winners[0]}"

@@ -1,0 +1,129 @@
+"""Rules that scenario files cannot reach easily: victory corner cases, errors, secrecy of timing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from mafioso.editions.vampires import EDITION, VampiresState
+from mafioso.engine import GM, Game, IllegalTarget, InvalidDecision, NotYourTurn, UnknownPrompt
+
+TEN = ["lord", "dhampir", "nosferatu", "vampire", "vampire", "vampire", "vampire", "hunter", "hunter", "scout"]
+
+
+def _state(game: Game) -> VampiresState:
+    assert isinstance(game.state, VampiresState)
+    return game.state
+
+
+def _only(game: Game, alive: set[int]) -> VampiresState:
+    st = _state(game)
+    for seat in st.seats:
+        seat.alive = seat.number in alive
+    return st
+
+
+@pytest.mark.parametrize(
+    ("rule", "winners"),
+    [("draw", ()), ("vampires", ("vampires",)), ("hunters", ("hunters",)), ("both", ("vampires", "hunters"))],
+)
+def test_mutual_wipeout_follows_the_option(rule: str, winners: tuple[str, ...]) -> None:
+    game = Game("vampires", seats=TEN, options={"cast_check": "ratios", "mutual_wipeout": rule}, decoys=False)
+    outcome = EDITION.victory(_only(game, set()))
+    assert outcome is not None
+    assert outcome.termination == "mutual_wipeout"
+    assert outcome.winners == winners
+
+
+def test_shapeshifter_wins_alone_and_loses_while_vampires_live() -> None:
+    seats = ["lord", "dhampir", "vampire", "vampire", "vampire", "vampire", "vampire", "hunter", "hunter", "werewolf"]
+    game = Game("vampires", seats=seats, options={"cast_check": "ratios"}, decoys=False)
+    outcome = EDITION.victory(_only(game, {10}))
+    assert outcome is not None and outcome.winners == ("shapeshifter",) and outcome.seats == (10,)
+    outcome = EDITION.victory(_only(game, {3, 10}))
+    assert outcome is not None and outcome.winners == ("vampires",)
+    # two vampires, one hunter and the werewolf: the werewolf counts for neither side (ambiguity 39)
+    assert EDITION.victory(_only(game, {1, 2, 8, 10})) is None
+    outcome = EDITION.victory(_only(game, {1, 8, 10}))
+    assert outcome is not None and outcome.termination == "sides_equal"
+
+
+def test_doomed_players_count_until_announced() -> None:
+    game = Game("vampires", seats=TEN, options={"cast_check": "ratios"}, decoys=False)
+    st = _only(game, {1, 2, 8, 9})
+    st.doomed = {1: "hunters"}
+    outcome = EDITION.victory(st)
+    assert outcome is not None and outcome.termination == "sides_equal"  # 2 against 2 until the news
+    st = _only(game, {1, 2, 3, 8, 9})
+    st.doomed = {1: "hunters", 2: "hunters"}
+    assert EDITION.victory(st) is None
+
+
+def _first(game: Game, act: str) -> Any:
+    return next(p for p in game.awaiting() if p.act == act)
+
+
+def test_bad_decisions_are_typed_and_change_nothing() -> None:
+    game = Game("vampires", seats=TEN, options={"cast_check": "ratios"}, seed=3, decoys=False)
+    while game.phase != "night 1" or game.step != "discussion":
+        prompt = game.awaiting()[0]
+        game.decide(prompt.seat, prompt.id, prompt.default)
+    speech = _first(game, "speech")
+    before = game.digest(), len(game.decisions)
+    with pytest.raises(IllegalTarget):
+        game.decide(speech.seat, speech.id, 42)
+    with pytest.raises(InvalidDecision):
+        game.decide(speech.seat, speech.id, [1, 2])
+    with pytest.raises(NotYourTurn):
+        game.decide(5, speech.id, None)
+    with pytest.raises(UnknownPrompt):
+        game.decide(speech.seat, "n1.kill.1", None)
+    assert (game.digest(), len(game.decisions)) == before
+
+
+def _closed_batches(cast: list[str], seed: int) -> list[tuple[str, int]]:
+    """(phase, batch size) of every closed-eyes batch of a game whose prompts all take their defaults."""
+    game = Game("vampires", seats=cast, options={"cast_check": "ratios"}, seed=seed, decoys=True)
+    sizes: list[tuple[str, int]] = []
+    while not game.is_over() and game.phase != "night 3":
+        batch = game.awaiting()
+        if not game.phase.startswith("night"):
+            sizes.append((game.phase, len(batch)))
+            assert len(batch) == len(game.state.living())  # every living seat has something to answer
+        for prompt in batch:
+            if game.is_pending(prompt.id):
+                game.decide(prompt.seat, prompt.id, prompt.default)
+    return sizes
+
+
+def test_with_decoys_every_living_seat_answers_each_closed_step() -> None:
+    sizes = _closed_batches(TEN, 1)
+    assert sizes  # the closed phases were played
+    assert {phase.split()[0] for phase, _ in sizes} >= {"day", "dawn", "dusk"}
+
+
+def test_roles_are_dealt_to_their_seat_only() -> None:
+    game = Game("vampires", 12, seed=9)
+    for seat in range(1, 13):
+        dealt = [e for e in game.view(seat).events if e.kind == "role.dealt"]
+        assert [e.data["seat"] for e in dealt] == [seat]
+    assert len([e for e in game.view(GM).events if e.kind == "role.dealt"]) == 12
+
+
+def test_every_event_kind_has_narration() -> None:
+    from mafioso.agents.play import play_game
+
+    kinds: set[str] = set()
+    missing: set[str] = set()
+    variants: list[dict[str, Any]] = [{"specials": "max", "shapeshifter": "kitsune", "master": m}
+                                      for m in ("lord", "queen", "revenant", "prince", "count")]
+    for options in variants:
+        for seed in range(20):
+            game = play_game("vampires", 16, seed=seed, options=options, decoys=True)
+            for event in game.events:
+                kinds.add(event.kind)
+                if EDITION.text_key(event) not in EDITION.texts:
+                    missing.add(EDITION.text_key(event))
+    assert not missing
+    assert {"killed", "check.role", "check.sides", "jail.announced", "vote.pardoned"} <= kinds
