@@ -1,0 +1,174 @@
+"""Setting a Spytown table: the book's cast for a player count, the variants that count chooses,
+and the action cards (which are in play, who holds them), with clear errors for bad choices."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from mafioso.editions.spytown.catalogue import (
+    ACTION_CARDS,
+    AGENT,
+    CARDS,
+    MAFIOSO,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    NEUTRAL,
+    NEW_GANG,
+    NEW_GANG_MIN_PEOPLE,
+    OFFICER,
+    SINGLE_CARDS,
+    TABLE,
+)
+from mafioso.engine import SetupError
+
+
+@dataclass(frozen=True, slots=True)
+class Variants:
+    """Which of the book's variant rules are on at this table, with the options resolved."""
+
+    small: bool
+    small_first_mafia: bool
+    large: bool
+    no_agent: bool
+    everyone_shoots: bool
+    single_vote: bool
+    extended: bool
+
+
+def _switch(value: str, auto: bool) -> bool:
+    return auto if value == "auto" else value == "on"
+
+
+def variants(players: int, options: Mapping[str, Any]) -> Variants:
+    """Resolve the variant switches: ``auto`` follows the player count (or the children's switch)."""
+    people = players + 1
+    children = bool(options["children"])
+    return Variants(
+        small=_switch(options["small_table"], people in (7, 8)),
+        small_first_mafia=bool(options["small_first_mafia"]),
+        large=_switch(options["large_table"], people in (21, 22)),
+        no_agent=_switch(options["no_agent"], children),
+        everyone_shoots=_switch(options["everyone_last_shot"], children),
+        single_vote=_switch(options["single_vote"], children),
+        extended=bool(options["extended"]),
+    )
+
+
+def book_cast(players: int, options: Mapping[str, Any]) -> dict[str, int]:
+    """The table row for ``players + 1`` people; without the Agent, one more police officer."""
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise SetupError(f"spytown is played by {MIN_PLAYERS} to {MAX_PLAYERS} players "
+                         f"(the book's 7-22 people, counting its human Game Master), not {players}")
+    mafiosi, officers = TABLE[players + 1]
+    if variants(players, options).no_agent:
+        return {MAFIOSO: mafiosi, OFFICER: officers + 1}
+    return {MAFIOSO: mafiosi, AGENT: 1, OFFICER: officers}
+
+
+def check_cast(cast: Counter[str], options: Mapping[str, Any]) -> None:
+    """Refuse a cast that cannot make a game: it needs both sides, at most one Agent, and none
+    when the Agent is left out."""
+    players = sum(cast.values())
+    if cast[MAFIOSO] < 1:
+        raise SetupError("spytown needs at least one mafioso")
+    if cast[OFFICER] + cast[AGENT] < 1:
+        raise SetupError("spytown needs at least one police officer or the agent")
+    if cast[AGENT] > 1:
+        raise SetupError(f"spytown has one agent token, not {cast[AGENT]}")
+    if cast[AGENT] and variants(players, options).no_agent:
+        raise SetupError("the agent is not used in the children's version (option no_agent)")
+    if cast[MAFIOSO] >= players - cast[MAFIOSO]:
+        raise SetupError(f"{cast[MAFIOSO]} mafiosi against {players - cast[MAFIOSO]} police: the mafia must be "
+                         "the smaller side")
+    if options["extended"]:
+        chosen_cards(players, options, None)
+
+
+def _parse_list(raw: Any) -> list[str]:
+    if isinstance(raw, (list, tuple)):
+        items = [str(x).strip() for x in raw]
+    elif isinstance(raw, str):
+        items = [x.strip() for x in raw.split(",")]
+    else:
+        raise SetupError(f"option 'cards' takes 'auto' or a comma-separated list of card ids, not {raw!r}")
+    return [x for x in items if x]
+
+
+def _check_card_ids(ids: list[str], where: str) -> None:
+    for cid in ids:
+        if cid not in ACTION_CARDS:
+            raise SetupError(f"{where}: no action card {cid!r}; cards: {', '.join(ACTION_CARDS)}")
+    for cid, count in Counter(ids).items():
+        if count > CARDS[cid].copies and cid != NEW_GANG:
+            raise SetupError(f"{where}: there is one {cid!r} card, not {count}")
+
+
+def _check_selection(players: int, cards: list[str], limit: bool, where: str) -> None:
+    """The book's limits: one card per holder, New Gang as a set of three at 14+ people, the
+    one-per-four advice when ``card_limit`` is on."""
+    gang = cards.count(NEW_GANG)
+    if gang not in (0, 3):
+        raise SetupError(f"{where}: the three New Gang cards go in together, not {gang}")
+    if gang and players + 1 < NEW_GANG_MIN_PEOPLE:
+        raise SetupError(f"{where}: New Gang needs {NEW_GANG_MIN_PEOPLE} people (13 players), not {players}")
+    if len(cards) > players:
+        raise SetupError(f"{where}: {len(cards)} action cards for {players} players")
+    if limit and len(cards) > players // 4:
+        raise SetupError(f"{where}: at most one action card per four players ({players // 4} for {players}); "
+                         "set card_limit=false to allow more")
+
+
+def fixed_deal(players: int, options: Mapping[str, Any]) -> dict[int, str] | None:
+    """Parse ``card_deal`` (``"3:vest,5:shot"``): who holds which action card, or ``None``."""
+    raw = options["card_deal"]
+    if not raw:
+        return None
+    if not isinstance(raw, str):
+        raise SetupError(f"option 'card_deal' takes 'seat:card,...', not {raw!r}")
+    deal: dict[int, str] = {}
+    for item in _parse_list(raw):
+        seat_text, _, cid = item.partition(":")
+        if not seat_text.strip().isdigit() or not 1 <= int(seat_text) <= players:
+            raise SetupError(f"card_deal: {item!r} must be seat:card with a seat from 1 to {players}")
+        seat = int(seat_text)
+        if seat in deal:
+            raise SetupError(f"card_deal: seat {seat} is given two cards")
+        deal[seat] = cid.strip()
+    cards = list(deal.values())
+    _check_card_ids(cards, "card_deal")
+    _check_selection(players, cards, bool(options["card_limit"]), "card_deal")
+    return deal
+
+
+def chosen_cards(players: int, options: Mapping[str, Any], rng: random.Random | None) -> list[str]:
+    """The action cards in play. ``auto`` picks one single card per four players with ``rng``
+    (the Game Master chooses in the book; here the seeded generator does)."""
+    deal = fixed_deal(players, options)
+    if deal is not None:
+        return sorted(deal.values())
+    raw = options["cards"]
+    if raw == "auto":
+        if rng is None:
+            return []
+        return sorted(rng.sample(SINGLE_CARDS, min(players // 4, len(SINGLE_CARDS))))
+    cards = _parse_list(raw)
+    if cards.count(NEW_GANG) == 1:
+        cards += [NEW_GANG, NEW_GANG]
+    _check_card_ids(cards, "cards")
+    _check_selection(players, cards, bool(options["card_limit"]), "cards")
+    return sorted(cards)
+
+
+def deal_cards(players: int, options: Mapping[str, Any], rng: random.Random) -> dict[int, str]:
+    """One card per seat: the chosen action cards and neutral cards, shuffled by ``rng``."""
+    deal = fixed_deal(players, options)
+    if deal is not None:
+        return {seat: deal.get(seat, NEUTRAL) for seat in range(1, players + 1)}
+    cards = chosen_cards(players, options, rng)
+    pack = cards + [NEUTRAL] * (players - len(cards))
+    rng.shuffle(pack)
+    return dict(enumerate(pack, start=1))

@@ -1,0 +1,118 @@
+"""Spytown's narration, in our own words. Keys are event kinds, or a kind and a variant
+(:func:`text_key`). Polish translations live in ``locale_pl.po`` beside this file."""
+
+from __future__ import annotations
+
+from mafioso.editions.spytown.catalogue import CARDS
+from mafioso.engine import Event
+
+
+def N_(message: str) -> str:
+    """Mark for translation (kept here so the edition imports nothing above the engine)."""
+    return message
+
+
+TEXTS = {
+    "phase.start.deal": N_("Welcome to Spytown. Look at your token in secret, then lay it face down."),
+    "phase.start.role swap": N_("A Role Swap card is shown. Its holder may swap tokens with another player."),
+    "phase.agent.look": N_("Everyone, close your eyes. Agent, open your eyes and point at a player."),
+    "phase.mafia.gang": N_("New Gang, open your eyes and see who is with you. Now close them again."),
+    "phase.mafia.meeting": N_("All eyes are closed. Mafiosi, open your eyes and look at one another."),
+    "phase.mafia.cards": N_("Mafiosi, this is the moment for a Mafia card."),
+    "phase.mafia.kill": N_("Mafiosi, point at the player you want out of the game, without a sound."),
+    "phase.police.announcement": N_("Everyone, open your eyes. The Police council begins."),
+    "phase.police.opening": N_("Cards for the start of the Police phase may be shown now."),
+    "phase.police.discussion": N_("Discussion: who is a Mafioso, and why?"),
+    "phase.police.vote": N_("Point at the player you take for a Mafioso."),
+    "phase.police.defence": N_("The candidates may defend themselves, briefly."),
+    "phase.police.final": N_("The final vote: choose among the candidates only."),
+    "phase.police.closing": N_("Cards for the end of the Police phase may be shown now."),
+    "role.dealt": N_("Your token: {role}."),
+    "role.revealed": N_("Seat {seat}'s token: {role}."),
+    "cards.in_play": N_("The Game Master shows the action cards in play; the rest are neutral."),
+    "card.played.vest": N_("Seat {seat} shows a Bulletproof Vest and stays in."),
+    "card.played.bandage": N_("Seat {seat} shows a Bandage and saves seat {target}."),
+    "card.played.recruitment": N_("Seat {seat} shows Recruitment to the Game Master and recruits seat {target}."),
+    "card.played.commander": N_("Seat {seat} shows the Commander card: votes start there and go clockwise."),
+    "card.played.role_swap": N_("Seat {seat} shows Role Swap."),
+    "card.played.wiretap": N_("Seat {seat} shows Wiretap and looks at a token in secret."),
+    "card.played.shelter": N_("Seat {seat} shows Shelter: untouchable next turn, and without a vote."),
+    "card.played.safe_conduct": N_("Seat {seat} shows Safe-Conduct: the Mafia cannot choose that seat next turn."),
+    "card.played.arrest": N_("Seat {seat} shows Arrest: nobody may vote for that seat this turn, nor does it vote."),
+    "card.played.shot": N_("Seat {seat} fires a Shot from Around the Corner at seat {target}."),
+    "card.played.kidnapping": N_("Seat {seat} shows Kidnapping: seat {target} casts no vote in this Police phase."),
+    "card.played.last_shot": N_("Seat {seat} shows Last Shot and points at seat {target}."),
+    "card.played.void": N_("Seat {seat} shows a card, but its target is already out."),
+    "card.dealt.unusable": N_("Your card does not carry your token's symbol: for you it is a neutral card. Keep it hidden."),
+    "swap.declined": N_("Seat {seat} keeps the token."),
+    "tokens.swapped": N_("Seats {seats} swap their tokens."),
+    "agent.check": N_("Seat {target}'s token: {role}."),
+    "agent.exposed": N_("The Agent looked at a Mafioso and was caught."),
+    "gang.meet": N_("New Gang: seats {members}."),
+    "mafia.meet": N_("The Mafia: seats {members}."),
+    "mafia.points": N_("The Mafiosi have pointed (round {round})."),
+    "mafia.choice": N_("The Mafia has chosen seat {target}."),
+    "mafia.no_target": N_("The Mafia has nobody it may choose."),
+    "mafia.no_victim": N_("Nobody was chosen by the Mafia this turn."),
+    "mafia.target": N_("The Mafia has chosen seat {seat}. Seat {seat}, do you answer?"),
+    "saved": N_("Seat {seat} is saved and stays in; the token stays hidden."),
+    "recruitment": N_("A recruitment is taking place. The Game Master will wake one of you."),
+    "recruited": N_("Seat {seat} has been recruited. The Mafia is now seats {members}."),
+    "wiretap.result": N_("Seat {target}'s token: {role}."),
+    "speech": N_("Seat {seat} speaks."),
+    "speech.claims": N_("Seat {seat} speaks and says: {claims}."),
+    "defence": N_("Seat {seat} defends."),
+    "defence.claims": N_("Seat {seat} defends and says: {claims}."),
+    "vote.cast": N_("Seat {seat} points at seat {target}."),
+    "vote.result": N_("The votes are counted. Most votes: seats {top}."),
+    "vote.none": N_("Nobody can vote or be voted for: no vote this turn."),
+    "candidates": N_("Under interrogation: seats {seats}."),
+    "vote.tie": N_("A tie between seats {tied}. Talk again; will anyone change their vote?"),
+    "lots": N_("Lots are drawn among seats {tied}: seat {chosen}."),
+    "commander.decides": N_("A tie: the Commander (seat {seat}) voted for seat {chosen}."),
+    "commander.passed": N_("The Commander card passes to seat {seat}."),
+    "vote.loser": N_("The council has chosen seat {seat}."),
+    "last_shot": N_("Seat {seat} takes a last shot at seat {target}."),
+    "seat.eliminated.mafia": N_("Seat {seat} was taken out by the Mafia."),
+    "seat.eliminated.vote": N_("Seat {seat} is voted out of the game."),
+    "seat.eliminated.exposed": N_("Seat {seat}, the Agent, is out of the game."),
+    "seat.eliminated.shot": N_("Seat {seat} is shot from around the corner."),
+    "seat.eliminated.last_shot": N_("Seat {seat} is hit by a last shot."),
+    "seat.eliminated.variant_shot": N_("Seat {seat} is hit by a last shot."),
+    "seat.eliminated.wrong_phase": N_("Seat {seat} is out of the game."),
+    "game.over.police": N_("The Police have cleaned up Spytown!"),
+    "game.over.mafia": N_("The Mafia rules Spytown!"),
+    "game.over.new_gang": N_("The New Gang takes over Spytown!"),
+    "game.over.draw": N_("Nobody is left standing in Spytown."),
+}
+
+
+CARD_TEXTS = {
+    **{f"card.dealt.{c.id}": f"Your card: {c.name}." for c in CARDS.values()},
+    **{f"card.revealed.{c.id}": f"Seat {{seat}} holds {c.name}." for c in CARDS.values() if c.phase != "none"},
+    **{f"card.wrong_phase.{c.id}": f"Seat {{seat}} shows {c.name} in the wrong phase and is out of the game."
+       for c in CARDS.values() if c.phase in ("mafia", "police")},
+}
+"""Per-card lines, built from the card names (their Polish forms are in ``locale_pl.po``)."""
+TEXTS.update(CARD_TEXTS)
+
+
+def text_key(event: Event) -> str:
+    """Pick the narration variant of an event."""
+    kind, data = event.kind, event.data
+    if kind == "phase":
+        phase = str(data["phase"]).split()[0]
+        return f"phase.{phase}.{data['step']}"
+    if kind == "seat.eliminated":
+        return f"seat.eliminated.{data['how']}"
+    if kind in ("speech", "defence") and data.get("claims"):
+        return f"{kind}.claims"
+    if kind == "card.played":
+        return "card.played.void" if data.get("void") else f"card.played.{data['card']}"
+    if kind == "card.dealt" and not data.get("usable") and data.get("card") != "neutral":
+        return "card.dealt.unusable"
+    if kind in ("card.dealt", "card.revealed", "card.wrong_phase"):
+        return f"{kind}.{data['card']}"
+    if kind == "game.over":
+        return f"game.over.{(data['winners'] or ['draw'])[0]}"
+    return kind
