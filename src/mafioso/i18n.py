@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from mafioso.engine import Edition, Event
+from mafioso.engine import Edition, Event, Prompt
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "mafioso"
@@ -86,6 +86,16 @@ def format_claims(edition: Edition, claims: list[Any], lang: str = "en") -> str:
 class _Params(dict[str, str]):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
+
+
+def describe_prompt(edition: Edition, prompt: Prompt, lang: str = "en") -> str:
+    """What a prompt asks, in words: the edition's ``prompt.<act>`` text, else its act line."""
+    template = edition.texts.get(f"prompt.{prompt.act}")
+    if template is None:
+        return _(edition.acts.get(prompt.act, prompt.act), lang)
+    data = {"seat": prompt.seat, **prompt.data}
+    params = _Params({k: _format_value(edition, k, v, lang) for k, v in data.items()})
+    return _(template, lang).format_map(params)
 
 
 def narrate(edition: Edition, event: Event, lang: str = "en") -> str | None:

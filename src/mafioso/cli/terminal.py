@@ -15,11 +15,12 @@ from rich.panel import Panel
 
 from mafioso.agents.base import make_bots
 from mafioso.engine import CHOOSE_MANY, SPEECH, Choice, Game, MafiosoError, Prompt, find_edition
-from mafioso.i18n import narrate, role_name
+from mafioso.i18n import describe_prompt, narrate, role_name
 
+HELP_NOMINATE = "Type a seat number to nominate it (from: {options}). "
 HELP_SPEECH = (
-    "Your speech. Type a seat number to nominate it, 'claim SEAT VALUE' to say something "
-    "(values: {claims}), or press Enter to end your speech. Example: 4 claim 7 black"
+    "Type 'claim SEAT VALUE' to say something aloud (values: {claims}), or press Enter "
+    "to end your speech. Example: {example}"
 )
 
 
@@ -98,16 +99,19 @@ class TerminalGame:
 
     def describe(self, prompt: Prompt) -> str:
         edition = self.game.edition
-        act = edition.acts.get(prompt.act, prompt.act)
+        act = describe_prompt(edition, prompt, self.lang)
         options = ", ".join(role_name(edition, o, self.lang) if isinstance(o, str) else str(o) for o in prompt.options)
         if prompt.kind == SPEECH:
-            return f"{act}. " + HELP_SPEECH.format(claims=", ".join(prompt.data.get("claims", ()))) + (
-                f" Nominate from: {options}." if options else "")
+            claims = [str(c) for c in prompt.data.get("claims", ())]
+            example = (f"{prompt.options[0]} " if prompt.options else "") + (
+                f"claim {prompt.seat} {claims[0]}" if claims else "")
+            text = act + " " + (HELP_NOMINATE.format(options=options) if options else "")
+            return text + (HELP_SPEECH.format(claims=", ".join(claims), example=example) if claims else "Press Enter to end.")
         extra = " (Enter to pass)" if prompt.optional else ""
         if prompt.kind == CHOOSE_MANY:
             return f"{act}: pick {prompt.min_count}-{prompt.max_count} of {options}, separated by spaces{extra}"
         timer = f" [{int(prompt.timer)} s]" if prompt.timer else ""
-        return f"{act}{timer}: {options}{extra}"
+        return f"{act}{timer} [{options}]{extra}"
 
     @staticmethod
     def parse(prompt: Prompt, raw: str) -> Choice:
