@@ -8,7 +8,7 @@ emit an event, list living seats, build a night step in which every living seat 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +19,14 @@ Batch = list[Prompt]
 """What a flow yields: the prompts awaited now. The engine replies with ``{prompt_id: choice}``."""
 
 Reply = dict[str, Any]
+
+Steps = Generator[Batch, Reply, Any]
+"""The type of a flow's sub-steps: generators that yield batches and may return a value."""
+
+
+def N_(message: str) -> str:
+    """Mark a narration template for translation; it is translated when shown (``mafioso.i18n``)."""
+    return message
 
 
 @dataclass(slots=True)
@@ -105,6 +113,16 @@ class State:
         """Move to another step of the current phase, announcing it publicly."""
         self.step = step
         self.emit("phase", PUBLIC, phase=self.phase, step=step)
+
+    def deal_roles(self) -> None:
+        """Tell every seat its own role, and nobody else's (a ``role.dealt`` event per seat)."""
+        for seat in self.seats:
+            self.emit("role.dealt", Audience.to(seat.number), seat=seat.number, role=seat.role, team=seat.team)
+
+    def reveal_all(self) -> None:
+        """Show every seat's role to everyone (a public ``role.revealed`` event per seat)."""
+        for seat in self.seats:
+            self.emit("role.revealed", PUBLIC, seat=seat.number, role=seat.role, team=seat.team)
 
     # -- prompts -----------------------------------------------------------------------------
     def with_decoys(self, prompts: Iterable[Prompt], key: str, seats: Iterable[int] | None = None) -> Batch:

@@ -27,8 +27,6 @@ from mafioso.engine import (
     FACILITATOR,
     GM,
     PUBLIC,
-    ROLE_DEALT,
-    ROLE_REVEALED,
     SPEECH,
     Audience,
     Edition,
@@ -38,10 +36,10 @@ from mafioso.engine import (
     Reply,
     SetupError,
     State,
+    Steps,
 )
 from mafioso.engine.prompts import CHOOSE_MANY
 
-Steps = Generator[list[Prompt], Reply, Any]
 YES_NO = ("yes", "no")
 CLAIMS = (SHERIFF, RED, BLACK)
 
@@ -99,8 +97,7 @@ class SportEdition(Edition):
     # -- the script --------------------------------------------------------------------------
     def flow(self, state: State) -> Steps:
         st = _sport(state)
-        for seat in st.seats:
-            st.emit(ROLE_DEALT, Audience.to(seat.number), seat=seat.number, role=seat.role, team=seat.team)
+        st.deal_roles()
         yield from self.zero_night(st)
         day = 1
         while True:
@@ -452,8 +449,7 @@ class SportEdition(Edition):
         return score(game)
 
     def finish(self, state: State, outcome: Outcome) -> None:
-        for seat in state.seats:
-            state.emit(ROLE_REVEALED, PUBLIC, seat=seat.number, role=seat.role, team=seat.team)
+        state.reveal_all()
 
 
 def _sport(state: State) -> SportState:

@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-from mafioso.engine import Event
-
-
-def N_(message: str) -> str:
-    """Mark for translation (kept here so the edition imports nothing above the engine)."""
-    return message
-
+from mafioso.engine import N_, Event
 
 TEXTS = {
     "prompt.kill_order": N_("Don: name up to three seats, in the order your family will shoot them."),
