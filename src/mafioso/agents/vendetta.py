@@ -1,0 +1,294 @@
+"""A heuristic player for Mafia: Vendetta, using only what its own seat has seen.
+
+The bot keeps a suspicion score per seat built from its seat's events: cards it was shown
+(investigations), the Journalist's nods, public claims and namings, and revealed cards. Criminals
+know their family from the first night and steer away from it. To agree without talking, family
+members rank targets by public information and break ties with a rule they all share (the
+night number and seat), so a majority forms even though no bot sees another's pick in advance.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from mafioso.agents.base import Bot, random_choice
+from mafioso.engine import CHOOSE, CHOOSE_MANY, SPEECH, Choice, Event, Prompt
+
+CRIMINAL_TEAMS = ("mafia", "yakuza")
+CRIMINAL_CLAIMS = ("mafia", "yakuza", "thug", "thief", "godfather", "lawyer", "snitch")
+TOWN_LEADERS = ("jailer", "priest", "detective", "judge", "sheriff")
+LONER_ROLES = ("femme_fatale", "psycho", "impostor")
+TEAM_OF_ROLE = {
+    "thug": "mafia", "thief": "mafia", "godfather": "mafia", "lawyer": "mafia", "snitch": "mafia",
+    "yakuza": "yakuza", "femme_fatale": "loner", "psycho": "loner", "impostor": "loner",
+}
+
+
+def _team_of(role: str) -> str:
+    return TEAM_OF_ROLE.get(role, "town")
+
+
+class HeuristicBot(Bot):
+    """A sensible player: investigates the unknown, shoots the exposed, votes with the table's suspicion."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.role = ""
+        self.team = ""
+        self.allies: set[int] = set()
+        self.known: dict[int, str] = {}
+        """Teams this seat believes it knows (from cards shown, dealt or revealed)."""
+        self.claimed: Counter[int] = Counter()
+        self.leader_claims: set[int] = set()
+        self.named: Counter[int] = Counter()
+        self.accusations_by: Counter[int] = Counter()
+        self.reads: Counter[int] = Counter()
+        """Suspicion learnt from how revealed players voted and were voted on."""
+        self.ballots: list[tuple[int, int, int]] = []
+        """(day clock, voter, suspect) for every raised hand seen."""
+        self.nominations: list[tuple[int, int]] = []
+        self.out: set[int] = set()
+        self.jailed: set[int] = set()
+        self.suspects: list[int] = []
+        self.clock = 0
+
+    # -- what the seat sees ------------------------------------------------------------------
+    def observe(self, event: Event) -> None:
+        kind, data = event.kind, event.data
+        handler = getattr(self, "_on_" + kind.replace(".", "_"), None)
+        if handler is not None:
+            handler(data)
+
+    def _on_role_dealt(self, data: dict[str, Any]) -> None:
+        if data["seat"] == self.seat:
+            self.role, self.team = data["role"], data["team"]
+            self.known[self.seat] = self.team
+
+    def _on_mafia_meet(self, data: dict[str, Any]) -> None:
+        self.allies.update(n for n in data["members"] if n != self.seat)
+        if self.team == "mafia":
+            for n in self.allies:
+                self.known.setdefault(n, "mafia")
+
+    def _on_yakuza_meet(self, data: dict[str, Any]) -> None:
+        self.allies.update(n for n in data["members"] if n != self.seat)
+        for n in self.allies:
+            self.known[n] = "yakuza"
+
+    def _on_role_revealed(self, data: dict[str, Any]) -> None:
+        seat, team = data["seat"], data["team"]
+        self.known[seat] = team
+        if team in CRIMINAL_TEAMS:
+            self.learn_from_criminal(seat)
+        elif team == "town":
+            for _day, voter, suspect in self.ballots:
+                if suspect == seat:
+                    self.reads[voter] += 1
+
+    def learn_from_criminal(self, seat: int) -> None:
+        """A revealed criminal's votes and nominations point away from his friends."""
+        for day, voter, suspect in self.ballots:
+            if voter == seat:
+                self.reads[suspect] -= 2
+                for other_day, other, other_suspect in self.ballots:
+                    if other_day == day and other_suspect == suspect and other != seat:
+                        self.reads[other] += 2
+            if suspect == seat:
+                self.reads[voter] -= 2
+        for by, nominee in self.nominations:
+            if by == seat:
+                self.reads[nominee] -= 2
+            if nominee == seat:
+                self.reads[by] -= 1
+
+    def _on_vote_hands(self, data: dict[str, Any]) -> None:
+        for voter in data["voters"]:
+            self.ballots.append((self.clock, voter, data["suspect"]))
+
+    def _on_seat_eliminated(self, data: dict[str, Any]) -> None:
+        self.out.add(data["seat"])
+
+    def _on_investigation(self, data: dict[str, Any]) -> None:
+        self.known[data["target"]] = _team_of(data["role"])
+
+    def _on_research(self, data: dict[str, Any]) -> None:
+        first, second = data["targets"]
+        for a, b in ((first, second), (second, first)):
+            if self.known.get(a) == "town" and b not in self.known:
+                self.known[b] = "town" if data["same"] else "suspect"
+
+    def _on_phase(self, data: dict[str, Any]) -> None:
+        self.clock += 1
+        if data["phase"].startswith("day") and data.get("step") == "discussion":
+            self.suspects = []
+
+    def _on_speech(self, data: dict[str, Any]) -> None:
+        for claim in data.get("claims") or []:
+            if claim["is"] in CRIMINAL_CLAIMS:
+                self.claimed[claim["seat"]] += 1
+                self.accusations_by[data["seat"]] += 1
+            elif claim["is"] in TOWN_LEADERS and claim["seat"] == data["seat"]:
+                self.leader_claims.add(claim["seat"])
+
+    def _on_suspect(self, data: dict[str, Any]) -> None:
+        self.named[data["seat"]] += 1
+        self.nominations.append((data["by"], data["seat"]))
+        self.suspects.append(data["seat"])
+
+    def _on_jail(self, data: dict[str, Any]) -> None:
+        self.jailed = set(data["jailed"])
+        for n in self.jailed:
+            self.known.setdefault(n, "criminal")
+
+    def _on_jail_freed(self, data: dict[str, Any]) -> None:
+        self.jailed = set()
+
+    # -- judging seats -----------------------------------------------------------------------
+    def is_criminal(self) -> bool:
+        return self.team in CRIMINAL_TEAMS
+
+    def tiebreak(self, seat: int) -> int:
+        """A rank every bot computes alike from public facts, so families and voters converge."""
+        return (seat * 7919 + self.clock * 104729) % 1009
+
+    def suspicion(self, seat: int) -> float:
+        """How much this seat would like ``seat`` gone."""
+        if seat == self.seat:
+            return -1000.0
+        score = 3.0 * self.claimed[seat] + 0.5 * self.named[seat] + self.reads[seat]
+        team = self.known.get(seat)
+        if self.is_criminal():
+            if seat in self.allies:
+                return -100.0
+            score += 5.0 if seat in self.leader_claims else 0.0
+            score += 4.0 if team == "town" else 0.0
+            return score
+        if team in CRIMINAL_TEAMS or team in ("criminal", "suspect"):
+            score += 20.0 if team != "suspect" else 6.0
+        elif team == "town":
+            score -= 20.0
+        if self.team == "loner" and seat in self.allies:
+            score += 1.0
+        return score
+
+    def ranked(self, options: Any) -> list[int]:
+        """Seats from most to least wanted gone; ties broken the same way by every bot."""
+        return sorted((o for o in options if type(o) is int),
+                      key=lambda n: (-self.suspicion(n), self.tiebreak(n)))
+
+    # -- answering ---------------------------------------------------------------------------
+    def choose(self, prompt: Prompt) -> Choice:
+        """A legal answer always: a heuristic slip falls back to a random legal choice."""
+        choice = self.decide(prompt)
+        try:
+            return prompt.check(choice)
+        except ValueError:
+            return random_choice(prompt, self.rng)
+
+    def decide(self, prompt: Prompt) -> Choice:
+        """Dispatch on the prompt's act; decoys and unknown acts take the harmless default."""
+        act = prompt.act
+        if prompt.kind == SPEECH:
+            return self.speak(prompt)
+        if prompt.kind == CHOOSE_MANY:
+            return self.research(prompt)
+        if act == "decoy" or prompt.kind != CHOOSE or not prompt.options:
+            return prompt.default
+        handler = getattr(self, "act_" + act, None)
+        if handler is None:
+            return prompt.default
+        result: Choice = handler(prompt)
+        return result
+
+    def act_kill(self, prompt: Prompt) -> Choice:
+        """Leaders shoot only the exposed; Loners shoot likely civilians; families agree on one seat."""
+        if self.role in TOWN_LEADERS:
+            ranked = self.ranked(prompt.options)
+            return ranked[0] if ranked and self.suspicion(ranked[0]) >= 10 else None
+        if self.role in ("psycho", "femme_fatale"):
+            prey = [n for n in prompt.options if self.known.get(n) not in CRIMINAL_TEAMS and n not in self.allies]
+            return self.rng.choice(prey) if prey and self.rng.random() < 0.8 else None
+        return self.family_target(prompt)
+
+    def family_target(self, prompt: Prompt) -> Choice:
+        """The family's pick, from public facts only, so that every member points at the same seat."""
+        candidates = [n for n in prompt.options if n not in self.allies]
+        if not candidates:
+            return prompt.default
+        return min(candidates, key=lambda n: (-self.public_threat(n), self.tiebreak(n)))
+
+    def public_threat(self, seat: int) -> float:
+        """How dangerous a seat looks to a criminal, judged on what the whole table knows."""
+        return 5.0 * (seat in self.leader_claims) + 2.0 * self.accusations_by[seat]
+
+    def act_investigate(self, prompt: Prompt) -> Choice:
+        """Look at the most suspicious unknown card, unless an exposed criminal is waiting to be shot."""
+        exposed = [n for n in prompt.options if self.known.get(n) in CRIMINAL_TEAMS and n not in self.jailed]
+        if exposed and self.role in ("detective", "priest"):
+            return None  # decline the look, so as to be offered the shot
+        unknown = [n for n in prompt.options if n not in self.known and n not in self.allies]
+        if not unknown:
+            return None
+        return sorted(unknown, key=lambda n: (-self.suspicion(n), self.rng.random()))[0]
+
+    def act_protect(self, prompt: Prompt) -> Choice:
+        """Guard whoever has proved useful to the town (claims, accusations), else anyone."""
+        if self.is_criminal():
+            return self.rng.choice(prompt.options)
+        trusted = [n for n in prompt.options if self.suspicion(n) < 3 and (n in self.leader_claims or self.accusations_by[n])]
+        if trusted:
+            return max(trusted, key=lambda n: (self.accusations_by[n], -self.tiebreak(n)))
+        return self.rng.choice(prompt.options)
+
+    def act_seduce(self, prompt: Prompt) -> Choice:
+        ranked = self.ranked(prompt.options)
+        return ranked[0] if ranked and self.suspicion(ranked[0]) > 0 else self.rng.choice(prompt.options)
+
+    def act_block(self, prompt: Prompt) -> Choice:
+        return self.ranked(prompt.options)[0]
+
+    act_silence = act_block
+    act_badmouth = act_block
+
+    def act_hypnotize(self, prompt: Prompt) -> Choice:
+        return self.ranked(prompt.options)[0]
+
+    def research(self, prompt: Prompt) -> Choice:
+        """Pair a known civilian with an unknown seat, so the nod or shake says something."""
+        anchor = [n for n in prompt.options if self.known.get(n) == "town"]
+        unknown = [n for n in prompt.options if n not in self.known]
+        if anchor and unknown:
+            return [self.rng.choice(anchor), self.rng.choice(unknown)]
+        if len(prompt.options) >= 2:
+            return self.rng.sample(list(prompt.options), 2)
+        return None
+
+    def act_nominate(self, prompt: Prompt) -> Choice:
+        return self.ranked(prompt.options)[0]
+
+    def act_vote(self, prompt: Prompt) -> Choice:
+        """Raise a hand only for the suspect this seat most wants gone: a hand cannot come down."""
+        suspect = prompt.data.get("suspect")
+        living = [n for n in self.suspects if n not in self.out]
+        if not living:
+            return None
+        best = self.ranked(living)[0]
+        return suspect if suspect == best and self.suspicion(best) > -10 else None
+
+    def speak(self, prompt: Prompt) -> Choice:
+        """Civilians share the criminals they found; criminals sometimes accuse an innocent."""
+        claims = []
+        if not self.is_criminal():
+            for seat, team in sorted(self.known.items()):
+                if team in CRIMINAL_TEAMS and seat not in self.out and seat != self.seat:
+                    claims.append({"seat": seat, "is": team})
+        elif self.rng.random() < 0.2:
+            decoys = [n for n in prompt.options if n not in self.allies]
+            if decoys:
+                claims.append({"seat": self.rng.choice(decoys), "is": "mafia"})
+        ranked = self.ranked(prompt.options)
+        nominee = ranked[0] if ranked and (self.suspicion(ranked[0]) > 0 or self.rng.random() < 0.5) else None
+        if not claims:
+            return nominee
+        return {"nominate": nominee, "claims": claims[:3]}

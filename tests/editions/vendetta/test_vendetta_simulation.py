@@ -1,0 +1,56 @@
+"""Whole bot games of every size and mode: they end, replay byte for byte, and keep secrets."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+
+from mafioso.agents.play import play_game
+from mafioso.editions.vendetta import EDITION
+from mafioso.engine import Game
+
+MODES = [
+    dict(zip(("yakuza", "loner", "mystery"), flags, strict=True))
+    for flags in itertools.product([False, True], repeat=3)
+]
+
+
+def _cases() -> list[tuple[int, dict[str, bool], str]]:
+    cases = []
+    for players in range(EDITION.min_players, EDITION.max_players + 1):
+        for mode in MODES:
+            if (mode["yakuza"] and players < 12) or (mode["loner"] and players < 10):
+                continue
+            for bots in ("random", "heuristic"):
+                cases.append((players, mode, bots))
+    return cases
+
+
+@pytest.mark.parametrize(("players", "mode", "bots"), _cases())
+def test_bot_games_end_replay_and_keep_secrets(players: int, mode: dict[str, bool], bots: str) -> None:
+    for seed, decoys in ((players, True), (players + 100, False)):
+        game = play_game("vendetta", players, seed=seed, bots=bots, options=mode, decoys=decoys)
+        assert game.outcome is not None
+        assert set(game.outcome.winners) <= set(EDITION.teams) | set(EDITION.roles)
+        again = Game.replay(json.loads(json.dumps(game.log())))
+        assert again.digest() == game.digest()
+        for seat in range(1, game.players + 1):
+            for event in game.view(seat).events:
+                assert event.audience.public or seat in event.audience.seats
+
+
+@pytest.mark.parametrize("loner", ["femme_fatale", "impostor"])
+def test_every_loner_plays(loner: str) -> None:
+    for seed in range(10):
+        game = play_game("vendetta", 12, seed=seed, bots="heuristic",
+                         options={"loner": True, "loner_role": loner, "yakuza": seed % 2 == 0})
+        assert game.outcome is not None
+
+
+def test_mystery_reveals_nothing_until_the_end() -> None:
+    for seed in range(10):
+        game = play_game("vendetta", 10, seed=seed, bots="random", options={"mystery": True})
+        over = next(i for i, e in enumerate(game.events) if e.kind == "role.revealed")
+        assert all(e.kind in ("role.revealed", "game.over") for e in game.events[over:])
