@@ -129,20 +129,24 @@ class State:
         """Add a decoy prompt for every living seat (or every seat in ``seats``) not asked.
 
         At a table with phones, a player who taps while others sit still is exposed. Decoys make
-        every living seat answer something at every secret step. They are left out when the game
-        was created with ``decoys=False`` (bot simulations), which changes no rule.
+        every living seat answer something at every secret step, and they look like the step's
+        real prompts: the same timer, and the same kind of seat list (with or without oneself).
+        They are left out when the game was created with ``decoys=False`` (bot simulations),
+        which changes no rule.
         """
         batch = list(prompts)
         if not self.decoys:
             return batch
         asked = {p.seat for p in batch}
+        timer = batch[0].timer if batch else None
+        include_self = any(p.seat in p.options for p in batch)
         pool = self.living() if seats is None else list(seats)
         for number in pool:
             if number not in asked:
-                batch.append(self.decoy(number, key))
+                batch.append(self.decoy(number, key, timer, include_self))
         return batch
 
-    def decoy(self, number: int, key: str) -> Prompt:
+    def decoy(self, number: int, key: str, timer: float | None = None, include_self: bool = False) -> Prompt:
         """A harmless prompt that looks like a night choice and changes nothing."""
-        options = tuple(n for n in self.living() if n != number)
-        return Prompt(f"{key}.{number}", number, "decoy", options, decoy=True)
+        options = tuple(n for n in self.living() if include_self or n != number)
+        return Prompt(f"{key}.{number}", number, "decoy", options, timer=timer, decoy=True)
