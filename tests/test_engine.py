@@ -197,3 +197,20 @@ def test_facilitator_view_sees_everything_and_seats_see_their_audience() -> None
         view = game.view(seat)
         assert all(e.audience.includes(seat) for e in view.events)
         assert view.role == game.role_of(seat)
+
+
+def test_decoys_look_like_the_real_prompts_of_their_step() -> None:
+    game = Game("sport", seats=SEATS, seed=3)
+    while game.phase != "night 1":
+        for prompt in game.awaiting():
+            if game.is_pending(prompt.id):
+                game.decide(prompt.seat, prompt.id, prompt.default)
+    for step in ("shooting", "don check", "sheriff check"):
+        assert game.step == step
+        batch = game.awaiting()
+        assert sorted(p.seat for p in batch) == game.state.living()  # everyone, once
+        assert {p.timer for p in batch} == {10}
+        assert {len(p.options) for p in batch} == {len(batch[0].options)}  # same-size seat lists
+        assert {p.seat in p.options for p in batch} == {step == "shooting"}
+        for prompt in batch:
+            game.decide(prompt.seat, prompt.id, None)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from mafioso.agents.play import play_game
 from mafioso.editions.sport import score
 from mafioso.engine import Game
@@ -69,3 +72,24 @@ def test_no_seat_learns_a_role_it_may_not_know_before_the_end() -> None:
                 if event.kind.endswith(".result") and "found" in event.data:
                     assert event.data["seat"] == seat  # check results go to the checker only
                 assert event.kind not in ("night.shots", "sheriff.greeted")
+
+
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["random", "heuristic"]), st.sampled_from(["town_wins", "draw"]))
+def test_every_outcome_is_one_the_rules_allow(seed: int, bots: str, stalemate: str) -> None:
+    game = play_game("sport", seed=seed, bots=bots, options={"stalemate": stalemate})
+    outcome = game.outcome
+    assert outcome is not None
+    seats = game.state.seats
+    blacks = sum(1 for s in seats if s.alive and s.team == "black")
+    reds = sum(1 for s in seats if s.alive and s.team == "red")
+    expected = {
+        "mafia_eliminated": (blacks == 0, ("red",)),
+        "mafia_parity": (0 < blacks >= reds, ("black",)),
+        "three_nights_without_kill": (stalemate == "town_wins" and 0 < blacks < reds, ("red",)),
+        "draw": (0 < blacks < reds, ()),
+    }
+    holds, winners = expected[outcome.termination]
+    assert holds, (outcome, blacks, reds)
+    assert outcome.winners == winners
+    team = winners[0] if winners else None
+    assert set(outcome.seats) == {s.number for s in seats if s.team == team}
