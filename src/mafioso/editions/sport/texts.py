@@ -60,6 +60,8 @@ TEXTS = {
     "seat.eliminated.technical_fouls": N_("Seat {seat} is removed for technical fouls."),
     "seat.eliminated.disqualified": N_("Seat {seat} is disqualified."),
     "last_words": N_("Seat {seat} says last words."),
+    "last_words.claims": N_("Seat {seat}'s last words: {claims}."),
+    "defence.claims": N_("Seat {seat} defends and says: {claims}."),
     "best_move": N_("Seat {seat}'s best move names seats {named}."),
     "foul": N_("Foul on seat {seat} ({count})."),
     "technical_foul": N_("Technical foul on seat {seat} ({count})."),
@@ -87,8 +89,8 @@ def text_key(event: Event) -> str:
         return "lift.result.passed" if data["passed"] else "lift.result.failed"
     if kind == "seat.eliminated":
         return f"seat.eliminated.{data['how']}"
-    if kind == "speech" and data.get("claims"):
-        return "speech.claims"
+    if kind in ("speech", "last_words", "defence") and data.get("claims"):
+        return f"{kind}.claims"
     if kind == "game.over":
         return f"game.over.{(data['winners'] or ['draw'])[0]}"
     return kind
