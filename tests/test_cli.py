@@ -112,3 +112,15 @@ def test_scenario_command(tmp_path: Path) -> None:
     bad.write_text("format: 1\nedition: sport\nseed: 1\nsteps:\n  - at: night 1\n  - expect: {dead: [2]}\n")
     code, out = run("scenario", str(bad))
     assert code == 1 and "FAIL" in out and "expected [2]" in out
+
+
+def test_replay_protocol_sheet(tmp_path: Path) -> None:
+    log = tmp_path / "game.json"
+    run("play", "sport", "--seed", "6", "--bots", "heuristic", "--log", str(log), input="\n" * 400)
+    code, out = run("replay", str(log), "--protocol")
+    sheet = json.loads(out)
+    assert code == 0
+    assert len(sheet["seats"]) == 10 and sheet["winner"] in ("red", "black", "draw")
+    assert sorted(row["letter"] for row in sheet["seats"] if row["letter"]) == ["D", "M", "M", "S"]
+    assert any("shots" in record for record in sheet["rounds"].values())
+    assert sum(row["points"] for row in sheet["seats"]) in (3.0, 7.0)  # 1 point per winner

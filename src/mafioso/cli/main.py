@@ -246,11 +246,18 @@ def scenario(
 def replay(
     log: Annotated[Path, typer.Argument(help="A game log (JSON) written by play --log or the server.")],
     narrate_events: Annotated[bool, typer.Option("--narrate", help="Print the facilitator's narration.")] = False,
+    show_protocol: Annotated[bool, typer.Option("--protocol", help="Print the edition's protocol sheet as JSON (sport).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
 ) -> None:
     """Re-run a game log and check that it reproduces the same events, byte for byte."""
     data = json.loads(log.read_text(encoding="utf-8"))
     game = Game.replay(data)
+    if show_protocol:
+        make = getattr(game.edition, "protocol", None)
+        if make is None:
+            raise MafiosoError(f"{game.edition.id} has no protocol sheet")
+        emit_json(make(game))
+        return
     summary = {"edition": game.edition.id, "decisions": len(game.decisions), "events": len(game.events),
                "digest": game.digest(), "reproduced": bool(data.get("digest")),
                "outcome": game.outcome.to_json() if game.outcome else None}

@@ -448,6 +448,12 @@ class SportEdition(Edition):
 
         return score(game)
 
+    def protocol(self, game: Any) -> dict[str, Any]:
+        """The tournament protocol sheet (see :mod:`mafioso.editions.sport.protocol`)."""
+        from mafioso.editions.sport.protocol import protocol
+
+        return protocol(game)
+
     def finish(self, state: State, outcome: Outcome) -> None:
         state.reveal_all()
 
