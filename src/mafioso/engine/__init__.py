@@ -23,7 +23,7 @@ from mafioso.engine.game import Game, Legal
 from mafioso.engine.prompts import CHOOSE, CHOOSE_MANY, GM, SPEECH, Choice, Decision, Prompt
 from mafioso.engine.registry import available_editions, available_ids, find_edition
 from mafioso.engine.state import N_, Batch, Reply, Seat, State, Steps
-from mafioso.engine.views import ELIMINATED, GAME_OVER, RETURNED, ROLE_DEALT, ROLE_REVEALED, View, visible
+from mafioso.engine.views import ELIMINATED, GAME_OVER, RETURNED, ROLE_DEALT, ROLE_REVEALED, View, seat_stream, visible
 
 __all__ = [
     "CHOOSE",
@@ -72,5 +72,6 @@ __all__ = [
     "available_editions",
     "available_ids",
     "find_edition",
+    "seat_stream",
     "visible",
 ]

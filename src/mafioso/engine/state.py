@@ -125,21 +125,28 @@ class State:
             self.emit("role.revealed", PUBLIC, seat=seat.number, role=seat.role, team=seat.team)
 
     # -- prompts -----------------------------------------------------------------------------
-    def with_decoys(self, prompts: Iterable[Prompt], key: str, seats: Iterable[int] | None = None) -> Batch:
+    def with_decoys(
+        self,
+        prompts: Iterable[Prompt],
+        key: str,
+        seats: Iterable[int] | None = None,
+        *,
+        timer: float | None = None,
+        include_self: bool = False,
+    ) -> Batch:
         """Add a decoy prompt for every living seat (or every seat in ``seats``) not asked.
 
         At a table with phones, a player who taps while others sit still is exposed. Decoys make
-        every living seat answer something at every secret step, and they look like the step's
-        real prompts: the same timer, and the same kind of seat list (with or without oneself).
-        They are left out when the game was created with ``decoys=False`` (bot simulations),
-        which changes no rule.
+        every living seat answer something at every secret step. A decoy's shape (its timer,
+        whether its seat list holds oneself) is declared by the flow for the step, never taken
+        from the real prompts: when the role holder is gone there is no real prompt, and a decoy
+        that changed shape would tell its seat so. Decoys are left out when the game was created
+        with ``decoys=False`` (bot simulations), which changes no rule.
         """
         batch = list(prompts)
         if not self.decoys:
             return batch
         asked = {p.seat for p in batch}
-        timer = batch[0].timer if batch else None
-        include_self = any(p.seat in p.options for p in batch)
         pool = self.living() if seats is None else list(seats)
         for number in pool:
             if number not in asked:

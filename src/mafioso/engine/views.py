@@ -90,6 +90,17 @@ def visible(events: list[Event], seat: int, start: int = 0) -> list[Event]:
     return [e for e in events[start:] if e.audience.public or seat in e.audience.seats]
 
 
+def seat_stream(events: list[Event], seat: int) -> list[Event]:
+    """The events a seat may see, numbered 0, 1, 2... within its own stream.
+
+    The game-wide numbers would leak: the gaps between them count the events hidden from the
+    seat (whether a check happened, how many prompts others had).
+    """
+    if seat == GM:
+        return list(events)
+    return [Event(i, e.kind, e.audience, e.data) for i, e in enumerate(visible(events, seat))]
+
+
 def build_view(game: Game, seat: int) -> View:
     """The view of ``seat`` (0 for the facilitator's grimoire)."""
     return View(
@@ -97,7 +108,7 @@ def build_view(game: Game, seat: int) -> View:
         players=game.players,
         phase=game.phase,
         step=game.step,
-        events=tuple(visible(game.events, seat)),
+        events=tuple(seat_stream(game.events, seat)),
         prompts=tuple(game.pending(seat)),
         outcome=game.outcome,
     )

@@ -115,14 +115,14 @@ class SportEdition(Edition):
         st.emit("mafia.meet", Audience.group(blacks), members=blacks, don=dons[0] if dons else None)
         orders = [Prompt("n0.order", don, "kill_order", tuple(n for n in st.living() if n != don),
                          kind=CHOOSE_MANY, min_count=0, max_count=3, timer=60) for don in dons]
-        batch = st.with_decoys(orders, "n0.mafia")
+        batch = st.with_decoys(orders, "n0.mafia", timer=60)
         if batch:
             reply = yield batch
             st.kill_order = next((reply.get(p.id) or [] for p in orders if st.is_alive(p.seat)), [])
             st.emit("mafia.kill_order", Audience.group(st.in_team(BLACK)), order=st.kill_order)
         st.enter_step("sheriff")
         greetings = [Prompt("n0.greet", sheriff, "greet", ("greet",), timer=10) for sheriff in st.with_role(SHERIFF)]
-        batch = st.with_decoys(greetings, "n0.sheriff")
+        batch = st.with_decoys(greetings, "n0.sheriff", timer=10)
         if batch:
             yield batch
         for prompt in greetings:
@@ -364,7 +364,7 @@ class SportEdition(Edition):
         blacks = st.in_team(BLACK)
         living = tuple(st.living())
         shots = [Prompt(f"n{number}.shoot.{b}", b, "shoot", living, timer=10) for b in blacks]
-        reply = yield st.with_decoys(shots, f"n{number}.shooting")
+        reply = yield st.with_decoys(shots, f"n{number}.shooting", timer=10, include_self=True)
         aims = {p.seat: reply.get(p.id) for p in shots if st.is_alive(p.seat)}
         targets = set(aims.values())
         victim = targets.pop() if len(targets) == 1 and None not in targets else None
@@ -379,7 +379,7 @@ class SportEdition(Edition):
         checkers = st.with_role(role)
         prompts = [Prompt(f"n{number}.{act}.{c}", c, act, tuple(n for n in st.living() if n != c), timer=10)
                    for c in checkers]
-        batch = st.with_decoys(prompts, f"n{number}.{act}")
+        batch = st.with_decoys(prompts, f"n{number}.{act}", timer=10)
         if not batch:
             return
         reply = yield batch
