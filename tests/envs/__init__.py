@@ -1,0 +1,1 @@
+"""Tests of the PettingZoo environments (mafioso.envs)."""
