@@ -104,6 +104,8 @@ class HeuristicBot(Bot):
         for claim in data.get("claims") or []:
             if claim["is"] == HUNTER_SIDE:
                 self.suspicion[claim["seat"]] += 15
+                if self.team == HUNTER_SIDE and claim["seat"] in self.band and data["seat"] != self.seat:
+                    self.suspicion[data["seat"]] += 50  # only a checking vampire can know that: strike him
             elif claim["is"] == VAMPIRE_SIDE:
                 self.suspicion[claim["seat"]] -= 5
 
@@ -116,8 +118,8 @@ class HeuristicBot(Bot):
         self.hands[data["nominee"]] = (set(data["voters"]), present)
         nominee_side = self.known.get(data["nominee"])
         for voter in data["voters"]:
-            if nominee_side == HUNTER_SIDE and self.team != HUNTER_SIDE:
-                self.suspicion[voter] -= 2
+            if nominee_side == HUNTER_SIDE:
+                self.suspicion[voter] += 3 if self.team == HUNTER_SIDE else -2  # who hunts the band is a vampire
             elif nominee_side == VAMPIRE_SIDE:
                 self.suspicion[voter] += 2
 
@@ -179,8 +181,8 @@ class HeuristicBot(Bot):
         if self.team == HUNTER_SIDE:
             claims = [c for c in claims if c["is"] != HUNTER_SIDE]  # never expose the band
         self.found = []
-        if self.role == "novice":
-            claims = []
+        if self.role in ("novice", "scout"):
+            claims = []  # the Novice keeps the band secret; the Scout may not voice what she saw (38)
         return {"nominate": nominate, "claims": claims} if nominate is not None or claims else None
 
     def _nominate(self, prompt: Prompt) -> Choice:
@@ -191,10 +193,13 @@ class HeuristicBot(Bot):
         score = self.score(nominee)
         if self.role == "queen" and self.known.get(nominee) == VAMPIRE_SIDE:
             return "no"  # keep the hand down: the pardon saves a vampire
+        if self.team == HUNTER_SIDE and self.known.get(nominee) == HUNTER_SIDE and nominee != self.seat:
+            # the rulebook's advice: do not cover for your own too much, or the vampires notice
+            return "yes" if self.rng.random() < 0.35 else "no"
         if score < -100:
             return "no"
-        if self.team == HUNTER_SIDE:
-            return "yes" if score > 0.5 or self.rng.random() < 0.4 else "no"
+        if self.team == HUNTER_SIDE:  # hands like a vampire's: about a third, surer ones always
+            return "yes" if score > 20 or self.rng.random() < 0.35 else "no"
         living = [s for s in range(1, self.players + 1) if s not in self.out and s != self.seat]
         ranked = sorted(living, key=self.score, reverse=True)
         return "yes" if nominee in ranked[: max(1, len(living) // 3)] else "no"

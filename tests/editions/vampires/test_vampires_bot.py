@@ -54,3 +54,35 @@ def test_the_bot_always_answers_legally() -> None:
     ]
     for prompt in prompts:
         prompt.check(bot.choose(prompt))
+
+
+def _speech_prompt(seat: int) -> Prompt:
+    return Prompt(f"n2.speech.{seat}", seat, "speech", tuple(range(1, 11)), kind="speech",
+                  data={"claims": ("vampires", "hunters"), "seats": 10})
+
+
+def test_the_scout_never_voices_what_she_saw() -> None:
+    """Rulebook, Scout (ambiguity 38): she may act on her check but may not say what she learned."""
+    bot = _bot(10, "scout", "hunters")
+    bot.observe(Event(1, "hunters.meet", Audience.to(8, 9, 10), {"members": [8, 9, 10]}))
+    bot.observe(Event(2, "check.role", Audience.to(10), {"seat": 10, "target": 4, "role": "lord"}))
+    speech = bot.choose(_speech_prompt(10))
+    assert not (speech or {}).get("claims")
+
+
+def test_the_novice_never_names_the_band() -> None:
+    """Rulebook, Novice (ambiguity 30f): he must not tell who the hunters are."""
+    bot = _bot(2, "novice", "vampires")
+    bot.observe(Event(1, "hunters.meet", Audience.to(2, 8, 9), {"members": [2, 8, 9]}))
+    for _ in range(10):
+        speech = bot.choose(_speech_prompt(2))
+        assert not (speech or {}).get("claims")
+
+
+def test_a_hunter_strikes_the_vampire_who_exposed_a_fellow_hunter() -> None:
+    """Only a checking vampire can claim a band member is a hunter: the band strikes him."""
+    bot = _bot(8, "hunter", "hunters")
+    bot.observe(Event(1, "hunters.meet", Audience.to(8, 9, 10), {"members": [8, 9, 10]}))
+    bot.observe(Event(2, "speech", PUBLIC, {"seat": 3, "claims": [{"seat": 9, "is": "hunters"}]}))
+    prompt = Prompt("d2.strike1.8", 8, "strike", tuple(range(1, 11)), optional=False, default=1)
+    assert bot.choose(prompt) == 3

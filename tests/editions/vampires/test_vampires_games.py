@@ -17,7 +17,7 @@ VARIANTS: list[dict[str, Any]] = [
     {"master": "queen", "after_pardon": "renominate", "tie_break": "first_nominated"},
     {"master": "queen", "silenced_queen_pardons": True, "specials": "max", "shapeshifter": "werewolf"},
     {"master": "prince", "specials": "max", "shapeshifter": "kitsune", "void_checks": "withheld"},
-    {"master": "revenant", "specials": "max", "disable_passives": True, "upyr_nosferatu": "upyr_first"},
+    {"master": "revenant", "specials": "max", "disable_passives": False, "upyr_nosferatu": "upyr_first"},
     {"master": "count", "special_vampires": "novice", "cast_check": "ratios", "box_limits": False, "strike_rounds": 1, "mutual_wipeout": "both"},
     {"master": "none", "box_limits": False},
     {"master": "queen", "vote_procedure": "one_by_one", "all_acquitted": "most_votes"},

@@ -127,3 +127,82 @@ def test_every_event_kind_has_narration() -> None:
                     missing.add(EDITION.text_key(event))
     assert not missing
     assert {"killed", "check.role", "check.sides", "jail.announced", "vote.pardoned"} <= kinds
+
+
+NOVICE_TEN = ["lord", "novice", "vampire", "vampire", "vampire", "vampire", "vampire", "hunter", "hunter", "scout"]
+
+
+def _day_one_prompts(victim: int) -> tuple[dict[int, list[str]], Game]:
+    """Play to the end of day 1 with decoys; the band strikes ``victim`` (and seat 3 if it may strike again).
+
+    Returns, for each seat, the acts of the prompts it was asked during day 1, in order.
+    """
+    game = Game("vampires", seats=NOVICE_TEN, options={"cast_check": "ratios"}, seed=2, decoys=True)
+    asked: dict[int, list[str]] = {seat: [] for seat in range(1, 11)}
+    while not game.is_over() and game.phase != "dusk 1" and game.phase != "night 2":
+        for prompt in game.awaiting():
+            if game.phase == "day 1":
+                asked[prompt.seat].append("decoy" if prompt.decoy else "act")
+            choice = prompt.default
+            if game.phase == "night 1" and prompt.act == "speech" and prompt.seat == 1:
+                choice = 7
+            elif prompt.act == "strike":
+                choice = victim
+            elif prompt.act == "bonus_strike":
+                choice = 3
+            game.decide(prompt.seat, prompt.id, choice)
+    return asked, game
+
+
+def test_a_bonus_strike_looks_the_same_as_none_to_everyone_outside_the_band() -> None:
+    """Secrecy (ambiguity 30): outsiders, and the struck Novice, answer one batch per round either way."""
+    with_bonus, game = _day_one_prompts(2)
+    assert any(e.kind == "strike.bonus" for e in game.events)
+    without, other = _day_one_prompts(4)
+    assert not any(e.kind == "strike.bonus" for e in other.events)
+    for seat in (1, 3, 4, 5, 6):  # seat 7 was executed on night 1
+        assert with_bonus[seat] == without[seat] == ["decoy", "decoy"]
+    assert with_bonus[2] == ["act", "decoy"] == without[2]  # the Novice cannot tell he earned a strike
+
+
+def test_every_living_seat_is_asked_the_same_at_each_closed_step_whatever_the_deal() -> None:
+    """Secrecy: in every closed batch each living seat has exactly one prompt, for two different deals."""
+    for seed in (1, 5):
+        game = Game("vampires", 12, options={"specials": "max", "shapeshifter": "werewolf"}, seed=seed, decoys=True)
+        while not game.is_over() and game.phase != "night 3":
+            batch = game.awaiting()
+            if not game.phase.startswith("night"):
+                assert sorted(p.seat for p in batch) == game.state.living()
+            for prompt in batch:
+                game.decide(prompt.seat, prompt.id, prompt.default)
+
+
+def test_a_dead_player_cannot_act_and_nothing_changes() -> None:
+    """Rulebook, Night: the dead take no part. Their attempts are typed errors that change nothing."""
+    game = Game("vampires", seats=TEN, options={"cast_check": "ratios"}, seed=3, decoys=True)
+    while game.phase != "dawn 1":
+        for prompt in game.awaiting():
+            choice = 7 if prompt.act == "speech" and prompt.seat == 1 else prompt.default
+            game.decide(prompt.seat, prompt.id, choice)
+    assert not game.state.is_alive(7)
+    before = game.digest(), len(game.decisions)
+    some = game.awaiting()[0]
+    with pytest.raises(NotYourTurn):
+        game.decide(7, some.id, None)
+    assert (game.digest(), len(game.decisions)) == before
+
+
+def test_guessing_another_seat_s_prompt_tells_nothing() -> None:
+    """Secrecy: a seat naming the Lord's prompt gets the same error as for a prompt that does not exist."""
+    game = Game("vampires", seats=TEN, options={"cast_check": "ratios"}, seed=3, decoys=True)
+    while game.phase != "dusk 1":
+        for prompt in game.awaiting():
+            game.decide(prompt.seat, prompt.id, prompt.default)
+    real = next(p for p in game.awaiting() if p.act == "lord")
+    other = next(p.seat for p in game.awaiting() if p.decoy)
+    errors = []
+    for prompt_id in (real.id, f"k1.lord.{other}", "nonsense"):
+        with pytest.raises(UnknownPrompt) as caught:
+            game.decide(other, prompt_id, None)
+        errors.append(str(caught.value).replace(repr(prompt_id), "ID"))
+    assert len(set(errors)) == 1

@@ -145,10 +145,12 @@ OPTIONS = (
            "player is struck (ties by lot)."),
     Option("void_checks", "shown", "What a disabled, jailed or doomed checker is shown: shown (the true answer, "
            "as if acting as usual) or withheld (nothing).", ("shown", "withheld")),
-    Option("disable_passives", False, "Whether the Lamia's and Monk's disable also switches off passive abilities "
-           "(the Upyr's first survival, the Novice's bonus strike)."),
+    Option("disable_passives", True, "Whether the Lamia's and Monk's disable also switches off passive abilities "
+           "(the Upyr's first survival, the Novice's bonus strike): true, the literal 'cannot use their "
+           "abilities' (rulebook); false keeps them, as the disable procedure describes only called roles."),
     Option("upyr_nosferatu", "substitutes", "Upyr guarded by the Nosferatu and attacked for the first time: "
-           "substitutes (the Nosferatu dies, the Upyr keeps his survival) or upyr_first (nobody dies).",
+           "substitutes (the Nosferatu dies, the Upyr keeps his survival) or upyr_first (the Upyr's own survival "
+           "is used up, so the Nosferatu does not die).",
            ("substitutes", "upyr_first")),
     Option("mutual_wipeout", "draw", "When one announcement removes the last hunters and the last vampires with no "
            "shapeshifter left: draw, vampires, hunters or both.", ("draw", VAMPIRES, HUNTERS, "both")),

@@ -441,7 +441,7 @@ class VampiresEdition(Edition):
         the group can tell a bonus strike from none.
         """
         options = tuple(st.living())
-        rounds = max(1, int(st.options["strike_rounds"])) if group else 1
+        rounds = int(st.options["strike_rounds"]) if group else 1
         picks: dict[int, int | None] = {}
         for number in range(1, rounds + 1):
             prompts = [Prompt(f"{tag}{number}.{s}", s, act, options, optional=optional,
@@ -479,15 +479,19 @@ class VampiresEdition(Edition):
         upyr = st.role_of(target) == UPYR and not st.upyr_spent and self.passive_works(st, target)
         if st.ward == target and self.nosferatu_stands(st):
             if upyr and st.options["upyr_nosferatu"] == "upyr_first":
-                st.emit("attack.blocked", FACILITATOR, target=target, by=by)  # 26, the other reading
+                self.upyr_survives(st, target, by)  # 26, the other reading: his own survival comes first
                 return
             self.substitute(st, target, by)
             return
         if upyr:
-            st.upyr_spent = True
-            st.emit("upyr.survived", FACILITATOR, target=target, by=by)
+            self.upyr_survives(st, target, by)
             return
         self.doom(st, target, by)
+
+    def upyr_survives(self, st: VampiresState, target: int, by: str) -> None:
+        """The first attempt on the Upyr in the game fails, silently, and uses up his survival (27)."""
+        st.upyr_spent = True
+        st.emit("upyr.survived", FACILITATOR, target=target, by=by)
 
     def nosferatu_stands(self, st: VampiresState) -> bool:
         """Whether a Nosferatu is there to die for his ward: in the game and not already dead (24)."""
@@ -506,7 +510,7 @@ class VampiresEdition(Edition):
         self.doom(st, nosferatu, "nosferatu")
 
     def passive_works(self, st: VampiresState, seat: int) -> bool:
-        """Passive abilities ignore a disable unless ``disable_passives`` (23)."""
+        """A disabled player 'cannot use their abilities', passive ones included, unless ``disable_passives`` is off (23)."""
         return not (st.options["disable_passives"] and seat in st.disabled)
 
     def doom(self, st: VampiresState, seat: int, how: str) -> None:

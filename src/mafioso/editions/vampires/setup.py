@@ -28,7 +28,7 @@ from mafioso.editions.vampires.catalogue import (
     VAMPIRES,
     Row,
 )
-from mafioso.engine import SetupError
+from mafioso.engine import OptionError, SetupError
 
 
 def _listed(raw: Any, allowed: tuple[str, ...], what: str) -> list[str] | None:
@@ -79,6 +79,7 @@ def recommended_cast(players: int, options: Mapping[str, Any]) -> dict[str, int]
 
 def validate_cast(cast: Counter[str], options: Mapping[str, Any]) -> None:
     """Raise :class:`SetupError` unless the cast follows the rulebook's constraints."""
+    _check_strike_rounds(options["strike_rounds"])
     _check_cards(cast, options)
     sides = _sides(cast)
     if sides["hunter_side"] == 0 or cast_hunters(cast) == 0:
@@ -87,6 +88,12 @@ def validate_cast(cast: Counter[str], options: Mapping[str, Any]) -> None:
         _check_row(cast, sum(cast.values()), sides)
     else:
         _check_ratios(sides)
+
+
+def _check_strike_rounds(rounds: Any) -> None:
+    """The hunters' deadline is a whole number of rounds, at least one: refuse it at setup, not mid-game."""
+    if type(rounds) is not int or rounds < 1:
+        raise OptionError(f"option 'strike_rounds' takes a whole number of rounds from 1, not {rounds!r}")
 
 
 def cast_hunters(cast: Counter[str]) -> int:
