@@ -15,6 +15,29 @@ def N_(message: str) -> str:
 
 
 TEXTS = {
+    # what each prompt asks, in the player's words
+    "prompt.meet": N_("Open your eyes and see who else is on your side."),
+    "prompt.identify": N_("Show yourself to the facilitator."),
+    "prompt.speech": N_("Your turn to speak. You may nominate one suspect."),
+    "prompt.nominate": N_("Nominate another suspect, or pass."),
+    "prompt.vote": N_("Do you raise your hand to condemn seat {nominee}?"),
+    "prompt.lamia": N_("Lamia: choose a player to shield and disable."),
+    "prompt.monk": N_("Monk: choose a player to disable."),
+    "prompt.dhampir": N_("Dhampir: choose another player to shield."),
+    "prompt.nosferatu": N_("Nosferatu: choose the player you would die for."),
+    "prompt.scout": N_("Scout: choose a player whose role you learn."),
+    "prompt.strike": N_("Hunters: point at the player you strike today. You must all agree."),
+    "prompt.bonus_strike": N_("Hunters: your extra strike. Point at a player, or decline."),
+    "prompt.lord": N_("Lord: check a player or kill a player."),
+    "prompt.queen": N_("Queen: choose a player whose role you learn."),
+    "prompt.revenant": N_("Revenant: choose two players to learn whether they are on the same side."),
+    "prompt.prince": N_("Prince: choose a player whose role you learn; a hunter goes to jail."),
+    "prompt.count": N_("Count: choose a player to kill."),
+    "prompt.werewolf": N_("Werewolf: choose a player to kill."),
+    "prompt.kitsune": N_("Kitsune: choose a player to kill (an ordinary vampire survives)."),
+    "prompt.bride": N_("Bride: choose a player to learn whether they are the Vampire Master."),
+    "prompt.leader": N_("Leader: choose a player who may not vote in the coming night."),
+    "prompt.decoy": N_("Keep your eyes closed. Tap any player: nothing happens."),
     # the introductory day
     "phase.day 0.hunters": N_("It is day, and everyone goes home: close your eyes. The hunters meet in secret: hunters, open your eyes and see each other."),
     "phase.day 0.lamia": N_("Lamia, open your eyes and show yourself to the facilitator."),
