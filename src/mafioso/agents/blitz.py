@@ -1,11 +1,19 @@
 """A heuristic bot for Mafia Blitz: it talks through claims, the Vigilante weighs them, Goons
-hunt the Rat.
+hunt the Rat, and every advanced role works towards its own card.
 
 It knows only what its seat sees (the events passed to :meth:`HeuristicBot.observe`): its own
 cards, the deck's make-up, what it saw at night and what everyone claimed. Each role picks one
-story for the interrogation and sticks to it: Civilian roles tell the truth (they want nobody to
-doubt them), the Rat hides among the Civilians, Feds sometimes pose as the Rat to draw the Goons'
-fire, Goons pose as harmless roles, and roles that want to be shot claim to be Goons.
+story for the interrogation and sticks to it, the way people play:
+
+- Civilian roles tell the truth (they want nobody to doubt them); the Canary also reports the
+  Goons it saw.
+- The Rat and the Goons hide behind roles that the deck really holds, Civilian roles included,
+  so a Civilian claim is not a free pass: two players claiming the one Canary card means one lies.
+- Feds sometimes pose as the Rat to draw the Goons' fire; roles that want to be shot claim to be
+  Goons, so a Vigilante who sees such roles in the deck distrusts an open Goon claim.
+- Package holders push for their Package (accuse the bullet's holder, vouch for the ring's); the
+  Psycho accuses a neighbour, the Bodyguard vouches for the player on its right, the Heavy plays
+  to its Mission, the Gambler argues for its public bet.
 """
 
 from __future__ import annotations
@@ -19,8 +27,16 @@ from mafioso.engine import Choice, Edition, Event, Prompt
 
 CIVILIAN_ROLES = frozenset({"civilian", "driver", "gumshoe", "lookout", "canary", "lover"})
 WANTS_SHOT = frozenset({"mouthpiece", "outsider"})
+ACCUSERS = frozenset({"fixer", "courier", "psycho", "heavy"})
+"""Roles that gain by getting someone shot: with them in the deck, an accusation is cheap."""
+MOB = frozenset({"goon", "muscle", "capo", "bomber", "lookout"})
 DRAFT_TASTE = {"fed": 3, "civilian": 3, "canary": 3, "goon": 2, "muscle": 2, "rat": 1, "stranger": 1}
 """Which of two drawn cards a bot keeps: a rough taste for roles that are easy to play well."""
+COVER_WEIGHTS = {"civilian": 3.0, "canary": 1.5, "lover": 1.5, "gumshoe": 1.0, "driver": 1.0, "fed": 2.0,
+                 "muscle": 1.0}
+"""Roles a liar hides behind, and how tempting each is (Civilian roles are safe, if believed)."""
+
+Claim = dict[str, Any]
 
 
 class HeuristicBot(Bot):
@@ -34,14 +50,20 @@ class HeuristicBot(Bot):
         self.known: dict[int, str] = {}
         self.claims: dict[int, str] = {}
         self.remarks: dict[int, float] = {}
+        self.rat_remarks: dict[int, float] = {}
         self.shot: set[int] = set()
         self.rat_hint: int | None = None
-        self.story: list[dict[str, Any]] | None = None
+        self.story: list[Claim] | None = None
         self.talks = 0
         self.drawn: list[str] = []
         self.returned = ""
         self.passed_to = 0
         self.last_turn = 0
+        self.mission: dict[str, Any] = {}
+        self.package: tuple[str, int] | None = None
+        self.courier_card = ""
+        self.bet = ""
+        self.round = 0
 
     # -- listening ---------------------------------------------------------------------------
     def observe(self, event: Event) -> None:
@@ -62,16 +84,31 @@ class HeuristicBot(Bot):
             self.drawn = list(data["cards"])
         elif kind == "setup.deck":
             self.deck = Counter(data["cards"])
-        elif kind == "canary.saw":
+        elif kind == "phase" and data.get("phase") == "interrogation" and data.get("step"):
+            self.round = int(str(data["step"]).split()[-1])
+        else:
+            self.observe_night(kind, data)
+
+    def observe_night(self, kind: str, data: dict[str, Any]) -> None:
+        """What the night and the morning table tell this seat."""
+        if kind == "canary.saw":
             self.known[data["target"]] = data["role"]
         elif kind == "witness.saw" and data.get("rat") is not None:
             self.rat_hint = data["rat"]
+        elif kind == "courier.package":
+            self.courier_card = data["card"]
+        elif kind == "package.given":
+            self.package = (data["card"], data["target"])
+        elif kind == "mission":
+            self.mission = dict(data)
+        elif kind == "bet":
+            self.bet = data["side"]
         elif kind == "talk":
             self.hear(data["seat"], data.get("claims") or [])
         elif kind == "seat.eliminated":
             self.shot.add(data["seat"])
 
-    def hear(self, speaker: int, claims: list[dict[str, Any]]) -> None:
+    def hear(self, speaker: int, claims: list[Claim]) -> None:
         """Remember self-claims and weigh what speakers say about others."""
         for claim in claims:
             about, value = claim["seat"], claim["is"]
@@ -85,30 +122,72 @@ class HeuristicBot(Bot):
                 self.remarks[about] = self.remarks.get(about, 0.0) - 0.5
             elif value == "rat":
                 self.remarks[about] = self.remarks.get(about, 0.0) - 1.0
+                self.rat_remarks[about] = self.rat_remarks.get(about, 0.0) + 1.0
+
+    # -- the table ---------------------------------------------------------------------------
+    def neighbour(self, seat: int, step: int) -> int:
+        """The nearby player of ``seat`` (left: +1, right: -1), skipping the Vigilante's seat."""
+        number = seat
+        for _ in range(self.players):
+            number = (number - 1 + step) % self.players + 1
+            if number not in (seat, self.vigilante):
+                return number
+        return seat
 
     # -- answering ---------------------------------------------------------------------------
     def choose(self, prompt: Prompt) -> Choice:
         """A legal answer for every Blitz prompt; anything unknown gets a random legal choice."""
         act = prompt.act
         if act == "draft":
-            kept = max(prompt.options, key=lambda r: (DRAFT_TASTE.get(str(r), 2), self.rng.random()))
-            rest = list(self.drawn)
-            if kept in rest:
-                rest.remove(kept)
-            self.returned = rest[0] if rest else ""
-            return kept
+            return self.draft(prompt)
+        if act in ("fish", "peek", "bet", "package"):
+            return self.night_choice(prompt)
         if act == "talk":
             return self.talk()
         if act == "place":
             return self.place(prompt)
         if act == "bang":
-            return "bang" if self.talks >= 2 else "continue"
+            return "bang" if self.round >= 2 else "continue"  # hear everyone twice, then fire
         if act == "shoot":
             return self.shoot(prompt)
-        if act == "bet":
-            return "shot" if self.deck.get("goon", 0) >= 3 else self.rng.choice(prompt.options)
         return random_choice(prompt, self.rng)
 
+    def draft(self, prompt: Prompt) -> Choice:
+        """Keep the card that is easiest to play well; remember the one passed on."""
+        kept = max(prompt.options, key=lambda r: (DRAFT_TASTE.get(str(r), 2), self.rng.random()))
+        rest = list(self.drawn)
+        if kept in rest:
+            rest.remove(kept)
+        self.returned = rest[0] if rest else ""
+        return kept
+
+    def night_choice(self, prompt: Prompt) -> Choice:
+        """The Capo, Canary, Gambler and Package holders, each for its own goal."""
+        options = list(prompt.options)
+        if prompt.act == "fish":
+            # The Fish says "the Capo sits near here": lay it before a neighbour, never oneself.
+            others = [s for s in options if s != self.seat]
+            return self.rng.choice(others) if others else options[0]
+        if prompt.act == "peek":
+            # The player the deck was passed to already shares one card with us: look the other way.
+            fresh = [s for s in options if s != self.passed_to]
+            return self.rng.choice(fresh or options)
+        if prompt.act == "bet":
+            # The Vigilante and the Feds guard the Rat, who is safe more often than not.
+            return "shot" if self.deck.get("goon", 0) > 3 or self.rng.random() < 0.25 else "safe"
+        return self.give_package(prompt)
+
+    def give_package(self, prompt: Prompt) -> Choice:
+        """The bullet to the player we passed a Goon card to (a likely Verdict); else to a stranger."""
+        card = str(prompt.data.get("card", ""))
+        options = list(prompt.options)
+        if card == "bullet" and self.returned == "goon" and self.passed_to in options:
+            return self.passed_to
+        if card == "ring" and self.returned in CIVILIAN_ROLES and self.passed_to in options:
+            return self.passed_to
+        return self.rng.choice(options)
+
+    # -- talking -----------------------------------------------------------------------------
     def talk(self) -> Choice:
         """Tell this seat's story, and name the seat it trusts least."""
         self.talks += 1
@@ -117,66 +196,129 @@ class HeuristicBot(Bot):
         claims = list(self.story)
         if self.role != "vigilante" and self.talks > 1:
             target = self.least_trusted()
-            if target is not None:
+            if target is not None and all(c["seat"] != target for c in claims):
                 claims.append({"seat": target, "is": "suspect"})
         return {"claims": claims} if claims else None
 
-    def make_story(self) -> list[dict[str, Any]]:
-        """One consistent claim for the whole interrogation."""
-        role = self.role
-        if role in CIVILIAN_ROLES or (role in ("muscle", "fed") and self.rng.random() < 0.5):
-            claim = role
-        elif role == "rat":
-            claim = "civilian" if self.rng.random() < 0.6 or not self.deck.get("fed") else "fed"
-        elif role == "fed":
-            claim = "rat"
-        elif role in ("goon", "bomber"):
-            claim = self.cover_story()
-        elif role in WANTS_SHOT or (role == "turncoat" and self.rng.random() < 0.5):
-            claim = "goon"
-        elif role in ("capo", "lookout"):
-            claim = "muscle"
-        elif role == "witness":
-            claim = "fed"
-        else:
-            claim = role
-        story = [{"seat": self.seat, "is": claim}] if claim else []
-        story += [{"seat": s, "is": r} for s, r in sorted(self.known.items())
-                  if s != self.seat and r != "vigilante" and role == "canary"]
-        if role == "witness" and self.rat_hint is not None:
-            story.append({"seat": self.rat_hint, "is": "trusted"})
-        if self.passed_to and self.returned == "goon" and role not in ("goon", "muscle", "capo", "bomber", "lookout"):
-            story.append({"seat": self.passed_to, "is": "goon"})
+    def make_story(self) -> list[Claim]:
+        """One consistent story for the whole interrogation: a self-claim and remarks on others."""
+        claim = self.self_claim()
+        story: list[Claim] = [{"seat": self.seat, "is": claim}] if claim else []
+        story += self.remarks_to_make()
         return story
 
-    def cover_story(self) -> str:
-        """A Goon's lie: a harmless role that the deck really holds."""
-        covers = [r for r in ("civilian", "fed", "muscle") if self.deck.get(r, 0)]
-        return self.rng.choice(covers) if covers else "civilian"
+    def self_claim(self) -> str:
+        """Who this seat says it is."""
+        role, roll = self.role, self.rng.random()
+        if role in CIVILIAN_ROLES or (role == "muscle" and roll < 0.5):
+            return role
+        if role == "rat":
+            return self.cover_story(with_fed=roll < 0.3)
+        if role == "fed":
+            return "rat" if roll < 0.5 else "fed"
+        if role in ("goon", "bomber", "capo"):
+            return self.cover_story(with_fed=True)
+        if role in WANTS_SHOT or (role == "turncoat" and roll < 0.5) or self.mission_wants("shot", "self"):
+            # An open confession, posing as the Rat to draw the Goons' fire, or a telling silence.
+            return "goon" if roll < 0.35 else "rat" if roll < 0.7 else ""
+        if role == "heavy" and self.mission.get("goal", {}).get("test") == "goon_missed":
+            return "rat"
+        if role == "witness":
+            return "fed"
+        return role
+
+    def remarks_to_make(self) -> list[Claim]:
+        """What this seat says about others: what it saw, what its card wants."""
+        role = self.role
+        said: list[Claim] = []
+        if role == "canary":
+            said += [{"seat": s, "is": "goon" if r in MOB else "trusted"} for s, r in sorted(self.known.items())
+                     if s not in (self.seat, self.vigilante)]
+        if role == "witness" and self.rat_hint is not None:
+            said.append({"seat": self.rat_hint, "is": "trusted"})
+        if self.passed_to and self.returned == "goon" and role not in MOB:
+            said.append({"seat": self.passed_to, "is": "goon"})
+        said += self.agenda()
+        first: dict[int, Claim] = {}
+        for claim in said:  # one remark per seat: the first one stands
+            first.setdefault(claim["seat"], claim)
+        return list(first.values())
+
+    def agenda(self) -> list[Claim]:
+        """Remarks that serve the seat's own card rather than the Rat's fate."""
+        role = self.role
+        package = self.package_goal()
+        if package is not None:
+            holder, want_shot = package
+            return [{"seat": holder, "is": "goon" if want_shot else "trusted"}]
+        if role == "psycho":
+            return [{"seat": self.neighbour(self.seat, self.rng.choice((1, -1))), "is": "goon"}]
+        if role == "bodyguard":
+            return [{"seat": self.neighbour(self.seat, -1), "is": "trusted"}]
+        if role == "heavy":
+            return self.mission_remarks()
+        if role == "gambler" and self.bet == "shot":
+            target = self.likeliest_rat()
+            return [{"seat": target, "is": "rat"}] if target else []
+        return []
+
+    def package_goal(self) -> tuple[int, bool] | None:
+        """(holder, wants it shot) for the Package this seat handed out, if any."""
+        if self.package is None or self.role not in ("fixer", "sweetheart", "courier"):
+            return None
+        card, holder = self.package
+        return holder, card == "bullet"
+
+    def mission_wants(self, test: str, who: str) -> bool:
+        """Whether the Heavy's revealed Mission asks for ``test`` on ``who``."""
+        goal = self.mission.get("goal") or {}
+        return self.role == "heavy" and goal.get("test") == test and goal.get("who") == who
+
+    def mission_remarks(self) -> list[Claim]:
+        """The Heavy steers the Verdicts toward its Mission."""
+        goal = self.mission.get("goal") or {}
+        test, who = goal.get("test"), goal.get("who")
+        side = {"left": 1, "right": -1}.get(str(who))
+        if side is not None:
+            seat = self.neighbour(self.seat, side)
+            return [{"seat": seat, "is": "goon" if test == "shot" else "trusted"}]
+        if test == "shot" and who not in (None, "self"):
+            return [{"seat": s, "is": "goon"} for s, c in self.claims.items() if c == who][:1]
+        return []
+
+    def cover_story(self, with_fed: bool) -> str:
+        """A liar's claim: a harmless role the deck really holds, Civilian roles the likeliest."""
+        weights = {r: w for r, w in COVER_WEIGHTS.items() if self.deck.get(r, 0) and (with_fed or r != "fed")}
+        if not weights:
+            return "civilian"
+        roles = sorted(weights)
+        return self.rng.choices(roles, weights=[weights[r] for r in roles])[0]
 
     # -- the Vigilante -----------------------------------------------------------------------
     def suspicion(self, seat: int) -> float:
         """How much ``seat`` looks like a Goon from the claims heard (higher is worse).
 
-        Shooting a Civilian role or the Rat loses the Vigilante the game, so anyone claiming
-        one of those is spared unless the claim is plainly crowded; impossible or crowded claims
-        of other roles, and silence, draw the Verdicts.
+        Shooting a Civilian role loses the Vigilante the game, so a lone Civilian claim is
+        spared; a crowded one (more claimants than cards) means someone lies, and then the
+        remarks decide. An open Goon claim is cheap when the deck holds roles that want a bullet.
         """
         claim = self.claims.get(seat)
-        score = self.remarks.get(seat, 0.0) * 0.5 + self.rng.random() * 0.3
+        weight = 0.25 if any(self.deck.get(r) for r in ACCUSERS) else 0.5
+        score = self.remarks.get(seat, 0.0) * weight + self.rng.random() * 0.3
         if claim is None:
             return score + 1.0
-        claimants = sum(1 for c in self.claims.values() if c == claim)
-        over = claimants > self.deck.get(claim, 0)
+        over = sum(1 for c in self.claims.values() if c == claim) > self.deck.get(claim, 0)
         if claim in CIVILIAN_ROLES:
-            return score + (0.0 if over else -3.0)
+            return score + (0.8 if over else -3.0)
         if claim == "rat":
             return score - 2.0
+        if claim == "goon":  # an Outsider would love a Verdict; a Mouthpiece too, but it is harmless
+            return score + (-1.0 if self.deck.get("outsider") else 0.5 if self.deck.get("mouthpiece") else 2.0)
         if claim not in self.deck and claim in self.edition.roles:
             return score + 3.0
         if over:
             score += 2.0
-        return score + {"goon": 1.0, "muscle": 0.8, "fed": 0.3}.get(claim, 0.0)
+        return score + {"muscle": 0.8, "fed": 0.3}.get(claim, 0.0)
 
     def least_trusted(self) -> int | None:
         """The other seat this bot suspects most (never the Vigilante)."""
@@ -190,17 +332,22 @@ class HeuristicBot(Bot):
 
     # -- a safe Goon -------------------------------------------------------------------------
     def shoot(self, prompt: Prompt) -> Choice:
-        """Aim at the likeliest Rat; fear Civilian claims, since shooting a Civilian loses."""
+        """Aim at the likeliest Rat; a lone Civilian claim is feared, a crowded one is not."""
         known_rat = [s for s, r in self.known.items() if r == "rat" and s in prompt.options]
         if known_rat:
             return known_rat[0]
         candidates = [s for s in prompt.options if s != self.vigilante and s not in self.shot] or list(prompt.options)
         return max(candidates, key=self.rat_score)
 
+    def likeliest_rat(self) -> int | None:
+        """The seat that looks most like the Rat to this seat (for the Gambler's push)."""
+        seats = [s for s in range(1, self.players + 1) if s not in (self.seat, self.vigilante)]
+        return max(seats, key=self.rat_score) if seats else None
+
     def rat_score(self, seat: int) -> float:
         """How much ``seat`` looks like the Rat to a Goon."""
         claim = self.claims.get(seat)
-        score = self.rng.random() * 0.5 - self.remarks.get(seat, 0.0) * 0.3
+        score = self.rng.random() * 0.5 - self.remarks.get(seat, 0.0) * 0.3 + self.rat_remarks.get(seat, 0.0)
         if claim == "rat":
             score += 2.0
         elif claim == "fed":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+
 import pytest
 
 from mafioso.editions.blitz.missions import MISSIONS, Table, mission_met
@@ -11,7 +13,7 @@ GOAL = {m["id"]: m["goal"] for m in MISSIONS}
 ROLES = {2: "heavy", 3: "goon", 4: "fed", 5: "rat", 6: "civilian", 7: "goon", 8: "mouthpiece"}
 
 
-def table(shot: set[int] = frozenset(), verdicts: set[int] = frozenset(),
+def table(shot: AbstractSet[int] = frozenset(), verdicts: AbstractSet[int] = frozenset(),
           goon_targets: tuple[tuple[int, int], ...] = ()) -> Table:
     return Table(heavy=2, left=3, right=8, roles=ROLES, shot=frozenset(shot), verdicts=frozenset(verdicts),
                  goon_targets=goon_targets)

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mafioso.engine import SetupError
+from mafioso.engine import OptionError
 
 MISSIONS: tuple[dict[str, Any], ...] = (
     {"id": "hit_left", "text": "Skip the Vigilante. The nearby player on your left must be shot.",
@@ -58,13 +58,18 @@ class Table:
 
 
 def check_deck(missions: Sequence[Any]) -> None:
-    """Raise :class:`SetupError` unless every mission is well formed."""
+    """Raise :class:`OptionError` unless every mission is well formed (a bad card must fail at
+    setup, not when the Heavy is judged at the end)."""
     for mission in missions:
-        if not isinstance(mission, Mapping) or not {"id", "text", "goal"} <= set(mission):
-            raise SetupError(f"a mission is an object with id, text and goal, not {mission!r}")
+        if not isinstance(mission, Mapping) or not {"id", "text", "goal"} <= set(mission) \
+                or not isinstance(mission["id"], str) or not isinstance(mission["text"], str):
+            raise OptionError(f"a mission is an object with id, text and goal, not {mission!r}")
         goal = mission["goal"]
         if not isinstance(goal, Mapping) or goal.get("test") not in TESTS:
-            raise SetupError(f"mission {mission['id']!r}: goal test must be one of {', '.join(TESTS)}")
+            raise OptionError(f"mission {mission['id']!r}: goal test must be one of {', '.join(TESTS)}")
+        count = goal.get("n", 1)
+        if type(count) is not int or not isinstance(goal.get("who", "self"), str):
+            raise OptionError(f"mission {mission['id']!r}: 'n' is a whole number and 'who' a seat word or role id")
 
 
 def mission_met(goal: Mapping[str, Any], table: Table) -> bool:

@@ -35,7 +35,7 @@ from mafioso.editions.blitz.catalogue import (
     VIGILANTE,
     WITNESS,
 )
-from mafioso.editions.blitz.judge import WON, judge
+from mafioso.editions.blitz.judge import LOST, WON, judge
 from mafioso.editions.blitz.missions import MISSIONS, check_deck
 from mafioso.editions.blitz.setup import build_deck, check_cast
 from mafioso.editions.blitz.state import BlitzSeat, BlitzState, Shot
@@ -50,6 +50,7 @@ from mafioso.engine import (
     Audience,
     Edition,
     Event,
+    OptionError,
     Outcome,
     Prompt,
     Reply,
@@ -81,6 +82,14 @@ class BlitzEdition(Edition):
     def default_players(self) -> int:
         return 8
 
+    def format_value(self, key: str, value: Any, lang: str) -> str | None:
+        """Card lists and the deck as role names ("Goon, Fed"; "Goon x2, Rat"), not raw ids."""
+        if key == "cards" and isinstance(value, dict):
+            return ", ".join(_card(r) + (f" x{n}" if n > 1 else "") for r, n in value.items())
+        if key == "cards" and isinstance(value, list):
+            return " and ".join(_card(r) for r in value)
+        return None
+
     # -- setup -------------------------------------------------------------------------------
     def recommended_cast(self, players: int, options: Mapping[str, Any]) -> dict[str, int]:
         """The Vigilante plus the deck: the table for ``players``, the premade setup and the swaps."""
@@ -93,12 +102,12 @@ class BlitzEdition(Edition):
         """The combination rules, the Replaces lists, and options the Option type cannot check."""
         rounds = options.get("interrogation_rounds", 3)
         if type(rounds) is not int or not 1 <= rounds <= 20:
-            raise SetupError(f"option 'interrogation_rounds' takes a whole number from 1 to 20, not {rounds!r}")
+            raise OptionError(f"option 'interrogation_rounds' takes a whole number from 1 to 20, not {rounds!r}")
         missions = options.get("missions", "")
         if missions != "" and not isinstance(missions, list):
-            raise SetupError("option 'missions' takes a list of mission objects (or is left empty)")
+            raise OptionError("option 'missions' takes a list of mission objects (or is left empty)")
         if not isinstance(options.get("remove_missions", ""), str):
-            raise SetupError("option 'remove_missions' takes mission ids separated by commas")
+            raise OptionError("option 'remove_missions' takes mission ids separated by commas")
         check_cast(cast)
         if HEAVY in cast:
             _mission_deck(options, OUTSIDER in cast)
@@ -113,7 +122,9 @@ class BlitzEdition(Edition):
         With every player keeping the top card in the draft, seat ``k`` ends up with entry ``k``
         and the last entry goes to the middle. If the Vigilante's entry is the last one (a random
         deal can put it there), the Vigilante takes the seat numbered like the Stranger's entry:
-        in a shuffled list that position is uniform, so every seat is equally likely.
+        in a shuffled list that position is uniform, so every seat is equally likely. That choice
+        ties the Stranger to the top of the deck, so the state then reshuffles the deck with the
+        game's generator (``reshuffle``): the deal stays a fair shuffle.
         """
         cards = list(roles)
         if VIGILANTE not in cards:
@@ -126,7 +137,8 @@ class BlitzEdition(Edition):
         seats: list[Seat] = []
         for number in range(1, players + 1):
             if number == vigilante:
-                seats.append(BlitzSeat(number, VIGILANTE, ROLES[VIGILANTE].team, dealt=cards[-1]))
+                seats.append(BlitzSeat(number, VIGILANTE, ROLES[VIGILANTE].team, dealt=cards[-1],
+                                       reshuffle=spot == players))
             else:
                 seats.append(BlitzSeat(number, "", "", dealt=cards[others.index(number)]))
         return seats
@@ -291,11 +303,13 @@ class BlitzEdition(Edition):
             st.emit("fish", PUBLIC, seat=st.fish)
         if st.setup[GAMBLER]:
             st.emit("bet", PUBLIC, side=st.bet)
-        for card, holder in sorted(st.packages.items()):
-            if holder is not None:
-                st.emit("package.placed", PUBLIC, seat=holder)
-            elif st.courier_card is None:
-                st.emit("package.left", PUBLIC, card=card)
+        placed = sorted(seat for seat in st.packages.values() if seat is not None)
+        for seat in placed:  # in seat order: the order must not tell the bullet from the ring
+            st.emit("package.placed", PUBLIC, seat=seat)
+        if st.courier_card is None:
+            for card, holder in sorted(st.packages.items()):
+                if holder is None:
+                    st.emit("package.left", PUBLIC, card=card)
         if st.mission is not None:
             st.emit("mission", PUBLIC, id=st.mission["id"], text=st.mission["text"])
 
@@ -404,8 +418,9 @@ class BlitzEdition(Edition):
         """An Outsider was shot: the game stops at once; the shot Outsider(s) alone win."""
         winners = sorted(s for s in st.shot if st.seat(s).role == OUTSIDER)
         st.emit("outsider.shot", PUBLIC, seats=winners)
-        st.results = {s.number: WON if s.number in winners else "lost" for s in st.seats}
+        st.results = {s.number: WON if s.number in winners else LOST for s in st.seats}
         self.reveal_all(st)
+        self.announce_results(st)
         return Outcome("outsider_shot", (OUTSIDER,), tuple(winners))
 
     # -- the end -----------------------------------------------------------------------------
@@ -414,11 +429,15 @@ class BlitzEdition(Edition):
         st.enter("end game")
         self.reveal_all(st)
         st.results = judge(st)
-        for seat, result in st.results.items():
-            st.emit("result", PUBLIC, seat=seat, role=st.seat(seat).role, result=result)
+        self.announce_results(st)
         won = [s for s, r in st.results.items() if r == WON]
         roles = tuple(dict.fromkeys(st.seat(s).role for s in won))
         return Outcome("end_game", roles, tuple(won))
+
+    def announce_results(self, st: BlitzState) -> None:
+        """Each seat's result in public, so every screen can show who kept their card."""
+        for seat, result in st.results.items():
+            st.emit("result", PUBLIC, seat=seat, role=st.seat(seat).role, result=result)
 
     def reveal_all(self, st: BlitzState) -> None:
         """All role cards face up, the middle card and the Packages too."""
@@ -437,16 +456,23 @@ class BlitzEdition(Edition):
 def _mission_deck(options: Mapping[str, Any], outsider: bool) -> list[dict[str, Any]]:
     """The Mission deck after the group's removals and, with an Outsider, the two marked cards."""
     custom = options.get("missions") or ""
-    deck = [dict(m) for m in (custom if isinstance(custom, list) else MISSIONS)]
-    check_deck(deck)
+    raw = custom if isinstance(custom, list) else list(MISSIONS)
+    check_deck(raw)
+    deck = [dict(m) for m in raw]
     removed = {p.strip() for p in str(options.get("remove_missions") or "").split(",") if p.strip()}
     unknown = removed - {m["id"] for m in deck}
     if unknown:
-        raise SetupError(f"no mission {sorted(unknown)[0]!r} to remove")
+        raise OptionError(f"no mission {sorted(unknown)[0]!r} to remove")
     deck = [m for m in deck if m["id"] not in removed and not (outsider and m.get("no_outsider"))]
     if not deck:
         raise SetupError("the Heavy needs at least one Mission card")
     return deck
+
+
+def _card(role: Any) -> str:
+    """A role id as its card name (unknown ids are shown as they are)."""
+    found = ROLES.get(str(role))
+    return found.name if found else str(role)
 
 
 def _blitz(state: State) -> BlitzState:

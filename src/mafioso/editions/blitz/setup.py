@@ -28,20 +28,20 @@ from mafioso.editions.blitz.catalogue import (
     TABLE,
     VIGILANTE,
 )
-from mafioso.engine import SetupError
+from mafioso.engine import OptionError, SetupError
 
 
 def parse_swaps(text: str) -> list[tuple[str, str]]:
     """Read the ``roles`` option: ``'new=old,new=old'`` into (added, removed) pairs."""
     pairs: list[tuple[str, str]] = []
     if not isinstance(text, str):
-        raise SetupError(f"option 'roles' takes 'new=old' pairs separated by commas, not {text!r}")
+        raise OptionError(f"option 'roles' takes 'new=old' pairs separated by commas, not {text!r}")
     for part in (p.strip() for p in text.split(",")):
         if not part:
             continue
         new, sep, old = (s.strip() for s in part.partition("="))
         if not sep or new not in ROLES or old not in ROLES:
-            raise SetupError(f"blitz swap {part!r} is not 'new=old' with two role ids")
+            raise OptionError(f"blitz swap {part!r} is not 'new=old' with two role ids")
         pairs.append((new, old))
     return pairs
 

@@ -21,6 +21,9 @@ class BlitzSeat(Seat):
     top card (for the Vigilante's seat: the card that ends in the middle)."""
 
     dealt: str = ""
+    reshuffle: bool = False
+    """Set on the Vigilante's seat when its seat was drawn from the Stranger's place in the deal,
+    which ties the deck's order to it: the state then shuffles the deck again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +49,8 @@ class BlitzState(State):
         self.draft_order = [n for n in self.round_from(self.vigilante % len(self.seats) + 1) if n != self.vigilante]
         dealt = {s.number: getattr(s, "dealt", "") for s in self.seats}
         self.deck: list[str] = [dealt[n] for n in self.draft_order] + [dealt[self.vigilante]]
+        if getattr(self.seat(self.vigilante), "reshuffle", False):
+            self.rng.shuffle(self.deck)
         self.setup: Counter[str] = Counter(self.deck)
         for seat in self.seats:
             if seat.number != self.vigilante:
