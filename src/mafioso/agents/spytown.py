@@ -24,6 +24,7 @@ from mafioso.editions.spytown.catalogue import (
     MAFIA,
     MAFIOSO,
     OFFICER,
+    POLICE,
     RECRUITMENT,
     SAFE_CONDUCT,
     SHELTER,
@@ -163,7 +164,13 @@ class HeuristicBot(Bot):
         return self.most_hostile(prompt.options)
 
     def on_swap(self, prompt: Prompt) -> Choice:
-        return None
+        """A police officer swaps: most partners are police too, and the two then know each other
+        for sure (a swap with a Mafioso only trades places). A Mafioso keeps his token: a swap
+        would most likely hand it to a police officer, who would then know him."""
+        if self.team != POLICE or not prompt.options:
+            return None
+        unknown = [o for o in prompt.options if o not in self.known]
+        return self.rng.choice(unknown or list(prompt.options))
 
     def on_speech(self, prompt: Prompt) -> Choice:
         claims = self.claims(defending=prompt.act == "defence")

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from mafioso.agents.play import play_game
+from mafioso.agents.base import make_bots
+from mafioso.agents.play import play_game, run_bots
+from mafioso.engine import Game, find_edition
 
 ALL_SINGLES = ("vest,bandage,recruitment,commander,defection,role_swap,wiretap,shelter,safe_conduct,arrest,shot,"
                "kidnapping,last_shot")
@@ -33,3 +35,14 @@ def test_the_agent_shares_a_mafioso_it_found() -> None:
                 named = {c["seat"] for c in event.data["claims"] if c["is"] == "mafioso"}
                 shared += bool(named & found)
     assert shared > 0
+
+
+def test_role_swap_bot_swaps_as_police_and_keeps_a_mafia_token() -> None:
+    """A police holder swaps (he and his partner then know each other); a Mafioso holder declines."""
+    seats = ["agent"] + ["police"] * 9 + ["mafioso"] * 2
+    options: dict[str, object] = {"extended": True}
+    for holder, swaps in ((2, True), (11, False)):
+        game = Game("spytown", seats=seats, seed=1, options={**options, "card_deal": f"{holder}:role_swap"})
+        run_bots(game, make_bots("heuristic", find_edition("spytown"), game.options, game.players, 1))
+        assert any(e.kind == "tokens.swapped" for e in game.events) is swaps
+        assert any(e.kind == "swap.declined" for e in game.events) is not swaps

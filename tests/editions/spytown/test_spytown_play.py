@@ -12,7 +12,7 @@ import pytest
 from mafioso.agents.base import random_choice
 from mafioso.agents.play import play_game
 from mafioso.editions.spytown.rules import EDITION
-from mafioso.engine import Game
+from mafioso.engine import Game, MafiosoError
 
 ALL_SINGLES = ("vest,bandage,recruitment,commander,defection,role_swap,wiretap,shelter,safe_conduct,arrest,shot,"
                "kidnapping,last_shot")
@@ -108,3 +108,33 @@ def test_rejected_decisions_change_nothing() -> None:
     with pytest.raises(ValueError):
         game.decide(prompt.seat, prompt.id, None)  # the look is not optional
     assert (game.digest(), len(game.decisions)) == before
+
+
+BAD_CHOICES: tuple[object, ...] = (0, 99, -1, "nonsense", "shot:99", [1], {"seat": 1}, 2.5)
+
+
+@pytest.mark.parametrize("options", [dict(MODES[6]), dict(MODES[7]), {"children": True}, {"small_table": "on"}])
+def test_bad_input_at_every_kind_of_prompt_is_refused_and_changes_nothing(options: dict[str, object]) -> None:
+    """Every act the game asks for refuses out-of-range seats, unknown card plays and values of
+    the wrong type with a typed error, and the game is exactly as before."""
+    probed: set[str] = set()
+    for seed in range(4):
+        game = Game("spytown", 15, options=options, seed=seed, decoys=True)
+        rng = random.Random(seed)
+        while not game.is_over():
+            for prompt in game.awaiting():
+                if not game.is_pending(prompt.id):
+                    continue
+                if prompt.act not in probed:
+                    probed.add(prompt.act)
+                    before = (game.digest(), len(game.decisions), len(game.events))
+                    for bad in BAD_CHOICES:
+                        if bad in prompt.options:
+                            continue
+                        with pytest.raises(MafiosoError):
+                            game.decide(prompt.seat, prompt.id, bad)
+                    with pytest.raises(MafiosoError):
+                        game.decide(prompt.seat % game.players + 1, prompt.id, prompt.default)
+                    assert (game.digest(), len(game.decisions), len(game.events)) == before
+                game.decide(prompt.seat, prompt.id, random_choice(prompt, rng))
+    assert {"vote", "decoy"} <= probed

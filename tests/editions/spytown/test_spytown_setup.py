@@ -80,11 +80,18 @@ def test_custom_cast_outside_the_table_is_allowed() -> None:
         ({"card_deal": "3:new_gang"}, "go in together"),
         ({"card_deal": "3:neutral"}, "no action card 'neutral'"),
         ({"cards": 3}, "comma-separated"),
+        ({"cards": "vest", "card_deal": "3:shot"}, "not both"),
     ],
 )
 def test_bad_card_choices_are_refused(options: dict[str, object], message: str) -> None:
     with pytest.raises(SetupError, match=message):
         Game("spytown", 12, options={"extended": True, **options})
+
+
+def test_cards_without_the_extended_game_are_refused() -> None:
+    for options in ({"cards": "vest"}, {"card_deal": "3:vest"}):
+        with pytest.raises(SetupError, match="extended=true"):
+            Game("spytown", 12, options=options)
 
 
 def test_unknown_options_and_values_are_refused() -> None:

@@ -61,3 +61,17 @@ def test_polish_lines_fill_in_like_the_english_ones() -> None:
             lines.append(polish[template].format_map({k: str(v) for k, v in event.data.items()}))
     assert any("Gracz" in line for line in lines)
     assert not any("{" in line for line in lines)
+
+
+def test_card_ids_are_narrated_as_card_names_in_each_language() -> None:
+    """The edition's format_value hook turns card ids into names; other values keep the default."""
+    assert EDITION.format_value("card", "vest", "en") == "Bulletproof Vest"
+    assert EDITION.format_value("card", "vest", "pl") == "Kamizelka kuloodporna"
+    assert EDITION.format_value("cards", ["shot", "arrest"], "pl") == "Strzał zza węgła, Aresztowanie"
+    assert EDITION.format_value("seat", 3, "en") is None
+    assert EDITION.format_value("card", "nonsense", "en") is None
+    game = play_game("spytown", 12, seed=2, options={"extended": True, "card_deal": "4:wiretap"}, decoys=False)
+    lines = [narrate(EDITION, e) for e in game.events if e.kind in ("cards.in_play", "card.dealt")]
+    assert "The Game Master shows the action cards in play: Wiretap. The rest are neutral." in lines
+    assert "Your card: Wiretap." in lines
+    assert not any("wiretap" in (line or "") for line in lines)

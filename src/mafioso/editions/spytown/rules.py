@@ -48,7 +48,7 @@ from mafioso.editions.spytown.catalogue import (
 )
 from mafioso.editions.spytown.setup import book_cast, check_cast, deal_cards
 from mafioso.editions.spytown.state import SpytownState
-from mafioso.editions.spytown.texts import TEXTS, text_key
+from mafioso.editions.spytown.texts import TEXTS, format_card, text_key
 from mafioso.engine import (
     ELIMINATED,
     FACILITATOR,
@@ -98,6 +98,10 @@ class SpytownEdition(Edition):
     def text_key(self, event: Event) -> str:
         return text_key(event)
 
+    def format_value(self, key: str, value: Any, lang: str) -> str | None:
+        """Card ids are narrated as card names (Polish ones in Polish)."""
+        return format_card(key, value, lang)
+
     # -- setup -------------------------------------------------------------------------------
     def recommended_cast(self, players: int, options: Mapping[str, Any]) -> dict[str, int]:
         return book_cast(players, options)
@@ -140,15 +144,17 @@ class SpytownEdition(Edition):
     def turn(self, st: SpytownState, turn: int) -> Steps:
         """One turn: the Agent looks, the Mafia meets, the Police hold their council."""
         st.turn = turn
-        if self.agent_plays(st, turn):
+        looked = self.agent_plays(st, turn)
+        if looked:
             yield from self.agent_phase(st, turn)
         victim = None
-        if self.mafia_plays(st, turn):
+        met = self.mafia_plays(st, turn, looked)
+        if met:
             if not st.mafia_met and st.options["gang_meet"]:
                 self.gang_meeting(st, turn)
             st.mafia_met = True
             victim = yield from self.mafia_phase(st, turn)
-        yield from self.police_phase(st, turn, victim)
+        yield from self.police_phase(st, turn, victim, met)
 
     def agent_plays(self, st: SpytownState, turn: int) -> bool:
         """No Agent phase without a living Agent, and (small table) after the first turn."""
@@ -156,9 +162,11 @@ class SpytownEdition(Edition):
             return False
         return not (st.rules.small and turn > 1)
 
-    def mafia_plays(self, st: SpytownState, turn: int) -> bool:
-        """Small table: the book names only the Police phase after the first Agent phase (ruling 17)."""
-        return not (st.rules.small and turn == 1 and not st.rules.small_first_mafia)
+    def mafia_plays(self, st: SpytownState, turn: int, looked: bool) -> bool:
+        """Small table: the book names only the Police phase after the Agent's first look
+        (ruling 17). That sentence follows the Agent phase, so a table without one (children's
+        version, or no Agent dealt) keeps the Mafia phase in turn 1."""
+        return not (st.rules.small and turn == 1 and looked and not st.rules.small_first_mafia)
 
     # -- start of the extended game ------------------------------------------------------------
     def show_commander(self, st: SpytownState) -> None:
@@ -264,12 +272,12 @@ class SpytownEdition(Edition):
         return victim
 
     # -- phase 3: the Police council ---------------------------------------------------------
-    def police_phase(self, st: SpytownState, turn: int, victim: int | None) -> Steps:
+    def police_phase(self, st: SpytownState, turn: int, victim: int | None, met: bool) -> Steps:
         """The victim's token is turned up; discussion; the two votes; the cards of the moment."""
         st.enter(f"police {turn}", "announcement")
         if victim is not None:
             yield from self.mafia_victim(st, victim)
-        elif self.mafia_plays(st, turn):
+        elif met:
             st.emit("mafia.no_victim", PUBLIC)
         if st.rules.extended:
             st.enter_step("opening")

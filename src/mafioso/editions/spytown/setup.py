@@ -85,7 +85,12 @@ def check_cast(cast: Counter[str], options: Mapping[str, Any]) -> None:
         raise SetupError(f"{cast[MAFIOSO]} mafiosi against {players - cast[MAFIOSO]} police: the mafia must be "
                          "the smaller side")
     if options["extended"]:
+        if options["card_deal"] and options["cards"] != "auto":
+            raise SetupError("give the action cards either as 'cards' or as 'card_deal', not both")
         chosen_cards(players, options, None)
+    elif options["cards"] != "auto" or options["card_deal"]:
+        raise SetupError("options 'cards' and 'card_deal' choose the extended game's cards; "
+                         "they need extended=true")
 
 
 def _parse_list(raw: Any) -> list[str]:

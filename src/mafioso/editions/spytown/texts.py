@@ -1,7 +1,13 @@
 """Spytown's narration, in our own words. Keys are event kinds, or a kind and a variant
-(:func:`text_key`). Polish translations live in ``locale_pl.po`` beside this file."""
+(:func:`text_key`). Polish translations live in ``locale_pl.po`` beside this file.
+
+Card ids in event data (``card``, ``cards``) are shown as card names by
+:func:`format_card`, which the edition's ``format_value`` hook calls; so one line per event
+serves every card, and the Polish line gets the Polish card name."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from mafioso.editions.spytown.catalogue import CARDS
 from mafioso.engine import Event
@@ -29,7 +35,10 @@ TEXTS = {
     "phase.police.closing": N_("Cards for the end of the Police phase may be shown now."),
     "role.dealt": N_("Your token: {role}."),
     "role.revealed": N_("Seat {seat}'s token: {role}."),
-    "cards.in_play": N_("The Game Master shows the action cards in play; the rest are neutral."),
+    "cards.in_play": N_("The Game Master shows the action cards in play: {cards}. The rest are neutral."),
+    "card.dealt": N_("Your card: {card}."),
+    "card.revealed": N_("Seat {seat} holds {card}."),
+    "card.wrong_phase": N_("Seat {seat} shows {card} in the wrong phase and is out of the game."),
     "card.played.vest": N_("Seat {seat} shows a Bulletproof Vest and stays in."),
     "card.played.bandage": N_("Seat {seat} shows a Bandage and saves seat {target}."),
     "card.played.recruitment": N_("Seat {seat} shows Recruitment to the Game Master and recruits seat {target}."),
@@ -87,15 +96,6 @@ TEXTS = {
 }
 
 
-CARD_TEXTS = {
-    **{f"card.dealt.{c.id}": f"Your card: {c.name}." for c in CARDS.values()},
-    **{f"card.revealed.{c.id}": f"Seat {{seat}} holds {c.name}." for c in CARDS.values() if c.phase != "none"},
-    **{f"card.wrong_phase.{c.id}": f"Seat {{seat}} shows {c.name} in the wrong phase and is out of the game."
-       for c in CARDS.values() if c.phase in ("mafia", "police")},
-}
-"""Per-card lines, built from the card names (their Polish forms are in ``locale_pl.po``)."""
-TEXTS.update(CARD_TEXTS)
-
 
 def text_key(event: Event) -> str:
     """Pick the narration variant of an event."""
@@ -111,8 +111,21 @@ def text_key(event: Event) -> str:
         return "card.played.void" if data.get("void") else f"card.played.{data['card']}"
     if kind == "card.dealt" and not data.get("usable") and data.get("card") != "neutral":
         return "card.dealt.unusable"
-    if kind in ("card.dealt", "card.revealed", "card.wrong_phase"):
-        return f"{kind}.{data['card']}"
     if kind == "game.over":
         return f"game.over.{(data['winners'] or ['draw'])[0]}"
     return kind
+
+
+def format_card(key: str, value: Any, lang: str) -> str | None:
+    """A card id (or a list of them) as the card's name: Polish for ``pl``, else English.
+    ``None`` for anything that is not a card, so the default formatting applies."""
+    if key not in ("card", "cards"):
+        return None
+    if isinstance(value, str) and value in CARDS:
+        card = CARDS[value]
+        return card.pl if lang == "pl" else card.name
+    if isinstance(value, list) and not value:
+        return "-"
+    if isinstance(value, list) and all(isinstance(v, str) and v in CARDS for v in value):
+        return ", ".join(str(format_card(key, v, lang)) for v in value)
+    return None
