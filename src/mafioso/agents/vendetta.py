@@ -5,6 +5,13 @@ The bot keeps a suspicion score per seat built from its seat's events: cards it 
 know their family from the first night and steer away from it. To agree without talking, family
 members rank targets by public information and break ties with a rule they all share (the
 night number and seat), so a majority forms even though no bot sees another's pick in advance.
+
+Talk works as at a real table: a leader who has found a criminal names his own card with the
+accusation, because a lone leader's word is believed (there is one leader card) while a bare
+accusation is cheap. A criminal whose friend is exposed that way counter-claims the same card (one
+member only, the lowest free seat, so the family does not expose itself by over-claiming); the
+town then trusts the first claimant more, and reads hands raised against a believed leader as a
+defence of whom he exposed.
 """
 
 from __future__ import annotations
@@ -40,7 +47,12 @@ class HeuristicBot(Bot):
         self.known: dict[int, str] = {}
         """Teams this seat believes it knows (from cards shown, dealt or revealed)."""
         self.claimed: Counter[int] = Counter()
+        self.claims: list[tuple[int, int]] = []
+        """(claimant, accused) for every public claim that a seat is a criminal."""
         self.leader_claims: set[int] = set()
+        self.leader_claimed: Counter[str] = Counter()
+        """How many seats claimed each leader's role: two claimants of one card means a liar."""
+        self.claimed_role: dict[int, str] = {}
         self.named: Counter[int] = Counter()
         self.accusations_by: Counter[int] = Counter()
         self.reads: Counter[int] = Counter()
@@ -103,8 +115,11 @@ class HeuristicBot(Bot):
                 self.reads[by] -= 1
 
     def _on_vote_hands(self, data: dict[str, Any]) -> None:
+        suspect = data["suspect"]
         for voter in data["voters"]:
-            self.ballots.append((self.clock, voter, data["suspect"]))
+            self.ballots.append((self.clock, voter, suspect))
+            if suspect in self.leader_claims and self.trust(suspect) >= 4:
+                self.reads[voter] += 2  # a hand against a believed leader defends whom he exposed
 
     def _on_seat_eliminated(self, data: dict[str, Any]) -> None:
         self.out.add(data["seat"])
@@ -128,8 +143,11 @@ class HeuristicBot(Bot):
             if claim["is"] in CRIMINAL_CLAIMS:
                 self.claimed[claim["seat"]] += 1
                 self.accusations_by[data["seat"]] += 1
-            elif claim["is"] in TOWN_LEADERS and claim["seat"] == data["seat"]:
+                self.claims.append((data["seat"], claim["seat"]))
+            elif claim["is"] in TOWN_LEADERS and claim["seat"] == data["seat"] and data["seat"] not in self.leader_claims:
                 self.leader_claims.add(claim["seat"])
+                self.leader_claimed[claim["is"]] += 1
+                self.claimed_role[claim["seat"]] = claim["is"]
 
     def _on_suspect(self, data: dict[str, Any]) -> None:
         self.named[data["seat"]] += 1
@@ -156,7 +174,7 @@ class HeuristicBot(Bot):
         """How much this seat would like ``seat`` gone."""
         if seat == self.seat:
             return -1000.0
-        score = 3.0 * self.claimed[seat] + 0.5 * self.named[seat] + self.reads[seat]
+        score = self.claim_weight(seat) + 0.5 * self.named[seat] + self.reads[seat]
         team = self.known.get(seat)
         if self.is_criminal():
             if seat in self.allies:
@@ -171,6 +189,27 @@ class HeuristicBot(Bot):
         if self.team == "loner" and seat in self.allies:
             score += 1.0
         return score
+
+    def trust(self, claimant: int) -> float:
+        """How much a claimant's word is worth to this seat: a lone leader claim is believed, a
+        contested one or a known criminal's is not."""
+        team = self.known.get(claimant)
+        if claimant == self.seat or team == "town":
+            return 8.0
+        if team is not None or self.reads[claimant] >= 3:
+            return 0.0
+        role = self.claimed_role.get(claimant)
+        if role is not None:
+            first = next(n for n, r in self.claimed_role.items() if r == role)
+            return 6.0 if self.leader_claimed[role] == 1 else 4.0 if claimant == first else 1.0
+        return 0.5
+
+    def claim_weight(self, seat: int) -> float:
+        """Public accusations against ``seat``, each weighed by its claimant's trust."""
+        if self.is_criminal():
+            return 3.0 * self.claimed[seat]
+        return sum(self.trust(by) for by, accused in self.claims
+                   if accused == seat and (by not in self.out or self.known.get(by) == "town"))
 
     def ranked(self, options: Any) -> list[int]:
         """Seats from most to least wanted gone; ties broken the same way by every bot."""
@@ -205,7 +244,7 @@ class HeuristicBot(Bot):
         """Leaders shoot only the exposed; Loners shoot likely civilians; families agree on one seat."""
         if self.role in TOWN_LEADERS:
             ranked = self.ranked(prompt.options)
-            return ranked[0] if ranked and self.suspicion(ranked[0]) >= 10 else None
+            return ranked[0] if ranked and self.suspicion(ranked[0]) >= 6 else None
         if self.role in ("psycho", "femme_fatale"):
             prey = [n for n in prompt.options if self.known.get(n) not in CRIMINAL_TEAMS and n not in self.allies]
             return self.rng.choice(prey) if prey and self.rng.random() < 0.8 else None
@@ -276,17 +315,31 @@ class HeuristicBot(Bot):
         best = self.ranked(living)[0]
         return suspect if suspect == best and self.suspicion(best) > -10 else None
 
+    def town_claims(self) -> list[dict[str, Any]]:
+        """Share every criminal found; a leader who found one names his card, so he is believed."""
+        claims = [{"seat": seat, "is": team} for seat, team in sorted(self.known.items())
+                  if team in CRIMINAL_TEAMS and seat not in self.out and seat != self.seat]
+        if claims and self.role in TOWN_LEADERS:
+            claims.insert(0, {"seat": self.seat, "is": self.role})
+        return claims
+
+    def cover_story(self, prompt: Prompt) -> list[dict[str, Any]]:
+        """A criminal now and then accuses an innocent; when a leader exposes a friend, he claims
+        the same card to contest it and accuses the accuser."""
+        exposed = {accused for by, accused in self.claims if accused in self.allies and by in self.leader_claims}
+        exposer = next((by for by, accused in self.claims if accused in exposed and by in self.leader_claims
+                        and by not in self.out), None)
+        free = sorted((self.allies | {self.seat}) - self.out - exposed)
+        if exposer is not None and free and free[0] == self.seat and self.seat not in self.leader_claims:
+            return [{"seat": self.seat, "is": self.claimed_role[exposer]}, {"seat": exposer, "is": "mafia"}]
+        decoys = [n for n in prompt.options if n not in self.allies]
+        if decoys and self.rng.random() < 0.2:
+            return [{"seat": self.rng.choice(decoys), "is": "mafia"}]
+        return []
+
     def speak(self, prompt: Prompt) -> Choice:
         """Civilians share the criminals they found; criminals sometimes accuse an innocent."""
-        claims = []
-        if not self.is_criminal():
-            for seat, team in sorted(self.known.items()):
-                if team in CRIMINAL_TEAMS and seat not in self.out and seat != self.seat:
-                    claims.append({"seat": seat, "is": team})
-        elif self.rng.random() < 0.2:
-            decoys = [n for n in prompt.options if n not in self.allies]
-            if decoys:
-                claims.append({"seat": self.rng.choice(decoys), "is": "mafia"})
+        claims = self.town_claims() if not self.is_criminal() else self.cover_story(prompt)
         ranked = self.ranked(prompt.options)
         nominee = ranked[0] if ranked and (self.suspicion(ranked[0]) > 0 or self.rng.random() < 0.5) else None
         if not claims:

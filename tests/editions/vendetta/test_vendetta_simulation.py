@@ -54,3 +54,49 @@ def test_mystery_reveals_nothing_until_the_end() -> None:
         game = play_game("vendetta", 10, seed=seed, bots="random", options={"mystery": True})
         over = next(i for i, e in enumerate(game.events) if e.kind == "role.revealed")
         assert all(e.kind in ("role.revealed", "game.over") for e in game.events[over:])
+
+
+def _town_wins(bots: str, options: dict[str, bool]) -> int:
+    wins = 0
+    for players in range(8, 14):
+        for seed in range(8):
+            game = play_game("vendetta", players, seed=seed, bots=bots, options=options, decoys=False)
+            assert game.outcome is not None
+            wins += game.outcome.winners == ("town",)
+    return wins
+
+
+@pytest.mark.parametrize("options", [{}, {"mystery": True}])
+def test_heuristic_civilians_play_better_than_chance(options: dict[str, bool]) -> None:
+    """The heuristic town shares what it finds and believes a lone leader's claim, so it beats
+    random play clearly, in Mystery mode too (where no card is shown to learn from)."""
+    assert _town_wins("heuristic", options) > _town_wins("random", options) + 5
+
+
+def test_mafia_must_kill_and_the_house_rule() -> None:
+    """By default a family's night pick cannot be declined; family_may_decline makes it optional.
+    The Impostor's pick is forced either way."""
+    from mafioso.engine import Game
+
+    seats = ["detective", *["bystander"] * 6, "thug", "thug", "impostor"]
+    for relaxed in (False, True):
+        game = Game("vendetta", seats=seats, options={"loner": True, "family_may_decline": relaxed}, decoys=False)
+        while game.phase != "night 2":
+            prompt = game.awaiting()[0]
+            game.decide(prompt.seat, prompt.id, prompt.default)
+        kills = {p.seat: p for p in game.awaiting() if p.act == "kill"}
+        assert kills[8].optional is relaxed and kills[9].optional is relaxed
+        assert not kills[10].optional
+        assert kills[8].default is None if relaxed else kills[8].default == 1
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("bots", ["random", "heuristic"])
+def test_house_rule_family_may_decline_plays_every_mode(mode: dict[str, bool], bots: str) -> None:
+    for players in (12, 16):
+        for decoys in (True, False):
+            options = {**mode, "family_may_decline": True, "loner_role": "impostor"}
+            game = play_game("vendetta", players, seed=players, bots=bots, options=options, decoys=decoys)
+            assert game.outcome is not None
+            again = Game.replay(json.loads(json.dumps(game.log())))
+            assert again.digest() == game.digest()

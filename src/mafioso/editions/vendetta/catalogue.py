@@ -130,6 +130,9 @@ OPTIONS = (
            "Mobsters of the recommended cast, in order of preference (comma-separated role ids); "
            "missing ones follow in the first-game order."),
     Option("loner_role", PSYCHO, "The Loner of the recommended cast in Loner mode.", LONERS),
+    Option("family_may_decline", False,
+           "House rule: a Mafia or Yakuza member may shake his head at the night's kill (the rulebook says the "
+           "family must kill; only a split vote means no kill)."),
     Option("badmouth_jails", False,
            "House rule: a badmouthed player whom the Jailer investigates is jailed as if a criminal "
            "(the rulebook jails only real criminals)."),

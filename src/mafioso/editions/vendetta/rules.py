@@ -362,7 +362,7 @@ class VendettaEdition(Edition):
         prompts = [self.kill_prompt(st, team, m) for m in voters]
         reply = yield from self.ask(st, team, prompts)
         picks = {p.seat: reply.get(p.id) for p in prompts}
-        chosen = _majority(picks, len(voters))
+        chosen = _majority(picks, len(voters)) if self.family_awake(st, team, voters) else None
         st.emit(f"{team}.choice", Audience.group(voters), picks=[[m, t] for m, t in picks.items()], target=chosen)
         cancelled = chosen is not None and team == MAFIA and self.mafia_seduced(st)
         st.emit("grimoire.kill", FACILITATOR, team=team, target=chosen, cancelled=cancelled)
@@ -373,6 +373,11 @@ class VendettaEdition(Edition):
         else:
             st.tonight.yakuza_pick = chosen
         st.tonight.attacks.append((team, chosen))
+
+    def family_awake(self, st: VendettaState, team: str, voters: list[int]) -> bool:
+        """Whether a real member of the family is free to choose: jailed members take no part in the
+        kill, and an Impostor pointing alone is not the Mafia choosing a victim."""
+        return any(st.seat(m).team == team for m in voters)
 
     def family(self, st: VendettaState, team: str) -> list[int]:
         """Who wakes at a family's call: its living members, and the Impostor with the Mafia."""
@@ -387,9 +392,15 @@ class VendettaEdition(Edition):
             targets = st.others(seat)
         else:
             targets = tuple(n for n in st.living() if st.seat(n).team != team)
-        forced = st.seat(seat).role == IMPOSTOR
+        forced = st.seat(seat).role == IMPOSTOR or not st.options["family_may_decline"]
         return Prompt(f"n{st.tonight.number}.{team}.{seat}", seat, "kill", targets, optional=not forced,
-                      default=targets[0] if forced and targets else None)
+                      default=self.kill_default(st, team, targets) if forced else None)
+
+    def kill_default(self, st: VendettaState, team: str, targets: tuple[int, ...]) -> int | None:
+        """A forced pick's timeout choice: the first seat outside the woken group. Every member of the
+        group sees the same group, so the default tells nobody who the Impostor is."""
+        group = self.family(st, team)
+        return next((n for n in targets if n not in group), targets[0] if targets else None)
 
     def impostor_in_game(self, st: VendettaState) -> bool:
         """In Mystery mode an Impostor's death is not shown, so the rule holds while the card is in the deck."""
