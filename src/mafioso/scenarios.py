@@ -286,6 +286,16 @@ class Runner:
             if not any(event_matches(e, pattern) for e in self.game.events):
                 raise self.fail(f"no event matches {pattern!r}")
 
+    def expect_event_order(self, value: Any) -> None:
+        """The patterns match events in this order (each after the previous one's match)."""
+        start = 0
+        events = self.game.events
+        for pattern in _list(value):
+            found = next((i for i in range(start, len(events)) if event_matches(events[i], pattern)), None)
+            if found is None:
+                raise self.fail(f"no event matching {pattern!r} after event {start}")
+            start = found + 1
+
     def expect_no_event(self, value: Any) -> None:
         for pattern in _list(value):
             for event in self.game.events:
