@@ -39,3 +39,15 @@ def test_malformed_scenarios_are_rejected() -> None:
         Scenario.parse({"format": 2, "edition": "sport", "steps": []})
     with pytest.raises(ScenarioError, match="unknown key"):
         Scenario.parse({"format": 1, "edition": "sport", "steps": [{"go": 1}]})
+
+
+def test_event_order_fails_when_the_order_differs() -> None:
+    raw = {
+        "format": 1, "edition": "sport", "seed": 1,
+        "seats": ["citizen", "citizen", "sheriff", "citizen", "citizen", "citizen", "mafia", "mafia", "don", "citizen"],
+        "steps": [{"at": "day 1"},
+                  {"expect": {"event_order": [{"kind": "mafia.meet"}, {"kind": "sheriff.greeted"}]}},
+                  {"expect": {"event_order": [{"kind": "sheriff.greeted"}, {"kind": "mafia.meet"}]}}],
+    }
+    with pytest.raises(ScenarioFailure, match="step 3 .*no event matching"):
+        Runner(Scenario.parse(raw, "inline")).run()
