@@ -16,8 +16,9 @@ Choices are plain JSON values so a decision log is plain JSON:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from mafioso.engine.errors import IllegalTarget, InvalidDecision
 
@@ -37,9 +38,14 @@ def _is_option(value: Any) -> bool:
     return (type(value) is int) or (type(value) is str)
 
 
-@dataclass(frozen=True, slots=True)
-class Prompt:
-    """One question to one seat.
+NO_DATA: Mapping[str, Any] = MappingProxyType({})
+
+
+class Prompt(NamedTuple):
+    """One question to one seat. Immutable.
+
+    A ``NamedTuple`` rather than a frozen dataclass: games build a prompt for almost every
+    decision, and a named tuple is built four times faster (see docs/architecture.md).
 
     ``id`` is stable within a game (``"n1.shoot.3"``) and only ever shown to its own seat.
     ``default`` is the choice taken on a timeout; it is always legal. ``interrupt`` prompts
@@ -60,7 +66,7 @@ class Prompt:
     max_count: int = 1
     interrupt: bool = False
     decoy: bool = False
-    data: dict[str, Any] = field(default_factory=dict)
+    data: Mapping[str, Any] = NO_DATA
 
     def check(self, choice: Choice) -> Choice:
         """Return the normalised choice, or raise a typed error saying why it is not legal."""
@@ -156,13 +162,12 @@ class Prompt:
             out["min"] = self.min_count
             out["max"] = self.max_count
         if self.data:
-            out["data"] = self.data
+            out["data"] = dict(self.data)
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """An accepted answer: the seat, the prompt id and the normalised choice."""
+class Decision(NamedTuple):
+    """An accepted answer: the seat, the prompt id and the normalised choice. Immutable."""
 
     seat: int
     prompt: str

@@ -64,6 +64,7 @@ class SportState(State):
         self.removed: dict[int, str] = {}
         self.pending_victim: int | None = None
         self.day_one_departures = 0
+        self.speech_data: Mapping[str, Any] = {"claims": CLAIMS, "seats": len(self.seats)}
 
 
 class SportEdition(Edition):
@@ -219,9 +220,9 @@ class SportEdition(Edition):
 
     def speech_prompt(self, st: SportState, day: int, speaker: int, nominees: list[int], seconds: int) -> Prompt:
         options = tuple(n for n in st.living() if n != speaker and n not in nominees)
-        data: dict[str, Any] = {"claims": CLAIMS, "seats": len(st.seats)}
+        data: Mapping[str, Any] = st.speech_data
         if st.seat(speaker).role == DON:
-            data["signal"] = tuple(st.living())
+            data = {**data, "signal": tuple(st.living())}
         return Prompt(f"d{day}.speech.{speaker}", speaker, "speech", options, kind=SPEECH,
                       timer=seconds, data=data)
 
@@ -279,24 +280,32 @@ class SportEdition(Edition):
         for index, candidate in enumerate(candidates):
             if not st.is_alive(candidate):
                 continue
-            if not any(st.is_alive(c) for c in candidates[index + 1:]) or not remaining:
+            if self.is_last(st, candidates, index) or not remaining:
                 voters = remaining
             else:
+                data = {"nominee": candidate}
                 prompts = [Prompt(f"{key}.{candidate}.{v}", v, "vote", YES_NO, optional=False, default="no",
-                                  data={"nominee": candidate}) for v in remaining]
+                                  data=data) for v in remaining]
                 reply = yield prompts
                 voters = [v for v in remaining if reply.get(f"{key}.{candidate}.{v}") == "yes"]
-                if not any(st.is_alive(c) for c in candidates[index + 1:]):
+                if self.is_last(st, candidates, index):
                     voters = remaining  # the later nominees were removed: this one is now the last
-            remaining = [v for v in remaining if v not in voters and st.is_alive(v)]
-            voters = [v for v in voters if st.is_alive(v)]
-            if st.is_alive(candidate):
+            living = set(st.living())
+            raised = set(voters)
+            remaining = [v for v in remaining if v not in raised and v in living]
+            voters = [v for v in voters if v in living]
+            if candidate in living:
                 tally[candidate] = len(voters)
                 st.emit("vote.count", PUBLIC, nominee=candidate, voters=voters, votes=len(voters))
         if not tally:
             return []
         top = max(tally.values())
         return [c for c in candidates if tally.get(c) == top]
+
+    @staticmethod
+    def is_last(st: SportState, candidates: list[int], index: int) -> bool:
+        """Whether no nominee after ``index`` is still in play (the silent votes go to this one)."""
+        return not any(st.is_alive(c) for c in candidates[index + 1:])
 
     def defences(self, st: SportState, day: int, attempt: int, tied: list[int]) -> Steps:
         seconds = int(st.options["defence_seconds"])
