@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""Build mafioso's gettext catalogs: extract, merge, compile.
+
+Run after changing any user-facing text::
+
+    python scripts/build_catalogs.py
+
+1. Extracts msgids with Babel from the Python sources (``N_``/``_``) and the pages' scripts
+   (``t``), adds the interface's ``data-t`` strings and every edition's declared texts (name,
+   narration templates, roles, teams, options, acts), and writes ``locale/mafioso.pot``.
+2. Updates ``locale/<lang>/LC_MESSAGES/mafioso.po`` for English (complete: every msgstr is its
+   msgid) and for every language an edition (or the web interface) ships a ``locale_<lang>.po``
+   for, keeping existing translations and taking the shipped ones where they give one.
+3. Compiles each ``.po`` to the ``.mo`` that :mod:`mafioso.i18n` loads, so installing and
+   running never needs a compile step.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "src" / "mafioso"
+LOCALE = PACKAGE / "locale"
+DOMAIN = "mafioso"
+KEYWORDS = {"N_": None, "_": None, "t": None}
+
+
+def extracted() -> dict[str, set[str]]:
+    """msgid -> the places it comes from."""
+    found: dict[str, set[str]] = {}
+    method_map = [("**.py", "python"), ("server/static/*.js", "javascript")]
+    for filename, _lineno, message, _comments, _context in extract_from_dir(
+        str(PACKAGE), method_map, keywords=KEYWORDS, strip_comment_tags=True
+    ):
+        if isinstance(message, str) and message.strip():
+            found.setdefault(message, set()).add(filename)
+    return found
+
+
+def declared() -> dict[str, set[str]]:
+    """Strings the editions and the interface declare as data rather than calls."""
+    sys.path.insert(0, str(ROOT / "src"))
+    from mafioso.engine import available_editions
+    from mafioso.server.ui import ui_msgids
+
+    found: dict[str, set[str]] = {}
+
+    def add(text: str, where: str) -> None:
+        if text:
+            found.setdefault(text, set()).add(where)
+
+    for msgid in ui_msgids():
+        add(msgid, "server/static")
+    for edition in available_editions():
+        where = f"editions/{edition.id}"
+        add(edition.name, where)
+        for text in edition.texts.values():
+            add(text, where)
+        for role in edition.roles.values():
+            add(role.name, where)
+            add(role.ability, where)
+        for team in edition.teams.values():
+            add(team.name, where)
+            add(team.goal, where)
+        for option in edition.options:
+            add(option.doc, where)
+            for choice in option.choices:
+                if isinstance(choice, str):
+                    add(choice, where)
+        for text in edition.acts.values():
+            add(text, where)
+    return found
+
+
+def template() -> Catalog:
+    """The POT catalog of every msgid."""
+    catalog = Catalog(project="mafioso", domain=DOMAIN, charset="utf-8")
+    merged = extracted()
+    for msgid, places in declared().items():
+        merged.setdefault(msgid, set()).update(places)
+    for msgid in sorted(merged):
+        catalog.add(msgid, locations=[(p, 0) for p in sorted(merged[msgid])][:3])
+    return catalog
+
+
+def edition_translations(lang: str) -> dict[str, str]:
+    """Translations shipped beside the code: ``editions/<id>/locale_<lang>.po`` (each edition's)
+    and ``server/locale_<lang>.po`` (the web interface's)."""
+    out: dict[str, str] = {}
+    paths = sorted(PACKAGE.glob(f"editions/*/locale_{lang}.po")) + sorted(PACKAGE.glob(f"server/locale_{lang}.po"))
+    for path in paths:
+        with path.open("rb") as source:
+            for message in read_po(source):
+                if message.id and isinstance(message.id, str) and message.string:
+                    out[message.id] = str(message.string)
+    return out
+
+
+def languages() -> list[str]:
+    langs = {"en"}
+    langs.update(p.stem.split("_", 1)[1] for p in PACKAGE.glob("editions/*/locale_*.po"))
+    langs.update(p.stem.split("_", 1)[1] for p in PACKAGE.glob("server/locale_*.po"))
+    if LOCALE.is_dir():
+        langs.update(p.name for p in LOCALE.iterdir() if (p / "LC_MESSAGES").is_dir())
+    return sorted(langs)
+
+
+def build_language(pot: Catalog, lang: str) -> tuple[int, int]:
+    """Write and compile one language's catalog; returns (translated, total)."""
+    po_path = LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    existing: dict[str, str] = {}
+    if po_path.exists():
+        with po_path.open("rb") as source:
+            existing = {str(m.id): str(m.string) for m in read_po(source) if m.id and m.string}
+    existing.update(edition_translations(lang))
+    catalog = Catalog(locale=lang, project="mafioso", domain=DOMAIN, charset="utf-8")
+    translated = 0
+    for message in pot:
+        if not message.id:
+            continue
+        msgid = str(message.id)
+        string = msgid if lang == "en" else existing.get(msgid, "")
+        translated += bool(string)
+        catalog.add(msgid, string, locations=message.locations)
+    po_path.parent.mkdir(parents=True, exist_ok=True)
+    with po_path.open("wb") as target:
+        write_po(target, catalog, width=100, omit_header=False, sort_output=True)
+    with po_path.with_suffix(".mo").open("wb") as target:
+        write_mo(target, catalog)
+    return translated, len(catalog)
+
+
+def main() -> int:
+    pot = template()
+    LOCALE.mkdir(parents=True, exist_ok=True)
+    with (LOCALE / f"{DOMAIN}.pot").open("wb") as target:
+        write_po(target, pot, width=100, sort_output=True)
+    for lang in languages():
+        done, total = build_language(pot, lang)
+        print(f"{lang}: {done}/{total} messages translated")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,399 @@
+"""Tables at run time: the lobby, the game, the secret-step gate, and the hub that finds them.
+
+A :class:`Table` owns one :class:`~mafioso.engine.Game`. Decisions are checked by the engine,
+stored, and only then acknowledged. What the seats see is a *published* state: during a secret
+step (one with decoy prompts, or any night step) the published state is frozen for the table's
+``step_seconds``, whatever happens in the game meanwhile, so nobody can tell from the rhythm of
+the screens who acted or how fast.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from mafioso.engine import (
+    CHOOSE,
+    GM,
+    SPEECH,
+    Choice,
+    Edition,
+    Game,
+    NotYourTurn,
+    Prompt,
+    UnknownPrompt,
+    find_edition,
+)
+from mafioso.server.config import DEFAULT_LIMIT, TableConfig, config_from_json, parse_config
+from mafioso.server.errors import BadName, BadToken, NameTaken, NoTable, NotNow, ServerError, TableFull
+from mafioso.server.store import MemberRecord, Store, TableRecord
+from mafioso.server.tokens import new_code, new_seed, new_token, normalise_code, same
+
+MAX_NAME = 24
+KEEP_DAYS = 30.0
+"""How long a finished table stays stored (its story and log can be seen again until then)."""
+Clock = Callable[[], float]
+
+
+def is_secret(game: Game, prompts: list[Prompt]) -> bool:
+    """Whether a batch is a secret step. Editions build secret steps with ``with_decoys``, so a
+    batch with a decoy is secret; phase names cannot tell (vampires talk and vote at "night").
+    A batch in which every living seat acts for real is treated as public: nothing in its
+    rhythm can single anyone out.
+    """
+    return any(p.decoy for p in prompts)
+
+
+def hand_enterable(prompt: Prompt) -> bool:
+    """Whether the host may enter this answer for a player: a public choice of seats or yes/no.
+
+    Prompts offering anything else (cards, secret words) never reach the shared screen.
+    """
+    return prompt.kind in (CHOOSE, SPEECH) and all(type(o) is int or o in ("yes", "no") for o in prompt.options)
+
+
+class Table:
+    """One table: its record, its members, its game (once dealt) and what is published of it."""
+
+    def __init__(self, record: TableRecord, store: Store, clock: Clock = time.monotonic) -> None:
+        self.record = record
+        self.store = store
+        self.clock = clock
+        self.config: TableConfig = config_from_json(record.config)
+        self.edition: Edition = find_edition(self.config.edition)
+        self.game: Game | None = None
+        self.published = 0
+        """How many of the game's events are published."""
+        self.batch: set[str] = set()
+        """Ids of the batch last published (to tell a new batch from one being answered)."""
+        self.frozen: list[Prompt] | None = None
+        """The prompts published when the current gate opened, while it is open."""
+        self.gate_until: float | None = None
+        self.narration: dict[int, str | None] = {}
+        """Narration lines by event number: an event never changes once emitted."""
+        self.on_change: Callable[[Table], None] = lambda table: None
+        self.on_gate: Callable[[Table, float], None] = lambda table, delay: None
+        self.on_timer: Callable[[float, Callable[[], None]], None] = lambda delay, call: None
+        """Set by the web layer: run ``call`` after ``delay`` seconds (time limits)."""
+        if record.stage != "lobby":
+            self.game = self._replay()
+            self.refresh()
+
+    # -- identity ----------------------------------------------------------------------------
+    @property
+    def id(self) -> str:
+        return self.record.id
+
+    @property
+    def code(self) -> str:
+        return self.record.code
+
+    @property
+    def stage(self) -> str:
+        """``lobby``, ``playing`` or ``over``."""
+        return self.record.stage
+
+    def member(self, token: object) -> MemberRecord:
+        """The member with this token, or :class:`BadToken`."""
+        for member in self.record.members:
+            if same(token, member.token):
+                return member
+        raise BadToken("this seat's pass is not valid at this table")
+
+    def seat_names(self) -> dict[int, str]:
+        """Seat number -> the name of the person sitting there."""
+        return {m.seat: m.name for m in self.record.members if m.seat is not None}
+
+    # -- the lobby ---------------------------------------------------------------------------
+    def join(self, name: object) -> MemberRecord:
+        """Add a person by name; returns their record with a fresh secret token."""
+        if self.stage != "lobby" or len(self.record.members) >= self.config.players:
+            raise TableFull("this table is full: every seat is taken")
+        clean = _clean_name(name)
+        if any(m.name.casefold() == clean.casefold() for m in self.record.members):
+            raise NameTaken(f"the name {clean!r} is already taken at this table; pick another")
+        joined = max((m.joined for m in self.record.members), default=0) + 1
+        member = MemberRecord(new_token(), clean, joined)
+        self.store.add_member(self.id, member)
+        self.record.members.append(member)
+        self.on_change(self)
+        return member
+
+    def leave(self, token: object) -> None:
+        """A person leaves the lobby (only before the deal)."""
+        member = self.member(token)
+        if self.stage != "lobby":
+            raise NotNow("the cards are dealt: seats can no longer be left")
+        self.store.remove_member(member.token)
+        self.record.members.remove(member)
+        self.on_change(self)
+
+    def remove(self, joined: object) -> None:
+        """The host removes a person from the lobby, by their join number."""
+        for member in self.record.members:
+            if member.joined == joined:
+                self.leave(member.token)
+                return
+        raise NotNow("nobody with that number is waiting at this table")
+
+    def deal(self, order: object) -> None:
+        """Seat the members in the host's order (join numbers, seat 1 first) and start the game."""
+        if self.stage != "lobby":
+            raise NotNow("the cards are already dealt")
+        members = {m.joined: m for m in self.record.members}
+        if len(members) != self.config.players:
+            raise NotNow(f"{len(members)} of {self.config.players} players have joined; wait for everyone")
+        if not _is_permutation(order, set(members)):
+            raise NotNow("the seating order must list every waiting player once")
+        assert isinstance(order, list)
+        roles = self.config.roles()
+        if roles is not None:
+            random.Random(self.record.seed).shuffle(roles)
+        seats = {members[joined].token: number for number, joined in enumerate(order, start=1)}
+        self.record.roles = roles
+        self.game = self._new_game()
+        self.store.deal(self.id, seats, roles)
+        for member in self.record.members:
+            member.seat = seats[member.token]
+        self.record.stage = "playing"
+        self.refresh()
+
+    # -- the game ----------------------------------------------------------------------------
+    def _new_game(self) -> Game:
+        return Game(self.edition, self.config.players, seats=self.record.roles, options=self.config.options,
+                    seed=self.record.seed, decoys=True)
+
+    def _replay(self) -> Game:
+        game = self._new_game()
+        for seat, prompt, choice in self.record.decisions:
+            game.decide(seat, prompt, choice)
+        return game
+
+    def require_game(self) -> Game:
+        """The game, or :class:`NotNow` while the table is still in its lobby."""
+        if self.game is None:
+            raise NotNow("the game has not started yet: the host has not dealt the cards")
+        return self.game
+
+    def published_prompts(self, seat: int) -> list[Prompt]:
+        """The prompts a seat is shown now: frozen ones during a gate, else the game's."""
+        game = self.require_game()
+        if self.frozen is not None:
+            prompts = [p for p in self.frozen if p.seat == seat and game.is_pending(p.id)]
+            if seat == GM:
+                prompts += [p for p in game.pending(GM) if p.interrupt]
+            return prompts
+        return game.pending(seat)
+
+    def is_gated(self) -> bool:
+        """Whether a secret step is being held open now."""
+        return self.frozen is not None
+
+    def public_batch(self) -> list[Prompt]:
+        """The players' prompts of the current step when it is a public one (speeches, votes), else nothing."""
+        game = self.require_game()
+        if self.frozen is not None or game.outcome is not None:
+            return []
+        batch = game.awaiting()
+        return [] if is_secret(game, batch) else batch
+
+    def decide(self, seat: int, prompt_id: object, choice: Choice) -> None:
+        """A seat answers one of its published prompts. The seat comes from its token, never the client."""
+        game = self.require_game()
+        if not isinstance(prompt_id, str):
+            raise ServerError("a decision names the prompt it answers")
+        shown = self.published_prompts(seat)
+        if not any(p.id == prompt_id for p in shown):
+            if not shown:
+                raise NotYourTurn(f"seat {seat} has nothing to decide in {self.phase_shown()}")
+            raise UnknownPrompt(f"seat {seat} has no pending prompt {prompt_id!r} in {self.phase_shown()}")
+        self._record(game, seat, prompt_id, choice)
+
+    def decide_for(self, prompt_id: object, choice: Choice) -> None:
+        """The host enters a hand vote (or any answer of a public step) for the seat asked."""
+        if not self.config.hand_votes:
+            raise NotNow("this table votes on the phones; hand votes were not chosen")
+        for prompt in self.public_batch():
+            if prompt.id == prompt_id and hand_enterable(prompt):
+                self._record(self.require_game(), prompt.seat, prompt.id, choice)
+                return
+        raise NotNow("that question is not open for a hand vote now")
+
+    def time_up(self) -> int:
+        """The host ends the current step: every shown, unanswered prompt takes its default."""
+        game = self.require_game()
+        if game.outcome is not None:
+            raise NotNow("the game is over")
+        prompts = self.frozen if self.frozen is not None else game.awaiting()
+        count = 0
+        for prompt in list(prompts):
+            if game.outcome is None and game.is_pending(prompt.id):
+                self._record(game, prompt.seat, prompt.id, prompt.default, notify=False)
+                count += 1
+        self.refresh()
+        return count
+
+    def _record(self, game: Game, seat: int, prompt_id: str, choice: Choice, notify: bool = True) -> None:
+        game.decide(seat, prompt_id, choice)  # raises and changes nothing when illegal
+        decision = game.decisions[-1].to_json()
+        try:
+            self.store.add_decision(self.id, len(game.decisions) - 1, decision)
+        except Exception as error:
+            game_before = self._replay()  # forget the unsaved decision
+            self.game = game_before
+            raise ServerError("the decision could not be saved; please try again") from error
+        self.record.decisions.append(decision)
+        if game.outcome is not None and self.record.stage != "over":
+            self.store.set_stage(self.id, "over")
+            self.record.stage = "over"
+        if notify:
+            self.refresh()
+
+    # -- publication -------------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Publish the game's current state unless a secret step is being held open."""
+        game = self.require_game()
+        now = self.clock()
+        if self.gate_until is not None and now < self.gate_until:
+            self.on_change(self)  # the acting seat sees its answer taken; nothing else changes
+            return
+        self.gate_until = None
+        self.frozen = None
+        self.published = len(game.events)
+        current = game.awaiting()
+        ids = {p.id for p in current}
+        new_batch = not ids <= self.batch
+        self.batch = ids if new_batch else self.batch
+        if new_batch and game.outcome is None and is_secret(game, current) and self.config.step_seconds > 0:
+            self.gate_until = now + self.config.step_seconds
+            self.frozen = current
+            self.on_gate(self, self.config.step_seconds)
+        if new_batch:
+            self.arm_time_limit()
+        self.on_change(self)
+
+    def arm_time_limit(self) -> None:
+        """With a time limit, end the current batch when its time is over, if it is still open then."""
+        game = self.game
+        if game is None or game.outcome is not None or not self.config.time_limit:
+            return
+        batch = game.awaiting()
+        limit = max((p.timer or DEFAULT_LIMIT for p in batch), default=DEFAULT_LIMIT)
+        limit = max(limit, self.config.step_seconds)
+        ids = {p.id for p in batch}
+        self.on_timer(limit, lambda: self._time_over(ids))
+
+    def _time_over(self, ids: set[str]) -> None:
+        game = self.game
+        if game is None or game.outcome is not None:
+            return
+        current = {p.id for p in game.awaiting()}
+        if current and current <= ids:  # the same batch is still waiting: call time
+            self.time_up()
+
+    def gate_expired(self) -> None:
+        """Called by the timer when a secret step's time is over."""
+        if self.gate_until is not None and self.clock() >= self.gate_until - 0.001:
+            self.gate_until = self.clock()
+            self.refresh()
+
+    def phase_shown(self) -> str:
+        """The phase as published (it may lag the game's during a secret step)."""
+        game = self.require_game()
+        for event in reversed(game.events[: self.published]):
+            if event.kind == "phase":
+                return str(event.data.get("phase", ""))
+        return game.phase
+
+    def is_over_published(self) -> bool:
+        """Whether the end of the game has been published."""
+        return self.game is not None and self.game.outcome is not None and self.published == len(self.game.events)
+
+
+class Hub:
+    """Every table of this server, found by id, join code, host token or seat token."""
+
+    def __init__(self, store: Store, clock: Clock = time.monotonic, seeds: Callable[[], int] = new_seed) -> None:
+        self.store = store
+        self.clock = clock
+        self.seeds = seeds
+        """Where new games' seeds come from: random; tests pass a fixed sequence."""
+        self.tables: dict[str, Table] = {}
+        self.wire: Callable[[Table], None] = lambda table: None
+        """Set by the web layer: connects a table's change and gate callbacks."""
+
+    def load(self, keep_days: float = KEEP_DAYS) -> int:
+        """Rebuild every stored table by replaying its decisions; returns how many were loaded.
+
+        Finished tables older than ``keep_days`` are deleted first: their passes expire.
+        """
+        self.store.prune(time.time() - keep_days * 86_400)
+        for record in self.store.load_tables():
+            table = Table(record, self.store, self.clock)
+            self.tables[table.id] = table
+            self.wire(table)
+            if table.gate_until is not None:  # a secret step was open when the server stopped
+                table.on_gate(table, max(0.0, table.gate_until - self.clock()))
+            table.arm_time_limit()
+        return len(self.tables)
+
+    def create(self, raw: Any) -> Table:
+        """A new table from the host's settings (checked by the engine first)."""
+        config = parse_config(raw)
+        code = new_code()
+        while any(t.code == code for t in self.tables.values()):
+            code = new_code()
+        record = TableRecord(uuid.uuid4().hex, code, new_token(), config.to_json(), self.seeds(), created=time.time())
+        self.store.create_table(record)
+        table = Table(record, self.store, self.clock)
+        self.tables[table.id] = table
+        self.wire(table)
+        return table
+
+    def by_code(self, code: object) -> Table:
+        """The table with a join code, or :class:`NoTable`."""
+        wanted = normalise_code(code)
+        for table in self.tables.values():
+            if table.code == wanted:
+                return table
+        raise NoTable("no table has that code; check it with the host screen")
+
+    def by_host(self, token: object) -> Table:
+        """The table whose host token this is, or :class:`BadToken`."""
+        for table in self.tables.values():
+            if same(token, table.record.host_token):
+                return table
+        raise BadToken("this host pass is not valid; create a new table")
+
+    def by_seat(self, token: object) -> tuple[Table, MemberRecord]:
+        """The table and member of a seat token, or :class:`BadToken`."""
+        for table in self.tables.values():
+            for member in table.record.members:
+                if same(token, member.token):
+                    return table, member
+        raise BadToken("this seat's pass is not valid; join the table again with its code")
+
+
+def _is_permutation(order: object, wanted: set[int]) -> bool:
+    """Whether ``order`` lists each of ``wanted`` exactly once (and nothing else)."""
+    if not isinstance(order, list) or not all(type(o) is int for o in order):
+        return False
+    return len(order) == len(wanted) and set(order) == wanted
+
+
+def _clean_name(name: object) -> str:
+    if not isinstance(name, str):
+        raise BadName("type a name to sit at the table")
+    clean = " ".join(name.split())
+    if not 1 <= len(clean) <= MAX_NAME:
+        raise BadName(f"a name has 1 to {MAX_NAME} characters")
+    return clean
+
+
+def summary(table: Table) -> dict[str, Any]:
+    """Short public facts about a table (for the join page)."""
+    return {"code": table.code, "edition": table.edition.name, "players": table.config.players,
+            "joined": len(table.record.members), "stage": table.stage, "lang": table.config.lang}

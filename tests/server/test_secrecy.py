@@ -1,0 +1,100 @@
+"""Nobody sees what they should not: every message, over whole games, of every edition.
+
+Each seat's message may hold only events whose audience includes that seat and only that
+seat's own prompts; the host screen and spectators get public events only until the game is
+over. Checked after every round of decisions, with secret-step gates on and off.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from mafioso.engine import available_editions, find_edition
+from mafioso.server.messages import public_message, seat_message
+from mafioso.server.tables import Hub, Table
+from tests.server.conftest import FakeClock, play_out, seated_table
+
+EDITIONS = [e.id for e in available_editions()]
+
+
+def indices(message: dict[str, Any], key: str) -> set[int]:
+    return {e["n"] for e in message.get(key) or []}
+
+
+def check_messages(table: Table) -> None:
+    """Assert the secrecy of every screen of ``table`` now."""
+    game = table.game
+    assert game is not None
+    events = game.events
+    for member in table.record.members:
+        seat = member.seat
+        assert seat is not None
+        message = seat_message(table, seat, member.name)
+        for n in indices(message, "events") | indices(message, "private"):
+            audience = events[n].audience
+            assert audience.public or seat in audience.seats, f"seat {seat} was sent event {events[n]}"
+            assert n < table.published, "an event was sent before its secret step ended"
+        assert all(p["seat"] == seat for p in message["prompts"])
+        card = message["card"]
+        if card is not None:
+            dealt = [e for e in events[: table.published] if e.kind == "role.dealt" and e.data["seat"] == seat]
+            assert dealt and card["role"] == dealt[-1].data["role"]
+    for host in (True, False):
+        public = public_message(table, host)
+        assert all(events[n].audience.public for n in indices(public, "events"))
+        assert all(p["seat"] == 0 for p in public["prompts"])
+        if not (host and table.is_over_published()):
+            assert "story" not in public
+
+
+def player_counts(edition_id: str) -> list[int]:
+    edition = find_edition(edition_id)
+    counts = sorted({edition.min_players, edition.default_players(), edition.max_players})
+    return counts
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_every_message_of_whole_games_respects_audiences(edition: str, hub: Hub, clock: FakeClock) -> None:
+    for players in player_counts(edition):
+        for seed, step in ((1, 0), (2, 5)):
+            table = seated_table(hub, edition, players, step_seconds=step)
+            play_out(table, seed, clock, check=check_messages)
+            assert table.is_over_published()
+            story = public_message(table, host=True)["story"]
+            assert story, "the host screen tells the whole story at the end"
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_what_goes_over_the_sockets_respects_audiences(edition: str) -> None:
+    """The same audit end to end: every message a real socket receives, for a whole game."""
+    from starlette.testclient import TestClient
+
+    from mafioso.server.app import create_app
+    from mafioso.server.store import open_store
+    from tests.server.helpers import deal, join_all, new_table, play_over_sockets
+
+    app = create_app(open_store(":memory:"))
+    players = find_edition(edition).default_players()
+    with TestClient(app) as client:
+        table = new_table(client, edition, players)
+        tokens = join_all(client, table["code"], players)
+        deal(client, table["host"], players)
+        live: Table = app.state.hub.by_code(table["code"])
+        seats = {m.token: m.seat for m in live.record.members}
+
+        def check(token: str | None, message: dict[str, Any]) -> None:
+            assert live.game is not None
+            events = live.game.events
+            if token is None:
+                assert all(events[n].audience.public for n in indices(message, "events"))
+                assert "story" not in message or message["outcome"]
+                return
+            seat = seats[token]
+            for n in indices(message, "events") | indices(message, "private"):
+                assert events[n].audience.public or seat in events[n].audience.seats
+            assert all(p["seat"] == seat for p in message["prompts"])
+
+        screen = play_over_sockets(client, table["host"], tokens, seed=11, check=check)
+    assert screen["outcome"] is not None
