@@ -4,11 +4,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Debian's Chromium drives the browser tests (Playwright cannot download browsers here).
-if [ ! -x /usr/bin/chromium ]; then
+# Debian's Chromium drives the browser tests (Playwright cannot download browsers here), and
+# the PostgreSQL store is tested against a real server started from Debian's binaries.
+need=()
+[ -x /usr/bin/chromium ] || need+=(chromium)
+command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
     $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
 if [ ! -x .venv/bin/python ]; then
