@@ -49,5 +49,5 @@ def test_event_order_fails_when_the_order_differs() -> None:
                   {"expect": {"event_order": [{"kind": "mafia.meet"}, {"kind": "sheriff.greeted"}]}},
                   {"expect": {"event_order": [{"kind": "sheriff.greeted"}, {"kind": "mafia.meet"}]}}],
     }
-    with pytest.raises(ScenarioFailure, match="step 3 .*no event matching"):
+    with pytest.raises(ScenarioFailure, match=r"step 3 .*no event matching"):
         Runner(Scenario.parse(raw, "inline")).run()

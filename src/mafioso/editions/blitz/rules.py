@@ -57,9 +57,8 @@ from mafioso.engine import (
     Seat,
     SetupError,
     State,
+    Steps,
 )
-
-Steps = Generator[list[Prompt], Reply, Any]
 
 
 class BlitzEdition(Edition):

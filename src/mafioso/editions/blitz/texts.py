@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
-from mafioso.engine import Event
-
-
-def N_(message: str) -> str:
-    """Mark for translation (kept here so the edition imports nothing above the engine)."""
-    return message
-
+from mafioso.engine import N_, Event
 
 TEXTS = {
+    # what each prompt asks, in the player's words
+    "prompt.draft": N_("Keep one of your two cards ({cards}); the other goes back on top of the deck."),
+    "prompt.swap": N_("Stranger: trade your card for the one in the middle."),
+    "prompt.watch": N_("Witness: open your eyes and look for the Rat's raised hand."),
+    "prompt.raise_hand": N_("Rat: raise your hand so the Witness can see it."),
+    "prompt.fish": N_("Capo: lay the Fish card before yourself or a player beside you."),
+    "prompt.peek": N_("Canary: look at the card of a player beside you."),
+    "prompt.bet": N_("Gambler: bet whether the Rat will be shot or stay safe."),
+    "prompt.package": N_("Slide the {card} Package face down to another player."),
+    "prompt.decoy": N_("Keep your eyes closed. Tap any player: nothing happens."),
+    "prompt.talk": N_("Your turn to talk: say what you know, or what you want the others to believe."),
+    "prompt.place": N_("Vigilante: lay or move your {verdicts} Verdict card(s) before the players you suspect."),
+    "prompt.bang": N_("Vigilante: say Bang to end the interrogation, or let it go on."),
+    "prompt.shoot": N_("Goon: point at the player you shoot."),
+    # narration
     "phase.setup": N_("Mafia Blitz. The Vigilante takes the Verdict cards and shuffles the deck."),
     "phase.drafting": N_("Drafting. Not a word from anyone while the deck goes round."),
     "phase.night.eyes closed": N_("Night. Everyone, eyes shut."),

@@ -63,9 +63,8 @@ from mafioso.engine import (
     Prompt,
     Reply,
     State,
+    Steps,
 )
-
-Steps = Generator[list[Prompt], Reply, Any]
 
 
 class Decided(Exception):
@@ -527,8 +526,7 @@ class SpytownEdition(Edition):
     def finish(self, state: State, outcome: Outcome) -> None:
         """Every token and side is shown, and every card not yet shown."""
         st = _st(state)
-        for seat in st.seats:
-            st.emit(ROLE_REVEALED, PUBLIC, seat=seat.number, role=seat.role, team=seat.team)
+        st.reveal_all()
         for number, card in sorted(st.cards.items()):
             if number not in st.played and card != NEUTRAL:
                 st.emit("card.revealed", PUBLIC, seat=number, card=card)

@@ -10,15 +10,23 @@ from __future__ import annotations
 from typing import Any
 
 from mafioso.editions.spytown.catalogue import CARDS
-from mafioso.engine import Event
-
-
-def N_(message: str) -> str:
-    """Mark for translation (kept here so the edition imports nothing above the engine)."""
-    return message
-
+from mafioso.engine import N_, Event
 
 TEXTS = {
+    # what each prompt asks, in the player's words
+    "prompt.agent_check": N_("Agent: point at a player to see their token."),
+    "prompt.kill": N_("Mafiosi: point at the player you want out of the game."),
+    "prompt.swap": N_("Role Swap: choose a player to swap tokens with, or keep your own."),
+    "prompt.play_card": N_("Show your action card now, or pass."),
+    "prompt.react": N_("Seat {victim} is about to go out: show a Vest or a Bandage now, or pass."),
+    "prompt.speech": N_("Your turn in the discussion: who is a Mafioso, and why?"),
+    "prompt.defence": N_("You are under interrogation: defend yourself, briefly."),
+    "prompt.vote": N_("Your vote: point at the player you take for a Mafioso."),
+    "prompt.final_vote": N_("The final vote: point at one of the candidates."),
+    "prompt.revote": N_("The final vote is tied: keep your vote or change it."),
+    "prompt.last_shot": N_("Last shot: point at a player who goes out with you, or pass."),
+    "prompt.decoy": N_("Keep your eyes closed. Tap any player: nothing happens."),
+    # narration
     "phase.start.deal": N_("Welcome to Spytown. Look at your token in secret, then lay it face down."),
     "phase.start.role swap": N_("A Role Swap card is shown. Its holder may swap tokens with another player."),
     "phase.agent.look": N_("Everyone, close your eyes. Agent, open your eyes and point at a player."),
@@ -94,7 +102,6 @@ TEXTS = {
     "game.over.new_gang": N_("The New Gang takes over Spytown!"),
     "game.over.draw": N_("Nobody is left standing in Spytown."),
 }
-
 
 
 def text_key(event: Event) -> str:

@@ -52,7 +52,6 @@ from mafioso.engine import (
     ELIMINATED,
     FACILITATOR,
     PUBLIC,
-    ROLE_DEALT,
     ROLE_REVEALED,
     SPEECH,
     Audience,
@@ -62,9 +61,9 @@ from mafioso.engine import (
     Prompt,
     Reply,
     State,
+    Steps,
 )
 
-Steps = Generator[list[Prompt], Reply, Any]
 YES_NO = ("yes", "no")
 CLAIMS = (VAMPIRES, HUNTERS, SHAPESHIFTER, *ROLES)
 
@@ -121,8 +120,7 @@ class VampiresEdition(Edition):
 
     def deal(self, st: VampiresState) -> None:
         """Each player looks at their card; the rulebook's advice about the cast is said aloud."""
-        for seat in st.seats:
-            st.emit(ROLE_DEALT, Audience.to(seat.number), seat=seat.number, role=seat.role, team=seat.team)
+        st.deal_roles()
         for warning in setup.warnings(Counter(s.role for s in st.seats)):
             st.emit("setup.warning", PUBLIC, warning=warning)
 

@@ -49,26 +49,30 @@ def _count(low_high: tuple[int, int], mode: Any) -> int:
     return low_high[1] if mode == "max" else low_high[0]
 
 
+def _specials(options: Mapping[str, Any], name: str, allowed: tuple[str, ...], what: str, picks: tuple[str, ...],
+              low_high: tuple[int, int], seats: int, ordinary: str) -> list[str]:
+    """One side's special roles: the option's list, else the row's count from ``picks``, raised
+    (with ``box_limits``) until the ``seats`` left for ordinary cards fit in the box."""
+    listed = _listed(options[name], allowed, what)
+    if listed is not None:
+        return listed
+    wanted = _count(low_high, options["specials"])
+    extra = seats - wanted - BOX[ordinary]
+    if options["box_limits"] and extra > 0:
+        wanted += extra
+    return list(picks[:wanted])
+
+
 def recommended_cast(players: int, options: Mapping[str, Any]) -> dict[str, int]:
     """The cast for ``players`` seats: the table's row, filled from the options' choices."""
     row = TABLE[players]
     master = options["master"]
     masters = [] if master == "none" else [master]
-    vampires = _listed(options["special_vampires"], SPECIAL_VAMPIRES, "special vampire")
-    if vampires is None:
-        wanted = _count(row.special_vampires, options["specials"])
-        ordinary = row.vampires - len(masters) - wanted
-        if options["box_limits"] and ordinary > BOX[VAMPIRE]:
-            wanted += ordinary - BOX[VAMPIRE]
-        vampires = list(SPECIAL_VAMPIRE_PICKS[:wanted])
+    vampires = _specials(options, "special_vampires", SPECIAL_VAMPIRES, "special vampire", SPECIAL_VAMPIRE_PICKS,
+                         row.special_vampires, row.vampires - len(masters), VAMPIRE)
     shifter = [] if options["shapeshifter"] == "none" else [options["shapeshifter"]]
-    hunters = _listed(options["special_hunters"], SPECIAL_HUNTERS, "special hunter")
-    if hunters is None:
-        wanted = _count(row.special_hunters, options["specials"])
-        ordinary = row.hunters - len(shifter) - wanted
-        if options["box_limits"] and ordinary > BOX[HUNTER]:
-            wanted += ordinary - BOX[HUNTER]
-        hunters = list(SPECIAL_HUNTER_PICKS[:wanted])
+    hunters = _specials(options, "special_hunters", SPECIAL_HUNTERS, "special hunter", SPECIAL_HUNTER_PICKS,
+                        row.special_hunters, row.hunters - len(shifter), HUNTER)
     cast: Counter[str] = Counter(masters + vampires + shifter + hunters)
     cast[VAMPIRE] = row.vampires - len(masters) - len(vampires)
     cast[HUNTER] = row.hunters - len(shifter) - len(hunters)

@@ -6,13 +6,7 @@ package translates every template (and the role and team names) into Russian.
 
 from __future__ import annotations
 
-from mafioso.engine import Event
-
-
-def N_(message: str) -> str:
-    """Mark for translation (kept here so the edition imports nothing above the engine)."""
-    return message
-
+from mafioso.engine import N_, Event
 
 TEXTS = {
     # what each prompt asks, in the player's words

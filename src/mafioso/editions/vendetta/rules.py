@@ -62,7 +62,6 @@ from mafioso.engine import (
     ELIMINATED,
     FACILITATOR,
     PUBLIC,
-    ROLE_DEALT,
     ROLE_REVEALED,
     SPEECH,
     Audience,
@@ -74,10 +73,9 @@ from mafioso.engine import (
     Reply,
     SetupError,
     State,
+    Steps,
 )
 from mafioso.engine.prompts import CHOOSE_MANY
-
-Steps = Generator[list[Prompt], Reply, Any]
 
 NIGHT_SEQUENCE = (
     VIXEN, THIEF, NURSE, BODYGUARD, SNITCH, MAFIA, YAKUZA, "leader", LAWYER, GODFATHER, JOURNALIST, HYPNOTIST,
@@ -225,8 +223,7 @@ class VendettaEdition(Edition):
         """The deck is public (its roles are explained aloud); each card is told to its own seat."""
         listing = ", ".join(f"{count} {ROLES[role].name}" for role, count in st.deck.items())
         st.emit("deck", PUBLIC, cast=st.deck, listing=listing, mystery=bool(st.options["mystery"]))
-        for seat in st.seats:
-            st.emit(ROLE_DEALT, Audience.to(seat.number), seat=seat.number, role=seat.role, team=seat.team)
+        st.deal_roles()
 
     # -- night -------------------------------------------------------------------------------
     def night(self, st: VendettaState, number: int) -> Steps:
@@ -625,8 +622,7 @@ class VendettaEdition(Edition):
 
     def finish(self, state: State, outcome: Outcome) -> None:
         """Every card is shown at the end (in Mystery mode too, as the rules ask)."""
-        for seat in state.seats:
-            state.emit(ROLE_REVEALED, PUBLIC, seat=seat.number, role=seat.role, team=seat.team)
+        state.reveal_all()
 
 
 # -- helpers ---------------------------------------------------------------------------------

@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
-from mafioso.engine import Event
-
-
-def N_(message: str) -> str:
-    """Mark for translation (kept here so the edition imports nothing above the engine)."""
-    return message
-
+from mafioso.engine import N_, Event
 
 TEXTS = {
+    # what each prompt asks, in the player's words
+    "prompt.seduce": N_("Vixen: choose a player to seduce. Their ability fails tonight, and nothing can kill them."),
+    "prompt.block": N_("Thief: choose a player whose ability fails tonight."),
+    "prompt.protect": N_("Choose a player to keep safe tonight."),
+    "prompt.badmouth": N_("Snitch: choose a player who looks like a Thug to anyone who checks them tonight."),
+    "prompt.kill": N_("Choose the player you want dead tonight."),
+    "prompt.investigate": N_("Choose a player whose card you want to see."),
+    "prompt.silence": N_("Godfather: choose a player who may not raise a hand tomorrow."),
+    "prompt.research": N_("Journalist: choose two players to learn whether they play on the same team."),
+    "prompt.hypnotize": N_("Hypnotist: choose a player whose vote tomorrow will count as yours."),
+    "prompt.speech": N_("Your turn to speak. You may name one suspect."),
+    "prompt.nominate": N_("Fewer than two suspects so far: name one."),
+    "prompt.vote": N_("Do you raise your hand against seat {suspect}?"),
+    "prompt.decoy": N_("Keep your eyes closed. Tap any player: nothing happens."),
+    # narration
     "deck": N_("The deck: {listing}. Listen to what each of these roles can do."),
     "role.dealt": N_("Your card: {role}."),
     "phase.night": N_("Night falls ({phase}). The whole town closes its eyes."),
