@@ -3,14 +3,9 @@ few bot games is rendered with its own data (no slot left unfilled)."""
 
 from __future__ import annotations
 
-import random
-import string
 from typing import Any
 
-from mafioso.agents.base import random_choice
-from mafioso.editions.vendetta import EDITION
-from mafioso.engine import Game
-from mafioso.i18n import describe_prompt
+from tests.editions.prompt_texts import assert_every_act_has_a_text, assert_prompts_render_in_full
 
 GAMES: list[tuple[int, dict[str, Any]]] = [
     (8, {}),
@@ -23,25 +18,8 @@ GAMES: list[tuple[int, dict[str, Any]]] = [
 
 
 def test_every_act_has_a_prompt_text() -> None:
-    prompts = {key.removeprefix("prompt.") for key in EDITION.texts if key.startswith("prompt.")}
-    assert prompts == set(EDITION.acts)
+    assert_every_act_has_a_text("vendetta")
 
 
 def test_every_prompt_of_bot_games_is_rendered_in_full() -> None:
-    rendered: set[str] = set()
-    for players, options in GAMES:
-        for seed in range(3):
-            game = Game("vendetta", players, options=options, seed=seed, decoys=True)
-            rng = random.Random(seed)
-            while game.outcome is None:
-                for prompt in game.awaiting():
-                    if game.outcome is not None or not game.is_pending(prompt.id):
-                        continue
-                    template = EDITION.texts[f"prompt.{prompt.act}"]
-                    fields = {f for _, f, _, _ in string.Formatter().parse(template) if f}
-                    assert fields <= {"seat", *prompt.data}, prompt.act
-                    text = describe_prompt(EDITION, prompt)
-                    assert "{" not in text and "}" not in text, text
-                    rendered.add(prompt.act)
-                    game.decide(prompt.seat, prompt.id, random_choice(prompt, rng))
-    assert set(EDITION.acts) - rendered == set(), set(EDITION.acts) - rendered
+    assert_prompts_render_in_full("vendetta", GAMES)
