@@ -214,3 +214,31 @@ def test_decoys_look_like_the_real_prompts_of_their_step() -> None:
         assert {p.seat in p.options for p in batch} == {step == "shooting"}
         for prompt in batch:
             game.decide(prompt.seat, prompt.id, None)
+
+
+def test_secret_steps_are_marked_whether_or_not_decoys_are_used() -> None:
+    for decoys in (True, False):
+        game = Game("sport", seats=SEATS, seed=3, decoys=decoys)
+        seen = {}
+        while game.phase != "night 2":
+            seen[(game.phase.split()[0], game.step)] = game.secret_step
+            for prompt in game.awaiting():
+                if game.is_pending(prompt.id):
+                    game.decide(prompt.seat, prompt.id, prompt.default)
+        assert seen[("night", "shooting")] and seen[("night", "don check")] and seen[("night", "mafia")]
+        assert not seen[("day", "speeches")]
+
+
+def test_spytown_card_windows_are_secret_steps() -> None:
+    game = Game("spytown", 12, options={"extended": True}, seed=5, decoys=True)
+    found = False
+    while not game.is_over() and not found:
+        batch = game.awaiting()
+        if any(p.act == "play_card" for p in batch):
+            found = True
+            assert game.secret_step
+            assert {p.seat for p in batch} == set(game.state.living())  # everyone, holder or not
+        for prompt in batch:
+            if game.is_pending(prompt.id):
+                game.decide(prompt.seat, prompt.id, prompt.default)
+    assert found

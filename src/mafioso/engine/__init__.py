@@ -22,7 +22,7 @@ from mafioso.engine.events import FACILITATOR, PUBLIC, Audience, Event
 from mafioso.engine.game import Game, Legal
 from mafioso.engine.prompts import CHOOSE, CHOOSE_MANY, GM, SPEECH, Choice, Decision, Prompt
 from mafioso.engine.registry import available_editions, available_ids, find_edition
-from mafioso.engine.state import N_, Batch, Reply, Seat, State, Steps
+from mafioso.engine.state import N_, Batch, Reply, Seat, SecretBatch, State, Steps
 from mafioso.engine.views import ELIMINATED, GAME_OVER, RETURNED, ROLE_DEALT, ROLE_REVEALED, View, seat_stream, visible
 
 __all__ = [
@@ -62,6 +62,7 @@ __all__ = [
     "Reply",
     "Role",
     "Seat",
+    "SecretBatch",
     "SetupError",
     "State",
     "Steps",

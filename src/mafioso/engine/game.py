@@ -35,7 +35,7 @@ from mafioso.engine.errors import (
 from mafioso.engine.events import PUBLIC, Event
 from mafioso.engine.prompts import GM, Choice, Decision, Prompt
 from mafioso.engine.registry import find_edition
-from mafioso.engine.state import Reply, State
+from mafioso.engine.state import Reply, SecretBatch, State
 from mafioso.engine.views import View, build_view
 
 LOG_FORMAT = 1
@@ -75,6 +75,7 @@ class Game:
         self.decisions: list[Decision] = []
         self.outcome: Outcome | None = None
         self._pending: dict[str, Prompt] = {}
+        self._secret = False
         self._answers: Reply = {}
         self._answered: dict[str, int] = {}
         self._required = 0
@@ -109,6 +110,7 @@ class Game:
         if not pending:
             raise RuntimeError(f"{self.edition.id} flow asked nothing in {self.state.phase}")
         self._pending = pending
+        self._secret = isinstance(batch, SecretBatch)
         self._required = len(pending)
         self._answers = {}
         self._answered = {}
@@ -131,6 +133,11 @@ class Game:
     def step(self) -> str:
         """The current step within the phase, for example ``"voting"``."""
         return self.state.step
+
+    @property
+    def secret_step(self) -> bool:
+        """Whether the current batch is a secret step (see :class:`~mafioso.engine.state.SecretBatch`)."""
+        return self._secret and self.outcome is None
 
     def is_over(self) -> bool:
         """Whether the game has ended."""

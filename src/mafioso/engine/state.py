@@ -20,6 +20,15 @@ Batch = list[Prompt]
 
 Reply = dict[str, Any]
 
+
+class SecretBatch(list[Prompt]):
+    """A batch that is a secret step: who acts in it, and how fast, must not show.
+
+    :meth:`State.with_decoys` returns one. A flow whose secret step prompts every living seat
+    for real (a card window, say) wraps its list in it. Adapters hold such a step open for a
+    fixed time and never show who has answered (``Game.secret_step``).
+    """
+
 Steps = Generator[Batch, Reply, Any]
 """The type of a flow's sub-steps: generators that yield batches and may return a value."""
 
@@ -133,7 +142,7 @@ class State:
         *,
         timer: float | None = None,
         include_self: bool = False,
-    ) -> Batch:
+    ) -> SecretBatch:
         """Add a decoy prompt for every living seat (or every seat in ``seats``) not asked.
 
         At a table with phones, a player who taps while others sit still is exposed. Decoys make
@@ -143,7 +152,7 @@ class State:
         that changed shape would tell its seat so. Decoys are left out when the game was created
         with ``decoys=False`` (bot simulations), which changes no rule.
         """
-        batch = list(prompts)
+        batch = SecretBatch(prompts)
         if not self.decoys:
             return batch
         asked = {p.seat for p in batch}

@@ -39,12 +39,11 @@ Clock = Callable[[], float]
 
 
 def is_secret(game: Game, prompts: list[Prompt]) -> bool:
-    """Whether a batch is a secret step. Editions build secret steps with ``with_decoys``, so a
-    batch with a decoy is secret; phase names cannot tell (vampires talk and vote at "night").
-    A batch in which every living seat acts for real is treated as public: nothing in its
-    rhythm can single anyone out.
+    """Whether a batch is a secret step: the edition marks it (``Game.secret_step``: built with
+    ``with_decoys`` or as a ``SecretBatch``); phase names cannot tell (vampires talk and vote at
+    "night"). A batch holding a decoy is secret too.
     """
-    return any(p.decoy for p in prompts)
+    return game.secret_step or any(p.decoy for p in prompts)
 
 
 def hand_enterable(prompt: Prompt) -> bool:

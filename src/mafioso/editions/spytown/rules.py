@@ -62,6 +62,7 @@ from mafioso.engine import (
     Outcome,
     Prompt,
     Reply,
+    SecretBatch,
     State,
     Steps,
 )
@@ -598,7 +599,7 @@ class SpytownEdition(Edition):
                                       data={"phase": phase, "moment": moment}))
         if not prompts:
             return
-        reply = yield prompts
+        reply = yield SecretBatch(prompts)  # nobody may tell who holds a card by how long it takes
         for prompt in prompts:
             choice = reply.get(prompt.id)
             if choice is not None and st.is_alive(prompt.seat):
