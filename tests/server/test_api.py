@@ -80,7 +80,7 @@ def test_joining_full_tables_and_taken_names(client: TestClient) -> None:
     assert first.status_code == 200 and first.json()["name"] == "Ann"
     taken = client.post("/api/join", json={"code": code, "name": "ann"})
     assert taken.status_code == 400 and "taken" in taken.json()["error"]
-    for bad in ("", " ", "x" * 40, 7):
+    for bad in ("", " ", "x" * 40, 7, "Ann\x00", "Bo\u200b"):
         assert client.post("/api/join", json={"code": code, "name": bad}).status_code == 400
     assert client.post("/api/join", json={"code": "NOPE1", "name": "Bob"}).status_code == 404
     join_all(client, code, 9)

@@ -16,6 +16,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -46,7 +47,7 @@ def friendly(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except (MafiosoError, OSError, json.JSONDecodeError) as error:
-            err.print(f"[bold red]error:[/] {error}", highlight=False, markup=True)
+            err.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False, markup=True, soft_wrap=True)
             raise typer.Exit(2) from None
 
     return wrapper  # type: ignore[return-value]

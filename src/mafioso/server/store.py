@@ -5,18 +5,25 @@ The engine is the only source of truth, so a table is stored as the inputs of it
 by replaying them. A decision is committed before the seat is told it was accepted.
 
 SQLite (the standard library's driver) is the default; a ``postgresql://`` URL uses psycopg
-when it is installed. Both speak the same few SQL statements, written once with ``?``
-placeholders.
+(``pip install 'mafioso[postgres]'``). Both speak the same few SQL statements, written once with
+``?`` placeholders. On PostgreSQL a lost connection is opened again: a transaction cut off
+before its commit is run again, and one cut off *during* its commit is looked up by its
+transaction id (``txid_status``), so a decision is never lost nor stored twice.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
+
+from mafioso.engine import MafiosoError
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS tables (
@@ -28,6 +35,15 @@ SCHEMA = (
         table_id TEXT NOT NULL, n INTEGER NOT NULL, seat INTEGER NOT NULL, prompt TEXT NOT NULL,
         choice TEXT NOT NULL, PRIMARY KEY (table_id, n))""",
 )
+
+
+SCHEMA_LOCK = 0x6D6166696F736F
+"""The PostgreSQL advisory lock taken while creating the tables, so servers starting together
+over a new database do not race (``CREATE TABLE IF NOT EXISTS`` alone is not safe then)."""
+
+
+class StoreError(MafiosoError):
+    """The database cannot be opened or reached. The message is one line, fit for the CLI."""
 
 
 @dataclass(slots=True)
@@ -70,10 +86,10 @@ class Store:
         self._db = connection
         self._mark = placeholder
         self._lock = threading.Lock()
-        with self._lock:
-            for statement in SCHEMA:
-                self._db.execute(statement)
-            self._db.commit()
+        self._write(*self._schema())
+
+    def _schema(self) -> list[tuple[str, tuple[Any, ...]]]:
+        return [(statement, ()) for statement in SCHEMA]
 
     def _sql(self, sql: str) -> str:
         return sql if self._mark == "?" else sql.replace("?", self._mark)
@@ -186,19 +202,182 @@ def open_store(db: str) -> Store:
     if db != ":memory:":
         Path(db).expanduser().parent.mkdir(parents=True, exist_ok=True)
         db = str(Path(db).expanduser())
-    connection = sqlite3.connect(db, check_same_thread=False, isolation_level="DEFERRED")
-    connection.execute("PRAGMA journal_mode=WAL")
-    connection.execute("PRAGMA synchronous=FULL")
-    return Store(connection)
+    return _open_sqlite(db)
+
+
+def _open_sqlite(db: str) -> Store:
+    try:
+        connection = sqlite3.connect(db, check_same_thread=False, isolation_level="DEFERRED")
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("PRAGMA synchronous=FULL")
+        return Store(connection)
+    except sqlite3.Error as error:
+        raise StoreError(f"cannot open the SQLite database {db}: {error}") from None
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split()) or type(error).__name__
+
+
+class PostgresStore(Store):
+    """A :class:`Store` over PostgreSQL that opens its connection again when it is lost.
+
+    A write runs in one transaction whose id is read first. If the connection breaks before the
+    commit is sent, nothing was committed and the transaction is run again on a new connection;
+    if it breaks during the commit, ``txid_status`` on a new connection tells whether it was
+    committed (then it is done), aborted (then it is run again) or still running on the old
+    server process (which is then terminated and asked again). Failing that, a
+    :class:`StoreError` is raised and the decision is not acknowledged.
+    """
+
+    _db: Any  # a psycopg connection
+
+    RECONNECT_DELAYS = (0.0, 0.1, 0.3, 0.6, 1.0)
+    """Pauses before each attempt to connect again (about two seconds in all)."""
+
+    def __init__(self, connect: Callable[[], Any], where: str, errors: Any) -> None:
+        self._connect = connect
+        self._where = where
+        self._errors = errors  # the psycopg module: its OperationalError
+        self._closed = False
+        super().__init__(connect(), placeholder="%s")
+
+    def _schema(self) -> list[tuple[str, tuple[Any, ...]]]:
+        return [("SELECT pg_advisory_xact_lock(?)", (SCHEMA_LOCK,)), *super()._schema()]
+
+    def _lost(self) -> bool:
+        return bool(self._db.closed or self._db.broken)
+
+    def _forget(self) -> None:
+        """Drop a broken connection (its transaction, if any, is aborted by the server)."""
+        with contextlib.suppress(Exception):
+            self._db.close()
+
+    def _rollback(self) -> None:
+        try:
+            self._db.rollback()
+        except Exception:
+            self._forget()
+
+    def _ensure(self) -> None:
+        """Open a new connection if the current one is lost (retrying for about two seconds)."""
+        if self._closed:
+            raise StoreError("the database is closed")
+        if not self._lost():
+            return
+        self._forget()
+        failure: BaseException | None = None
+        for delay in self.RECONNECT_DELAYS:
+            time.sleep(delay)
+            try:
+                self._db = self._connect()
+                return
+            except StoreError as error:
+                failure = error
+        raise StoreError(f"lost the PostgreSQL database at {self._where}: {failure}")
+
+    def _write(self, *statements: tuple[str, tuple[Any, ...]]) -> None:
+        with self._lock:
+            for attempt in (1, 2):
+                self._ensure()
+                try:
+                    xid = self._db.execute("SELECT txid_current()").fetchone()[0]
+                    for sql, params in statements:
+                        self._db.execute(self._sql(sql), params)
+                except self._errors.OperationalError as error:
+                    if not self._lost() or attempt == 2:
+                        self._rollback()
+                        raise self._failed(error) from error
+                    continue  # cut off before the commit: nothing was stored, run it again
+                except Exception:
+                    self._rollback()
+                    raise
+                pid = self._db.info.backend_pid
+                try:
+                    self._db.commit()
+                    return
+                except self._errors.OperationalError as error:
+                    if not self._lost():
+                        self._rollback()
+                        raise
+                    outcome = self._outcome(xid, pid, error)
+                    if outcome == "committed":
+                        return
+                    if attempt == 2:
+                        raise StoreError(f"lost the PostgreSQL database at {self._where} twice while "
+                                         f"committing: {_one_line(error)}") from error
+
+    def _outcome(self, xid: int, pid: int, error: BaseException) -> str:
+        """Whether transaction ``xid``, cut off during its commit, was committed or aborted."""
+        self._ensure()
+        for _ in range(20):
+            row = self._db.execute("SELECT txid_status(%s)", (xid,)).fetchone()
+            self._db.commit()
+            status = str(row[0]) if row and row[0] is not None else "aborted"
+            if status != "in progress":
+                return status
+            # the old server process still holds it (a half-open connection): end it
+            self._db.execute("SELECT pg_terminate_backend(%s)", (pid,))
+            self._db.commit()
+            time.sleep(0.1)
+        raise StoreError(f"cannot tell whether a write was stored in {self._where}: {_one_line(error)}")
+
+    def _failed(self, error: BaseException) -> BaseException:
+        if isinstance(error, self._errors.OperationalError) and self._lost():
+            return StoreError(f"lost the PostgreSQL database at {self._where}: {_one_line(error)}")
+        return error
+
+    def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            for attempt in (1, 2):
+                self._ensure()
+                try:
+                    rows: list[tuple[Any, ...]] = list(self._db.execute(self._sql(sql), params).fetchall())
+                    self._db.commit()
+                    return rows
+                except self._errors.OperationalError as error:
+                    if not self._lost() or attempt == 2:
+                        self._rollback()
+                        raise self._failed(error) from error
+                except Exception:
+                    self._rollback()
+                    raise
+            raise AssertionError("unreachable")  # pragma: no cover
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            self._forget()
 
 
 def _open_postgres(url: str) -> Store:
     try:
-        import psycopg  # type: ignore[import-not-found,unused-ignore]
-    except ImportError as error:
-        raise RuntimeError("a PostgreSQL database needs psycopg: pip install 'psycopg[binary]'") from error
-    connection = psycopg.connect(url)
-    return Store(connection, placeholder="%s")
+        import psycopg
+        from psycopg.conninfo import conninfo_to_dict, make_conninfo
+    except ImportError:
+        # no square brackets (pip's extras): the CLI prints errors with rich markup
+        raise StoreError("a postgresql:// database needs psycopg: install mafioso's postgres extra, "
+                         "or pip install psycopg psycopg-binary") from None
+    try:
+        params = conninfo_to_dict(url)
+    except psycopg.Error as error:
+        reason = _one_line(error).replace(url, "the URL")  # which may hold a password
+        raise StoreError(f"not a valid PostgreSQL URL: {reason}") from None
+    extra = {key: value for key, value in (("connect_timeout", "10"), ("application_name", "mafioso"))
+             if key not in params}
+    conninfo = make_conninfo(url, **extra)
+    where = f"{params.get('host', 'localhost')}:{params.get('port', 5432)}/{params.get('dbname', params.get('user', ''))}"
+
+    def connect() -> Any:
+        try:
+            return psycopg.connect(conninfo)
+        except psycopg.Error as error:
+            raise StoreError(f"cannot connect to the PostgreSQL database at {where}: {_one_line(error)}") from None
+
+    try:
+        return PostgresStore(connect, where, psycopg)
+    except psycopg.Error as error:
+        raise StoreError(f"cannot use the PostgreSQL database at {where}: {_one_line(error)}") from None
 
 
 def default_db_path() -> Path:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import time
+import unicodedata
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -387,6 +388,8 @@ def _clean_name(name: object) -> str:
     if not isinstance(name, str):
         raise BadName("type a name to sit at the table")
     clean = " ".join(name.split())
+    if any(unicodedata.category(char).startswith("C") for char in clean):
+        raise BadName("a name cannot hold control characters")
     if not 1 <= len(clean) <= MAX_NAME:
         raise BadName(f"a name has 1 to {MAX_NAME} characters")
     return clean
