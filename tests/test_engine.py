@@ -242,3 +242,20 @@ def test_spytown_card_windows_are_secret_steps() -> None:
             if game.is_pending(prompt.id):
                 game.decide(prompt.seat, prompt.id, prompt.default)
     assert found
+
+
+def test_multi_pick_steps_have_multi_pick_decoys_whoever_is_left() -> None:
+    """Vendetta's Journalist picks two seats; the step takes the same shape if he is gone (Mystery)."""
+    options = {"specialists": "journalist", "mystery": True}
+    steps = 0
+    for seed in range(6):
+        game = Game("vendetta", 10, options=options, seed=seed, decoys=True)
+        while not game.is_over():
+            batch = game.awaiting()
+            if game.step == "journalist":
+                steps += 1
+                assert {(p.kind, p.max_count) for p in batch} == {("choose_many", 2)}
+            for prompt in batch:
+                if game.is_pending(prompt.id):
+                    game.decide(prompt.seat, prompt.id, prompt.default)
+    assert steps

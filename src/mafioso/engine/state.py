@@ -142,13 +142,14 @@ class State:
         *,
         timer: float | None = None,
         include_self: bool = False,
+        picks: int = 1,
     ) -> SecretBatch:
         """Add a decoy prompt for every living seat (or every seat in ``seats``) not asked.
 
         At a table with phones, a player who taps while others sit still is exposed. Decoys make
         every living seat answer something at every secret step. A decoy's shape (its timer,
-        whether its seat list holds oneself) is declared by the flow for the step, never taken
-        from the real prompts: when the role holder is gone there is no real prompt, and a decoy
+        whether its seat list holds oneself, how many seats it picks) is declared by the flow for
+        the step, never taken from the real prompts: when the role holder is gone there is no real prompt, and a decoy
         that changed shape would tell its seat so. Decoys are left out when the game was created
         with ``decoys=False`` (bot simulations), which changes no rule.
         """
@@ -159,10 +160,19 @@ class State:
         pool = self.living() if seats is None else list(seats)
         for number in pool:
             if number not in asked:
-                batch.append(self.decoy(number, key, timer, include_self))
+                batch.append(self.decoy(number, key, timer, include_self, picks))
         return batch
 
-    def decoy(self, number: int, key: str, timer: float | None = None, include_self: bool = False) -> Prompt:
-        """A harmless prompt that looks like a night choice and changes nothing."""
+    def decoy(
+        self, number: int, key: str, timer: float | None = None, include_self: bool = False, picks: int = 1
+    ) -> Prompt:
+        """A harmless prompt that looks like a night choice and changes nothing.
+
+        ``picks`` > 1 makes it a multi-choice prompt, for steps whose real prompt picks several
+        seats: a step must take as many answers whoever holds the role, or whether anyone does.
+        """
         options = tuple(n for n in self.living() if include_self or n != number)
+        if picks > 1:
+            return Prompt(f"{key}.{number}", number, "decoy", options, kind="choose_many", timer=timer,
+                          max_count=picks, decoy=True)
         return Prompt(f"{key}.{number}", number, "decoy", options, timer=timer, decoy=True)

@@ -397,7 +397,7 @@ class VampiresEdition(Edition):
         pair = kind == CHOOSE_MANY  # the Revenant points at exactly two players
         prompt = Prompt(f"{tag}.{act}.{holder}", holder, act, options, kind=kind,
                         min_count=2 if pair else 0, max_count=2 if pair else 1)
-        reply = yield st.with_decoys([prompt], f"{tag}.{act}.x")
+        reply = yield st.with_decoys([prompt], f"{tag}.{act}.x", picks=2 if pair else 1)
         choice = reply.get(prompt.id)
         works = st.effective(holder)
         st.emit("ability.used", FACILITATOR, seat=holder, role=st.role_of(holder), act=act, choice=choice,

@@ -265,9 +265,15 @@ class VendettaEdition(Edition):
         st.emit("night.blocked", Audience.to(seat), seat=seat)
         st.emit("grimoire.blocked", FACILITATOR, seat=seat, why=why)
 
-    def ask(self, st: VendettaState, key: str, prompts: list[Prompt]) -> Generator[list[Prompt], Reply, Reply]:
-        """One secret step: the real prompts plus a decoy for every other living seat."""
-        batch = st.with_decoys(prompts, f"n{st.tonight.number}.{key}")
+    def ask(
+        self, st: VendettaState, key: str, prompts: list[Prompt], picks: int = 1
+    ) -> Generator[list[Prompt], Reply, Reply]:
+        """One secret step: the real prompts plus a decoy for every other living seat.
+
+        ``picks`` is how many seats the step's real prompt picks (two for the Journalist), so the
+        decoys take the same shape whether or not the role's holder is still there.
+        """
+        batch = st.with_decoys(prompts, f"n{st.tonight.number}.{key}", picks=picks)
         if not batch:
             return {}
         reply = yield batch
@@ -285,7 +291,7 @@ class VendettaEdition(Edition):
                 self.tell_blocked(st, seat, why)
             else:
                 prompts.append(self.target_prompt(st, seat, role, act))
-        reply = yield from self.ask(st, role, prompts)
+        reply = yield from self.ask(st, role, prompts, picks=2 if act == "research" else 1)
         if not prompts or reply.get(prompts[0].id) is None:
             return
         choice = reply[prompts[0].id]
