@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from mafioso.engine import available_editions, find_edition
-from mafioso.server.messages import public_message, seat_message
+from mafioso.engine import available_editions, find_edition, visible
+from mafioso.server.messages import public_events, public_message, seat_message
 from mafioso.server.tables import Hub, Table
 from tests.server.conftest import FakeClock, play_out, seated_table
 
@@ -21,6 +21,22 @@ EDITIONS = [e.id for e in available_editions()]
 
 def indices(message: dict[str, Any], key: str) -> set[int]:
     return {e["n"] for e in message.get(key) or []}
+
+
+def sent(message: dict[str, Any], stream: list[Any], *keys: str) -> list[Any]:
+    """The events a message carries, found by their numbers in the recipient's own stream.
+
+    Numbers count the recipient's stream only (0, 1, 2...); each must name an event of that
+    stream with the same kind.
+    """
+    found = []
+    for key in keys:
+        for shown in message.get(key) or []:
+            assert 0 <= shown["n"] < len(stream), f"number {shown['n']} is outside the recipient's stream"
+            event = stream[shown["n"]]
+            assert event.kind == shown["kind"], (shown, event)
+            found.append(event)
+    return found
 
 
 def check_messages(table: Table) -> None:
@@ -32,10 +48,9 @@ def check_messages(table: Table) -> None:
         seat = member.seat
         assert seat is not None
         message = seat_message(table, seat, member.name)
-        for n in indices(message, "events") | indices(message, "private"):
-            audience = events[n].audience
-            assert audience.public or seat in audience.seats, f"seat {seat} was sent event {events[n]}"
-            assert n < table.published, "an event was sent before its secret step ended"
+        stream = visible(events[: table.published], seat)  # only what was published may be sent
+        for event in sent(message, stream, "events", "private"):
+            assert event.audience.public or seat in event.audience.seats, f"seat {seat} was sent event {event}"
         assert all(p["seat"] == seat for p in message["prompts"])
         card = message["card"]
         if card is not None:
@@ -43,7 +58,8 @@ def check_messages(table: Table) -> None:
             assert dealt and card["role"] == dealt[-1].data["role"]
     for host in (True, False):
         public = public_message(table, host)
-        assert all(events[n].audience.public for n in indices(public, "events"))
+        shown = public_events(events[: table.published])
+        assert all(event.audience.public for event in sent(public, shown, "events"))
         assert all(p["seat"] == 0 for p in public["prompts"])
         if not (host and table.is_over_published()):
             assert "story" not in public
@@ -86,14 +102,14 @@ def test_what_goes_over_the_sockets_respects_audiences(edition: str) -> None:
 
         def check(token: str | None, message: dict[str, Any]) -> None:
             assert live.game is not None
-            events = live.game.events
+            events = live.game.events  # a stream's numbering of a prefix is that of the whole stream
             if token is None:
-                assert all(events[n].audience.public for n in indices(message, "events"))
+                assert all(e.audience.public for e in sent(message, public_events(events), "events"))
                 assert "story" not in message or message["outcome"]
                 return
             seat = seats[token]
-            for n in indices(message, "events") | indices(message, "private"):
-                assert events[n].audience.public or seat in events[n].audience.seats
+            for event in sent(message, visible(events, seat), "events", "private"):
+                assert event.audience.public or seat in event.audience.seats
             assert all(p["seat"] == seat for p in message["prompts"])
 
         screen = play_over_sockets(client, table["host"], tokens, seed=11, check=check)

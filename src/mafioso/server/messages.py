@@ -39,9 +39,18 @@ def text_of(table: Table, event: Event) -> str | None:
     return table.narration[event.index]
 
 
-def event_json(table: Table, event: Event, with_audience: bool = False) -> dict[str, Any]:
-    """An event as shown: its number, kind, narration line and whether it was public."""
-    out: dict[str, Any] = {"n": event.index, "kind": event.kind, "text": text_of(table, event),
+def stream_numbers(events: list[Event]) -> dict[int, int]:
+    """Game-wide index -> position in one recipient's stream.
+
+    A recipient sees its events numbered 0, 1, 2...: game-wide numbers would leak, since the
+    gaps between them count the events hidden from it (whether a check happened, ...).
+    """
+    return {event.index: position for position, event in enumerate(events)}
+
+
+def event_json(table: Table, event: Event, with_audience: bool = False, n: int | None = None) -> dict[str, Any]:
+    """An event as shown: its number in the recipient's stream, kind, narration line, publicity."""
+    out: dict[str, Any] = {"n": event.index if n is None else n, "kind": event.kind, "text": text_of(table, event),
                            "public": event.audience.public}
     if event.kind == "phase":
         out["phase"] = event.data.get("phase")
@@ -144,10 +153,12 @@ def seat_message(table: Table, seat: int | None, name: str) -> dict[str, Any]:
         return out
     game = table.game
     events = visible(game.events[: table.published], seat)
-    out.update(_play_json(table, events))
+    numbers = stream_numbers(events)
+    out.update(_play_json(table, events, numbers))
     out["events"] = out["events"][-PHONE_EVENTS:]
     out["card"] = card_json(table, seat, events)
-    out["private"] = [event_json(table, e) for e in events if not e.audience.public and text_of(table, e)]
+    out["private"] = [event_json(table, e, n=numbers[e.index]) for e in events
+                      if not e.audience.public and text_of(table, e)]
     out["prompts"] = [prompt_json(table, p) for p in table.published_prompts(seat)]
     return out
 
@@ -161,7 +172,7 @@ def public_message(table: Table, host: bool) -> dict[str, Any]:
         return out
     game = table.game
     events = public_events(game.events[: table.published])
-    out.update(_play_json(table, events))
+    out.update(_play_json(table, events, stream_numbers(events)))
     out["prompts"] = [prompt_json(table, p) for p in table.published_prompts(GM)] if host else []
     batch = table.public_batch()
     hands = host and table.config.hand_votes
@@ -174,7 +185,7 @@ def public_message(table: Table, host: bool) -> dict[str, Any]:
     return out
 
 
-def _play_json(table: Table, events: list[Event]) -> dict[str, Any]:
+def _play_json(table: Table, events: list[Event], numbers: dict[int, int]) -> dict[str, Any]:
     phase, step = "", ""
     for event in events:
         if event.kind == "phase":
@@ -184,7 +195,7 @@ def _play_json(table: Table, events: list[Event]) -> dict[str, Any]:
     lang = table.config.lang
     return {
         "phase": phase_label(phase, lang), "step": _(step, lang) if step else "", "seats": seats_json(table, events),
-        "events": [event_json(table, e) for e in events if e.audience.public],
+        "events": [event_json(table, e, n=numbers[e.index]) for e in events if e.audience.public],
         "outcome": _outcome_json(table, outcome.to_json()) if outcome else None,
     }
 

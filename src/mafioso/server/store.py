@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import random
 import sqlite3
 import threading
 import time
@@ -205,14 +206,35 @@ def open_store(db: str) -> Store:
     return _open_sqlite(db)
 
 
+SQLITE_OPEN_TRIES = 50
+"""Attempts at opening a SQLite file that others are opening too (about 5 s in all)."""
+
+
 def _open_sqlite(db: str) -> Store:
-    try:
-        connection = sqlite3.connect(db, check_same_thread=False, isolation_level="DEFERRED")
-        connection.execute("PRAGMA journal_mode=WAL")
-        connection.execute("PRAGMA synchronous=FULL")
-        return Store(connection)
-    except sqlite3.Error as error:
-        raise StoreError(f"cannot open the SQLite database {db}: {error}") from None
+    """Open a SQLite file in WAL mode, creating the tables.
+
+    Switching to WAL, or creating the tables, fails at once with "database is locked" while
+    another process or thread does the same (SQLite does not wait on its busy timeout for a
+    journal-mode change), so servers starting together retry for a few seconds.
+    """
+    for attempt in range(SQLITE_OPEN_TRIES):
+        try:
+            connection = sqlite3.connect(db, check_same_thread=False, isolation_level="DEFERRED", timeout=5)
+            try:
+                connection.execute("PRAGMA journal_mode=WAL")
+                connection.execute("PRAGMA synchronous=FULL")
+                return Store(connection)
+            except BaseException:
+                connection.close()
+                raise
+        except sqlite3.OperationalError as error:
+            if "locked" in str(error) and attempt + 1 < SQLITE_OPEN_TRIES:
+                time.sleep(0.01 + 0.1 * random.random())
+                continue
+            raise StoreError(f"cannot open the SQLite database {db}: {error}") from None
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot open the SQLite database {db}: {error}") from None
+    raise StoreError(f"cannot open the SQLite database {db}")  # pragma: no cover - the loop returns or raises
 
 
 def _one_line(error: BaseException) -> str:
