@@ -117,6 +117,7 @@ def test_every_kind_of_bad_decision_changes_nothing() -> None:
         (lambda: game.decide(4, order.id, [1]), UnknownPrompt),  # another seat's prompt looks like no prompt
         (lambda: game.decide(11, order.id, None), InvalidDecision),
         (lambda: game.decide("9", order.id, None), InvalidDecision),  # type: ignore[arg-type]
+        (lambda: game.decide(True, game.pending(1)[0].id, None), InvalidDecision),  # a bool is not seat 1
     ]
     for attempt, error in cases:
         with pytest.raises(error):

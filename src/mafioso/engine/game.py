@@ -165,7 +165,7 @@ class Game:
         if self.outcome is not None:
             raise GameOver(f"the game is over; seat {seat} cannot decide {prompt_id!r}")
         prompt = self._pending.get(prompt_id)
-        if prompt is None or prompt.seat != seat:
+        if prompt is None or prompt.seat != seat or type(seat) is not int:  # True == 1, but is no seat
             prompt = self._find_interrupt(seat, prompt_id)
         value = prompt.check(choice)
         decision = Decision(seat, prompt_id, value)
