@@ -98,7 +98,7 @@ def test_unknown_edition_and_options_and_casts() -> None:
         Game("sport", options={"stalemate": "maybe"})
     with pytest.raises(OptionError, match="true or false"):
         Game("sport", options={"best_move": "yes"})
-    with pytest.raises(SetupError, match="10 to 10 players"):
+    with pytest.raises(SetupError, match="played by 10 players, not 8"):
         Game("sport", 8)
     with pytest.raises(SetupError, match="exactly"):
         Game("sport", seats=["citizen"] * 10)

@@ -85,7 +85,7 @@ def editions(as_json: Annotated[bool, typer.Option("--json", help="Machine-reada
     for column in ("id", "name", "players", "roles", "options"):
         table.add_column(column)
     for edition in found:
-        table.add_row(edition.id, edition.name, f"{edition.min_players}-{edition.max_players}",
+        table.add_row(edition.id, edition.name, edition.player_range().replace(" to ", "-"),
                       str(len(edition.roles)), str(len(edition.options)))
     console.print(table)
 
@@ -226,6 +226,9 @@ def scenario(
     """Run scenario files; exit 1 and show the first difference if any fails."""
     from mafioso.scenarios import run_files
 
+    missing = [str(path) for path in files if not path.is_file()]
+    if missing:
+        raise MafiosoError(f"no scenario file {missing[0]}")
     results = run_files(files)
     failed = [r for r in results if r[1]]
     if as_json:

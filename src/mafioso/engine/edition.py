@@ -143,9 +143,13 @@ class Edition:
     def check_player_count(self, players: int) -> None:
         """Raise :class:`SetupError` unless the edition plays with ``players`` seats."""
         if not self.min_players <= players <= self.max_players:
-            raise SetupError(
-                f"{self.id} is played by {self.min_players} to {self.max_players} players, not {players}"
-            )
+            raise SetupError(f"{self.id} is played by {self.player_range()} players, not {players}")
+
+    def player_range(self) -> str:
+        """``"6 to 16"``, or ``"10"`` for an edition played by one number of players."""
+        if self.min_players == self.max_players:
+            return str(self.min_players)
+        return f"{self.min_players} to {self.max_players}"
 
     def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
         """All options with the rulebook's defaults filled in; unknown names are errors."""
