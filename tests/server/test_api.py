@@ -42,7 +42,7 @@ def test_editions_lists_every_available_edition(client: TestClient) -> None:
 
 @pytest.mark.parametrize("settings, words", [
     ({"edition": "nope", "players": 10}, "no edition"),
-    ({"edition": "sport", "players": 4}, "10 to 10"),
+    ({"edition": "sport", "players": 4}, "played by 10 players"),
     ({"edition": "sport", "players": "ten"}, "whole number"),
     ({"edition": "sport", "players": 10, "options": {"stalemate": "maybe"}}, "stalemate"),
     ({"edition": "sport", "players": 10, "options": {"nothing": 1}}, "no option"),

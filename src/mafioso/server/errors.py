@@ -50,6 +50,12 @@ class BadName(ServerError):
     code = "bad_name"
 
 
+class SlowDown(ServerError):
+    """Too many wrong join codes from one address: guessing codes is slowed down."""
+
+    code = "slow_down"
+
+
 class NotNow(ServerError):
     """A request that is valid only in another stage of the table (lobby, play, end)."""
 

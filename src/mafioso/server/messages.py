@@ -6,8 +6,9 @@
   the host screen, and which seats a *public* step waits for (a speech, a vote). Only once the
   game is over does the host screen receive the whole story (every event, from the log).
 
-Seat messages are padded to a multiple of :data:`PAD` bytes so that their size does not tell
-a listener on the network which roles are at the table.
+Seat messages are padded to one size for every seat of a table (a multiple of :data:`PAD`
+bytes that never shrinks, see :func:`seat_text`), so that their size does not tell a listener on
+the network which roles are at the table.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 from mafioso.engine import GM, ROLE_DEALT, ROLE_REVEALED, Event, Prompt, visible
 from mafioso.engine.views import ELIMINATED, RETURNED
 from mafioso.i18n import _, describe_prompt, narrate, role_name
+from mafioso.server.store import MemberRecord
 from mafioso.server.tables import Table, hand_enterable, summary
 
 PAD = 8192
@@ -90,7 +92,7 @@ def prompt_json(table: Table, prompt: Prompt) -> dict[str, Any]:
         "id": prompt.id, "seat": prompt.seat, "act": prompt.act, "title": describe_prompt(table.edition, prompt, lang),
         "kind": prompt.kind,
         "options": [_option(o, names, lang) for o in prompt.options],
-        "optional": prompt.optional, "timer": prompt.timer, "interrupt": prompt.interrupt,
+        "optional": prompt.optional, "timer": table.timer_shown(prompt), "interrupt": prompt.interrupt,
     }
     if "min" in raw:
         out["min"], out["max"] = raw["min"], raw["max"]
@@ -135,7 +137,7 @@ def card_json(table: Table, seat: int, events: list[Event]) -> dict[str, Any] | 
 
 
 def _base(table: Table, kind: str) -> dict[str, Any]:
-    return {"type": "state", "as": kind, "table": summary(table), "stage": table.stage,
+    return {"type": "state", "as": kind, "table": summary(table), "stage": table.stage_shown,
             "lang": table.config.lang}
 
 
@@ -222,6 +224,31 @@ def _config_json(table: Table) -> dict[str, Any]:
     return {"edition": config.edition, "players": config.players, "hand_votes": config.hand_votes,
             "time_limit": config.time_limit,
             "step_seconds": config.step_seconds, "lang": config.lang}
+
+
+def seat_text(table: Table, member: MemberRecord) -> str:
+    """A member's message as sent: once the cards are dealt, padded to the size of the longest
+    message of any seat of the table now or before (a multiple of :data:`PAD`).
+
+    Padding each message to its own multiple of :data:`PAD` is not enough: a mafioso's longer
+    story (the team's night events) crosses a boundary before a citizen's does.
+    """
+    text = encode(seat_message(table, member.seat, member.name))
+    if table.game is None or member.seat is None:
+        return pad_to(text, PAD)
+    version, size = table.sizes
+    if version != table.version:
+        longest = max(len(encode(seat_message(table, m.seat, m.name)).encode())
+                      for m in table.record.members if m.seat is not None)
+        size = max(size, longest + (-longest % PAD))
+        table.sizes = (table.version, size)
+    size = max(size, len(text.encode()))  # a longer name than computed with: never cut
+    return text + " " * (size - len(text.encode()))
+
+
+def pad_to(text: str, block: int) -> str:
+    """``text`` with trailing spaces up to a multiple of ``block`` bytes."""
+    return text + " " * (-len(text.encode()) % block)
 
 
 def encode(message: dict[str, Any], pad: bool = False) -> str:

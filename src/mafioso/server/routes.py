@@ -39,18 +39,28 @@ def _hub(request: Request | WebSocket) -> Hub:
 def refused(error: Exception) -> JSONResponse:
     """A refused request as JSON (never a stack trace)."""
     body = error_text(error)
-    status = 404 if body.get("code") == "no_table" else 400
+    status = {"no_table": 404, "slow_down": 429}.get(str(body.get("code")), 400)
     return JSONResponse({"error": body["message"], "code": body.get("code")}, status_code=status, headers=NO_STORE)
 
 
 async def _json_body(request: Request) -> Any:
-    body = await request.body()
-    if len(body) > MAX_BODY:
+    """The request's JSON, read no further than :data:`MAX_BODY` bytes."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY:
         raise BadMessage("that request is too large")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise BadMessage("that request is too large")
     try:
         return json.loads(body or b"null")
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deep
         raise BadMessage("that request is not JSON") from None
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client else "?"
 
 
 def _page(name: str) -> FileResponse:
@@ -108,7 +118,8 @@ async def create_table(request: Request) -> Response:
 async def table_info(request: Request) -> Response:
     """Public facts about a table, for the join form."""
     try:
-        return JSONResponse(summary(_hub(request).by_code(request.path_params["code"])), headers=NO_STORE)
+        return JSONResponse(summary(_hub(request).by_code(request.path_params["code"], _address(request))),
+                            headers=NO_STORE)
     except Exception as error:
         return refused(error)
 
@@ -119,7 +130,7 @@ async def join(request: Request) -> Response:
         body = await _json_body(request)
         if not isinstance(body, dict):
             raise BadMessage("send a table code and a name")
-        table = _hub(request).by_code(body.get("code"))
+        table = _hub(request).by_code(body.get("code"), _address(request))
         member = table.join(body.get("name"))
     except Exception as error:
         return refused(error)
@@ -156,7 +167,7 @@ def join_url(request: Request, code: str) -> str:
 async def qr(request: Request) -> Response:
     """The join QR code of a table, as SVG."""
     try:
-        table = _hub(request).by_code(request.path_params["code"])
+        table = _hub(request).by_code(request.path_params["code"], _address(request))
     except Exception as error:
         return refused(error)
     return Response(qr_svg(join_url(request, table.code)), media_type="image/svg+xml", headers=NO_STORE)

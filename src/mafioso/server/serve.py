@@ -43,6 +43,7 @@ def serve(host: str, port: int, db: str | None, lang: str = "en") -> None:
 
     from mafioso.server.app import create_app
     from mafioso.server.store import default_db_path, open_store
+    from mafioso.server.ws import MAX_MESSAGE
 
     ensure_catalogs()
     path = db or str(default_db_path())
@@ -58,6 +59,7 @@ def serve(host: str, port: int, db: str | None, lang: str = "en") -> None:
     else:
         print("  phones cannot reach this address: start with --host 0.0.0.0 to play with phones on your network")
     try:
-        uvicorn.run(app, host=host, port=port, log_level="warning", ws_per_message_deflate=False)
+        uvicorn.run(app, host=host, port=port, log_level="warning", ws_per_message_deflate=False,
+                    ws_max_size=MAX_MESSAGE * 4)  # bigger messages are cut off before they are read
     finally:
         store.close()

@@ -9,6 +9,7 @@ the screens who acted or how fast.
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 import unicodedata
@@ -31,12 +32,13 @@ from mafioso.engine import (
 from mafioso.server.config import DEFAULT_LIMIT, TableConfig, config_from_json, parse_config
 from mafioso.server.errors import BadName, BadToken, NameTaken, NoTable, NotNow, ServerError, TableFull
 from mafioso.server.store import MemberRecord, Store, TableRecord
-from mafioso.server.tokens import new_code, new_seed, new_token, normalise_code, same
+from mafioso.server.tokens import CodeGuard, new_code, new_seed, new_token, normalise_code, same
 
 MAX_NAME = 24
 KEEP_DAYS = 30.0
 """How long a finished table stays stored (its story and log can be seen again until then)."""
 Clock = Callable[[], float]
+log = logging.getLogger("mafioso.server")
 
 
 def is_secret(game: Game, prompts: list[Prompt]) -> bool:
@@ -71,6 +73,13 @@ class Table:
         """Ids of the batch last published (to tell a new batch from one being answered)."""
         self.frozen: list[Prompt] | None = None
         """The prompts published when the current gate opened, while it is open."""
+        self.frozen_tools: list[Prompt] = []
+        """The facilitator's tools (interrupts) as they were when the gate opened: their live
+        seat lists would show a death resolved inside the step."""
+        self.version = 0
+        """Counts the changes of what the screens show (lobby, game, publication)."""
+        self.sizes: tuple[int, int] = (-1, 0)
+        """``(version, size)``: the padded size of every seat's message (see ``messages.seat_text``)."""
         self.gate_until: float | None = None
         self.narration: dict[int, str | None] = {}
         """Narration lines by event number: an event never changes once emitted."""
@@ -80,6 +89,8 @@ class Table:
         """Set by the web layer: run ``call`` after ``delay`` seconds (time limits)."""
         if record.stage != "lobby":
             self.game = self._replay()
+            if self.game.outcome is not None and record.stage != "over":
+                self._mark_over()  # the last decision was stored, its stage was not: mend it
             self.refresh()
 
     # -- identity ----------------------------------------------------------------------------
@@ -95,6 +106,19 @@ class Table:
     def stage(self) -> str:
         """``lobby``, ``playing`` or ``over``."""
         return self.record.stage
+
+    @property
+    def stage_shown(self) -> str:
+        """The stage as published: a game that ended inside a secret step is still playing
+        until that step's time is over (else every screen would learn it at once)."""
+        if self.stage == "over" and not self.is_over_published():
+            return "playing"
+        return self.stage
+
+    def changed(self) -> None:
+        """Tell the screens that what they show may have changed."""
+        self.version += 1
+        self.on_change(self)
 
     def member(self, token: object) -> MemberRecord:
         """The member with this token, or :class:`BadToken`."""
@@ -119,7 +143,7 @@ class Table:
         member = MemberRecord(new_token(), clean, joined)
         self.store.add_member(self.id, member)
         self.record.members.append(member)
-        self.on_change(self)
+        self.changed()
         return member
 
     def leave(self, token: object) -> None:
@@ -129,7 +153,7 @@ class Table:
             raise NotNow("the cards are dealt: seats can no longer be left")
         self.store.remove_member(member.token)
         self.record.members.remove(member)
-        self.on_change(self)
+        self.changed()
 
     def remove(self, joined: object) -> None:
         """The host removes a person from the lobby, by their join number."""
@@ -153,9 +177,11 @@ class Table:
         if roles is not None:
             random.Random(self.record.seed).shuffle(roles)
         seats = {members[joined].token: number for number, joined in enumerate(order, start=1)}
+        game = Game(self.edition, self.config.players, seats=roles, options=self.config.options,
+                    seed=self.record.seed, decoys=True)
+        self.store.deal(self.id, seats, roles)  # stored first: a failed write leaves the lobby as it was
         self.record.roles = roles
-        self.game = self._new_game()
-        self.store.deal(self.id, seats, roles)
+        self.game = game
         for member in self.record.members:
             member.seat = seats[member.token]
         self.record.stage = "playing"
@@ -184,7 +210,7 @@ class Table:
         if self.frozen is not None:
             prompts = [p for p in self.frozen if p.seat == seat and game.is_pending(p.id)]
             if seat == GM:
-                prompts += [p for p in game.pending(GM) if p.interrupt]
+                prompts += self.frozen_tools
             return prompts
         return game.pending(seat)
 
@@ -210,6 +236,9 @@ class Table:
             if not shown:
                 raise NotYourTurn(f"seat {seat} has nothing to decide in {self.phase_shown()}")
             raise UnknownPrompt(f"seat {seat} has no pending prompt {prompt_id!r} in {self.phase_shown()}")
+        if self.frozen is not None and any(p.id == prompt_id and p.interrupt for p in shown):
+            # always refused, whatever happened inside the step (a death, the end of the game)
+            raise NotNow("facilitator actions wait until this secret step is over (a few seconds)")
         self._record(game, seat, prompt_id, choice)
 
     def decide_for(self, prompt_id: object, choice: Choice) -> None:
@@ -225,15 +254,20 @@ class Table:
     def time_up(self) -> int:
         """The host ends the current step: every shown, unanswered prompt takes its default."""
         game = self.require_game()
-        if game.outcome is not None:
+        if self.is_over_published():
             raise NotNow("the game is over")
+        # a game over inside a secret step is not published yet: nothing to do, as in any step
+        # where everyone answered
         prompts = self.frozen if self.frozen is not None else game.awaiting()
         count = 0
-        for prompt in list(prompts):
-            if game.outcome is None and game.is_pending(prompt.id):
-                self._record(game, prompt.seat, prompt.id, prompt.default, notify=False)
-                count += 1
-        self.refresh()
+        try:
+            for prompt in list(prompts):
+                game = self.require_game()  # a failed write replaces the game
+                if game.outcome is None and game.is_pending(prompt.id):
+                    self._record(game, prompt.seat, prompt.id, prompt.default, notify=False)
+                    count += 1
+        finally:
+            self.refresh()  # the defaults already stored are published even if one write failed
         return count
 
     def _record(self, game: Game, seat: int, prompt_id: str, choice: Choice, notify: bool = True) -> None:
@@ -247,10 +281,18 @@ class Table:
             raise ServerError("the decision could not be saved; please try again") from error
         self.record.decisions.append(decision)
         if game.outcome is not None and self.record.stage != "over":
-            self.store.set_stage(self.id, "over")
-            self.record.stage = "over"
+            self._mark_over()
         if notify:
             self.refresh()
+
+    def _mark_over(self) -> None:
+        """Mark the table over. The decision that ended the game is already committed: a failed
+        write here must not tell the seat otherwise. Loading the table again mends it."""
+        self.record.stage = "over"
+        try:
+            self.store.set_stage(self.id, "over")
+        except Exception:
+            log.exception("could not mark table %s over; it will be when the server starts again", self.code)
 
     # -- publication -------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -258,10 +300,11 @@ class Table:
         game = self.require_game()
         now = self.clock()
         if self.gate_until is not None and now < self.gate_until:
-            self.on_change(self)  # the acting seat sees its answer taken; nothing else changes
+            self.changed()  # the acting seat sees its answer taken; nothing else changes
             return
         self.gate_until = None
         self.frozen = None
+        self.frozen_tools = []
         self.published = len(game.events)
         current = game.awaiting()
         ids = {p.id for p in current}
@@ -270,10 +313,11 @@ class Table:
         if new_batch and game.outcome is None and is_secret(game, current) and self.config.step_seconds > 0:
             self.gate_until = now + self.config.step_seconds
             self.frozen = current
+            self.frozen_tools = [p for p in game.pending(GM) if p.interrupt]
             self.on_gate(self, self.config.step_seconds)
         if new_batch:
             self.arm_time_limit()
-        self.on_change(self)
+        self.changed()
 
     def arm_time_limit(self) -> None:
         """With a time limit, end the current batch when its time is over, if it is still open then."""
@@ -281,7 +325,10 @@ class Table:
         if game is None or game.outcome is not None or not self.config.time_limit:
             return
         batch = game.awaiting()
-        limit = max((p.timer or DEFAULT_LIMIT for p in batch), default=DEFAULT_LIMIT)
+        if is_secret(game, batch):
+            limit = self.secret_timer(batch) or DEFAULT_LIMIT
+        else:
+            limit = max((p.timer or DEFAULT_LIMIT for p in batch), default=DEFAULT_LIMIT)
         limit = max(limit, self.config.step_seconds)
         ids = {p.id for p in batch}
         self.on_timer(limit, lambda: self._time_over(ids))
@@ -299,6 +346,22 @@ class Table:
         if self.gate_until is not None and self.clock() >= self.gate_until - 0.001:
             self.gate_until = self.clock()
             self.refresh()
+
+    def secret_timer(self, batch: list[Prompt]) -> float | None:
+        """The timer of a secret step, the same for every seat: the decoys' (declared by the
+        flow, whoever holds the role), never the real prompts' (present only while their role is)."""
+        decoys = [p for p in batch if p.decoy]
+        if not decoys:  # everyone acts for real (spytown's card windows): nothing to hide
+            return max((p.timer for p in batch if p.timer), default=None)
+        return max((p.timer for p in decoys if p.timer), default=None)
+
+    def timer_shown(self, prompt: Prompt) -> float | None:
+        """A prompt's timer as its phone shows it (a secret step's is the same for all seats)."""
+        game = self.require_game()
+        batch = self.frozen if self.frozen is not None else game.awaiting()
+        if prompt.seat != GM and not prompt.interrupt and is_secret(game, batch):
+            return self.secret_timer(batch)
+        return prompt.timer
 
     def phase_shown(self) -> str:
         """The phase as published (it may lag the game's during a secret step)."""
@@ -322,6 +385,7 @@ class Hub:
         self.seeds = seeds
         """Where new games' seeds come from: random; tests pass a fixed sequence."""
         self.tables: dict[str, Table] = {}
+        self.guard = CodeGuard(clock)
         self.wire: Callable[[Table], None] = lambda table: None
         """Set by the web layer: connects a table's change and gate callbacks."""
 
@@ -353,12 +417,17 @@ class Hub:
         self.wire(table)
         return table
 
-    def by_code(self, code: object) -> Table:
-        """The table with a join code, or :class:`NoTable`."""
+    def by_code(self, code: object, address: str | None = None) -> Table:
+        """The table with a join code, or :class:`NoTable`. Lookups from ``address`` (a client's
+        network address) are slowed down after many wrong codes (:class:`CodeGuard`)."""
+        if address is not None:
+            self.guard.check(address)
         wanted = normalise_code(code)
         for table in self.tables.values():
             if table.code == wanted:
                 return table
+        if address is not None:
+            self.guard.missed(address)
         raise NoTable("no table has that code; check it with the host screen")
 
     def by_host(self, token: object) -> Table:
@@ -398,4 +467,4 @@ def _clean_name(name: object) -> str:
 def summary(table: Table) -> dict[str, Any]:
     """Short public facts about a table (for the join page)."""
     return {"code": table.code, "edition": table.edition.name, "players": table.config.players,
-            "joined": len(table.record.members), "stage": table.stage, "lang": table.config.lang}
+            "joined": len(table.record.members), "stage": table.stage_shown, "lang": table.config.lang}

@@ -19,13 +19,18 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from mafioso.engine import GM, MafiosoError
 from mafioso.server.errors import BadMessage, BadToken, NotNow, ServerError
-from mafioso.server.messages import encode, public_message, seat_message
+from mafioso.server.messages import encode, pad_to, public_message, seat_text
 from mafioso.server.store import MemberRecord
 from mafioso.server.tables import Hub, Table
 
 log = logging.getLogger("mafioso.server")
 HELLO_SECONDS = 15.0
 MAX_MESSAGE = 16_384
+REPLY_PAD = 1024
+"""A phone's replies (acks, errors) are padded to a multiple of this: an ack echoes its prompt
+id and an error may name the act, both longer or shorter for a real prompt than for a decoy."""
+MAX_QUEUED = 64
+"""A socket with more messages waiting than this does not read them (or floods): it is closed."""
 
 
 class SessionState(Enum):
@@ -67,7 +72,8 @@ class Session:
             self.table = self.hub.by_host(message["host"])
             self.state = SessionState.HOST
         elif "watch" in message:
-            self.table = self.hub.by_code(message["watch"])
+            client = self.socket.client
+            self.table = self.hub.by_code(message["watch"], client.host if client else "?")
             self.state = SessionState.WATCH
         else:
             raise BadToken("say hello with a seat pass, a host pass or a table code")
@@ -82,7 +88,7 @@ class Session:
             if self.member not in table.record.members:  # removed from the lobby by the host
                 return json.dumps({"type": "error", "code": BadToken.code,
                                    "message": "the host removed you from this table; join again with its code"})
-            return encode(seat_message(table, self.member.seat, self.member.name), pad=True)
+            return seat_text(table, self.member)
         return encode(public_message(table, host=self.state is SessionState.HOST))
 
     def push(self, force: bool = False) -> None:
@@ -93,6 +99,11 @@ class Session:
         if force or text != self.last:
             self.last = text
             self.outbox.put_nowait(text)
+
+    def reply_text(self, reply: dict[str, Any]) -> str:
+        """A reply as sent: padded on a phone, so its size tells nothing of the prompt."""
+        text = json.dumps(reply)
+        return pad_to(text, REPLY_PAD) if self.state is SessionState.SEAT or self.member is not None else text
 
     def handle(self, message: dict[str, Any]) -> dict[str, Any] | None:
         """Apply one client message; returns an acknowledgement to send, if any."""
@@ -144,7 +155,7 @@ def parse(text: str) -> dict[str, Any]:
         raise BadMessage("that message is too long")
     try:
         message = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deep
         raise BadMessage("that message is not JSON") from None
     if not isinstance(message, dict):
         raise BadMessage("a message is a JSON object with a type")
@@ -199,7 +210,10 @@ async def serve_socket(socket: WebSocket, hub: Hub, sockets: Sockets) -> None:
             except Exception as error:  # every refusal is shown, never raised
                 reply = error_text(error)
             if reply is not None:
-                session.outbox.put_nowait(json.dumps(reply))
+                session.outbox.put_nowait(session.reply_text(reply))
+            if session.outbox.qsize() > MAX_QUEUED:  # a flood, or a client that never reads
+                await socket.close(code=1008)
+                return
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
@@ -220,7 +234,7 @@ async def _hello(session: Session) -> bool:
     except (WebSocketDisconnect, RuntimeError):
         return False
     except Exception as error:
-        await session.socket.send_text(json.dumps(error_text(error)))
+        await session.socket.send_text(session.reply_text(error_text(error)))
         await session.socket.close(code=4401 if isinstance(error, BadToken) else 4400)
         session.state = SessionState.CLOSED
         return False

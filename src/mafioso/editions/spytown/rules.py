@@ -188,7 +188,7 @@ class SpytownEdition(Edition):
         st.emit("card.played", PUBLIC, seat=holder, card=ROLE_SWAP)
         prompt = Prompt(st.next_id("swap") + f".{holder}", holder, "swap",
                         tuple(n for n in st.living() if n != holder), timer=30)
-        reply = yield self.decoyed(st, [prompt], "swap")
+        reply = yield self.decoyed(st, [prompt], "swap", 30)
         other = reply.get(prompt.id)
         if other is None:
             st.emit("swap.declined", PUBLIC, seat=holder)
@@ -215,7 +215,7 @@ class SpytownEdition(Edition):
         options = tuple(n for n in st.living() if n != agent)
         prompt = Prompt(st.next_id("look") + f".{agent}", agent, "agent_check", options,
                         optional=False, default=options[0], timer=20)
-        reply = yield self.decoyed(st, [prompt], "look")
+        reply = yield self.decoyed(st, [prompt], "look", 20)
         target = int(reply.get(prompt.id, options[0]))
         token = st.seat(target).role
         st.emit("agent.check", Audience.to(agent), seat=agent, target=target, role=token)
@@ -250,7 +250,7 @@ class SpytownEdition(Edition):
         rounds = max(1, int(st.options["mafia_rounds"]))
         if not awake or not targets:
             st.emit("mafia.no_target", FACILITATOR, awake=awake)
-            batch = self.decoyed(st, [], "kill")
+            batch = self.decoyed(st, [], "kill", 30)
             if batch:
                 yield batch
             return None
@@ -259,7 +259,7 @@ class SpytownEdition(Edition):
             stem = st.next_id("kill")
             prompts = [Prompt(f"{stem}.{m}", m, "kill", targets, optional=False, default=targets[0], timer=30)
                        for m in awake]
-            reply = yield self.decoyed(st, prompts, "kill")
+            reply = yield self.decoyed(st, prompts, "kill", 30)
             points = {p.seat: _answer(reply, p) for p in prompts}
             st.emit("mafia.points", Audience.group(awake), round=number, points={str(k): v for k, v in points.items()})
             if len(set(points.values())) == 1:
@@ -533,8 +533,9 @@ class SpytownEdition(Edition):
                 st.emit("card.revealed", PUBLIC, seat=number, card=card)
 
     # -- card windows ------------------------------------------------------------------------
-    def decoyed(self, st: SpytownState, prompts: list[Prompt], key: str) -> list[Prompt]:
-        return st.with_decoys(prompts, st.next_id(key))
+    def decoyed(self, st: SpytownState, prompts: list[Prompt], key: str, timer: float) -> list[Prompt]:
+        """A secret step: decoys for everyone else, with the step's timer whoever acts in it."""
+        return st.with_decoys(prompts, st.next_id(key), timer=timer)
 
     def reaction(self, st: SpytownState, victim: int, vest: bool) -> Generator[list[Prompt], Reply, bool]:
         """The moment after a player is named to go out: his Vest (if allowed here) or another

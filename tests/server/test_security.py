@@ -1,0 +1,250 @@
+"""The security review's findings, each pinned by a test (see "Security review" in docs/server.md).
+
+An attacker sits at the table with a phone and the browser's dev tools; a curious player watches
+the other phones and the shared screen. Nothing either sees may depend on a hidden role or a
+hidden event: not the contents, not the size, not the moment a screen changes.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from mafioso.agents.base import random_choice
+from mafioso.engine import GM, available_editions, find_edition
+from mafioso.server.app import create_app
+from mafioso.server.errors import NotNow
+from mafioso.server.messages import PAD, public_message, seat_message, seat_text
+from mafioso.server.store import open_store
+from mafioso.server.tables import Hub, Table, summary
+from mafioso.server.ws import REPLY_PAD, parse
+from tests.server.conftest import FakeClock, seated_table
+from tests.server.helpers import deal, hello, join_all, new_table, receive_until, state_of
+
+EDITIONS = [e.id for e in available_editions()]
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(open_store(":memory:"))) as test_client:
+        yield test_client
+
+
+def gated_game(table: Table, clock: FakeClock, seed: int, each: Any) -> None:
+    """Play a table with gates to its end; ``each(seat, prompt)`` wraps every answer."""
+    game = table.game
+    assert game is not None
+    rng = random.Random(seed)
+    for _ in range(20_000):
+        if game.outcome is not None and table.is_over_published():
+            return
+        acted = False
+        for seat in range(1, table.config.players + 1):
+            for prompt in table.published_prompts(seat):
+                if game.is_pending(prompt.id) and game.outcome is None:
+                    each(seat, prompt, random_choice(prompt, rng))
+                    acted = True
+        if not acted:
+            if table.gate_until is not None:
+                clock.now = table.gate_until
+                table.gate_expired()
+            else:
+                table.time_up()
+    raise AssertionError("the game did not end")
+
+
+def screens(table: Table) -> dict[Any, Any]:
+    """Everything anyone can see of a table now."""
+    out: dict[Any, Any] = {s: seat_message(table, s, "") for s in range(1, table.config.players + 1)}
+    out["host"], out["watch"], out["summary"] = public_message(table, True), public_message(table, False), summary(table)
+    return out
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_nothing_but_the_answering_phone_changes_during_a_secret_step(edition: str, hub: Hub, clock: FakeClock) -> None:
+    """Not the stage (a game that ended inside the step), not the host's facilitator tools
+    (whose seat lists would show a death resolved inside the step)."""
+    players = find_edition(edition).default_players()
+    for seed in (1, 2, 3, 4):
+        table = seated_table(hub, edition, players, step_seconds=5)
+
+        def each(seat: int, prompt: Any, choice: Any, table: Table = table) -> None:
+            gated = table.is_gated()
+            before = screens(table) if gated else {}
+            table.decide(seat, prompt.id, choice)
+            if gated and table.is_gated():
+                after = screens(table)
+                for who, shown in before.items():
+                    if who != seat:
+                        assert after[who] == shown, f"{who}'s screen changed during a secret step"
+
+        gated_game(table, clock, seed, each)
+
+
+def test_time_is_up_says_nothing_of_a_game_over_inside_a_secret_step(hub: Hub, clock: FakeClock) -> None:
+    for seed in range(1, 40):
+        table = seated_table(hub, "sport", 10, step_seconds=5)
+        found: list[bool] = []
+
+        def each(seat: int, prompt: Any, choice: Any, table: Table = table, found: list[bool] = found) -> None:
+            table.decide(seat, prompt.id, choice)
+            game = table.game
+            assert game is not None
+            if table.is_gated() and game.outcome is not None and not found:
+                found.append(True)
+                assert table.time_up() == 0  # the same answer as in any step where everyone answered
+                with pytest.raises(NotNow) as refused:
+                    table.decide(GM, "gm.foul", 1)
+                assert "game is over" not in str(refused.value)
+
+        gated_game(table, clock, seed, each)
+        if found:
+            return
+    raise AssertionError("no game ended inside a secret step")
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_every_phone_gets_messages_of_one_size(edition: str, hub: Hub, clock: FakeClock) -> None:
+    """Padding to a multiple of 8 KiB is not enough: a mafioso's longer story crosses the
+    boundary first. At any moment every seat's message has the same size."""
+    players = find_edition(edition).max_players
+    table = seated_table(hub, edition, players, step_seconds=5)
+
+    def each(seat: int, prompt: Any, choice: Any) -> None:
+        table.decide(seat, prompt.id, choice)
+        sizes = {len(seat_text(table, m).encode()) for m in table.record.members}
+        assert len(sizes) == 1 and sizes.pop() % PAD == 0, sizes
+
+    gated_game(table, clock, 1, each)
+
+
+def test_a_secret_steps_timer_is_the_same_for_every_seat(hub: Hub, clock: FakeClock) -> None:
+    """Spytown's agent check has a 20 s timer, its decoys none: the phones' timer and the
+    time limit must not tell who holds the role."""
+    checked = 0
+    for seed in (1, 2, 3):
+        table = seated_table(hub, "spytown", 8, step_seconds=5, time_limit=True)
+
+        def each(seat: int, prompt: Any, choice: Any, table: Table = table) -> None:
+            nonlocal checked
+            if table.is_gated():
+                shown = {json.dumps(seat_message(table, s, "")["prompts"][0]["timer"])
+                         for s in range(1, 9) if seat_message(table, s, "")["prompts"]}
+                assert len(shown) <= 1, shown
+                checked += 1
+            table.decide(seat, prompt.id, choice)
+
+        gated_game(table, clock, seed, each)
+    assert checked
+
+
+def test_replies_to_a_phone_do_not_tell_a_real_prompt_from_a_decoy(client: TestClient) -> None:
+    """Acks echo the prompt id ("n0.greet.3" or a longer real one) and errors the act:
+    their sizes are padded like the states."""
+    table = new_table(client)
+    tokens = join_all(client, table["code"], 10)
+    deal(client, table["host"], 10)
+    sizes = set()
+    for token in tokens:
+        with client.websocket_connect("/ws") as socket:
+            socket.send_json({"type": "hello", "seat": token})
+            prompt = json.loads(socket.receive_text())["prompts"][0]
+            socket.send_json({"type": "decide", "prompt": prompt["id"], "choice": {"bad": 1}})
+            sizes.add(len(socket.receive_text().encode()))
+            socket.send_json({"type": "decide", "prompt": prompt["id"], "choice": None})
+            text = receive_until_text(socket, "ack")
+            sizes.add(len(text.encode()))
+    assert sizes == {REPLY_PAD}, sizes
+
+
+def receive_until_text(socket: Any, kind: str) -> str:
+    for _ in range(20):
+        text: str = socket.receive_text()
+        if json.loads(text).get("type") == kind:
+            return text
+    raise AssertionError(f"no {kind}")
+
+
+@pytest.mark.parametrize("text", ["[" * 16_000, '{"a":' * 5_000 + "1" + "}" * 5_000])
+def test_deeply_nested_json_is_a_clear_refusal(text: str, client: TestClient) -> None:
+    from mafioso.server.errors import BadMessage
+
+    with pytest.raises(BadMessage):
+        parse(text)
+    response = client.post("/api/tables", content=text.encode())
+    assert response.status_code == 400 and response.json()["code"] == "bad_message"
+    with client.websocket_connect("/ws") as socket:
+        socket.send_text(text)
+        assert socket.receive_json()["code"] == "bad_message"
+
+
+def test_a_token_with_a_lone_surrogate_is_just_a_bad_token(client: TestClient) -> None:
+    table = new_table(client)
+    join_all(client, table["code"], 1)  # a token to compare with
+    for key in ("seat", "host"):
+        with client.websocket_connect("/ws") as socket:
+            socket.send_text(json.dumps({"type": "hello", key: "TOKEN"}).replace("TOKEN", "\\ud800"))
+            assert socket.receive_json()["code"] == "bad_token"
+    assert client.post("/api/log", content=b'{"host": "\\ud800"}').json()["code"] == "bad_token"
+
+
+def test_a_seat_pass_is_no_host_pass_and_the_other_way_round(client: TestClient) -> None:
+    table = new_table(client)
+    other = new_table(client)
+    token = join_all(client, table["code"], 1)[0]
+    assert state_of(client, host=token)["code"] == "bad_token"
+    assert state_of(client, seat=table["host"])["code"] == "bad_token"
+    assert client.post("/api/log", json={"host": other["host"]}).json()["code"] == "not_now"  # its own table only
+    with hello(client, host=other["host"]) as (socket, screen):
+        assert screen["table"]["code"] == other["code"]
+        socket.send_json({"type": "remove", "id": 1})  # the other table's lobby is empty: nobody removed here
+        assert receive_until(socket, lambda m: m["type"] == "error")["code"] == "not_now"
+    assert len(state_of(client, seat=token)["lobby"]) == 1
+
+
+def test_guessing_join_codes_is_slowed_down(client: TestClient) -> None:
+    table = new_table(client)
+    statuses = [client.get(f"/api/tables/ZZZ{n:02d}").status_code for n in range(40)]
+    assert statuses[0] == 404 and statuses[-1] == 429
+    assert client.get(f"/api/tables/{table['code']}").status_code == 429, "even a right code, for a while"
+    assert client.post("/api/join", json={"code": table["code"], "name": "Ann"}).status_code == 429
+    with hello(client, watch=table["code"]) as (_, message):
+        assert message["code"] == "slow_down"
+
+
+def test_a_failed_stage_write_does_not_deny_a_stored_decision(hub: Hub, clock: FakeClock) -> None:
+    """The last decision is committed; failing to mark the table over must not tell the phone
+    that nothing was saved. The stage is mended when the table is loaded again."""
+    table = seated_table(hub, "sport", 10)
+
+    def broken(*args: object) -> None:
+        raise OSError("disk full")
+
+    table.store.set_stage = broken  # type: ignore[method-assign,assignment]
+    gated_game(table, clock, 5, lambda seat, prompt, choice: table.decide(seat, prompt.id, choice))
+    assert table.stage == "over"
+    del table.store.set_stage
+    again = Hub(table.store, clock)
+    again.load()
+    assert again.by_code(table.code).stage == "over"
+    assert [r.stage for r in table.store.load_tables()] == ["over"]
+
+
+def test_a_failed_deal_leaves_the_lobby_as_it_was(hub: Hub) -> None:
+    table = hub.create({"edition": "sport", "players": 10, "step_seconds": 0})
+    for number in range(10):
+        table.join(f"P{number}")
+
+    def broken(*args: object) -> None:
+        raise OSError("disk full")
+
+    table.store.deal = broken  # type: ignore[method-assign,assignment]
+    with pytest.raises(OSError):
+        table.deal(list(range(1, 11)))
+    assert table.game is None and table.stage == "lobby"
+    assert "lobby" in public_message(table, host=True)
