@@ -10,7 +10,7 @@ engine's :class:`~mafioso.engine.game.Game`.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -115,11 +115,15 @@ class Edition:
     state_class: ClassVar[type[State]] = State
     texts: ClassVar[Mapping[str, str]] = {}
     """Narration templates: English msgids keyed by :meth:`text_key`, with ``{field}`` slots."""
+    narration_key: ClassVar[Callable[[Event], str] | None] = None
+    """The edition's function picking an event's narration key (a variant of its kind)."""
+    players_by_default: ClassVar[int | None] = None
+    """The player count used when none is given (the smallest one if unset)."""
 
     # -- setup -------------------------------------------------------------------------------
     def default_players(self) -> int:
         """The player count used when none is given."""
-        return self.min_players
+        return self.players_by_default or self.min_players
 
     def recommended_cast(self, players: int, options: Mapping[str, Any]) -> dict[str, int]:
         """The rulebook's cast for ``players`` seats, as ``{role_id: count}``."""
@@ -170,7 +174,8 @@ class Edition:
 
     def text_key(self, event: Event) -> str:
         """The narration key of an event (its kind, unless the edition picks a variant)."""
-        return event.kind
+        pick = type(self).narration_key
+        return pick(event) if pick is not None else event.kind
 
     # -- play --------------------------------------------------------------------------------
     def flow(self, state: State) -> Flow:

@@ -49,7 +49,6 @@ from mafioso.engine import (
     SPEECH,
     Audience,
     Edition,
-    Event,
     OptionError,
     Outcome,
     Prompt,
@@ -74,12 +73,8 @@ class BlitzEdition(Edition):
     acts = ACTS
     state_class = BlitzState
     texts = TEXTS
-
-    def text_key(self, event: Event) -> str:
-        return text_key(event)
-
-    def default_players(self) -> int:
-        return 8
+    narration_key = text_key
+    players_by_default = 8
 
     def format_value(self, key: str, value: Any, lang: str) -> str | None:
         """Card lists and the deck as role names ("Goon, Fed"; "Goon x2, Rat"), not raw ids."""

@@ -30,7 +30,6 @@ from mafioso.engine import (
     SPEECH,
     Audience,
     Edition,
-    Event,
     Outcome,
     Prompt,
     Reply,
@@ -80,9 +79,7 @@ class SportEdition(Edition):
     acts = ACTS
     state_class = SportState
     texts = TEXTS
-
-    def text_key(self, event: Event) -> str:
-        return text_key(event)
+    narration_key = text_key
 
     # -- setup -------------------------------------------------------------------------------
     def recommended_cast(self, players: int, options: Mapping[str, Any]) -> dict[str, int]:
@@ -116,7 +113,7 @@ class SportEdition(Edition):
         st.emit("mafia.meet", Audience.group(blacks), members=blacks, don=dons[0] if dons else None)
         orders = [Prompt("n0.order", don, "kill_order", tuple(n for n in st.living() if n != don),
                          kind=CHOOSE_MANY, min_count=0, max_count=3, timer=60) for don in dons]
-        batch = st.with_decoys(orders, "n0.mafia", timer=60)
+        batch = st.with_decoys(orders, "n0.mafia", timer=60, picks=3)
         if batch:
             reply = yield batch
             st.kill_order = next((reply.get(p.id) or [] for p in orders if st.is_alive(p.seat)), [])

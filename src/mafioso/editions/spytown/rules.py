@@ -58,7 +58,6 @@ from mafioso.engine import (
     SPEECH,
     Audience,
     Edition,
-    Event,
     Outcome,
     Prompt,
     Reply,
@@ -90,13 +89,9 @@ class SpytownEdition(Edition):
     acts = ACTS
     state_class = SpytownState
     texts = TEXTS
+    narration_key = text_key
+    players_by_default = 11
     cards = CARDS
-
-    def default_players(self) -> int:
-        return 11
-
-    def text_key(self, event: Event) -> str:
-        return text_key(event)
 
     def format_value(self, key: str, value: Any, lang: str) -> str | None:
         """Card ids are narrated as card names (Polish ones in Polish)."""

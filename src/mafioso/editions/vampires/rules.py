@@ -56,7 +56,6 @@ from mafioso.engine import (
     SPEECH,
     Audience,
     Edition,
-    Event,
     Outcome,
     Prompt,
     Reply,
@@ -82,13 +81,8 @@ class VampiresEdition(Edition):
     acts = ACTS
     state_class = VampiresState
     texts = TEXTS
-
-    def default_players(self) -> int:
-        """Eight to twelve play best, says the rulebook; ten is the middle."""
-        return 10
-
-    def text_key(self, event: Event) -> str:
-        return text_key(event)
+    narration_key = text_key
+    players_by_default = 10  # eight to twelve play best, says the rulebook; ten is the middle
 
     # -- setup -------------------------------------------------------------------------------
     def recommended_cast(self, players: int, options: Mapping[str, Any]) -> dict[str, int]:

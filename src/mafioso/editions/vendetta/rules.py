@@ -66,7 +66,6 @@ from mafioso.engine import (
     SPEECH,
     Audience,
     Edition,
-    Event,
     OptionError,
     Outcome,
     Prompt,
@@ -158,12 +157,8 @@ class VendettaEdition(Edition):
     acts = ACTS
     state_class = VendettaState
     texts = TEXTS
-
-    def text_key(self, event: Event) -> str:
-        return text_key(event)
-
-    def default_players(self) -> int:
-        return 8
+    narration_key = text_key
+    players_by_default = 8
 
     # -- setup -------------------------------------------------------------------------------
     def recommended_cast(self, players: int, options: Mapping[str, Any]) -> dict[str, int]:
