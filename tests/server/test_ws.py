@@ -84,7 +84,7 @@ def test_refusals_change_nothing(client: TestClient) -> None:
     before = state_of(client, seat=seat)
     prompt = before["prompts"][0]
     for message, code in [
-        ({"type": "decide", "prompt": prompt["id"], "choice": 99}, "IllegalTarget"),
+        ({"type": "decide", "prompt": prompt["id"], "choice": [99]}, "IllegalTarget"),
         ({"type": "decide", "prompt": prompt["id"], "choice": {"x": 1}}, "InvalidDecision"),
         ({"type": "decide", "prompt": "n0.order", "choice": [2, 3]}, "UnknownPrompt"),
         ({"type": "decide", "prompt": 5, "choice": 2}, "refused"),
