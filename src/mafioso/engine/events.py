@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from mafioso.engine.phase import SETUP, Phase
 from mafioso.engine.prompts import GM
 
 
@@ -54,20 +55,26 @@ FACILITATOR = Audience()
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """Something that happened, numbered in order, with its audience and its data.
+    """Something that happened, numbered in order, with its audience, its data and its phase.
 
     ``kind`` is a stable dotted id (``"night.kill"``) that is also the narration key; ``data``
-    holds only JSON values.
+    holds only JSON values; ``phase`` is when it happened.
     """
 
     index: int
     kind: str
     audience: Audience
     data: dict[str, Any] = field(default_factory=dict)
+    phase: Phase = SETUP
 
     def to_json(self) -> dict[str, Any]:
         """The event as a JSON object."""
-        return {"n": self.index, "kind": self.kind, "to": self.audience.to_json(), "data": self.data}
+        return {"n": self.index, "kind": self.kind, "to": self.audience.to_json(), "data": self.data,
+                "at": self.phase.to_json()}
+
+    def renumbered(self, index: int) -> Event:
+        """The same event numbered within one seat's stream."""
+        return Event(index, self.kind, self.audience, self.data, self.phase)
 
     def dumps(self) -> str:
         """The canonical text form: the bytes that replay must reproduce."""
