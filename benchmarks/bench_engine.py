@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import time
-
 from typing import Any
 
 from mafioso.agents.base import RandomBot, make_bots

@@ -18,7 +18,6 @@ from mafioso.engine.events import PUBLIC, Audience, Event
 from mafioso.engine.outcome import GameEnded, Outcome
 from mafioso.engine.phase import SETUP, Phase
 from mafioso.engine.prompts import GM, Prompt
-
 from mafioso.engine.vocabulary import FOLDED
 
 if TYPE_CHECKING:
