@@ -10,6 +10,7 @@ import pytest
 from mafioso.agents.play import play_game
 from mafioso.editions.blitz.catalogue import PREMADES
 from mafioso.engine import GM, Game, IllegalTarget, InvalidDecision, NotYourTurn, SetupError, UnknownPrompt
+from tests.editions.blitz.helpers import play_out, play_until
 
 SWAPS = [
     "", "canary=civilian", "bomber=goon", "lover=civilian,lover=fed", "courier=mouthpiece",
@@ -78,7 +79,7 @@ def test_drafting_is_secret_and_errors_change_nothing() -> None:
     with pytest.raises(NotYourTurn):
         game.decide(3, prompt.id, "goon")
     with pytest.raises(UnknownPrompt):
-        game.decide(2, "draft.9", "goon")
+        game.decide(2, "drafting.draft.9", "goon")
     assert game.digest() == before and not game.decisions
     drew = [e for e in game.events if e.kind == "draft.drew"]
     assert [e.audience.to_json() for e in drew] == [[2]]
@@ -97,11 +98,8 @@ def test_goons_may_hold_fire_by_option() -> None:
     seats = ["vigilante", "goon", "rat", "fed", "civilian", "muscle", "stranger"]
     game = Game("blitz", seats=seats, options={"goons_may_hold_fire": True, "interrogation_rounds": 1},
                 decoys=False)
-    while not game.is_over():
-        prompt = game.awaiting()[0]
-        choice = [6] if prompt.act == "place" else (None if prompt.act == "shoot" else prompt.default)
-        if prompt.act == "shoot":
-            assert prompt.optional
-        game.decide(prompt.seat, prompt.id, choice)
+    shoot = [p for p in play_until(game, lambda g: g.step == "goons", {(1, "place"): [6]}).awaiting()]
+    assert [(p.seat, p.act, p.optional) for p in shoot] == [(2, "shoot", True)]
+    play_out(game)
     assert not any(e.kind == "shot" and e.data["how"] == "gun" for e in game.events)
     assert game.outcome is not None and "rat" in game.outcome.winners
