@@ -45,6 +45,24 @@ def test_every_seat_answers_exactly_once_at_every_night_step(roles: str) -> None
     assert len(shapes) == 1
 
 
+@pytest.mark.parametrize("roles", NIGHT_DECKS)
+def test_real_prompts_and_decoys_share_one_shape_at_every_night_step(roles: str) -> None:
+    """Engine v2: each night step is one secret step built from one spec: every prompt's id is
+    the step's key and its seat, with one kind and one timer, whoever holds an ability."""
+    for seed in range(10):
+        game = Game("blitz", 12, options={"roles": roles}, seed=seed, decoys=True)
+        rng = random.Random(seed)
+        while not game.is_over() and game.phase != "interrogation":
+            batch = game.awaiting()
+            if game.phase == "night":
+                assert game.secret_step
+                keys = {p.id.rsplit(".", 1)[0] for p in batch}
+                assert len(keys) == 1 and all(p.id.endswith(f".{p.seat}") for p in batch)
+                assert len({(p.kind, p.timer, p.max_count) for p in batch}) == 1
+            for prompt in batch:
+                game.decide(prompt.seat, prompt.id, random_choice(prompt, rng))
+
+
 def test_face_down_packages_are_listed_in_seat_order() -> None:
     """The morning lists the Packages' seats in seat order, so the order never tells the bullet
     from the ring (audit fix: they used to come bullet first)."""

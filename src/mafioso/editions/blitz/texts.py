@@ -45,7 +45,7 @@ TEXTS = {
     "role.dealt.swapped": N_("You swapped with the middle card. You are now the {role}."),
     "role.revealed": N_("Seat {seat} is the {role}."),
     "role.revealed.witness": N_("A hand goes up: seat {seat} is the Rat."),
-    "role.revealed.canary": N_("You look at seat {seat}'s card: the {role}."),
+    "role.revealed.canary": N_("You look at the card of seat {seat}: the {role}."),
     "setup.deck": N_("The deck for this game: {deck}. The Vigilante holds {verdicts} Verdict card(s)."),
     "draft.turn": N_("Seat {seat} draws two cards."),
     "draft.drew": N_("You drew: {cards}. Keep one; the other goes back on top."),
