@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 import warnings
 from collections.abc import Sequence
-from importlib.metadata import entry_points
+from functools import cache
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
 from mafioso.engine import CHOOSE, CHOOSE_MANY, Choice, Edition, Event, Observer, Prompt
@@ -94,9 +95,16 @@ BOT_GROUP = "mafioso.bots"
 """The entry-point group where an edition registers its heuristic bot, under the edition's id."""
 
 
+@cache
+def _bot_entry_point(edition_id: str) -> EntryPoint | None:
+    """The entry point of an edition's bot, looked up once per process (reading every installed
+    package's metadata takes milliseconds, and a simulation builds bots for every game)."""
+    return next((p for p in entry_points(group=BOT_GROUP) if p.name == edition_id), None)
+
+
 def heuristic_class(edition: Edition) -> type[Bot]:
     """The edition's heuristic bot; the random bot, with a warning, for an edition that has none."""
-    point = next((p for p in entry_points(group=BOT_GROUP) if p.name == edition.id), None)
+    point = _bot_entry_point(edition.id)
     bot_class = point.load() if point is not None else None
     if not (isinstance(bot_class, type) and issubclass(bot_class, Bot)):
         warnings.warn(f"edition {edition.id!r} has no heuristic bot; random bots play instead", stacklevel=2)
