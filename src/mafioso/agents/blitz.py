@@ -61,6 +61,7 @@ class HeuristicBot(Bot):
         self.returned = ""
         self.passed_to = 0
         self._vigilante = 0
+        self._deck: Mapping[str, int] | None = None
 
     # -- what the seat knows (its observer) --------------------------------------------------
     @property
@@ -89,8 +90,10 @@ class HeuristicBot(Bot):
 
     @property
     def deck(self) -> Mapping[str, int]:
-        deck: Mapping[str, int] = self.knows.facts.get("deck", {})
-        return deck
+        """The deck's make-up (public from setup on, and it never changes: read once)."""
+        if self._deck is None:
+            self._deck = self.knows.facts.get("deck")
+        return self._deck or {}
 
     @property
     def round(self) -> int:
@@ -319,18 +322,19 @@ class HeuristicBot(Bot):
         remarks decide. An open Goon claim is cheap when the deck holds roles that want a bullet.
         """
         claim = self.claims.get(seat)
-        weight = 0.25 if any(self.deck.get(r) for r in ACCUSERS) else 0.5
+        deck = self.deck
+        weight = 0.25 if any(deck.get(r) for r in ACCUSERS) else 0.5
         score = self.remarks.get(seat, 0.0) * weight + self.rng.random() * 0.3
         if claim is None:
             return score + 1.0
-        over = sum(1 for c in self.claims.values() if c == claim) > self.deck.get(claim, 0)
+        over = sum(1 for c in self.claims.values() if c == claim) > deck.get(claim, 0)
         if claim in CIVILIAN_ROLES:
             return score + (0.8 if over else -3.0)
         if claim == "rat":
             return score - 2.0
         if claim == "goon":  # an Outsider would love a Verdict; a Mouthpiece too, but it is harmless
-            return score + (-1.0 if self.deck.get("outsider") else 0.5 if self.deck.get("mouthpiece") else 2.0)
-        if claim not in self.deck and claim in self.edition.roles:
+            return score + (-1.0 if deck.get("outsider") else 0.5 if deck.get("mouthpiece") else 2.0)
+        if claim not in deck and claim in self.edition.roles:
             return score + 3.0
         if over:
             score += 2.0
