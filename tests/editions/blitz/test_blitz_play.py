@@ -7,7 +7,9 @@ import json
 
 import pytest
 
-from mafioso.agents.play import play_game
+from mafioso.agents.base import make_bots
+from mafioso.agents.blitz import HeuristicBot
+from mafioso.agents.play import play_game, run_bots
 from mafioso.editions.blitz.catalogue import PREMADES
 from mafioso.engine import GM, Game, IllegalTarget, InvalidDecision, NotYourTurn, SetupError, UnknownPrompt
 from tests.editions.blitz.helpers import play_out, play_until
@@ -103,3 +105,20 @@ def test_goons_may_hold_fire_by_option() -> None:
     play_out(game)
     assert not any(e.kind == "shot" and e.data["how"] == "gun" for e in game.events)
     assert game.outcome is not None and "rat" in game.outcome.winners
+
+
+def test_the_heuristic_bot_reads_its_seat_from_the_observer() -> None:
+    """Engine v2: the bot's role, the Vigilante's seat, who is shot, the round and the table
+    come from its seat's observer, not from events it re-reads itself."""
+    game = Game("blitz", 10, options={"setup": "trust_no_shadow"}, seed=4, decoys=False)
+    bots = make_bots("heuristic", game.edition, game.options, game.players, 4)
+    run_bots(game, bots)
+    vigilante = game.state.vigilante  # type: ignore[attr-defined]
+    mission = next(e.data["id"] for e in game.events if e.kind == "mission")
+    for seat, bot in bots.items():
+        assert isinstance(bot, HeuristicBot)
+        assert bot.role == game.observer(seat).role == game.role_of(seat)
+        assert bot.vigilante == vigilante
+        assert bot.shot == game.observer(seat).out
+        assert bot.deck == dict(game.state.setup)  # type: ignore[attr-defined]
+        assert bot.mission["id"] == mission and "goal" in bot.mission
