@@ -158,7 +158,6 @@ ACTS = {
     "draft": "drafting: keep one of the two cards drawn (a role id); the other goes back on top of the deck",
     "swap": "night: the Stranger swaps with the middle card",
     "watch": "night: the Witness opens their eyes to see the Rat's raised hand",
-    "raise_hand": "night: the Rat raises a hand for the Witness",
     "fish": "night: the Capo lays the Fish card before himself or a nearby player",
     "peek": "night: the Canary looks at a nearby player's card",
     "bet": "night: the Gambler turns the Bet card to 'shot' or 'safe' (public)",
@@ -169,6 +168,11 @@ ACTS = {
     "bang": "interrogation: the Vigilante says 'bang' to end it, or 'continue'",
     "shoot": "shooting: a safe Goon points at another player",
 }
+
+BET_SIDES = ("shot", "safe")
+"""The two sides of the Gambler's Bet card."""
+PACKAGES = ("bullet", "ring")
+"""The two Package cards, in the order the Courier's card is drawn from."""
 
 CLAIMS = (*ROLES, "suspect", "trusted")
 """What a speech may claim about a seat: a role id, or a suspicion / a vouching."""
