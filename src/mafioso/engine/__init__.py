@@ -20,6 +20,7 @@ from mafioso.engine.errors import (
 )
 from mafioso.engine.events import FACILITATOR, PUBLIC, Audience, Event
 from mafioso.engine.game import Game, Legal
+from mafioso.engine.logcheck import LogError, validate_log
 from mafioso.engine.prompts import CHOOSE, CHOOSE_MANY, GM, SPEECH, Choice, Decision, Prompt
 from mafioso.engine.registry import available_editions, available_ids, find_edition
 from mafioso.engine.state import N_, Batch, Reply, Seat, SecretBatch, State, Steps
@@ -52,6 +53,7 @@ __all__ = [
     "IllegalTarget",
     "InvalidDecision",
     "Legal",
+    "LogError",
     "MafiosoError",
     "NotYourTurn",
     "Option",
@@ -74,5 +76,6 @@ __all__ = [
     "available_ids",
     "find_edition",
     "seat_stream",
+    "validate_log",
     "visible",
 ]

@@ -57,14 +57,18 @@ def shown(value: Any, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
-def json_problem(value: Any, depth: int = MAX_DEPTH, budget: list[int] | None = None) -> str | None:
+def json_problem(value: Any, *, int_keys: bool = False) -> str | None:
     """Why ``value`` is not plain, bounded JSON data (``None`` if it is).
 
     Plain means: ``None``, booleans, integers within :data:`MAX_INT`, finite floats, strings, lists
-    and mappings with string keys. Bounded means at most :data:`MAX_DEPTH` levels and
-    :data:`MAX_ITEMS` values; the bound also stops on self-referencing values (YAML anchors).
+    and mappings with string keys (or integer keys too, with ``int_keys``: YAML has them).
+    Bounded means at most :data:`MAX_DEPTH` levels and :data:`MAX_ITEMS` values; the bound also
+    stops on self-referencing values (YAML anchors).
     """
-    budget = budget if budget is not None else [MAX_ITEMS]
+    return _problem(value, MAX_DEPTH, [MAX_ITEMS], (str, int) if int_keys else (str,))
+
+
+def _problem(value: Any, depth: int, budget: list[int], keys: tuple[type, ...]) -> str | None:
     budget[0] -= 1
     if budget[0] < 0:
         return f"it holds more than {MAX_ITEMS} values"
@@ -74,21 +78,21 @@ def json_problem(value: Any, depth: int = MAX_DEPTH, budget: list[int] | None = 
         return None if abs(value) <= MAX_INT else f"the number {shown(value, 30)} is too large"
     if isinstance(value, float):
         return None if math.isfinite(value) else f"{value} is not a finite number"
-    if isinstance(value, (list, tuple, dict)):
-        if depth <= 0:
-            return f"it nests more than {MAX_DEPTH} levels deep"
-        if isinstance(value, dict):
-            if not all(isinstance(key, str) for key in value):
-                return "a mapping has a key that is not text"
-            items = list(value.values())
-        else:
-            items = list(value)
-        for item in items:
-            problem = json_problem(item, depth - 1, budget)
-            if problem:
-                return problem
-        return None
-    return f"{type(value).__name__} values are not JSON"
+    if not isinstance(value, (list, tuple, dict)):
+        return f"{type(value).__name__} values are not JSON"
+    if depth <= 0:
+        return f"it nests more than {MAX_DEPTH} levels deep"
+    if isinstance(value, dict):
+        if not all(isinstance(key, keys) and not isinstance(key, bool) for key in value):
+            return "a mapping has a key that is not text"
+        items = list(value.values())
+    else:
+        items = list(value)
+    for item in items:
+        problem = _problem(item, depth - 1, budget, keys)
+        if problem:
+            return problem
+    return None
 
 
 def infer_kind(default: Any, choices: tuple[Any, ...]) -> str:
