@@ -3,7 +3,7 @@
 Nothing here does I/O, reads a clock or uses a global random generator.
 """
 
-from mafioso.engine.edition import Edition, Flow, Option, Outcome, Role, Team
+from mafioso.engine.edition import Edition, Flow, Outcome, Role, Team
 from mafioso.engine.errors import (
     AlreadyDecided,
     GameOver,
@@ -21,6 +21,7 @@ from mafioso.engine.errors import (
 from mafioso.engine.events import FACILITATOR, PUBLIC, Audience, Event
 from mafioso.engine.game import Game, Legal
 from mafioso.engine.logcheck import LogError, validate_log
+from mafioso.engine.options import Option
 from mafioso.engine.prompts import CHOOSE, CHOOSE_MANY, GM, SPEECH, Choice, Decision, Prompt
 from mafioso.engine.registry import available_editions, available_ids, find_edition
 from mafioso.engine.state import N_, Batch, Reply, Seat, SecretBatch, State, Steps
