@@ -11,6 +11,7 @@ Run from the command line with ``mafioso scenario FILE...`` or ``python -m mafio
 from __future__ import annotations
 
 import random
+import re
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -158,6 +159,11 @@ def _seats_or_count(value: Any) -> None:
           "a number of seats or a list of seat numbers", value)
 
 
+def _seat_or_list(value: Any) -> None:
+    _want(_is_int(value) or (isinstance(value, list) and all(_is_int(v) for v in value)),
+          "a seat number or a list of seat numbers", value)
+
+
 def _text(value: Any) -> None:
     _want(isinstance(value, str), "text", value)
 
@@ -253,15 +259,18 @@ def _view(value: Any) -> None:
             _in(key, _one_or_list(check_pattern), value[key])
 
 
+STATE_PATH = re.compile(r"[A-Za-z0-9_]+(\.-?[A-Za-z0-9_]+)*")
+
+
 def _state(value: Any) -> None:
-    _want(isinstance(value, dict) and all(isinstance(k, str) for k in value), "a mapping of dotted paths to values",
-          value)
+    _want(isinstance(value, dict) and all(isinstance(k, str) and STATE_PATH.fullmatch(k) for k in value),
+          "a mapping of dotted paths (fouls.3) to values", value)
     _data(value)
 
 
 EXPECTATIONS: dict[str, Callable[[Any], None]] = {
     "phase": _scalar, "step": _scalar, "alive": _seats_or_count, "dead": _seat_list, "over": _bool,
-    "winners": _texts, "termination": _text, "winning_seats": _seats_or_count,
+    "winners": _texts, "termination": _text, "winning_seats": _seat_or_list,
     "role": _seat_map(_text), "team": _seat_map(_text),
     "event": _one_or_list(check_pattern), "event_order": _one_or_list(check_pattern),
     "no_event": _one_or_list(check_pattern), "view": _one_or_list(_view),
@@ -564,13 +573,19 @@ class Runner:
     def expect_winning_seats(self, value: Any) -> None:
         self._equal("winning seats", sorted(self._outcome().seats), sorted(_list(value)))
 
+    def player(self, seat: int) -> int:
+        """A seat number the game has (1 to its player count), else this step fails."""
+        if not 1 <= seat <= self.game.players:
+            raise self.fail(f"there is no seat {seat}; seats are 1 to {self.game.players}")
+        return seat
+
     def expect_role(self, value: Mapping[Any, Any]) -> None:
         for seat, role in value.items():
-            self._equal(f"role of seat {seat}", self.game.state.seat(int(seat)).role, role)
+            self._equal(f"role of seat {seat}", self.game.state.seat(self.player(int(seat))).role, role)
 
     def expect_team(self, value: Mapping[Any, Any]) -> None:
         for seat, team in value.items():
-            self._equal(f"team of seat {seat}", self.game.state.seat(int(seat)).team, team)
+            self._equal(f"team of seat {seat}", self.game.state.seat(self.player(int(seat))).team, team)
 
     def expect_event(self, value: Any) -> None:
         for pattern in _list(value):
@@ -599,6 +614,8 @@ class Runner:
 
     def _expect_one_view(self, value: Mapping[str, Any]) -> None:
         seat = _seat(value["seat"])
+        if seat:
+            self.player(seat)
         events = self.game.view(seat).events
         for pattern in _list(value.get("has", [])):
             if not any(event_matches(e, pattern) for e in events):
@@ -632,11 +649,15 @@ class Runner:
             raise ScenarioError(f"{self.where()}: {self.game.edition.id} has no scoring")
         points = scorer(self.game)
         for seat, want in value.items():
-            self._equal(f"points of seat {seat}", points[int(seat)], want)
+            self._equal(f"points of seat {seat}", points[self.player(int(seat))], want)
 
     def expect_state(self, value: Mapping[str, Any]) -> None:
         for path, want in value.items():
-            self._equal(f"state {path}", _lookup(self.game.state, str(path)), want)
+            try:
+                got = _lookup(self.game.state, str(path))
+            except (AttributeError, LookupError, TypeError):
+                raise self.fail(f"the state has no {path!r}") from None
+            self._equal(f"state {path}", got, want)
 
 
 def _seat(raw: Any) -> int:

@@ -55,9 +55,9 @@ def parse_json(path: Path, data: bytes) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        ends = error.pos >= len(text.rstrip())
+        ends = error.pos >= len(text.rstrip()) or error.msg.startswith("Unterminated string")
         hint = "; the file ends too early (is it cut short?)" if ends and text.strip() else ""
-        raise CommandError(f"{path}: not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}{hint}",
+        raise CommandError(f"{path}: not valid JSON: {error.msg} (line {error.lineno}, column {error.colno}){hint}",
                            file=str(path)) from None
     except RecursionError:
         raise CommandError(f"{path}: not a game log: its JSON nests too deeply", file=str(path)) from None
