@@ -87,6 +87,12 @@ def friendly(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def _plain(option: Any) -> Any:
+    if option is not None and getattr(option, "metavar", None) is None:
+        option.metavar = ""
+    return option
+
+
 class FriendlyGroup(TyperGroup):
     """The command group, reporting argument errors as one ``error:`` line, like every other error."""
 
@@ -104,6 +110,17 @@ class FriendlyGroup(TyperGroup):
             err.print("\nAborted.", highlight=False)
             status = 1
         sys.exit(status if isinstance(status, int) else 0)
+
+    def get_help_option(self, ctx: Any) -> Any:
+        """``--help`` without a ``<bool>`` type beside it: it is a flag, and says so already."""
+        return _plain(super().get_help_option(ctx))
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        """Each command, with the same plain ``--help``."""
+        command = super().get_command(ctx, cmd_name)
+        if command is not None:
+            _plain(command.get_help_option(ctx))
+        return command
 
     @staticmethod
     def _report(error: Exception, argv: list[str]) -> int:

@@ -381,7 +381,7 @@ def replay_log(path: Path, log: dict[str, Any]) -> Game:
         game = Game.replay(log, check=False)
     except MafiosoError as error:
         number = decision_number(error)
-        what = "" if number is not None else "the game it describes cannot be set up: "
+        what = "" if number is not None else "cannot replay it: "
         raise CommandError(f"{path}: {what}{error}", file=str(path), decision=number,
                            type=type(error).__name__) from None
     problem = reproduction_problem(game, log)
