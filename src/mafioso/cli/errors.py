@@ -83,6 +83,9 @@ def friendly(func: F) -> F:
             return func(*args, **kwargs)
         except MafiosoError as error:
             fail(error, bool(kwargs.get("as_json")))
+        except OSError as error:  # a file the command did not expect to touch: still one line
+            where = f"{error.filename}: " if error.filename else ""
+            fail(CommandError(f"{where}{error.strerror or error}"), bool(kwargs.get("as_json")))
 
     return wrapper  # type: ignore[return-value]
 

@@ -56,7 +56,7 @@ def show_version(value: bool) -> None:
 
 
 @app.callback()
-def main(
+def root(
     version: Annotated[bool, typer.Option("--version", metavar="", help="Print the version and exit.", is_eager=True,
                                           callback=show_version)] = False,
 ) -> None:
