@@ -297,6 +297,15 @@ def test_a_log_that_cannot_be_written_is_saved_elsewhere(tmp_path: Path, monkeyp
 
 
 # -- replay: errors name the file, the field or the decision ----------------------------------------
+def unfinished_log(decisions: int) -> dict[str, Any]:
+    """The log of a sport game stopped after some decisions, as this version writes it."""
+    game = Game("sport", seed=3)
+    for _ in range(decisions):
+        prompt = game.awaiting()[0]
+        game.decide(prompt.seat, prompt.id, prompt.default)
+    return json.loads(json.dumps(game.log()))
+
+
 def write(tmp_path: Path, name: str, content: Any) -> str:
     path = tmp_path / name
     if isinstance(content, bytes):
@@ -317,10 +326,13 @@ def write(tmp_path: Path, name: str, content: Any) -> str:
     (json.dumps(FIXTURES["sport-1-finished"])[:300], "the file ends too early"),
     ({**FIXTURES["sport-1-finished"], "decisions": FIXTURES["sport-1-finished"]["decisions"][:40]},
      "decisions are missing"),
-    ({**FIXTURES["sport-3-unfinished"], "decisions": FIXTURES["sport-3-unfinished"]["decisions"][:40]},
-     "decisions are missing"),
+    ("unfinished-cut", "decisions are missing"),
 ])
 def test_replay_errors_name_the_file_and_what_is_wrong(tmp_path: Path, content: Any, expected: str) -> None:
+    if content == "unfinished-cut":  # a log this version writes (its digest is compared), cut short
+        content = unfinished_log(60)
+        key = "history" if "history" in content else "decisions"
+        content[key] = content[key][:40]
     path = write(tmp_path, "log.json", content)
     line = one_error(["replay", path])
     assert line.startswith(f"error: {path}: ") and expected in line, line

@@ -346,15 +346,15 @@ def replay(
             raise CommandError(f"{log}: the game is unfinished; a protocol sheet needs a finished game")
         emit_json(make(game))
         return
-    reproduced = bool(data.get("digest"))
+    reproduced = comparable(game, data)
     if as_json:
         emit_json({"edition": game.edition.id, "decisions": len(game.decisions), "events": len(game.events),
                    "digest": game.digest(), "reproduced": reproduced, "finished": game.outcome is not None,
-                   "phase": game.phase, "outcome": game.outcome.to_json() if game.outcome else None})
+                   "phase": str(game.phase), "outcome": game.outcome.to_json() if game.outcome else None})
         return
     if narrate_events:
         narrate_all(game)
-    verdict = "reproduced exactly" if reproduced else "replayed (the log had no digest to compare)"
+    verdict = "reproduced exactly" if reproduced else "replayed (the log has no digest this version can compare)"
     console.print(f"{game.edition.id}: {len(game.decisions)} decisions, {len(game.events)} events, {verdict}.",
                   highlight=False)
     if game.outcome:
@@ -392,15 +392,14 @@ def replay_log(path: Path, log: dict[str, Any]) -> Game:
 
 def reproduction_problem(game: Game, log: dict[str, Any]) -> str | None:
     """Why the replayed game is not the one recorded (``None`` if it is), as precisely as the log allows."""
-    recorded = log.get("digest")
-    if not recorded or recorded == game.digest():
-        return None
     count = len(game.decisions)
-    events = log.get("events")
     outcome = log.get("outcome")
     if outcome is not None and game.outcome is None:
         return (f"the log says the game ended ({outcome['termination']}), but its {count} decisions stop in "
                 f"{game.phase}: decisions are missing (is the log cut short?)")
+    if not comparable(game, log) or log.get("digest") == game.digest():
+        return None
+    events = log.get("events")
     if isinstance(events, int) and events > len(game.events):
         return (f"the log records {events} events, but its {count} decisions replay only {len(game.events)}: "
                 "decisions are missing (is the log cut short?)")
@@ -408,6 +407,12 @@ def reproduction_problem(game: Game, log: dict[str, Any]) -> str | None:
         return f"its {count} decisions replay {len(game.events)} events, more than the {events} recorded"
     return ("the replayed events differ from the recorded ones (the digest does not match): the log was changed, "
             "or written under other rules")
+
+
+def comparable(game: Game, log: dict[str, Any]) -> bool:
+    """Whether the log's digest can be checked: it has one, and this mafioso writes the log's format
+    (an older format is migrated on replay, and its events are then this release's)."""
+    return bool(log.get("digest")) and log.get("format") == game.log().get("format")
 
 
 # -- play and serve ------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ includes the seat, and prompts are the seat's own. The other seats are played by
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Console
@@ -131,7 +132,7 @@ class TerminalGame:
         act = describe_prompt(edition, prompt, self.lang)
         options = ", ".join(role_name(edition, o, self.lang) if isinstance(o, str) else str(o) for o in prompt.options)
         if prompt.kind == SPEECH:
-            claims = [str(c) for c in prompt.data.get("claims", ())]
+            claims = speech_claims(prompt.data)
             example = (f"{prompt.options[0]} " if prompt.options else "") + (
                 f"claim {prompt.seat} {claims[0]}" if claims else "")
             text = act + " " + (HELP_NOMINATE.format(options=options) if options else "")
@@ -153,6 +154,13 @@ class TerminalGame:
         if prompt.kind == CHOOSE_MANY:
             return values
         return values[0]
+
+
+def speech_claims(data: Any) -> list[str]:
+    """The values a speech may claim: ``data["claims"]`` (a mapping) or ``data.claims`` (engine v2's
+    typed payload), so the terminal reads prompts of either engine."""
+    raw = data.get("claims", ()) if isinstance(data, Mapping) else getattr(data, "claims", ())
+    return [str(claim) for claim in raw or ()]
 
 
 def parse_speech(words: list[str]) -> dict[str, Any]:
