@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from mafioso.engine.errors import OptionError, SetupError
 from mafioso.engine.events import Event
+from mafioso.engine.options import Option
 from mafioso.engine.outcome import Outcome
 from mafioso.engine.prompts import Prompt
 from mafioso.engine.state import Batch, Reply, Seat, State
@@ -57,30 +58,6 @@ class Role:
         if self.names:
             out["names"] = dict(self.names)
         return out
-
-
-@dataclass(frozen=True, slots=True)
-class Option:
-    """A named edition option. ``default`` is the rulebook's reading; ``choices`` limit values."""
-
-    name: str
-    default: Any
-    doc: str
-    choices: tuple[Any, ...] = ()
-
-    def check(self, value: Any) -> Any:
-        """Return ``value`` if the option takes it, else raise :class:`OptionError`."""
-        if self.choices:
-            if value not in self.choices:
-                shown = ", ".join(repr(c) for c in self.choices)
-                raise OptionError(f"option {self.name!r} takes one of {shown}, not {value!r}")
-            return value
-        expected = type(self.default)
-        if expected is bool and type(value) is not bool:
-            raise OptionError(f"option {self.name!r} takes true or false, not {value!r}")
-        if expected in (int, float) and (type(value) not in (int, float) or type(value) is bool):
-            raise OptionError(f"option {self.name!r} takes a number, not {value!r}")
-        return value
 
 
 Flow = Generator[Batch, Reply, Any]
@@ -148,6 +125,8 @@ class Edition:
 
     def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
         """All options with the rulebook's defaults filled in; unknown names are errors."""
+        if given is not None and not isinstance(given, Mapping):
+            raise OptionError(f"options are given as names with values, not {type(given).__name__}")
         given = dict(given or {})
         known = {o.name: o for o in self.options}
         for name in given:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from mafioso.engine.choices import Move
 from mafioso.engine.errors import InvalidDecision, MafiosoError, ReplayMismatch
+from mafioso.engine.logcheck import validate_log
 from mafioso.engine.prompts import CHANCE, GM, Decision, Draw, Entry, Prompt
 
 if TYPE_CHECKING:
@@ -67,9 +68,8 @@ def replay(log: Mapping[str, Any], *, check: bool = True) -> Game:
     """Rebuild a game from its log. Raises :class:`ReplayMismatch` naming what went wrong."""
     from mafioso.engine.game import Game
 
+    log = validate_log(log)  # names the field of a malformed log (LogError)
     fmt = log.get("format")
-    if fmt not in READS:
-        raise ReplayMismatch(f"unknown log format {fmt!r}; this mafioso reads formats {', '.join(map(str, READS))}")
     raw_entries = log.get("history") if fmt == 2 else log.get("decisions")
     entries = [entry_from_json(raw) for raw in raw_entries or []]
     game = Game(

@@ -144,14 +144,14 @@ OPTIONS = (
            "Replaces list."),
     Option("interrogation_rounds", 3,
            "Rounds of talk in the interrogation (each player speaks once a round, then the Vigilante moves the "
-           "Verdict cards); the Vigilante may say Bang after any round once every Verdict card is placed."),
+           "Verdict cards); the Vigilante may say Bang after any round once every Verdict card is placed.", low=1, high=20),
     Option("goons_may_hold_fire", False,
            "Whether a safe Goon may decline to shoot (the rulebook has every safe Goon point at someone)."),
     Option("remove_missions", "",
            "Heavy: ids of Mission cards the group takes out before the shuffle, separated by commas."),
     Option("missions", "",
            "Heavy: a replacement Mission deck, as a list of mission objects (see docs/editions/blitz.md); "
-           "empty for our eight missions."),
+           "empty for our eight missions.", kind="list"),
 )
 
 ACTS = {

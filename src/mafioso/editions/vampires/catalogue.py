@@ -142,7 +142,7 @@ OPTIONS = (
            "voted on (then the most hands of the night), or most_votes at once.", ("renominate", "most_votes")),
     Option("silenced_queen_pardons", False, "Whether a Queen silenced by the Leader can still pardon by not voting."),
     Option("strike_rounds", 3, "Rounds of gestures the hunters get to agree on a victim; then the most-pointed "
-           "player is struck (ties by lot)."),
+           "player is struck (ties by lot).", low=1, high=20),
     Option("void_checks", "shown", "What a disabled, jailed or doomed checker is shown: shown (the true answer, "
            "as if acting as usual) or withheld (nothing).", ("shown", "withheld")),
     Option("disable_passives", True, "Whether the Lamia's and Monk's disable also switches off passive abilities "
