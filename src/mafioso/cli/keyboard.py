@@ -16,7 +16,7 @@ import os
 import select
 import time
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 Render = Callable[[str, float | None], None]
 """Draws the line typed so far and the seconds left (``None``: no timer)."""
@@ -53,28 +53,48 @@ class LineKeyboard:
 
 
 class TerminalKeyboard:
-    """Keys read one by one from a terminal, with echo off; the caller draws the line."""
+    """Keys read one by one from a terminal, with echo off; the caller draws the line.
+
+    Used as a context manager for the whole game, it keeps the terminal in that mode
+    throughout, so keys typed while the bots play are neither echoed over the story nor lost:
+    they are the start of the next answer. Keys after an Enter wait for the next prompt.
+    """
 
     timed = True
 
     def __init__(self, fd: int) -> None:
         self.fd = fd
         self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self.ahead = ""
+        self.saved: list[Any] | None = None
 
-    def read(self, deadline: float | None, render: Render) -> str | None:
-        """Edit a line until Enter (the line), the deadline (``None``) or Ctrl-D on an empty line."""
+    def __enter__(self) -> TerminalKeyboard:
         import termios
         import tty
 
-        saved = termios.tcgetattr(self.fd)
-        try:
-            tty.setcbreak(self.fd)
+        self.saved = termios.tcgetattr(self.fd)
+        tty.setcbreak(self.fd, termios.TCSANOW)  # not TCSAFLUSH: keys typed ahead are kept
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        import termios
+
+        if self.saved is not None:
+            termios.tcsetattr(self.fd, termios.TCSADRAIN, self.saved)
+            self.saved = None
+
+    def read(self, deadline: float | None, render: Render) -> str | None:
+        """Edit a line until Enter (the line), the deadline (``None``) or Ctrl-D on an empty line."""
+        if self.saved is not None:
             return self._edit(deadline, render)
-        finally:
-            termios.tcsetattr(self.fd, termios.TCSADRAIN, saved)
+        with self:
+            return self._edit(deadline, render)
 
     def _edit(self, deadline: float | None, render: Render) -> str | None:
         line = LineEditor()
+        if self._take(line):
+            render(line.text, None if deadline is None else deadline - time.monotonic())
+            return line.text
         while True:
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
@@ -87,10 +107,18 @@ class TerminalKeyboard:
             data = os.read(self.fd, 1024)
             if not data:
                 raise EOFError
-            for char in self.decoder.decode(data):
-                if line.key(char):
-                    render(line.text, left)
-                    return line.text
+            self.ahead += self.decoder.decode(data)
+            if self._take(line):
+                render(line.text, left)
+                return line.text
+
+    def _take(self, line: LineEditor) -> bool:
+        """Feed the keys read so far to ``line``; ``True`` at an Enter (later keys are kept)."""
+        while self.ahead:
+            char, self.ahead = self.ahead[0], self.ahead[1:]
+            if line.key(char):
+                return True
+        return False
 
 
 class LineEditor:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import sys
 import time
+from contextlib import AbstractContextManager, ExitStack
 from typing import Any
 
 from rich.console import Console, Group
@@ -34,7 +35,7 @@ from mafioso.cli.files import consistent_log
 from mafioso.cli.keyboard import Keyboard, LineKeyboard, TerminalKeyboard
 from mafioso.cli.story import event_lines
 from mafioso.cli.table import Table
-from mafioso.engine import ELIMINATED, PHASE, ROLE_DEALT, SPEECH, Decision, Event, MafiosoError, Prompt
+from mafioso.engine import ELIMINATED, PHASE, ROLE_DEALT, SPEECH, Decision, Event, MafiosoError, Phase, Prompt
 from mafioso.i18n import _, describe_prompt, phase_name, role_name
 
 FINISHED = "finished"
@@ -68,6 +69,8 @@ class TerminalGame:
         self.show_role = False
         self.live: Live | None = None
         self.left: float | None = None
+        self.drawn: tuple[str, str] = ("", "")
+        self.at: Phase = self.game.phase
         self.status = ""
 
     # -- the game ------------------------------------------------------------------------------
@@ -119,10 +122,11 @@ class TerminalGame:
         while self.shown < len(history):
             index, event = self.shown, history[self.shown]
             self.shown += 1
+            self.at = event.phase
             self.show_event(event)
             for line in advice.after_event(self.edition.id, self.me, index, self.lang):
                 self.print(line, "yellow")
-        self.refresh()
+            self.refresh()
 
     def show_event(self, event: Event) -> None:
         lines = event_lines(self.edition, event, self.lang)
@@ -271,15 +275,20 @@ class TerminalGame:
         return " \u00b7 ".join(parts)
 
     def phase_words(self) -> str:
-        return phase_name(self.game.phase, self.lang)
+        """The phase of the last event shown (the story and the status line keep in step)."""
+        return phase_name(self.at, self.lang)
 
-    def status_display(self) -> Any:
-        """The live status line at the bottom of a terminal; nothing elsewhere."""
-        if not self.keyboard.timed:
-            return _Nothing()
-        self.live = Live(self.bottom(""), console=self.console, auto_refresh=False, transient=True,
-                         redirect_stdout=False, redirect_stderr=False)
-        return self.live
+    def status_display(self) -> AbstractContextManager[Any]:
+        """At a terminal: the keyboard's mode for the whole game and the live status line at the
+        bottom of the screen. Elsewhere nothing (the status is printed before each prompt)."""
+        stack = ExitStack()
+        if isinstance(self.keyboard, AbstractContextManager):
+            stack.enter_context(self.keyboard)
+        if self.keyboard.timed:
+            self.live = Live(self.bottom(""), console=self.console, auto_refresh=False, transient=True,
+                             redirect_stdout=False, redirect_stderr=False)
+            stack.enter_context(self.live)
+        return stack
 
     def bottom(self, typed: str) -> Group:
         status = Text(" " + self.status_text() + " ", style="reverse")
@@ -289,25 +298,22 @@ class TerminalGame:
         return Group(status, line)
 
     def render(self, typed: str, left: float | None) -> None:
-        """Draw the line being typed and the countdown (the keyboard calls it as keys come)."""
+        """Draw the line being typed and the countdown (the keyboard calls it as keys come);
+        only when what it shows has changed."""
         self.left = left
         if self.live is not None:
-            self.live.update(self.bottom(typed), refresh=True)
+            shown = (typed, self.status_text())
+            if shown != self.drawn:
+                self.drawn = shown
+                self.live.update(self.bottom(typed), refresh=True)
 
     def refresh(self) -> None:
         if self.live is not None:
+            self.drawn = ("", self.status_text())
             self.live.update(self.bottom(""), refresh=True)
 
     def say(self, message: str, **slots: Any) -> str:
         return w.say(message, self.lang, **slots)
-
-
-class _Nothing:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
 
 
 def choose_keyboard(console: Console) -> Keyboard:
