@@ -1,7 +1,8 @@
-"""A Spytown bot that plays like a sensible person, from what its seat sees.
+"""A Spytown bot that plays like a sensible person, from what its seat knows.
 
-It remembers what its seat has been shown (its own token and card, the Agent's look, a wiretap,
-the Mafia meeting, tokens turned up) and what others have said (claims in speeches). The Agent
+What the seat has been told or shown (its token and side, its card, the tokens it saw, who wakes
+with it, who is out, the phase) comes from its :class:`~mafioso.engine.Observer`; the bot keeps
+only what it infers itself: claims heard in speeches and whom each player voted for. The Agent
 shares what it saw; the Police vote for seats named as Mafiosi by the one who claims to be the
 Agent; the Mafia hunts that claimant. Cards are played when they help, and never in the wrong
 phase. Every answer is one of the prompt's options (or a pass where passing is allowed).
@@ -31,8 +32,10 @@ from mafioso.editions.spytown.catalogue import (
     SHOT,
     VEST,
     WIRETAP,
+    CardWindow,
+    Reaction,
 )
-from mafioso.engine import Choice, Edition, Event, Prompt
+from mafioso.engine import SPEECH, Choice, Claim, Edition, Event, Move, Prompt, Speech
 
 
 class HeuristicBot(Bot):
@@ -40,51 +43,66 @@ class HeuristicBot(Bot):
 
     def __init__(self, seat: int, edition: Edition, options: dict[str, Any], players: int, rng: random.Random) -> None:
         super().__init__(seat, edition, options, players, rng)
-        self.role = ""
-        self.team = ""
-        self.card = ""
-        self.known: dict[int, str] = {}
-        self.mates: set[int] = set()
-        self.out: set[int] = set()
         self.accused: Counter[int] = Counter()
         self.agent_claims: dict[int, list[dict[str, Any]]] = {}
-        self.last_votes: dict[str, int] = {}
-        self.ballot: dict[int, int] = {}
+        self.ballot: dict[int, list[int]] = {}
+        self.loser: int | None = None
         self.suspicion: Counter[int] = Counter()
 
-    # -- what the seat sees ------------------------------------------------------------------
+    # -- what the seat knows (its observer) --------------------------------------------------
+    @property
+    def role(self) -> str:
+        return self.knows.role or ""
+
+    @property
+    def team(self) -> str:
+        return self.knows.team or ""
+
+    @property
+    def card(self) -> str | None:
+        """The card this seat may still use, if any."""
+        card: str | None = self.knows.facts.get("card")
+        return card
+
+    @property
+    def out(self) -> set[int]:
+        return self.knows.out
+
+    def token(self, seat: int) -> str | None:
+        """The token this seat knows ``seat`` holds: told, turned up or seen in secret; a seat
+        seen waking with the Mafia is taken for a Mafioso."""
+        seen: dict[int, str] = self.knows.facts.get("tokens", {})
+        token = self.knows.known_roles.get(seat) or seen.get(seat)
+        if token is None and seat != self.seat and self.knows.known_teams.get(seat) == MAFIA:
+            return MAFIOSO
+        return token
+
+    def mates(self) -> set[int]:
+        """Seats this seat knows to be on its own side, when that side hides (Mafia, New Gang)."""
+        if self.team not in (MAFIA, GANG):
+            return set()
+        return {seat for seat, team in self.knows.known_teams.items() if team == self.team}
+
+    # -- what the seat infers ----------------------------------------------------------------
     def observe(self, event: Event) -> None:
         kind, data = event.kind, event.data
-        if kind == "role.dealt" and data["seat"] == self.seat:
-            self.role, self.team = data["role"], data["team"]
-        elif kind == "card.dealt":
-            self.card = data["card"] if data.get("usable") else ""
-        elif kind in ("role.revealed", "agent.check", "wiretap.result"):
-            seat = data["target"] if "target" in data else data["seat"]
-            self.known[seat] = data["role"]
-            if kind == "role.revealed" and event.audience.public:
-                self.learn_from_votes(seat, data["role"])
-        elif kind in ("mafia.meet", "recruited", "gang.meet"):
-            self.mates.update(data["members"])
-            if kind == "mafia.meet":  # a defector who wakes with the Mafia knows its tokens
-                self.known.update({m: MAFIOSO for m in data["members"] if m not in self.known})
-        elif kind == "seat.eliminated":
-            self.out.add(data["seat"])
-        elif kind == "vote.result":
-            self.ballot = {int(k): v for k, v in data["votes"].items()}
-        elif kind == "saved":
-            self.ballot = {}
+        if kind == "vote.count":
+            self.ballot[data["nominee"]] = list(data["voters"])
         elif kind == "vote.loser":
-            self.ballot = {k: v for k, v in self.ballot.items() if v == data["seat"]}
-        elif kind in ("speech", "defence"):
+            self.loser = data["seat"]
+        elif kind == "saved":
+            self.loser = None
+        elif kind == "role.revealed" and event.audience.public and data["seat"] == self.loser:
+            self.learn_from_votes(data["seat"], data["role"])
+        elif kind == "speech":
             self.hear(data["seat"], data.get("claims") or [])
 
     def learn_from_votes(self, seat: int, role: str) -> None:
         """Those who voted a police officer out look suspect; those who voted a Mafioso out less so."""
-        voters = [v for v, target in self.ballot.items() if target == seat]
-        for voter in voters:
+        for voter in self.ballot.get(seat, []):
             self.suspicion[voter] += 1 if role != MAFIOSO else -1
         self.ballot = {}
+        self.loser = None
 
     def hear(self, speaker: int, claims: list[dict[str, Any]]) -> None:
         if any(c["seat"] == speaker and c["is"] == AGENT for c in claims):
@@ -96,11 +114,11 @@ class HeuristicBot(Bot):
     # -- judgement ---------------------------------------------------------------------------
     def enemy_score(self, seat: int) -> float:
         """How much this seat looks like an opponent, from this seat's point of view."""
-        if seat in self.mates and self.team in (MAFIA, GANG):
+        if seat in self.mates():
             return -10.0
-        token = self.known.get(seat)
+        token = self.token(seat)
         score = self.rng.random() * 0.3
-        if self.team == MAFIA or self.team == GANG:
+        if self.team in (MAFIA, GANG):
             if token in (OFFICER, AGENT):
                 score += 3
             if seat in self.agent_claims:
@@ -121,10 +139,8 @@ class HeuristicBot(Bot):
     def trusted_agent(self) -> int | None:
         if self.role == AGENT:
             return None
-        claimants = [s for s in self.agent_claims if s not in self.out or self.known.get(s) == AGENT]
-        if len(claimants) == 1:
-            return claimants[0]
-        return None
+        claimants = [s for s in self.agent_claims if s not in self.out or self.token(s) == AGENT]
+        return claimants[0] if len(claimants) == 1 else None
 
     def most_hostile(self, options: tuple[Any, ...]) -> Any:
         seats = [o for o in options if type(o) is int and o != self.seat]
@@ -134,30 +150,28 @@ class HeuristicBot(Bot):
 
     # -- answers -----------------------------------------------------------------------------
     def choose(self, prompt: Prompt) -> Choice:
-        act = prompt.act
-        handler = getattr(self, f"on_{act}", None)
-        if handler is None or (not prompt.options and prompt.kind != "speech"):
+        handler = getattr(self, f"on_{prompt.act}", None)
+        if handler is None or (not prompt.options and prompt.kind != SPEECH):
             return None if prompt.optional else random_choice(prompt, self.rng)
         choice: Choice = handler(prompt)
         return choice
 
     def on_agent_check(self, prompt: Prompt) -> Choice:
-        unknown = [o for o in prompt.options if o not in self.known]
+        unknown = [o for o in prompt.options if self.token(o) is None]
         return self.rng.choice(unknown or list(prompt.options))
 
     def on_kill(self, prompt: Prompt) -> Choice:
         return self.most_hostile(prompt.options)
 
     def on_vote(self, prompt: Prompt) -> Choice:
-        choice = self.most_hostile(prompt.options)
-        self.last_votes[prompt.act] = choice
-        return choice
+        return self.most_hostile(prompt.options)
 
     on_final_vote = on_vote
 
     def on_revote(self, prompt: Prompt) -> Choice:
-        if self.rng.random() < 0.7 and prompt.default in prompt.options:
-            return prompt.default
+        """Mostly stand firm (a pass keeps the vote), sometimes switch to the likeliest enemy."""
+        if self.rng.random() < 0.7:
+            return None
         return self.most_hostile(prompt.options)
 
     def on_last_shot(self, prompt: Prompt) -> Choice:
@@ -169,53 +183,55 @@ class HeuristicBot(Bot):
         would most likely hand it to a police officer, who would then know him."""
         if self.team != POLICE or not prompt.options:
             return None
-        unknown = [o for o in prompt.options if o not in self.known]
+        unknown = [o for o in prompt.options if self.token(o) is None]
         return self.rng.choice(unknown or list(prompt.options))
 
     def on_speech(self, prompt: Prompt) -> Choice:
         claims = self.claims(defending=prompt.act == "defence")
-        return {"claims": claims} if claims else None
+        return Speech(claims=tuple(Claim(seat, says) for seat, says in claims)) if claims else None
 
     on_defence = on_speech
 
-    def claims(self, defending: bool = False) -> list[dict[str, Any]]:
+    def claims(self, defending: bool = False) -> list[tuple[int, str]]:
         """The Agent shares what it saw once it has found a Mafioso (or must defend itself);
         a Mafioso sometimes blames a police officer."""
-        found_mafioso = any(r == MAFIOSO and s not in self.out and s != self.seat for s, r in self.known.items())
-        if self.team != MAFIA and self.role == AGENT and (found_mafioso or defending):
-            seen = [{"seat": s, "is": r} for s, r in sorted(self.known.items())
-                    if s != self.seat and r in (MAFIOSO, OFFICER)]
-            return [{"seat": self.seat, "is": AGENT}, *seen]
+        seen = {s: self.token(s) for s in range(1, self.players + 1) if s != self.seat}
+        alive_mafiosi = [s for s, token in sorted(seen.items()) if token == MAFIOSO and s not in self.out]
+        if self.team != MAFIA and self.role == AGENT and (alive_mafiosi or defending):
+            shared = [(s, str(token)) for s, token in sorted(seen.items()) if token in (MAFIOSO, OFFICER)]
+            return [(self.seat, AGENT), *shared]
         if self.team == MAFIA and self.rng.random() < 0.15:
-            pool = [s for s in range(1, self.players + 1) if s not in self.mates and s not in self.out and s != self.seat]
+            mates = self.mates()
+            pool = [s for s in range(1, self.players + 1) if s not in mates and s not in self.out and s != self.seat]
             if pool:
-                return [{"seat": self.rng.choice(pool), "is": MAFIOSO}]
-        found = [{"seat": s, "is": MAFIOSO} for s, r in sorted(self.known.items())
-                 if r == MAFIOSO and s not in self.out and s != self.seat and self.team != MAFIA]
-        return found
+                return [(self.rng.choice(pool), MAFIOSO)]
+        if self.team == MAFIA:
+            return []
+        return [(s, MAFIOSO) for s in alive_mafiosi]
 
     def on_react(self, prompt: Prompt) -> Choice:
-        victim = prompt.data.get("victim")
+        victim = prompt.data.victim if isinstance(prompt.data, Reaction) else None
         if VEST in prompt.options:
             return VEST
         if BANDAGE in prompt.options and victim is not None:
-            friendly = self.enemy_score(int(victim)) < 2 if self.team != MAFIA else victim in self.mates
+            friendly = victim in self.mates() if self.team == MAFIA else self.enemy_score(victim) < 2
             return BANDAGE if friendly else None
         return None
 
     def on_play_card(self, prompt: Prompt) -> Choice:
-        phase = prompt.data.get("phase")
-        good = [o for o in prompt.options if CARDS[str(o).partition(":")[0]].phase == phase]
+        phase = prompt.data.phase if isinstance(prompt.data, CardWindow) else None
+        good = [o for o in prompt.options if isinstance(o, Move) and CARDS[o.what].phase == phase]
         if not good:
             return None
-        card = str(good[0]).partition(":")[0]
+        card = good[0].what
         if card in (ARREST, SHELTER, SAFE_CONDUCT):
-            return card
-        targets = [int(str(o).partition(":")[2]) for o in good]
+            return good[0]
+        targets = [move.seat for move in good if move.seat is not None]
         if card in (WIRETAP, RECRUITMENT):
-            unknown = [t for t in targets if t not in self.known and t not in self.mates]
-            return f"{card}:{self.rng.choice(unknown or targets)}"
+            mates = self.mates()
+            unknown = [t for t in targets if self.token(t) is None and t not in mates]
+            return Move(card, self.rng.choice(unknown or targets))
         best = max(targets, key=self.enemy_score)
         if card == KIDNAPPING or (card == SHOT and self.enemy_score(best) >= 5):
-            return f"{card}:{best}"
+            return Move(card, best)
         return None
