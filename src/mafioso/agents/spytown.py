@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
+from typing import Any, NamedTuple
 
 from mafioso.agents.base import Bot, random_choice
 from mafioso.editions.spytown.catalogue import (
@@ -37,6 +37,20 @@ from mafioso.editions.spytown.catalogue import (
 )
 from mafioso.engine import SPEECH, Choice, Claim, Edition, Event, Move, Prompt, Speech
 
+HEARD = frozenset({"vote.count", "vote.loser", "saved", "role.revealed", "speech"})
+"""The events this bot draws its own inferences from (claims heard, votes seen)."""
+
+
+class Knowledge(NamedTuple):
+    """What the seat's observer knows, read once for one decision (references, not copies)."""
+
+    role: str
+    team: str
+    roles: dict[int, str]
+    teams: dict[int, str]
+    seen: dict[int, str]
+    out: set[int]
+
 
 class HeuristicBot(Bot):
     """A careful player of any Spytown token or card."""
@@ -48,6 +62,7 @@ class HeuristicBot(Bot):
         self.ballot: dict[int, list[int]] = {}
         self.loser: int | None = None
         self.suspicion: Counter[int] = Counter()
+        self.now = Knowledge("", "", {}, {}, {}, set())
 
     # -- what the seat knows (its observer) --------------------------------------------------
     @property
@@ -58,34 +73,34 @@ class HeuristicBot(Bot):
     def team(self) -> str:
         return self.knows.team or ""
 
-    @property
-    def card(self) -> str | None:
-        """The card this seat may still use, if any."""
-        card: str | None = self.knows.facts.get("card")
-        return card
-
-    @property
-    def out(self) -> set[int]:
-        return self.knows.out
+    def read(self) -> None:
+        """Read the observer once per decision: references to its knowledge, not copies, so the
+        many looks a decision takes (a score per seat) do not each fold the observer again."""
+        knows = self.knows
+        self.now = Knowledge(knows.role or "", knows.team or "", knows.known_roles, knows.known_teams,
+                             knows.facts.get("tokens", {}), knows.out)
 
     def token(self, seat: int) -> str | None:
         """The token this seat knows ``seat`` holds: told, turned up or seen in secret; a seat
         seen waking with the Mafia is taken for a Mafioso."""
-        seen: dict[int, str] = self.knows.facts.get("tokens", {})
-        token = self.knows.known_roles.get(seat) or seen.get(seat)
-        if token is None and seat != self.seat and self.knows.known_teams.get(seat) == MAFIA:
+        now = self.now
+        token = now.roles.get(seat) or now.seen.get(seat)
+        if token is None and seat != self.seat and now.teams.get(seat) == MAFIA:
             return MAFIOSO
         return token
 
     def mates(self) -> set[int]:
         """Seats this seat knows to be on its own side, when that side hides (Mafia, New Gang)."""
-        if self.team not in (MAFIA, GANG):
+        team = self.now.team
+        if team not in (MAFIA, GANG):
             return set()
-        return {seat for seat, team in self.knows.known_teams.items() if team == self.team}
+        return {seat for seat, known in self.now.teams.items() if known == team}
 
     # -- what the seat infers ----------------------------------------------------------------
     def observe(self, event: Event) -> None:
         kind, data = event.kind, event.data
+        if kind not in HEARD:
+            return
         if kind == "vote.count":
             self.ballot[data["nominee"]] = list(data["voters"])
         elif kind == "vote.loser":
@@ -114,11 +129,12 @@ class HeuristicBot(Bot):
     # -- judgement ---------------------------------------------------------------------------
     def enemy_score(self, seat: int) -> float:
         """How much this seat looks like an opponent, from this seat's point of view."""
-        if seat in self.mates():
+        team = self.now.team
+        if team in (MAFIA, GANG) and self.now.teams.get(seat) == team:
             return -10.0
         token = self.token(seat)
         score = self.rng.random() * 0.3
-        if self.team in (MAFIA, GANG):
+        if team in (MAFIA, GANG):
             if token in (OFFICER, AGENT):
                 score += 3
             if seat in self.agent_claims:
@@ -137,9 +153,9 @@ class HeuristicBot(Bot):
         return score
 
     def trusted_agent(self) -> int | None:
-        if self.role == AGENT:
+        if self.now.role == AGENT:
             return None
-        claimants = [s for s in self.agent_claims if s not in self.out or self.token(s) == AGENT]
+        claimants = [s for s in self.agent_claims if s not in self.now.out or self.token(s) == AGENT]
         return claimants[0] if len(claimants) == 1 else None
 
     def most_hostile(self, options: tuple[Any, ...]) -> Any:
@@ -153,6 +169,7 @@ class HeuristicBot(Bot):
         handler = getattr(self, f"on_{prompt.act}", None)
         if handler is None or (not prompt.options and prompt.kind != SPEECH):
             return None if prompt.optional else random_choice(prompt, self.rng)
+        self.read()
         choice: Choice = handler(prompt)
         return choice
 
@@ -181,7 +198,7 @@ class HeuristicBot(Bot):
         """A police officer swaps: most partners are police too, and the two then know each other
         for sure (a swap with a Mafioso only trades places). A Mafioso keeps his token: a swap
         would most likely hand it to a police officer, who would then know him."""
-        if self.team != POLICE or not prompt.options:
+        if self.now.team != POLICE or not prompt.options:
             return None
         unknown = [o for o in prompt.options if self.token(o) is None]
         return self.rng.choice(unknown or list(prompt.options))
@@ -196,16 +213,16 @@ class HeuristicBot(Bot):
         """The Agent shares what it saw once it has found a Mafioso (or must defend itself);
         a Mafioso sometimes blames a police officer."""
         seen = {s: self.token(s) for s in range(1, self.players + 1) if s != self.seat}
-        alive_mafiosi = [s for s, token in sorted(seen.items()) if token == MAFIOSO and s not in self.out]
-        if self.team != MAFIA and self.role == AGENT and (alive_mafiosi or defending):
+        alive_mafiosi = [s for s, token in sorted(seen.items()) if token == MAFIOSO and s not in self.now.out]
+        if self.now.team != MAFIA and self.now.role == AGENT and (alive_mafiosi or defending):
             shared = [(s, str(token)) for s, token in sorted(seen.items()) if token in (MAFIOSO, OFFICER)]
             return [(self.seat, AGENT), *shared]
-        if self.team == MAFIA and self.rng.random() < 0.15:
+        if self.now.team == MAFIA and self.rng.random() < 0.15:
             mates = self.mates()
-            pool = [s for s in range(1, self.players + 1) if s not in mates and s not in self.out and s != self.seat]
+            pool = [s for s in range(1, self.players + 1) if s not in mates and s not in self.now.out and s != self.seat]
             if pool:
                 return [(self.rng.choice(pool), MAFIOSO)]
-        if self.team == MAFIA:
+        if self.now.team == MAFIA:
             return []
         return [(s, MAFIOSO) for s in alive_mafiosi]
 
@@ -214,7 +231,7 @@ class HeuristicBot(Bot):
         if VEST in prompt.options:
             return VEST
         if BANDAGE in prompt.options and victim is not None:
-            friendly = victim in self.mates() if self.team == MAFIA else self.enemy_score(victim) < 2
+            friendly = victim in self.mates() if self.now.team == MAFIA else self.enemy_score(victim) < 2
             return BANDAGE if friendly else None
         return None
 

@@ -104,8 +104,11 @@ def test_the_heuristic_bot_keeps_no_copy_of_its_seats_knowledge() -> None:
     for bot in bots.values():
         assert isinstance(bot, HeuristicBot)
         own = set(vars(bot)) - {"seat", "edition", "options", "players", "rng", "observer", "_seen"}
-        assert own == {"accused", "agent_claims", "ballot", "loser", "suspicion"}
-        assert bot.role == game.observer(bot.seat).role
+        assert own == {"accused", "agent_claims", "ballot", "loser", "suspicion", "now"}
+        observer = game.observer(bot.seat)
+        bot.read()  # what it reads for a decision: the observer's own dicts, not copies
+        assert bot.now.roles is observer.known_roles and bot.now.teams is observer.known_teams
+        assert bot.role == observer.role
 
 
 # -- errors that say why -------------------------------------------------------------------------

@@ -110,16 +110,16 @@ def point(
     A re-vote (``previous`` given) may be passed: the voter keeps his vote. A timeout of a
     vote that cannot be passed is a fair draw among the seats it offers, never a fixed seat.
     """
+    stem = st.prompt_id(key)
     prompts = []
     for voter in voting_order(st, voters):
         options = tuple(c for c in choices if c != voter)
         if not options:
             continue
         if previous is not None and previous.get(voter) in options:
-            prompts.append(Prompt(st.prompt_id(key, voter), voter, act, options, timer=20,
-                                  data=Revote(previous[voter])))
+            prompts.append(Prompt(f"{stem}.{voter}", voter, act, options, timer=20, data=Revote(previous[voter])))
         else:
-            prompts.append(Prompt(st.prompt_id(key, voter), voter, act, options, optional=False, timer=20))
+            prompts.append(Prompt(f"{stem}.{voter}", voter, act, options, optional=False, timer=20))
     votes: Votes = {}
     if st.commander is not None:
         for prompt in prompts:
@@ -144,8 +144,11 @@ def _vote(reply: Reply, prompt: Prompt) -> int:
 
 def announce(st: SpytownState, votes: Votes) -> None:
     """The hands against each player who got any (``vote.count``, seat order), then the leaders."""
-    for nominee in sorted(set(votes.values())):
-        count_votes(st, nominee, [voter for voter, target in votes.items() if target == nominee])
+    hands: dict[int, list[int]] = {}
+    for voter, nominee in votes.items():
+        hands.setdefault(nominee, []).append(voter)
+    for nominee in sorted(hands):
+        count_votes(st, nominee, hands[nominee])
     top, _rest = standings(votes)
     st.emit("vote.result", PUBLIC, top=top)
 
