@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Generator, Mapping
 from typing import Any
 
-from mafioso.editions.spytown import cards
+from mafioso.editions.spytown import cards as deck  # the extended game's cards (``cards`` is the catalogue)
 from mafioso.editions.spytown.catalogue import (
     ACTS,
     AGENT,
@@ -104,16 +104,16 @@ class SpytownEdition(Edition):
         cards: the Commander shown, the Role Swap played (2.10; cards 4 and 6)."""
         st.enter("start", step="deal")
         if st.rules.extended:
-            cards.deal(st)
+            deck.deal(st)
         st.refresh_teams()
         tell_roles(st)
         if st.rules.extended:
             for seat in st.seats:
-                cards.tell_card(st, seat.number)
+                deck.tell_card(st, seat.number)
         st.end_if_decided()  # a lone defecting Mafioso leaves no Mafia at all (ruling E12)
         if st.rules.extended:
-            cards.show_commander(st)
-            yield from cards.role_swap(st)
+            deck.show_commander(st)
+            yield from deck.role_swap(st)
 
     def turn(self, st: SpytownState, turn: int) -> Steps:
         """One turn: the Agent looks, the Mafia meets, the Police hold their council."""
@@ -171,7 +171,7 @@ class SpytownEdition(Edition):
         mafia_meets(st)
         if st.rules.extended:
             st.enter_step("cards")
-            yield from cards.card_window(st, MAFIA_PHASE, "cards")
+            yield from deck.card_window(st, MAFIA_PHASE, "cards")
         st.enter_step("kill")
         return (yield from self.mafia_choice(st))
 
@@ -202,26 +202,26 @@ class SpytownEdition(Edition):
             st.emit("mafia.no_victim", PUBLIC)
         if st.rules.extended:
             st.enter_step("opening")
-            yield from cards.card_window(st, POLICE_PHASE, "opening")
+            yield from deck.card_window(st, POLICE_PHASE, "opening")
         st.enter_step("discussion")
         yield from self.discussion(st)
         if st.rules.extended:
-            yield from cards.card_window(st, POLICE_PHASE, "discussion")
+            yield from deck.card_window(st, POLICE_PHASE, "discussion")
         st.enter_step("vote")
         loser, deciding = yield from council_vote(st)
         if loser is not None:
             yield from self.vote_loser(st, loser, deciding)
         if st.rules.extended:
             st.enter_step("closing")
-            yield from cards.card_window(st, POLICE_PHASE, "closing")
-        cards.end_of_turn(st)
+            yield from deck.card_window(st, POLICE_PHASE, "closing")
+        deck.end_of_turn(st)
 
     def mafia_victim(self, st: SpytownState, victim: int) -> Steps:
         """The Mafia's choice goes out; in the extended game it is first announced, and a Vest or
         a Bandage may answer it (card 1; ruling E6)."""
         if st.rules.extended:
             st.emit("mafia.target", PUBLIC, seat=victim)
-            if (yield from cards.reaction(st, victim, BY_MAFIA, vest=True)):
+            if (yield from deck.reaction(st, victim, BY_MAFIA, vest=True)):
                 return
         yield from put_out(st, victim, BY_MAFIA)
 
@@ -236,7 +236,7 @@ class SpytownEdition(Edition):
         """The council's choice goes out, unless a Vest (a deciding vote only) or a Bandage
         answers it (cards 1-2; rulings E7, E8)."""
         st.emit("vote.loser", PUBLIC, seat=loser)
-        if st.rules.extended and (yield from cards.reaction(st, loser, VOTE, vest=deciding)):
+        if st.rules.extended and (yield from deck.reaction(st, loser, VOTE, vest=deciding)):
             return
         yield from put_out(st, loser, VOTE)
 
@@ -280,8 +280,9 @@ class SpytownEdition(Edition):
         return None
 
     def observe(self, observer: Observer, event: Event) -> None:
-        """A seat's own knowledge beyond the shared events: the tokens it was shown in secret (the
-        Agent's looks, a Wiretap) and the card it holds."""
+        """A seat's own knowledge beyond the shared events, in ``observer.facts``: ``tokens``, the
+        tokens it was shown in secret (the Agent's looks, a Wiretap), and ``card``, the card it
+        may still show (``None`` once shown, or when its symbols do not let it use the card)."""
         kind, data = event.kind, event.data
         if kind in ("agent.check", "wiretap.result") and data["seat"] == observer.seat:
             observer.facts.setdefault("tokens", {})[data["target"]] = data["role"]
