@@ -14,6 +14,7 @@ engine's ``ballot``; plurality, ties and lots are the engine's ``tally``, ``lead
 from __future__ import annotations
 
 from collections.abc import Generator
+from typing import NamedTuple
 
 from mafioso.editions.spytown.catalogue import CLAIMS, Revote
 from mafioso.editions.spytown.state import SpytownState
@@ -24,6 +25,17 @@ Votes = dict[int, int]
 """Who each voter pointed at."""
 
 
+class Count(NamedTuple):
+    """A vote's result: who pointed at whom, the seats tied for the most, and those tied next."""
+
+    votes: Votes
+    top: list[int]
+    rest: list[int]
+
+
+NO_VOTE = Count({}, [], [])
+
+
 def council_vote(st: SpytownState) -> Generator[list[Prompt], Reply, tuple[int | None, bool]]:
     """Preliminary vote, interrogation, final vote (or the children's single vote).
 
@@ -32,8 +44,7 @@ def council_vote(st: SpytownState) -> Generator[list[Prompt], Reply, tuple[int |
     """
     voters = [n for n in st.living() if st.may_vote(n)]
     eligible = [n for n in st.living() if st.may_be_voted(n)]
-    votes = (yield from point(st, "vote", "vote", voters, eligible)) if voters and eligible else {}
-    top, rest = standings(votes)
+    votes, top, rest = (yield from point(st, "vote", "vote", voters, eligible)) if voters and eligible else NO_VOTE
     if not top:
         st.emit("vote.none", PUBLIC)
         return None, False
@@ -78,22 +89,21 @@ def final(st: SpytownState, voters: list[int], candidates: list[int]) -> Generat
     """The final vote among the candidates. A tie is talked over and re-voted while someone
     switches, at most ``tie_rounds`` times, then lots decide (ruling B8); the Commander's vote
     settles a tie first (ruling E11)."""
-    votes = yield from point(st, "final", "final_vote", voters, candidates)
+    count = yield from point(st, "final", "final_vote", voters, candidates)
     tied = candidates
     for again in range(1, int(st.options["tie_rounds"]) + 2):
-        top, _rest = standings(votes)
-        if len(top) == 1:
-            return top[0]
-        tied = top or candidates
-        pick = commander_pick(st, votes, tied)
+        if len(count.top) == 1:
+            return count.top[0]
+        tied = count.top or candidates
+        pick = commander_pick(st, count.votes, tied)
         if pick is not None:
             return pick
         if again > int(st.options["tie_rounds"]):
             break
         st.emit(VOTE_TIE, PUBLIC, tied=tied)
-        revotes = yield from point(st, f"revote{again}", "revote", voters, candidates, previous=votes)
-        switched = any(revotes[voter] != votes.get(voter) for voter in revotes)
-        votes = revotes
+        recount = yield from point(st, f"revote{again}", "revote", voters, candidates, previous=count.votes)
+        switched = any(recount.votes[voter] != count.votes.get(voter) for voter in recount.votes)
+        count = recount
         if not switched:
             break
     chosen = by_lot(st, st.prompt_id("final", "lots"), sorted(tied))
@@ -103,7 +113,7 @@ def final(st: SpytownState, voters: list[int], candidates: list[int]) -> Generat
 
 def point(
     st: SpytownState, key: str, act: str, voters: list[int], choices: list[int], previous: Votes | None = None,
-) -> Generator[list[Prompt], Reply, Votes]:
+) -> Generator[list[Prompt], Reply, Count]:
     """Every voter points at one of ``choices`` (never himself; no abstaining, ruling B5).
 
     All at once, or one by one round the table from the Commander when that card is in play.
@@ -129,8 +139,7 @@ def point(
     elif prompts:
         reply = yield prompts
         votes = {prompt.seat: _vote(reply, prompt) for prompt in prompts}
-    announce(st, votes)
-    return votes
+    return announce(st, votes)
 
 
 def _vote(reply: Reply, prompt: Prompt) -> int:
@@ -142,15 +151,16 @@ def _vote(reply: Reply, prompt: Prompt) -> int:
     return choice
 
 
-def announce(st: SpytownState, votes: Votes) -> None:
+def announce(st: SpytownState, votes: Votes) -> Count:
     """The hands against each player who got any (``vote.count``, seat order), then the leaders."""
     hands: dict[int, list[int]] = {}
     for voter, nominee in votes.items():
         hands.setdefault(nominee, []).append(voter)
     for nominee in sorted(hands):
         count_votes(st, nominee, hands[nominee])
-    top, _rest = standings(votes)
+    top, rest = standings(votes)
     st.emit("vote.result", PUBLIC, top=top)
+    return Count(votes, top, rest)
 
 
 def standings(votes: Votes) -> tuple[list[int], list[int]]:
