@@ -157,10 +157,16 @@ class Runner:
         return prompt.default
 
     def auto_step(self, keep: set[tuple[int, str]]) -> bool:
-        """Answer the first pending prompt not reserved by the script; False if none is left."""
+        """Answer the first pending prompt not reserved by the script; False if none is left.
+
+        A prompt that can be neither declined nor answered by a neutral default (a forced pick)
+        gets what a timeout gives it: a fair draw from the game's seed, never a fixed seat."""
         for prompt in self.game.awaiting():
             if (prompt.seat, prompt.act) not in keep:
-                self.game.decide(prompt.seat, prompt.id, self.auto_choice(prompt))
+                if self.scenario.auto != "random" and not prompt.optional and prompt.default is None:
+                    self.game.timeout(prompt.seat, prompt.id)
+                else:
+                    self.game.decide(prompt.seat, prompt.id, self.auto_choice(prompt))
                 return True
         return False
 
