@@ -94,13 +94,22 @@ BOT_GROUP = "mafioso.bots"
 """The entry-point group where an edition registers its heuristic bot, under the edition's id."""
 
 
+_found: dict[str, type[Bot]] = {}
+"""Heuristic bots already loaded, by edition id (reading the entry points costs milliseconds,
+more than a whole bot game; like the edition registry, only what was found is kept)."""
+
+
 def heuristic_class(edition: Edition) -> type[Bot]:
     """The edition's heuristic bot; the random bot, with a warning, for an edition that has none."""
+    found = _found.get(edition.id)
+    if found is not None:
+        return found
     point = next((p for p in entry_points(group=BOT_GROUP) if p.name == edition.id), None)
     bot_class = point.load() if point is not None else None
     if not (isinstance(bot_class, type) and issubclass(bot_class, Bot)):
         warnings.warn(f"edition {edition.id!r} has no heuristic bot; random bots play instead", stacklevel=2)
         return RandomBot
+    _found[edition.id] = bot_class
     return bot_class
 
 
