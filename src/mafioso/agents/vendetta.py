@@ -22,7 +22,7 @@ from typing import Any
 
 from mafioso.agents.base import Bot, random_choice
 from mafioso.editions.vendetta.knowledge import Knowledge, knowledge
-from mafioso.engine import CHOOSE, CHOOSE_MANY, SPEECH, Ballot, Choice, Event, Prompt
+from mafioso.engine import CHOOSE, CHOOSE_MANY, SPEECH, Ballot, Choice, Event, Observer, Prompt
 
 CRIMINAL_TEAMS = ("mafia", "yakuza")
 CRIMINAL_CLAIMS = ("mafia", "yakuza", "thug", "thief", "godfather", "lawyer", "snitch")
@@ -32,6 +32,10 @@ TEAM_OF_ROLE = {
     "thug": "mafia", "thief": "mafia", "godfather": "mafia", "lawyer": "mafia", "snitch": "mafia",
     "yakuza": "yakuza", "femme_fatale": "loner", "psycho": "loner", "impostor": "loner",
 }
+
+
+HEARD = frozenset({"team.known", "speech", "nomination", "suspects", "vote.count", "role.revealed", "research"})
+"""The events this bot draws its own inferences from (the rest it reads from its observer)."""
 
 
 def _team_of(role: str) -> str:
@@ -65,22 +69,39 @@ class HeuristicBot(Bot):
         """(day, voter, suspect) for every raised hand seen."""
         self.nominations: list[tuple[int, int]] = []
         self.suspects: list[int] = []
+        self.role = ""
+        self.team = ""
+        self.out: set[int] = set()
         self._teams: dict[int, str] = {}
         self._seen_cards: Knowledge = Knowledge()
         self._allies: set[int] | None = None
+        self._clock = 0
+        self._scores: dict[int, float] = {}
 
     # -- what the seat knows (its observer) --------------------------------------------------
-    @property
-    def role(self) -> str:
-        return self.knows.role or ""
+    def attach(self, observer: Observer) -> None:
+        super().attach(observer)
+        self.refresh()
 
-    @property
-    def team(self) -> str:
-        return self.knows.team or ""
+    def refresh(self) -> None:
+        """Read the observer: the seat's role and team, and references (not copies) to what it
+        knows of the others, which the observer keeps up to date as events come."""
+        knows = self.knows
+        self.role, self.team = knows.role or "", knows.team or ""
+        self.out = knows.out
+        self._teams = knows.known_teams
+        self._seen_cards = knowledge(knows)
+        self._allies = None
 
-    @property
-    def out(self) -> set[int]:
-        return self.knows.out
+    def look(self) -> None:
+        """Before each decision: the phase, and a fresh slate of scores (the observer's objects
+        are read again only if it was rebuilt, after a game was restored)."""
+        knows = self.knows
+        if knows.known_teams is not self._teams:
+            self.refresh()
+        phase = knows.phase
+        self._clock = (phase.number or 0) * 64 + len(phase.step)
+        self._scores = {}
 
     @property
     def jailed(self) -> set[int]:
@@ -91,7 +112,7 @@ class HeuristicBot(Bot):
         """The family this seat woke with (the Impostor counts the Mafia he pretends to join)."""
         if self._allies is None:
             family = "mafia" if self.role == "impostor" else self.team
-            teams = self.knows.known_teams
+            teams = self._teams
             self._allies = {seat for seat, team in teams.items() if team == family and seat != self.seat} \
                 if family in CRIMINAL_TEAMS else set()
         return self._allies
@@ -112,14 +133,11 @@ class HeuristicBot(Bot):
             return guess
         return "criminal" if seat in self._seen_cards.jailed else None
 
-    def refresh(self) -> None:
-        """Look at the observer once per decision (references, not copies)."""
-        self._teams = self.knows.known_teams
-        self._seen_cards = knowledge(self.knows)
-
     # -- what the seat infers ----------------------------------------------------------------
     def observe(self, event: Event) -> None:
         kind, data = event.kind, event.data
+        if kind not in HEARD:
+            return
         if kind == "team.known":
             self._allies = None
         elif kind == "speech":
@@ -131,11 +149,9 @@ class HeuristicBot(Bot):
             self.suspects = list(data["suspects"])
         elif kind == "vote.count":
             self.hands_seen(event.phase.number or 0, data["nominee"], data["voters"])
-        elif kind == "role.revealed" and event.phase.name != "end":
-            self.refresh()
+        elif kind == "role.revealed" and self.knows.outcome is None:
             self.judge_revealed(data["seat"], data["team"])
         elif kind == "research":
-            self.refresh()
             self.guess_from_research(data["targets"], bool(data["same"]))
 
     def hear(self, speaker: int, claims: list[dict[str, Any]]) -> None:
@@ -192,12 +208,17 @@ class HeuristicBot(Bot):
 
     def tiebreak(self, seat: int) -> int:
         """A rank every bot computes alike from public facts, so families and voters converge."""
-        phase = self.knows.phase
-        clock = (phase.number or 0) * 64 + len(phase.step)
-        return (seat * 7919 + clock * 104729) % 1009
+        return (seat * 7919 + self._clock * 104729) % 1009
 
     def suspicion(self, seat: int) -> float:
-        """How much this seat would like ``seat`` gone."""
+        """How much this seat would like ``seat`` gone (worked out once per seat and decision)."""
+        score = self._scores.get(seat)
+        if score is None:
+            score = self._scores[seat] = self.score(seat)
+        return score
+
+    def score(self, seat: int) -> float:
+        """The suspicion of ``seat``, from claims, namings, hands and what this seat knows."""
         if seat == self.seat:
             return -1000.0
         score = self.claim_weight(seat) + 0.5 * self.named[seat] + self.reads[seat]
@@ -245,7 +266,7 @@ class HeuristicBot(Bot):
     # -- answering ---------------------------------------------------------------------------
     def choose(self, prompt: Prompt) -> Choice:
         """A legal answer always: a heuristic slip falls back to a random legal choice."""
-        self.refresh()
+        self.look()
         choice = self.decide(prompt)
         try:
             return prompt.check(choice)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from mafioso.editions.vendetta.catalogue import (
@@ -81,13 +82,19 @@ def preference(options: Mapping[str, Any], name: str, default: tuple[str, ...], 
     raw = options.get(name, ",".join(default))
     if not isinstance(raw, str):
         raise OptionError(f"option {name!r} takes comma-separated role ids, not {raw!r}")
+    return list(_preference(raw, name, default, kind))
+
+
+@lru_cache(maxsize=64)
+def _preference(raw: str, name: str, default: tuple[str, ...], kind: tuple[str, ...]) -> tuple[str, ...]:
+    """Parsed once per text: every game of a simulation reads the same options."""
     picked = [part.strip() for part in raw.split(",") if part.strip()]
     for role in picked:
         if role not in kind:
             raise OptionError(f"option {name!r}: {role!r} is not one of {', '.join(kind)}")
     if len(set(picked)) != len(picked):
         raise OptionError(f"option {name!r} names a role twice: {raw!r}")
-    return picked + [r for r in default if r not in picked]
+    return (*picked, *(r for r in default if r not in picked))
 
 
 def check_mode_size(mode: str, players: int, least: int) -> None:

@@ -33,12 +33,17 @@ class Knowledge:
 
 
 def knowledge(observer: Observer) -> Knowledge:
-    """The vendetta knowledge of an observer's seat (empty before its first event)."""
+    """The vendetta knowledge of an observer's seat, kept up to date by the observer as the game
+    goes on (so a reader may keep the object rather than ask again)."""
     observer.update()
+    return _of(observer)
+
+
+def _of(observer: Observer) -> Knowledge:
     found = observer.facts.get(FACTS_KEY)
-    if isinstance(found, Knowledge):
-        return found
-    return Knowledge()
+    if not isinstance(found, Knowledge):
+        found = observer.facts[FACTS_KEY] = Knowledge()
+    return found
 
 
 def observe(observer: Observer, event: Event) -> None:
@@ -46,9 +51,7 @@ def observe(observer: Observer, event: Event) -> None:
     kind, data = event.kind, event.data
     if kind not in FOLDS:
         return
-    known = observer.facts.get(FACTS_KEY)
-    if not isinstance(known, Knowledge):
-        known = observer.facts[FACTS_KEY] = Knowledge()
+    known = _of(observer)
     if kind == "investigation":
         known.cards[data["target"]] = data["role"]
     elif kind == "priest.seen":

@@ -59,8 +59,6 @@ from mafioso.engine import (
     Audience,
     Ballot,
     Edition,
-    Event,
-    Observer,
     Outcome,
     Prompt,
     SpeechRules,
@@ -153,6 +151,12 @@ class VendettaState(State):
         self.hands: dict[int, int] = {}
         """Today's raised hands: voter -> the suspect he raised it against (final, one a day)."""
         self.speech_rules = SpeechRules(CLAIMS, len(self.seats))
+        self.leader = next((role for role in LEADERS if role in self.deck), None)
+        """The game's leader card, if the deck holds one (there is at most one)."""
+        families = {ROLES[role].team for role in self.deck}
+        self.sequence = tuple(step for step in NIGHT_SEQUENCE if step in self.deck or step in families
+                              or (step == LEADER and self.leader is not None))
+        """The night sequence of this deck: the card reads the same all game, so it is read once."""
 
     def holder(self, role: str) -> int | None:
         """The living seat holding a one-of-a-kind role, if any."""
@@ -200,9 +204,9 @@ class VendettaEdition(Edition):
         """The deck, a family's pointing and the facilitator's tally in words."""
         return format_value(self, key, value, lang)
 
-    def observe(self, observer: Observer, event: Event) -> None:
-        """Fold what the rules tell one seat (cards shown, nods, the jail) into its facts."""
-        observe(observer, event)
+    observe = staticmethod(observe)
+    """Fold what the rules tell one seat (cards shown, nods, the jail) into its facts; called for
+    every event every observer sees, so it is the function itself, with no layer between."""
 
     # -- the script --------------------------------------------------------------------------
     def flow(self, state: State) -> Steps:
@@ -229,7 +233,7 @@ class VendettaEdition(Edition):
         st.silenced = None
         st.hypnosis = None
         st.enter("night", number)
-        for step in NIGHT_SEQUENCE:
+        for step in st.sequence:
             if step in (MAFIA, YAKUZA):
                 yield from self.crime_family(st, step)
             elif step == LEADER:
@@ -354,10 +358,9 @@ class VendettaEdition(Edition):
         st.tonight.attacks.append((team, chosen))
 
     def family_called(self, st: VendettaState, team: str) -> bool:
-        """A family is called while one of its cards is in the deck and (Mystery mode aside) a
-        member is in play; its death being shown, skipping it then tells nobody anything."""
-        in_deck = any(ROLES[role].team == team for role in st.deck)
-        return in_deck and bool(st.in_team(team) or st.options["mystery"])
+        """A family in the deck is called while (Mystery mode aside) a member is in play; its
+        deaths being shown, skipping it then tells nobody anything."""
+        return bool(st.options["mystery"] or st.in_team(team))
 
     def family(self, st: VendettaState, team: str) -> list[int]:
         """Who wakes at a family's call: its living members, and the Impostor with the Mafia."""
@@ -396,7 +399,7 @@ class VendettaEdition(Edition):
         A leader the Mafia is killing tonight is still called, but shown the raised hand. Both
         secret steps run whatever the leader does, so their number tells nobody anything.
         """
-        role = next((r for r in LEADERS if r in st.deck), None)
+        role = st.leader
         if role is None or not self.is_called(st, role):
             return
         st.enter_step(role)
@@ -501,15 +504,16 @@ class VendettaEdition(Edition):
         """Each living player speaks once in seat order and may name a suspect; then, while fewer than
         two suspects are named, players in seat order must name one."""
         suspects: list[int] = []
-        for speaker in st.living():
-            nominable = [n for n in st.others(speaker) if n not in suspects]
-            said = yield from speech(st, st.prompt_id("speech", speaker), speaker, nominable, rules=st.speech_rules)
+        living, key = st.living(), st.prompt_id("speech")  # nobody leaves play during the talk
+        for speaker in living:
+            nominable = [n for n in living if n != speaker and n not in suspects]
+            said = yield from speech(st, f"{key}.{speaker}", speaker, nominable, rules=st.speech_rules)
             if said is not None and said.nominate is not None:
                 suspects.append(said.nominate)
-        for speaker in st.living():
-            options = tuple(n for n in st.others(speaker) if n not in suspects)
+        for speaker in living:
             if len(suspects) >= 2:
                 break
+            options = tuple(n for n in living if n != speaker and n not in suspects)
             if options:
                 suspects.append((yield from self.name_suspect(st, speaker, options)))
         return suspects
@@ -528,8 +532,9 @@ class VendettaEdition(Edition):
         (the Judge, the hypnosis) stay in his own tally."""
         st.emit("suspects", PUBLIC, suspects=suspects)
         st.hands = {}
+        electorate = [n for n in st.living() if st.can_vote(n)]
         for suspect in suspects:
-            voters = [n for n in st.living() if st.can_vote(n) and n not in st.hands]
+            voters = [n for n in electorate if n not in st.hands]
             raised = yield from self.hands_up(st, suspect, voters)
             st.hands.update(dict.fromkeys(raised, suspect))
             count_votes(st, suspect, raised)
@@ -540,8 +545,8 @@ class VendettaEdition(Edition):
 
         Not the engine's yes/no ``ballot``: 0.1 logs answered this prompt with the suspect's
         seat, and they must still replay."""
-        prompts = [Prompt(st.prompt_id("vote", suspect, v), v, "vote", (suspect,), data=Ballot(suspect))
-                   for v in voters]
+        key, options, ballot = st.prompt_id("vote", suspect), (suspect,), Ballot(suspect)
+        prompts = [Prompt(f"{key}.{v}", v, "vote", options, data=ballot) for v in voters]
         if not prompts:
             return []
         reply = yield prompts
@@ -551,7 +556,10 @@ class VendettaEdition(Edition):
         """The facilitator's tally: the Judge counts twice, the hypnotised follow the Hypnotist.
         The top suspect dies; a tie for the most (or no vote at all) saves everyone."""
         counted = self.after_hypnosis(st)
-        votes = tally(suspect for voter, suspect in counted.items() for _ in range(self.weight(st, voter)))
+        votes = tally(counted.values())
+        for judge in st.with_role(JUDGE):
+            if judge in counted:
+                votes[counted[judge]] += 1  # the Judge's raised hand counts twice
         st.emit("grimoire.tally", FACILITATOR, tally=[[s, votes[s]] for s in suspects])
         top = leaders(votes, suspects)
         if len(top) != 1:
@@ -575,23 +583,18 @@ class VendettaEdition(Edition):
         st.emit("hypnotized", Audience.to(subject), seat=subject, nominee=follows)
         return counted
 
-    @staticmethod
-    def weight(st: VendettaState, voter: int) -> int:
-        """The Judge's raised hand counts twice."""
-        return 2 if st.seat(voter).role == JUDGE else 1
-
     # -- winning, idleness and the end -------------------------------------------------------
     def check_win(self, state: State) -> Outcome | None:
         """The four rule sets (classic, Yakuza, Loner and both) as one ordered list of checks."""
         st = _vendetta(state)
-        town, mafia, yakuza = (len(st.in_team(t)) for t in (TOWN, MAFIA, YAKUZA))
-        loners = st.in_team(LONER)
-        living = st.living()
+        alive = Counter(seat.team for seat in st.seats if seat.alive)
+        town, mafia, yakuza, loners = alive[TOWN], alive[MAFIA], alive[YAKUZA], alive[LONER]
+        living = town + mafia + yakuza + loners
         if not living:
             return Outcome("nobody_left")
-        if len(living) == 1 and loners:
+        if living == 1 and loners:
             return self.loner_wins(st, "loner_last")
-        if len(living) == 2 and mafia == 1 and yakuza == 1:
+        if living == 2 and mafia == 1 and yakuza == 1:
             return Outcome("mafia_and_yakuza_alone")
         if mafia == 0 and yakuza == 0:
             return Outcome("criminals_eliminated", (TOWN,), tuple(st.in_team(TOWN, alive=False)))
