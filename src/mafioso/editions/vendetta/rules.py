@@ -587,8 +587,18 @@ class VendettaEdition(Edition):
     def check_win(self, state: State) -> Outcome | None:
         """The four rule sets (classic, Yakuza, Loner and both) as one ordered list of checks."""
         st = _vendetta(state)
-        alive = Counter(seat.team for seat in st.seats if seat.alive)
-        town, mafia, yakuza, loners = alive[TOWN], alive[MAFIA], alive[YAKUZA], alive[LONER]
+        town = mafia = yakuza = loners = 0
+        for seat in st.seats:  # one pass: this runs after every dawn and every vote
+            if not seat.alive:
+                continue
+            if seat.team == TOWN:
+                town += 1
+            elif seat.team == MAFIA:
+                mafia += 1
+            elif seat.team == YAKUZA:
+                yakuza += 1
+            else:
+                loners += 1
         living = town + mafia + yakuza + loners
         if not living:
             return Outcome("nobody_left")
