@@ -151,11 +151,11 @@ class VendettaState(State):
         self.hands: dict[int, int] = {}
         """Today's raised hands: voter -> the suspect he raised it against (final, one a day)."""
         self.speech_rules = SpeechRules(CLAIMS, len(self.seats))
-        self.leader = next((role for role in LEADERS if role in self.deck), None)
+        self.leader_card = next((role for role in LEADERS if role in self.deck), None)
         """The game's leader card, if the deck holds one (there is at most one)."""
         families = {ROLES[role].team for role in self.deck}
         self.sequence = tuple(step for step in NIGHT_SEQUENCE if step in self.deck or step in families
-                              or (step == LEADER and self.leader is not None))
+                              or (step == LEADER and self.leader_card is not None))
         """The night sequence of this deck: the card reads the same all game, so it is read once."""
 
     def holder(self, role: str) -> int | None:
@@ -399,7 +399,7 @@ class VendettaEdition(Edition):
         A leader the Mafia is killing tonight is still called, but shown the raised hand. Both
         secret steps run whatever the leader does, so their number tells nobody anything.
         """
-        role = st.leader
+        role = st.leader_card
         if role is None or not self.is_called(st, role):
             return
         st.enter_step(role)
