@@ -234,3 +234,25 @@ def test_the_public_stream_does_not_show_a_hypnotised_hand() -> None:
         assert [e.data["voters"] for e in game.events if e.kind == "vote.count"] == [[1, 2, 4], [3]]
         public.append([e.dumps() for e in game.observer(5).stream()])
     assert public[0] == public[1]
+
+
+# -- each result to its own seat -------------------------------------------------------------
+PRIVATE_TO_SEAT = ("investigation", "research", "priest.seen", "hypnotized", "night.blocked", "role.dealt")
+"""Results the rules give one player: the seat in the event's ``seat`` field, and nobody else."""
+
+
+@pytest.mark.parametrize("options", [{"leader": "priest", "specialists": "journalist,hypnotist,vixen",
+                                      "mobsters": "snitch,lawyer"},
+                                     {"leader": "jailer", "yakuza": True},
+                                     {"leader": "judge", "mystery": True, "specialists": "hypnotist"}])
+def test_results_go_to_their_own_seat_only(options: dict[str, object]) -> None:
+    seen: set[str] = set()
+    for seed in range(6):
+        game = play_game("vendetta", 16, seed=seed, bots="random", options=options, decoys=True)
+        for event in game.events:
+            if event.kind in PRIVATE_TO_SEAT:
+                assert event.audience.to_json() == [event.data["seat"]], event.to_json()
+                seen.add(event.kind)
+            elif event.kind.startswith("grimoire."):
+                assert event.audience.to_json() == "gm", event.to_json()
+    assert {"investigation", "role.dealt"} <= seen
