@@ -457,10 +457,16 @@ class Runner:
         return prompt.default
 
     def auto_step(self, keep: set[tuple[int, str]]) -> bool:
-        """Answer the first pending prompt not reserved by the script; False if none is left."""
+        """Answer the first pending prompt not reserved by the script; False if none is left.
+
+        A prompt that can be neither declined nor answered by a neutral default (a forced pick)
+        gets what a timeout gives it: a fair draw from the game's seed, never a fixed seat."""
         for prompt in self.game.awaiting():
             if (prompt.seat, prompt.act) not in keep:
-                self.game.decide(prompt.seat, prompt.id, self.auto_choice(prompt))
+                if self.scenario.auto != "random" and not prompt.optional and prompt.default is None:
+                    self.game.timeout(prompt.seat, prompt.id)
+                else:
+                    self.game.decide(prompt.seat, prompt.id, self.auto_choice(prompt))
                 return True
         return False
 
@@ -486,7 +492,7 @@ class Runner:
         while prompt is None:
             if self.game.is_over():
                 raise self.fail(f"the game ended before seat {seat} was asked to {act}")
-            if self.game.phase != phase:
+            if str(self.game.phase) != str(phase):  # a later step of the same phase is fine
                 raise self.fail(f"seat {seat} was not asked to {act} in {phase}")
             if not self.auto_step(keep):
                 raise self.fail(f"seat {seat} is not asked to {act}; pending: {self.describe_pending()}")
