@@ -174,6 +174,13 @@ class Edition:
             return f"seat {seat} is out of the game and decides nothing more"
         return None
 
+    def migrate_choice(self, prompt: Prompt, choice: Any) -> Any:
+        """A choice read from a format-1 log, in today's form for ``prompt``. The default reads
+        ``"what:seat"`` strings as moves; an edition whose prompts changed shape says more."""
+        from mafioso.engine.log import migrate_choice
+
+        return migrate_choice(prompt, choice)
+
     def observe(self, observer: Observer, event: Event) -> None:
         """Fold an edition-specific event into a seat's knowledge (``observer.facts``); the
         engine has already folded the shared vocabulary. The event is one the seat may see."""
