@@ -110,6 +110,12 @@ class Edition:
     """The edition's function picking an event's narration key (a variant of its kind)."""
     players_by_default: ClassVar[int | None] = None
     """The player count used when none is given (the smallest one if unset)."""
+    reveals: ClassVar[Mapping[str, str]] = {}
+    """Who may learn each secret, by event kind, written from the rulebook (``secrecy.py``):
+    ``"public"``, ``"actor"`` (the seat in the event's ``seat`` field, or the seats it lists),
+    ``"team"`` (the actor's team), ``"team:<id>"`` (that team) or ``"gm"``. An event kind not
+    listed must not depend on hidden roles, and only the facilitator may be told it privately.
+    The secrecy tests check every game against this table (``docs/architecture.md``)."""
 
     # -- setup -------------------------------------------------------------------------------
     def default_players(self) -> int:
