@@ -1,0 +1,330 @@
+"""Secrecy checks that can fail, for any edition: declared audiences and non-interference.
+
+Two checks, both independent of the audience filter that builds a seat's view:
+
+- :func:`disclosures` holds what a seat was shown against the edition's own declarations
+  (``Edition.reveals``, written from the rulebook in the edition's ``secrecy.py``): an event
+  of a declared kind may reach only the seats its entry names, and an event of an undeclared
+  kind may be told privately to nobody. Apply it to ``game.view(seat).events``, or to the
+  events a server message carried (``tests/server/test_secrecy.py``).
+- :func:`noninterference` plays two games that differ only in the hidden roles of two seats
+  ``x`` and ``y``, in lockstep, and checks that an observer seat ``s`` who cannot tell them
+  apart sees the same thing in both: the same events (kind, audience, data, phase), the same
+  own prompts, and the same shape of everyone's prompts (seats, ids, kinds, pick counts,
+  timers, whether the step is secret). It stops at the first difference that is a declared
+  reveal ``s`` may learn, after which the games may rightly diverge; any other difference is
+  a leak.
+
+In game B, seat ``y`` holds ``x``'s role of game A and the other way round. Public decisions
+are the same in both games, seat by seat. Inside a secret step the decisions follow the
+roles: B's ``y`` answers what A's ``x`` answered, so that B is the game A would have been
+had the two cards been dealt the other way round; every choice is drawn from the options
+legal in both games.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from mafioso.engine import (
+    CHOOSE,
+    CHOOSE_MANY,
+    GM,
+    ROLE_DEALT,
+    Claim,
+    Draw,
+    Edition,
+    Event,
+    Game,
+    Prompt,
+    Speech,
+    SpeechRules,
+    find_edition,
+)
+
+RULES = ("public", "actor", "team", "gm")
+"""The forms of a reveal rule (``Edition.reveals``); ``"team:<id>"`` names a team."""
+
+
+# -- who may learn an event ----------------------------------------------------------------------
+def actors(event: Event) -> set[int]:
+    """The seats an event is about: its ``seat`` field, else the seats it lists (``seats``,
+    or the members of ``picks`` pairs)."""
+    data = event.data
+    if type(data.get("seat")) is int:
+        return {data["seat"]}
+    if isinstance(data.get("seats"), list):
+        return {seat for seat in data["seats"] if type(seat) is int}
+    if isinstance(data.get("picks"), list):
+        return {pair[0] for pair in data["picks"] if isinstance(pair, list) and pair}
+    return set()
+
+
+def bad_rules(edition: Edition) -> list[str]:
+    """Entries of an edition's reveals table that are not one of the rule forms."""
+    teams = set(edition.teams)
+    return [
+        f"{edition.id}: reveals[{kind!r}] = {rule!r} is not one of {', '.join(RULES)} or team:<id>"
+        for kind, rule in edition.reveals.items()
+        if rule not in RULES and not (rule.startswith("team:") and rule[5:] in teams)
+    ]
+
+
+def may_learn(rule: str, event: Event, seat: int, teams: Mapping[int, str]) -> bool:
+    """Whether ``rule`` lets ``seat`` learn ``event``; ``teams`` are the seats' teams at the time."""
+    if rule == "public":
+        return True
+    if rule == "actor":
+        return seat in actors(event)
+    if rule == "team":
+        return seat in teams and teams[seat] in {teams.get(actor) for actor in actors(event)}
+    if rule.startswith("team:"):
+        return teams.get(seat) == rule[5:]
+    return False
+
+
+def fold_team(teams: dict[int, str], event: Event) -> None:
+    """Keep the seats' true teams up to date along the facilitator's stream."""
+    if event.kind == ROLE_DEALT and type(event.data.get("seat")) is int:
+        teams[event.data["seat"]] = event.data["team"]
+
+
+def true_teams(game: Game) -> dict[int, str]:
+    """Every seat's team as last dealt (the facilitator's knowledge)."""
+    teams: dict[int, str] = {}
+    for event in game.events:
+        fold_team(teams, event)
+    return teams
+
+
+def _same(first: Event, second: Event) -> bool:
+    """Equal but for the number (a seat's stream numbers its own events)."""
+    return (first.kind, first.audience, first.data, first.phase) == (second.kind, second.audience, second.data, second.phase)
+
+
+def disclosures(game: Game, seat: int, shown: Iterable[Event]) -> list[str]:
+    """What ``seat`` was shown but may not learn, by ``game.edition.reveals``, in words.
+
+    ``shown`` must be events of the game in order (a seat's view or what a message carried);
+    an event the game never had, or shown out of order, is reported too.
+    """
+    if seat == GM:
+        return []
+    edition, truth = game.edition, game.events
+    teams: dict[int, str] = {}
+    problems: list[str] = []
+    cursor = 0
+    for event in shown:
+        while cursor < len(truth) and not _same(truth[cursor], event):
+            fold_team(teams, truth[cursor])
+            cursor += 1
+        if cursor == len(truth):
+            return [*problems, f"seat {seat} was shown {event.kind!r} {event.data}, which the game never emitted there"]
+        fold_team(teams, truth[cursor])
+        cursor += 1
+        rule = edition.reveals.get(event.kind)
+        if rule is None and not event.audience.public:
+            problems.append(f"seat {seat} was told {event.kind!r} {event.data} privately, but {edition.id}'s "
+                            f"reveals do not say who may learn it")
+        elif rule is not None and not may_learn(rule, event, seat, teams):
+            problems.append(f"seat {seat} was told {event.kind!r} {event.data} at {event.phase}, which "
+                            f"{edition.id} lets only {rule!r} learn")
+    return problems
+
+
+# -- non-interference ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Trial:
+    """One non-interference trial: a deal, an observer and the two seats whose roles are swapped."""
+
+    edition: str
+    seed: int
+    cast: tuple[str, ...]
+    observer: int
+    swapped: tuple[int, int]
+    options: tuple[tuple[str, Any], ...] = ()
+
+    def games(self) -> tuple[Game, Game]:
+        """Game A (the deal) and game B (the two seats' roles swapped), same seed, decoys on."""
+        x, y = self.swapped
+        other = list(self.cast)
+        other[x - 1], other[y - 1] = other[y - 1], other[x - 1]
+        options = dict(self.options)
+        return (Game(self.edition, seats=self.cast, seed=self.seed, options=options),
+                Game(self.edition, seats=other, seed=self.seed, options=options))
+
+    def __str__(self) -> str:
+        x, y = self.swapped
+        return (f"{self.edition}, seed {self.seed}, options {dict(self.options)}, seats {list(self.cast)}: "
+                f"seat {self.observer} ({self.cast[self.observer - 1]}) should not tell this game from the one "
+                f"where seats {x} ({self.cast[x - 1]}) and {y} ({self.cast[y - 1]}) swap roles")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """How a trial ended: a leak (in words), or the declared reveal it stopped at, or the end."""
+
+    trial: Trial
+    leak: str | None
+    reveal: str | None
+    events: int
+    """How many of the observer's events were compared."""
+
+
+def trials(edition_id: str, seeds: Iterable[int], *, options: Mapping[str, Any] | None = None) -> Iterator[Trial]:
+    """A trial per seed: a random player count, deal, observer and pair the observer cannot tell apart."""
+    edition = find_edition(edition_id)
+    for seed in seeds:
+        rng = random.Random(f"trial/{edition_id}/{seed}")
+        players = rng.randint(edition.min_players, edition.max_players)
+        dealt = Game(edition, players, seed=seed, options=options)
+        cast = _cast(dealt)
+        game = Game(edition, seats=cast, seed=seed, options=options)
+        observer = rng.randint(1, game.players)
+        knows = game.observer(observer)
+        unknown = [n for n in range(1, game.players + 1)
+                   if n != observer and n not in knows.known_roles and n not in knows.known_teams]
+        pairs = [(x, y) for x in unknown for y in unknown if x < y and game.role_of(x) != game.role_of(y)]
+        if pairs:
+            yield Trial(edition_id, seed, tuple(cast), observer, rng.choice(pairs), tuple(sorted((options or {}).items())))
+
+
+def _cast(game: Game) -> list[str]:
+    """The roles a dealt game was dealt, as the ``seats`` that give the same deal."""
+    deal = next((entry for entry in game.history if isinstance(entry, Draw) and entry.key == "deal"), None)
+    return list(deal.value) if deal is not None else [game.role_of(n) for n in range(1, game.players + 1)]
+
+
+def noninterference(trial: Trial, *, max_decisions: int = 5_000) -> Verdict:
+    """Play the trial's two games in lockstep and compare what its observer sees (module docstring)."""
+    a, b = trial.games()
+    s = trial.observer
+    rng = random.Random(f"lockstep/{trial.seed}/{s}/{trial.swapped}")
+    seen = [a.observer(s), b.observer(s)]
+    compared = 0
+    for _ in range(max_decisions):
+        found = _compare_events(trial, a, b, seen[0].history, seen[1].history, compared)
+        if isinstance(found, Verdict):
+            return found
+        compared = found
+        if a.is_over() or b.is_over():
+            return Verdict(trial, None, None, compared)
+        if _parted(trial, a, b):
+            return Verdict(trial, None, "a swapped seat of another team left play", compared)
+        leak = _compare_prompts(a, b, s)
+        if leak is not None:
+            return Verdict(trial, f"{trial}\n  at {a.phase} ({a.step}): {leak}", None, compared)
+        _answer(a, b, trial.swapped, rng)
+    raise RuntimeError(f"{trial}: no end after {max_decisions} batches")
+
+
+def _parted(trial: Trial, a: Game, b: Game) -> bool:
+    """Whether one of two swapped seats of different teams has left play.
+
+    From then on the games are rightly told apart: the teams' strengths differ (three shooters
+    in one game, two in the other), whatever the cards show. Seats of one team are compared
+    on, the survivor passing where the ability it holds in one game only would act.
+    """
+    x, y = trial.swapped
+    if a.state.seat(x).team == a.state.seat(y).team:
+        return False
+    return not all(game.state.is_alive(seat) for game in (a, b) for seat in (x, y))
+
+
+def _compare_events(trial: Trial, a: Game, b: Game, ours: list[Event], theirs: list[Event],
+                    start: int) -> int | Verdict:
+    """Compare the observer's new events; a verdict at the first difference, else the new count."""
+    reveals = find_edition(trial.edition).reveals
+    teams = [true_teams(a), true_teams(b)]
+    for index in range(start, max(len(ours), len(theirs))):
+        pair = [ours[index] if index < len(ours) else None, theirs[index] if index < len(theirs) else None]
+        first, second = pair
+        if first is not None and second is not None and _same(first, second):
+            continue
+        learnt = [event for event in pair if event is not None]
+        if all(e.kind in reveals and may_learn(reveals[e.kind], e, trial.observer, known)
+               for e, known in zip(pair, teams, strict=True) if e is not None):
+            return Verdict(trial, None, learnt[0].kind, index)
+        shown = " / ".join("nothing" if e is None else f"{e.kind!r} at {e.phase} ({e.phase.step}) to "
+                           f"{e.audience.to_json()} {e.data}" for e in pair)
+        return Verdict(trial, f"{trial}\n  its event {index} differs, in game A / game B: {shown}", None, index)
+    return len(ours)
+
+
+def _shape(prompt: Prompt) -> tuple[Any, ...]:
+    """What anyone may notice of a prompt to someone else: who, its id, its kind, its size and timer."""
+    return (prompt.seat, prompt.id, prompt.kind, prompt.min_count, prompt.max_count, prompt.timer)
+
+
+def _compare_prompts(a: Game, b: Game, seat: int) -> str | None:
+    """The first difference in the pending prompts that the observer could notice, in words."""
+    shapes = [sorted(_shape(p) for p in game.awaiting()) for game in (a, b)]
+    if shapes[0] != shapes[1]:
+        only = [sorted(set(one) - set(other)) for one, other in (shapes, shapes[::-1])]
+        return f"the prompts differ (seat, id, kind, min, max, timer): only in A {only[0]}, only in B {only[1]}"
+    if a.secret_step != b.secret_step:
+        return f"the step is secret in {'A' if a.secret_step else 'B'} only"
+    mine = [[p.to_json() for p in game.pending(seat)] for game in (a, b)]
+    if mine[0] != mine[1]:
+        return f"seat {seat}'s own prompts differ: {mine[0]} / {mine[1]}"
+    return None
+
+
+def _answer(a: Game, b: Game, swapped: tuple[int, int], rng: random.Random) -> None:
+    """Answer every pending prompt in both games alike: by role inside a secret step, else by seat."""
+    theirs: dict[int, list[Prompt]] = {}
+    for prompt in sorted(b.awaiting(), key=lambda p: p.id):
+        theirs.setdefault(prompt.seat, []).append(prompt)
+    x, y = swapped
+    partner = {x: y, y: x} if a.secret_step and x in theirs and y in theirs else {}
+    for prompt in sorted(a.awaiting(), key=lambda p: p.id):
+        other = theirs[partner.get(prompt.seat, prompt.seat)].pop(0)
+        if prompt.decoy != other.decoy and prompt.seat in swapped and not partner:
+            choice = None if prompt.optional and other.optional else _NONE  # its counterpart is gone
+        else:
+            choice = common_choice(prompt, other, rng)
+        for game, asked in ((a, prompt), (b, other)):
+            if game.is_pending(asked.id):
+                if choice is _NONE:
+                    game.timeout(asked.seat, asked.id)
+                else:
+                    game.decide(asked.seat, asked.id, choice)
+
+
+_NONE = object()
+"""No choice is legal in both games: each game takes its own timeout answer."""
+
+
+def common_choice(first: Prompt, second: Prompt, rng: random.Random) -> Any:
+    """A random choice legal for both prompts (:data:`_NONE` if there is none)."""
+    if first.kind != second.kind:
+        return _NONE
+    common = [option for option in first.options if option in second.options]
+    optional = first.optional and second.optional
+    if first.kind == CHOOSE:
+        pool: list[Any] = common + ([None] if optional else [])
+        return rng.choice(pool) if pool else _NONE
+    if first.kind == CHOOSE_MANY:
+        low = max(first.min_count, second.min_count)
+        high = min(first.max_count, second.max_count, len(common))
+        if optional and (high < low or rng.random() < 0.2):
+            return None
+        return rng.sample(common, rng.randint(low, high)) if high >= low else _NONE
+    return _speech(first, second, common, rng)
+
+
+def _speech(first: Prompt, second: Prompt, nominable: Sequence[Any], rng: random.Random) -> Any:
+    """A speech legal in both: perhaps a nomination, a claim, a signal."""
+    rules = [p.data if isinstance(p.data, SpeechRules) else SpeechRules() for p in (first, second)]
+    says = [value for value in rules[0].claims if value in rules[1].claims]
+    seats = min(rules[0].seats, rules[1].seats)
+    signals = [seat for seat in rules[0].signal if seat in rules[1].signal]
+    nominate = rng.choice([*nominable, None]) if nominable else None
+    claims = (Claim(rng.randint(1, seats), rng.choice(says)),) if says and seats and rng.random() < 0.3 else ()
+    signal = rng.choice(signals) if signals and rng.random() < 0.3 else None
+    if nominate is None and not claims and signal is None:
+        return None
+    return Speech(nominate, claims, signal)
