@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from mafioso.engine import (
@@ -46,16 +46,18 @@ from mafioso.engine import (
 )
 
 RULES = ("public", "actor", "team", "gm")
-"""The forms of a reveal rule (``Edition.reveals``); ``"team:<id>"`` names a team."""
+"""The plain forms of a reveal rule (``Edition.reveals``); ``"team:<id>"`` and ``"role:<id>"``
+name a team or a role, and ``"|"`` joins alternatives (``"actor|team:black"``)."""
 
 
 # -- who may learn an event ----------------------------------------------------------------------
 def actors(event: Event) -> set[int]:
-    """The seats an event is about: its ``seat`` field, else the seats it lists (``seats``,
-    or the members of ``picks`` pairs)."""
+    """The seats an event is about: who did it (``by``), else its ``seat``, else the seats it
+    lists (``seats``, or the members of ``picks`` pairs)."""
     data = event.data
-    if type(data.get("seat")) is int:
-        return {data["seat"]}
+    for key in ("by", "seat"):
+        if type(data.get(key)) is int:
+            return {data[key]}
     if isinstance(data.get("seats"), list):
         return {seat for seat in data["seats"] if type(seat) is int}
     if isinstance(data.get("picks"), list):
@@ -64,40 +66,61 @@ def actors(event: Event) -> set[int]:
 
 
 def bad_rules(edition: Edition) -> list[str]:
-    """Entries of an edition's reveals table that are not one of the rule forms."""
-    teams = set(edition.teams)
+    """Entries of an edition's reveals table that are not made of the rule forms."""
+    named = {"team": set(edition.teams), "role": set(edition.roles)}
+
+    def known(form: str) -> bool:
+        kind, _, name = form.partition(":")
+        return form in RULES or name in named.get(kind, ())
+
     return [
-        f"{edition.id}: reveals[{kind!r}] = {rule!r} is not one of {', '.join(RULES)} or team:<id>"
+        f"{edition.id}: reveals[{kind!r}] = {rule!r}: each of its '|' parts must be one of "
+        f"{', '.join(RULES)}, team:<team id> or role:<role id>"
         for kind, rule in edition.reveals.items()
-        if rule not in RULES and not (rule.startswith("team:") and rule[5:] in teams)
+        if not all(known(form) for form in rule.split("|"))
     ]
 
 
-def may_learn(rule: str, event: Event, seat: int, teams: Mapping[int, str]) -> bool:
-    """Whether ``rule`` lets ``seat`` learn ``event``; ``teams`` are the seats' teams at the time."""
-    if rule == "public":
+@dataclass
+class Truth:
+    """Every seat's role and team as last dealt, folded along the facilitator's stream."""
+
+    roles: dict[int, str] = field(default_factory=dict)
+    teams: dict[int, str] = field(default_factory=dict)
+
+    def fold(self, event: Event) -> None:
+        """Take in one event of the game (in order)."""
+        if event.kind == ROLE_DEALT and type(event.data.get("seat")) is int:
+            self.roles[event.data["seat"]] = event.data["role"]
+            self.teams[event.data["seat"]] = event.data["team"]
+
+    @classmethod
+    def of(cls, game: Game) -> Truth:
+        """The truth at the end of the game's events so far."""
+        truth = cls()
+        for event in game.events:
+            truth.fold(event)
+        return truth
+
+
+def may_learn(rule: str, event: Event, seat: int, truth: Truth) -> bool:
+    """Whether ``rule`` lets ``seat`` learn ``event``, given the seats' roles and teams at the time."""
+    return any(_allows(form, event, seat, truth) for form in rule.split("|"))
+
+
+def _allows(form: str, event: Event, seat: int, truth: Truth) -> bool:
+    if form == "public":
         return True
-    if rule == "actor":
+    if form == "actor":
         return seat in actors(event)
-    if rule == "team":
-        return seat in teams and teams[seat] in {teams.get(actor) for actor in actors(event)}
-    if rule.startswith("team:"):
-        return teams.get(seat) == rule[5:]
+    if form == "team":
+        return seat in truth.teams and truth.teams[seat] in {truth.teams.get(actor) for actor in actors(event)}
+    kind, _, name = form.partition(":")
+    if kind == "team":
+        return truth.teams.get(seat) == name
+    if kind == "role":
+        return truth.roles.get(seat) == name
     return False
-
-
-def fold_team(teams: dict[int, str], event: Event) -> None:
-    """Keep the seats' true teams up to date along the facilitator's stream."""
-    if event.kind == ROLE_DEALT and type(event.data.get("seat")) is int:
-        teams[event.data["seat"]] = event.data["team"]
-
-
-def true_teams(game: Game) -> dict[int, str]:
-    """Every seat's team as last dealt (the facilitator's knowledge)."""
-    teams: dict[int, str] = {}
-    for event in game.events:
-        fold_team(teams, event)
-    return teams
 
 
 def _same(first: Event, second: Event) -> bool:
@@ -113,23 +136,23 @@ def disclosures(game: Game, seat: int, shown: Iterable[Event]) -> list[str]:
     """
     if seat == GM:
         return []
-    edition, truth = game.edition, game.events
-    teams: dict[int, str] = {}
+    edition, events = game.edition, game.events
+    truth = Truth()
     problems: list[str] = []
     cursor = 0
     for event in shown:
-        while cursor < len(truth) and not _same(truth[cursor], event):
-            fold_team(teams, truth[cursor])
+        while cursor < len(events) and not _same(events[cursor], event):
+            truth.fold(events[cursor])
             cursor += 1
-        if cursor == len(truth):
+        if cursor == len(events):
             return [*problems, f"seat {seat} was shown {event.kind!r} {event.data}, which the game never emitted there"]
-        fold_team(teams, truth[cursor])
+        truth.fold(events[cursor])
         cursor += 1
         rule = edition.reveals.get(event.kind)
         if rule is None and not event.audience.public:
             problems.append(f"seat {seat} was told {event.kind!r} {event.data} privately, but {edition.id}'s "
                             f"reveals do not say who may learn it")
-        elif rule is not None and not may_learn(rule, event, seat, teams):
+        elif rule is not None and not may_learn(rule, event, seat, truth):
             problems.append(f"seat {seat} was told {event.kind!r} {event.data} at {event.phase}, which "
                             f"{edition.id} lets only {rule!r} learn")
     return problems
@@ -238,15 +261,15 @@ def _compare_events(trial: Trial, a: Game, b: Game, ours: list[Event], theirs: l
                     start: int) -> int | Verdict:
     """Compare the observer's new events; a verdict at the first difference, else the new count."""
     reveals = find_edition(trial.edition).reveals
-    teams = [true_teams(a), true_teams(b)]
+    truths = [Truth.of(a), Truth.of(b)]
     for index in range(start, max(len(ours), len(theirs))):
         pair = [ours[index] if index < len(ours) else None, theirs[index] if index < len(theirs) else None]
         first, second = pair
         if first is not None and second is not None and _same(first, second):
             continue
         learnt = [event for event in pair if event is not None]
-        if all(e.kind in reveals and may_learn(reveals[e.kind], e, trial.observer, known)
-               for e, known in zip(pair, teams, strict=True) if e is not None):
+        if all(e.kind in reveals and may_learn(reveals[e.kind], e, trial.observer, truth)
+               for e, truth in zip(pair, truths, strict=True) if e is not None):
             return Verdict(trial, None, learnt[0].kind, index)
         shown = " / ".join("nothing" if e is None else f"{e.kind!r} at {e.phase} ({e.phase.step}) to "
                            f"{e.audience.to_json()} {e.data}" for e in pair)

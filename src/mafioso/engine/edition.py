@@ -112,10 +112,10 @@ class Edition:
     """The player count used when none is given (the smallest one if unset)."""
     reveals: ClassVar[Mapping[str, str]] = {}
     """Who may learn each secret, by event kind, written from the rulebook (``secrecy.py``):
-    ``"public"``, ``"actor"`` (the seat in the event's ``seat`` field, or the seats it lists),
-    ``"team"`` (the actor's team), ``"team:<id>"`` (that team) or ``"gm"``. An event kind not
-    listed must not depend on hidden roles, and only the facilitator may be told it privately.
-    The secrecy tests check every game against this table (``docs/architecture.md``)."""
+    ``"public"``, ``"actor"`` (the event's ``by`` or ``seat``, or the seats it lists), ``"team"``
+    (the actor's team), ``"team:<id>"``, ``"role:<id>"`` (its holders) or ``"gm"``; ``"|"``
+    joins alternatives. A kind not listed must not depend on hidden roles, and may be told
+    privately to the facilitator only. The secrecy tests hold every game to this table."""
 
     # -- setup -------------------------------------------------------------------------------
     def default_players(self) -> int:
