@@ -57,6 +57,7 @@ from mafioso.editions.vendetta.catalogue import (
     YAKUZA_CARDS,
     YAKUZA_ROLE,
 )
+from mafioso.editions.vendetta.secrecy import REVEALS
 from mafioso.editions.vendetta.texts import TEXTS, text_key
 from mafioso.engine import (
     ELIMINATED,
@@ -158,6 +159,7 @@ class VendettaEdition(Edition):
     state_class = VendettaState
     texts = TEXTS
     narration_key = text_key
+    reveals = REVEALS
     players_by_default = 8
 
     # -- setup -------------------------------------------------------------------------------
