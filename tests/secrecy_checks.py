@@ -161,7 +161,11 @@ def disclosures(game: Game, seat: int, shown: Iterable[Event]) -> list[str]:
 # -- non-interference ----------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Trial:
-    """One non-interference trial: a deal, an observer and the two seats whose roles are swapped."""
+    """One non-interference trial: a deal, an observer and the two entries of the deal swapped.
+
+    The deal is the ``seats`` list a game is made from: entry ``k`` is seat ``k``'s card in most
+    editions; an edition that deals more cards than seats (blitz's middle card) lists them too.
+    """
 
     edition: str
     seed: int
@@ -171,7 +175,7 @@ class Trial:
     options: tuple[tuple[str, Any], ...] = ()
 
     def games(self) -> tuple[Game, Game]:
-        """Game A (the deal) and game B (the two seats' roles swapped), same seed, decoys on."""
+        """Game A (the deal) and game B (the two entries swapped), same seed, decoys on."""
         x, y = self.swapped
         other = list(self.cast)
         other[x - 1], other[y - 1] = other[y - 1], other[x - 1]
@@ -179,16 +183,22 @@ class Trial:
         return (Game(self.edition, seats=self.cast, seed=self.seed, options=options),
                 Game(self.edition, seats=other, seed=self.seed, options=options))
 
+    @property
+    def exchange(self) -> dict[Any, Any]:
+        """The two swapped cards, each to the other (to carry a card chosen in one game to the other)."""
+        first, second = (self.cast[n - 1] for n in self.swapped)
+        return {first: second, second: first}
+
     def __str__(self) -> str:
         x, y = self.swapped
-        return (f"{self.edition}, seed {self.seed}, options {dict(self.options)}, seats {list(self.cast)}: "
+        return (f"{self.edition}, seed {self.seed}, options {dict(self.options)}, deal {list(self.cast)}: "
                 f"seat {self.observer} ({self.cast[self.observer - 1]}) should not tell this game from the one "
-                f"where seats {x} ({self.cast[x - 1]}) and {y} ({self.cast[y - 1]}) swap roles")
+                f"where entries {x} ({self.cast[x - 1]}) and {y} ({self.cast[y - 1]}) of the deal swap")
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """How a trial ended: a leak (in words), or the declared reveal it stopped at, or the end."""
+    """How a trial ended: a leak (in words), or where it stopped (a declared reveal...), or the end."""
 
     trial: Trial
     leak: str | None
@@ -198,25 +208,24 @@ class Verdict:
 
 
 def trials(edition_id: str, seeds: Iterable[int], *, options: Mapping[str, Any] | None = None) -> Iterator[Trial]:
-    """A trial per seed: a random player count, deal, observer and pair the observer cannot tell apart."""
+    """A trial per seed: a random player count, deal, observer, and two different cards it cannot see."""
     edition = find_edition(edition_id)
     for seed in seeds:
         rng = random.Random(f"trial/{edition_id}/{seed}")
         players = rng.randint(edition.min_players, edition.max_players)
-        dealt = Game(edition, players, seed=seed, options=options)
-        cast = _cast(dealt)
+        cast = _cast(Game(edition, players, seed=seed, options=options))
         game = Game(edition, seats=cast, seed=seed, options=options)
         observer = rng.randint(1, game.players)
         knows = game.observer(observer)
-        unknown = [n for n in range(1, game.players + 1)
-                   if n != observer and n not in knows.known_roles and n not in knows.known_teams]
-        pairs = [(x, y) for x in unknown for y in unknown if x < y and game.role_of(x) != game.role_of(y)]
+        hidden = [n for n in range(1, len(cast) + 1)
+                  if n != observer and n not in knows.known_roles and n not in knows.known_teams]
+        pairs = [(x, y) for x in hidden for y in hidden if x < y and cast[x - 1] != cast[y - 1]]
         if pairs:
             yield Trial(edition_id, seed, tuple(cast), observer, rng.choice(pairs), tuple(sorted((options or {}).items())))
 
 
 def _cast(game: Game) -> list[str]:
-    """The roles a dealt game was dealt, as the ``seats`` that give the same deal."""
+    """The cards a dealt game was dealt, as the ``seats`` that give the same deal."""
     deal = next((entry for entry in game.history if isinstance(entry, Draw) and entry.key == "deal"), None)
     return list(deal.value) if deal is not None else [game.role_of(n) for n in range(1, game.players + 1)]
 
@@ -235,26 +244,44 @@ def noninterference(trial: Trial, *, max_decisions: int = 5_000) -> Verdict:
         compared = found
         if a.is_over() or b.is_over():
             return Verdict(trial, None, None, compared)
-        if _parted(trial, a, b):
-            return Verdict(trial, None, "a swapped seat of another team left play", compared)
-        leak = _compare_prompts(a, b, s)
+        stop = _parted(a, b)
+        leak = _compare_prompts(a, b, s) if stop is None else None
         if leak is not None:
             return Verdict(trial, f"{trial}\n  at {a.phase} ({a.step}): {leak}", None, compared)
-        _answer(a, b, trial.swapped, rng)
+        stop = stop or _answer(trial, a, b, rng)
+        if stop is not None:
+            return Verdict(trial, None, stop, compared)
     raise RuntimeError(f"{trial}: no end after {max_decisions} batches")
 
 
-def _parted(trial: Trial, a: Game, b: Game) -> bool:
-    """Whether one of two swapped seats of different teams has left play.
+def _differing(a: Game, b: Game) -> list[int]:
+    """The seats whose roles differ between the two games now."""
+    return [n for n in range(1, a.players + 1) if a.role_of(n) != b.role_of(n)]
 
-    From then on the games are rightly told apart: the teams' strengths differ (three shooters
-    in one game, two in the other), whatever the cards show. Seats of one team are compared
-    on, the survivor passing where the ability it holds in one game only would act.
+
+def _partners(a: Game, b: Game) -> dict[int, int]:
+    """For each seat whose role differs, the seat holding that role in game B."""
+    differing = _differing(a, b)
+    partners: dict[int, int] = {}
+    for seat in differing:
+        mate = next((n for n in differing if b.role_of(n) == a.role_of(seat) and n not in partners.values()), None)
+        if mate is not None:
+            partners[seat] = mate
+    return partners
+
+
+def _parted(a: Game, b: Game) -> str | None:
+    """Why the games may now rightly differ in public: a seat of another team in each game is out.
+
+    From then on the teams' strengths differ (three shooters in one game, two in the other),
+    whatever the cards show. Seats of one team are compared on, the survivor passing where the
+    ability it holds in one game only would act.
     """
-    x, y = trial.swapped
-    if a.state.seat(x).team == a.state.seat(y).team:
-        return False
-    return not all(game.state.is_alive(seat) for game in (a, b) for seat in (x, y))
+    for seat in _differing(a, b):
+        out = not (a.state.is_alive(seat) and b.state.is_alive(seat))
+        if out and a.state.seat(seat).team != b.state.seat(seat).team:
+            return f"seat {seat}, of another team in each game, left play"
+    return None
 
 
 def _compare_events(trial: Trial, a: Game, b: Game, ours: list[Event], theirs: list[Event],
@@ -296,47 +323,83 @@ def _compare_prompts(a: Game, b: Game, seat: int) -> str | None:
     return None
 
 
-def _answer(a: Game, b: Game, swapped: tuple[int, int], rng: random.Random) -> None:
-    """Answer every pending prompt in both games alike: by role inside a secret step, else by seat."""
+def _answer(trial: Trial, a: Game, b: Game, rng: random.Random) -> str | None:
+    """Answer every pending prompt in both games alike: by role inside a secret step, else by seat.
+
+    Returns why the trial must stop instead, if it must: a role that has to act in one game,
+    where the seat holding it in the other is out, has no answer that does nothing.
+    """
     theirs: dict[int, list[Prompt]] = {}
     for prompt in sorted(b.awaiting(), key=lambda p: p.id):
         theirs.setdefault(prompt.seat, []).append(prompt)
-    x, y = swapped
-    partner = {x: y, y: x} if a.secret_step and x in theirs and y in theirs else {}
+    asked = {prompt.seat for prompt in a.awaiting()}
+    partners = _partners(a, b) if a.secret_step else {}
+    partners = {seat: mate for seat, mate in partners.items() if seat in asked and mate in theirs}
+    differing = set(_differing(a, b))
+    answers: list[tuple[Prompt, Prompt, Any, Any]] = []
     for prompt in sorted(a.awaiting(), key=lambda p: p.id):
-        other = theirs[partner.get(prompt.seat, prompt.seat)].pop(0)
-        if prompt.decoy != other.decoy and prompt.seat in swapped and not partner:
-            choice = None if prompt.optional and other.optional else _NONE  # its counterpart is gone
+        other = theirs[partners.get(prompt.seat, prompt.seat)].pop(0)
+        if prompt.decoy != other.decoy and prompt.seat in differing and prompt.seat not in partners:
+            pair = _pass(prompt, other)  # its counterpart is out: the role acts in one game only
+            if pair is None:
+                return f"seat {prompt.seat} must act as {b.role_of(prompt.seat) or a.role_of(prompt.seat)} in one game only"
         else:
-            choice = common_choice(prompt, other, rng)
-        for game, asked in ((a, prompt), (b, other)):
-            if game.is_pending(asked.id):
+            pair = common_choice(prompt, other, rng, trial.exchange)
+        answers.append((prompt, other, *pair) if pair is not None else (prompt, other, _NONE, _NONE))
+    for prompt, other, mine, yours in answers:
+        for game, question, choice in ((a, prompt, mine), (b, other, yours)):
+            if game.is_pending(question.id):
                 if choice is _NONE:
-                    game.timeout(asked.seat, asked.id)
+                    game.timeout(question.seat, question.id)
                 else:
-                    game.decide(asked.seat, asked.id, choice)
+                    game.decide(question.seat, question.id, choice)
+    return None
 
 
 _NONE = object()
 """No choice is legal in both games: each game takes its own timeout answer."""
 
 
-def common_choice(first: Prompt, second: Prompt, rng: random.Random) -> Any:
-    """A random choice legal for both prompts (:data:`_NONE` if there is none)."""
+def _pass(first: Prompt, second: Prompt) -> tuple[Any, Any] | None:
+    """Answers that do nothing in both games: a pass, or a real prompt's neutral default."""
+    answers: list[Any] = []
+    for prompt in (first, second):
+        if prompt.optional:
+            answers.append(None)
+        elif prompt.default is not None:
+            answers.append(prompt.default)
+        else:
+            return None
+    return answers[0], answers[1]
+
+
+def common_choice(first: Prompt, second: Prompt, rng: random.Random,
+                  exchange: Mapping[Any, Any] | None = None) -> tuple[Any, Any] | None:
+    """A random choice for each prompt, the same one where both allow it (``None``: there is none).
+
+    An option missing from the second prompt may be matched by its ``exchange`` (the swapped
+    card a draft offers in the other game).
+    """
     if first.kind != second.kind:
-        return _NONE
-    common = [option for option in first.options if option in second.options]
+        return None
+    swap = exchange or {}
+    common = [(o, o if o in second.options else swap[o]) for o in first.options
+              if o in second.options or (o in swap and swap[o] in second.options)]
     optional = first.optional and second.optional
     if first.kind == CHOOSE:
-        pool: list[Any] = common + ([None] if optional else [])
-        return rng.choice(pool) if pool else _NONE
+        pool: list[tuple[Any, Any]] = common + ([(None, None)] if optional else [])
+        return rng.choice(pool) if pool else None
     if first.kind == CHOOSE_MANY:
         low = max(first.min_count, second.min_count)
         high = min(first.max_count, second.max_count, len(common))
         if optional and (high < low or rng.random() < 0.2):
+            return None, None
+        if high < low:
             return None
-        return rng.sample(common, rng.randint(low, high)) if high >= low else _NONE
-    return _speech(first, second, common, rng)
+        picked = rng.sample(common, rng.randint(low, high))
+        return [o for o, _ in picked], [o for _, o in picked]
+    said = _speech(first, second, [o for o, mate in common if o == mate], rng)
+    return said, said
 
 
 def _speech(first: Prompt, second: Prompt, nominable: Sequence[Any], rng: random.Random) -> Any:

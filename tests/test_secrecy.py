@@ -36,7 +36,7 @@ def verdicts(edition: str, seeds: range = SEEDS) -> Iterator[Verdict]:
         yield noninterference(trial)
 
 
-@pytest.mark.parametrize("edition", edition_params())
+@pytest.mark.parametrize("edition", EDITIONS)
 def test_the_reveals_table_is_well_formed(edition: str) -> None:
     found = find_edition(edition)
     assert found.reveals, f"{edition} declares no reveals: add its secrecy.py (who may learn each secret)"
