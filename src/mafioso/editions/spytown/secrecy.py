@@ -19,8 +19,11 @@ REVEALS = {
     "mafia.no_target": MAFIA_AWAKE,
     # "Recruitment": the recruit is told his new side, and the Mafia who recruited him see it.
     "recruited": MAFIA_AWAKE,
-    # "Phase 1: Active Agent": the Game Master shows the Agent the checked player's token.
+    # "Phase 1: Active Agent": the Game Master shows the Agent the checked player's token; at a
+    # small table ("Variants for unusual player counts") an Agent who finds a Mafioso is out
+    # at once, before everyone.
     "agent.check": "actor",
+    "agent.exposed": "public",
     # "Extended version": each player's action cards are theirs alone, and so is what a card
     # shows ("Wiretap").
     "card.dealt": "actor",
