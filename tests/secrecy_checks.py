@@ -32,6 +32,7 @@ from typing import Any
 from mafioso.engine import (
     CHOOSE,
     CHOOSE_MANY,
+    ELIMINATED,
     GM,
     ROLE_DEALT,
     Claim,
@@ -39,6 +40,7 @@ from mafioso.engine import (
     Edition,
     Event,
     Game,
+    Move,
     Prompt,
     Speech,
     SpeechRules,
@@ -289,15 +291,17 @@ def _compare_events(trial: Trial, a: Game, b: Game, ours: list[Event], theirs: l
     """Compare the observer's new events; a verdict at the first difference, else the new count."""
     reveals = find_edition(trial.edition).reveals
     truths = [Truth.of(a), Truth.of(b)]
+    swapped = set(_differing(a, b))
     for index in range(start, max(len(ours), len(theirs))):
         pair = [ours[index] if index < len(ours) else None, theirs[index] if index < len(theirs) else None]
         first, second = pair
         if first is not None and second is not None and _same(first, second):
             continue
-        learnt = [event for event in pair if event is not None]
-        if all(e.kind in reveals and may_learn(reveals[e.kind], e, trial.observer, truth)
-               for e, truth in zip(pair, truths, strict=True) if e is not None):
-            return Verdict(trial, None, learnt[0].kind, index)
+        for event, truth in zip(pair, truths, strict=True):  # a reveal, or its absence, tells what it tells
+            if event is not None and event.kind in reveals and may_learn(reveals[event.kind], event, trial.observer, truth):
+                return Verdict(trial, None, event.kind, index)
+        if all(e is None or (e.kind == ELIMINATED and e.data.get("seat") in swapped) for e in pair):
+            return Verdict(trial, None, "a swapped seat left play as its card decides", index)
         shown = " / ".join("nothing" if e is None else f"{e.kind!r} at {e.phase} ({e.phase.step}) to "
                            f"{e.audience.to_json()} {e.data}" for e in pair)
         return Verdict(trial, f"{trial}\n  its event {index} differs, in game A / game B: {shown}", None, index)
@@ -326,8 +330,9 @@ def _compare_prompts(a: Game, b: Game, seat: int) -> str | None:
 def _answer(trial: Trial, a: Game, b: Game, rng: random.Random) -> str | None:
     """Answer every pending prompt in both games alike: by role inside a secret step, else by seat.
 
-    Returns why the trial must stop instead, if it must: a role that has to act in one game,
-    where the seat holding it in the other is out, has no answer that does nothing.
+    Returns why the trial must stop instead, if it must: no answer is legal in both games (the
+    last two suspects of a kill), or a role that has to act in one game, where the seat holding
+    it in the other is out, has no answer that does nothing.
     """
     theirs: dict[int, list[Prompt]] = {}
     for prompt in sorted(b.awaiting(), key=lambda p: p.id):
@@ -344,7 +349,10 @@ def _answer(trial: Trial, a: Game, b: Game, rng: random.Random) -> str | None:
             if pair is None:
                 return f"seat {prompt.seat} must act as {b.role_of(prompt.seat) or a.role_of(prompt.seat)} in one game only"
         else:
-            pair = common_choice(prompt, other, rng, trial.exchange)
+            avoid = differing if a.secret_step else set()
+            pair = common_choice(prompt, other, rng, trial.exchange, avoid)
+            if pair is None and not (prompt.decoy and other.decoy):
+                return f"no answer to {prompt.id} is legal in both games"  # the rules tell them apart
         answers.append((prompt, other, *pair) if pair is not None else (prompt, other, _NONE, _NONE))
     for prompt, other, mine, yours in answers:
         for game, question, choice in ((a, prompt, mine), (b, other, yours)):
@@ -358,6 +366,13 @@ def _answer(trial: Trial, a: Game, b: Game, rng: random.Random) -> str | None:
 
 _NONE = object()
 """No choice is legal in both games: each game takes its own timeout answer."""
+
+
+def _aim(option: Any) -> int | None:
+    """The seat an option aims at: a seat, or a move's seat."""
+    if type(option) is int:
+        return option
+    return option.seat if isinstance(option, Move) else None
 
 
 def _pass(first: Prompt, second: Prompt) -> tuple[Any, Any] | None:
@@ -374,17 +389,19 @@ def _pass(first: Prompt, second: Prompt) -> tuple[Any, Any] | None:
 
 
 def common_choice(first: Prompt, second: Prompt, rng: random.Random,
-                  exchange: Mapping[Any, Any] | None = None) -> tuple[Any, Any] | None:
+                  exchange: Mapping[Any, Any] | None = None, avoid: set[int] | None = None) -> tuple[Any, Any] | None:
     """A random choice for each prompt, the same one where both allow it (``None``: there is none).
 
     An option missing from the second prompt may be matched by its ``exchange`` (the swapped
-    card a draft offers in the other game).
+    card a draft offers in the other game). Options aimed at the seats of ``avoid`` are left
+    out: in a secret step, what an ability does to a swapped seat depends on its card (a block
+    on the Detective stops his shot, on a Bystander nothing), so the games would rightly differ.
     """
     if first.kind != second.kind:
         return None
     swap = exchange or {}
     common = [(o, o if o in second.options else swap[o]) for o in first.options
-              if o in second.options or (o in swap and swap[o] in second.options)]
+              if (o in second.options or (o in swap and swap[o] in second.options)) and _aim(o) not in (avoid or ())]
     optional = first.optional and second.optional
     if first.kind == CHOOSE:
         pool: list[tuple[Any, Any]] = common + ([(None, None)] if optional else [])

@@ -15,6 +15,9 @@ REVEALS = {
     "points": "actor",
     "strike.chosen": "team:hunters|role:novice",
     "strike.bonus": "team:hunters|role:novice",
+    # "Dusk": the facilitator tells everyone who was killed this turn, and they show their cards
+    # (the dead are named together, so the list tells what the night's abilities did).
+    "night.dead": "public",
     # A card is shown to all at an execution or a death ("Night", "Dusk"), and to a checker
     # alone ("Lord", "Queen", "Prince", "Scout": the facilitator shows the small card). One kind
     # for both, so it is declared by its widest audience.
