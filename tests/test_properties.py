@@ -77,7 +77,10 @@ def test_only_living_or_departing_seats_and_the_facilitator_are_prompted(edition
     while not game.is_over() and steps < 60:
         for prompt in game.awaiting():
             assert 1 <= prompt.seat <= game.players
-            assert prompt.check(prompt.default) == prompt.default  # defaults (timeouts) are always legal
+            if prompt.default is not None:
+                assert prompt.check(prompt.default) == prompt.default  # a neutral default is legal
             if game.is_pending(prompt.id):
-                game.decide(prompt.seat, prompt.id, prompt.default)
+                decision = game.timeout(prompt.seat, prompt.id)  # a pass, the default, or a fair draw
+                assert prompt.check(decision.choice) == decision.choice
+                assert decision.choice is None or prompt.optional or prompt.default in (None, decision.choice)
                 steps += 1

@@ -24,10 +24,11 @@ REVEALS = {
     # at once, before everyone.
     "agent.check": "actor",
     "agent.exposed": "public",
-    # "Extended version": each player's action cards are theirs alone, and so is what a card
-    # shows ("Wiretap").
+    # "Extended version": each player's action cards are theirs alone until shown, and what a
+    # "Wiretap" shows is the player's alone. A card is shown to all when played ("Using the
+    # cards"), but a "Recruitment" to the Game Master only: declared by the widest audience.
     "card.dealt": "actor",
-    "card.played": "actor",
+    "card.played": "public",
     "wiretap.result": "actor",
     # A token turned up when its player goes out, to all (or to whom a card shows it), and all
     # at the end.
