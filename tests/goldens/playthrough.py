@@ -21,7 +21,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mafioso.engine import CHOOSE, CHOOSE_MANY, Event, Game, Observer, Prompt, Speech, SpeechRules, find_edition
+from mafioso.engine import (
+    CHOOSE,
+    CHOOSE_MANY,
+    Draw,
+    Event,
+    Game,
+    Observer,
+    Prompt,
+    Speech,
+    SpeechRules,
+    find_edition,
+)
 from mafioso.engine.choices import choice_to_json, payload_to_json
 
 FOLDER = Path(__file__).resolve().parent
@@ -94,7 +105,7 @@ def play(edition: str, header: Header, lines: list[str] | None = None) -> Game:
     rng = random.Random(f"golden/{edition}/{header.seed}/{header.decoys}")
     watch = _Watch(game, lines)
     if lines is not None:
-        lines.append("deal: " + ", ".join(f"{n} {game.role_of(n)}" for n in range(1, game.players + 1)))
+        lines.append("deal: " + ", ".join(f"{n} {card}" for n, card in enumerate(dealt(game), start=1)))
     watch.catch_up()
     for _ in range(MAX_DECISIONS):
         if game.is_over():
@@ -106,6 +117,12 @@ def play(edition: str, header: Header, lines: list[str] | None = None) -> Game:
             game.decide(prompt.seat, prompt.id, choice)
         watch.catch_up()
     raise RuntimeError(f"golden game {header} of {edition} did not end in {MAX_DECISIONS} batches")
+
+
+def dealt(game: Game) -> list[str]:
+    """The cards dealt, in deal order (blitz deals its whole deck: the draft hands them out)."""
+    deal = next((entry for entry in game.history if isinstance(entry, Draw) and entry.key == "deal"), None)
+    return [str(card) for card in deal.value] if deal is not None else [game.role_of(n) for n in range(1, game.players + 1)]
 
 
 def transcript(edition: str, header: Header) -> list[str]:
