@@ -19,6 +19,7 @@ from mafioso.engine import (
     CHOOSE_MANY,
     ELIMINATED,
     SPEECH,
+    Ballot,
     Claim,
     Game,
     IllegalDecision,
@@ -419,3 +420,22 @@ def test_secret_turn_pads_every_prompt_of_a_step_with_decoys(secret_turn: int, e
         table.step(random_action(obs, rng))
     assert secret and {steps[p] for p in secret} == expected
     assert Game.replay(raw.game.log()).digest() == raw.game.digest()
+
+
+def test_a_ballot_names_its_nominee_in_the_observation() -> None:
+    """The prompt's typed payload reaches the vector: a voter sees whom the vote is about."""
+    table = env("sport")
+    raw = table.unwrapped
+    for seed in range(10):
+        table.reset(seed=seed)
+        rng = random.Random(seed)
+        while table.agents and raw._prompt is not None and not isinstance(raw._prompt.data, Ballot):
+            table.step(random_action(table.observe(table.agent_selection), rng))
+        if raw._prompt is None:
+            continue
+        nominee = raw._prompt.data.nominee
+        vector = table.observe(table.agent_selection)["observation"]
+        start = raw.encoder.offsets["named"]
+        assert [int(i) + 1 for i in np.flatnonzero(vector[start : start + raw.players])] == [nominee]
+        return
+    pytest.fail("no vote was reached")

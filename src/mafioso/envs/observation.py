@@ -19,6 +19,8 @@ known teams            N x T         teams this seat knows (its own, its partner
 phase                  5             setup/other, night, day, end flags, and the phase number
 prompt                 8 + A         has a prompt, kind one-hot, act one-hot (+ unknown act),
                                      optional, min and max count, picks made so far
+named                  N             seats the prompt's payload names (a ballot's nominee,
+                                     the tied players)
 picks                  N + M         seats and option slots picked so far in a sequence
 slots                  M x (3 + R)   per option slot: present, seat it names / N (a move's
                                      seat), word hash bucket / 8 (a move's ``what``), role
@@ -40,7 +42,19 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from mafioso.engine import CHOOSE, CHOOSE_MANY, SPEECH, Edition, Event, Move, Observer, Phase, Prompt
+from mafioso.engine import (
+    CHOOSE,
+    CHOOSE_MANY,
+    SPEECH,
+    Edition,
+    Event,
+    Move,
+    Observer,
+    Payload,
+    Phase,
+    Prompt,
+    SpeechRules,
+)
 from mafioso.envs.actions import ActionLayout
 
 KINDS = (CHOOSE, CHOOSE_MANY, SPEECH)
@@ -55,6 +69,22 @@ def option_word(option: Any) -> tuple[str, int]:
     if isinstance(option, Move):
         return option.what, option.seat or 0
     return str(option), 0
+
+
+def named_seats(payload: Payload | None, players: int) -> set[int]:
+    """The seats a prompt's payload is about: a ballot's nominee, the tied players.
+
+    Read from the payload's fields, so an edition's own payloads count too; a speech's rules
+    (what may be claimed) name nobody.
+    """
+    if payload is None or isinstance(payload, SpeechRules):
+        return set()
+    found: set[int] = set()
+    for value in payload._asdict().values():
+        for item in value if isinstance(value, (list, tuple)) else (value,):
+            if type(item) is int and 1 <= item <= players:
+                found.add(item)
+    return found
 
 
 @dataclass(slots=True)
@@ -106,6 +136,7 @@ class Encoder:
             ("known_teams", n * len(self.teams)),
             ("phase", 5),
             ("prompt", 1 + len(KINDS) + len(self.acts) + 1 + 4),
+            ("named", n),
             ("picks", n + m),
             ("slots", m * self.slot_width),
             ("counts", len(self.keys) + 1),
@@ -177,6 +208,8 @@ class Encoder:
         vec[tail + 1] = min(prompt.min_count, self.players) / self.players
         vec[tail + 2] = min(prompt.max_count, self.players) / self.players
         vec[tail + 3] = min(len(picks), self.players) / self.players
+        for seat in named_seats(prompt.data, self.players):
+            vec[o["named"] + seat - 1] = 1.0
         layout = self.layout
         for pick in picks:
             index = layout.action_of(prompt, pick)
