@@ -7,19 +7,20 @@ Two checks, both independent of the audience filter that builds a seat's view:
   of a declared kind may reach only the seats its entry names, and an event of an undeclared
   kind may be told privately to nobody. Apply it to ``game.view(seat).events``, or to the
   events a server message carried (``tests/server/test_secrecy.py``).
-- :func:`noninterference` plays two games that differ only in the hidden roles of two seats
-  ``x`` and ``y``, in lockstep, and checks that an observer seat ``s`` who cannot tell them
-  apart sees the same thing in both: the same events (kind, audience, data, phase), the same
-  own prompts, and the same shape of everyone's prompts (seats, ids, kinds, pick counts,
+- :func:`noninterference` plays two games that differ only in two entries of the deal (the
+  hidden cards of two seats), in lockstep, and checks that an observer seat ``s`` who cannot
+  see them sees the same thing in both: the same events (kind, audience, data, phase), the
+  same own prompts, and the same shape of everyone's prompts (seats, ids, kinds, pick counts,
   timers, whether the step is secret). It stops at the first difference that is a declared
   reveal ``s`` may learn, after which the games may rightly diverge; any other difference is
   a leak.
 
-In game B, seat ``y`` holds ``x``'s role of game A and the other way round. Public decisions
-are the same in both games, seat by seat. Inside a secret step the decisions follow the
-roles: B's ``y`` answers what A's ``x`` answered, so that B is the game A would have been
-had the two cards been dealt the other way round; every choice is drawn from the options
-legal in both games.
+Public decisions are the same in both games, seat by seat. Inside a secret step the seats
+whose roles differ answer for each other (B's ``y`` answers what A's ``x`` answered), so that
+B is the game A would have been had the two cards been dealt the other way round; abilities
+are not aimed at those seats; every choice is drawn from the options legal in both games. A
+trial also ends where the rules themselves tell the games apart (see ``docs/architecture.md``,
+"Secrecy proofs and goldens").
 """
 
 from __future__ import annotations
