@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 
 import pytest
 
-from mafioso.engine import available_ids
+from mafioso.engine import available_ids, find_edition
 from mafioso.scenarios import Runner, Scenario, ScenarioError, ScenarioFailure, main, run_file, run_files
 
 ROOT = Path(__file__).resolve().parent.parent / "scenarios"
@@ -20,7 +21,10 @@ def test_scenario(path: Path) -> None:
 
 @pytest.mark.parametrize("edition", available_ids())
 def test_every_edition_has_scenarios(edition: str) -> None:
-    assert list((ROOT / edition).glob("*.yaml")), f"no scenario for {edition}"
+    """Under scenarios/<id>/, or, for a plug-in edition, in its own package's scenarios/ folder."""
+    package = Path(inspect.getfile(type(find_edition(edition)))).parent
+    found = [*(ROOT / edition).glob("*.yaml"), *(package / "scenarios").glob("*.yaml")]
+    assert found, f"no scenario for {edition}"
 
 
 def test_a_wrong_expectation_fails_with_the_step() -> None:

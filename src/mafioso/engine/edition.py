@@ -87,6 +87,12 @@ class Edition:
     """The edition's function picking an event's narration key (a variant of its kind)."""
     players_by_default: ClassVar[int | None] = None
     """The player count used when none is given (the smallest one if unset)."""
+    reveals: ClassVar[Mapping[str, str]] = {}
+    """Who may learn each secret, by event kind, written from the rulebook (``secrecy.py``):
+    ``"public"``, ``"actor"`` (the event's ``by`` or ``seat``, or the seats it lists), ``"team"``
+    (the actor's team), ``"team:<id>"``, ``"role:<id>"`` (its holders) or ``"gm"``; ``"|"``
+    joins alternatives. A kind not listed must not depend on hidden roles, and may be told
+    privately to the facilitator only. The secrecy tests hold every game to this table."""
 
     # -- setup -------------------------------------------------------------------------------
     def default_players(self) -> int:

@@ -45,6 +45,7 @@ from mafioso.editions.vampires.catalogue import (
     VAMPIRES,
     WEREWOLF,
 )
+from mafioso.editions.vampires.secrecy import REVEALS
 from mafioso.editions.vampires.state import VampiresState
 from mafioso.editions.vampires.texts import TEXTS, text_key
 from mafioso.engine import (
@@ -82,6 +83,7 @@ class VampiresEdition(Edition):
     state_class = VampiresState
     texts = TEXTS
     narration_key = text_key
+    reveals = REVEALS
     players_by_default = 10  # eight to twelve play best, says the rulebook; ten is the middle
 
     # -- setup -------------------------------------------------------------------------------

@@ -51,6 +51,7 @@ from mafioso.editions.vendetta.catalogue import (
     YAKUZA,
 )
 from mafioso.editions.vendetta.knowledge import observe
+from mafioso.editions.vendetta.secrecy import REVEALS
 from mafioso.editions.vendetta.texts import TEXTS, format_value, text_key
 from mafioso.engine import (
     FACILITATOR,
@@ -187,6 +188,7 @@ class VendettaEdition(Edition):
     state_class = VendettaState
     texts = TEXTS
     narration_key = text_key
+    reveals = REVEALS
     players_by_default = 8
 
     # -- setup -------------------------------------------------------------------------------
