@@ -157,10 +157,18 @@ class Runner:
         return prompt.default
 
     def auto_step(self, keep: set[tuple[int, str]]) -> bool:
-        """Answer the first pending prompt not reserved by the script; False if none is left."""
+        """Answer the first pending prompt not reserved by the script; False if none is left.
+
+        A prompt that can be neither declined nor given a neutral default (a mandatory act with
+        no fair fixed answer) is answered as its timeout would be: a seeded draw, never a fixed seat.
+        """
         for prompt in self.game.awaiting():
             if (prompt.seat, prompt.act) not in keep:
-                self.game.decide(prompt.seat, prompt.id, self.auto_choice(prompt))
+                choice = self.auto_choice(prompt)
+                if choice is None and not prompt.optional:
+                    self.game.timeout(prompt.seat, prompt.id)
+                else:
+                    self.game.decide(prompt.seat, prompt.id, choice)
                 return True
         return False
 
