@@ -141,10 +141,7 @@ class VampiresEdition(Edition):
         band = st.strike_group()
         self.hunters_meet(st, band)
         yield from secret_step(st, Secret(st.prompt_id("meet"), "meet"), dict.fromkeys(band, OK))
-        for role in INTRODUCED:
-            holder = st.holder(role)
-            if holder is None:
-                continue
+        for holder, role in st.called(INTRODUCED):
             st.enter_step(role)
             yield from secret_step(st, Secret(st.prompt_id(role), "identify"), {holder: OK})
             reveal(st, holder, FACILITATOR)
@@ -202,10 +199,8 @@ class VampiresEdition(Edition):
     def dawn(self, st: VampiresState, turn: int) -> Steps:
         """Lamia, Monk, Dhampir, Nosferatu, Scout, in that order."""
         st.enter("dawn", turn)
-        for role in DAWN_ORDER:
-            holder = st.holder(role)
-            if holder is not None:
-                yield from self.dawn_role(st, holder, role)
+        for holder, role in st.called(DAWN_ORDER):
+            yield from self.dawn_role(st, holder, role)
 
     def dawn_role(self, st: VampiresState, holder: int, role: str) -> Steps:
         """One dawn role: shields and disables take hold at once, for later callers (21)."""
@@ -306,10 +301,8 @@ class VampiresEdition(Edition):
     def dusk(self, st: VampiresState, turn: int) -> Steps:
         """The Vampire Master, the shapeshifter, the Bride, the Leader, in that order."""
         st.enter("dusk", turn)
-        for role in DUSK_ORDER:
-            holder = st.holder(role)
-            if holder is not None:
-                yield from self.dusk_role(st, holder, role)
+        for holder, role in st.called(DUSK_ORDER):
+            yield from self.dusk_role(st, holder, role)
 
     def dusk_role(self, st: VampiresState, holder: int, role: str) -> Steps:
         """Call one dusk role; the Lord's one prompt offers both of his abilities as moves (L1)."""

@@ -8,6 +8,7 @@ ambiguities 17-19), and still counts for victory until announced (ambiguity 40).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from mafioso.editions.vampires.catalogue import CLAIMS, HUNTERS, MASTERS, NOVICE, VAMPIRES
@@ -57,6 +58,14 @@ class VampiresState(State):
             if seat.role == role and seat.alive:
                 return seat.number
         return None
+
+    def called(self, order: Iterable[str]) -> Iterator[tuple[int, str]]:
+        """(holder, role) for each role of ``order`` in the game, in that order: the roles the
+        facilitator calls, whether or not their holder can still act (ambiguities 18, 19)."""
+        for role in order:
+            holder = self.holder(role)
+            if holder is not None:
+                yield holder, role
 
     def is_hunter(self, seat: int) -> bool:
         """On the hunters' side (the Novice is a vampire; the shapeshifter is neither)."""
