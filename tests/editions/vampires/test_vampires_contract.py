@@ -167,3 +167,12 @@ def test_the_lord_s_prompt_offers_moves() -> None:
     decoy = next(p for p in game.awaiting() if p.decoy)
     assert (decoy.kind, decoy.max_count, decoy.min_count, decoy.timer) == (lord.kind, lord.max_count,
                                                                           lord.min_count, lord.timer)
+
+
+def test_who_struck_is_named_in_the_table_s_language() -> None:
+    game = Game("vampires", seats=TEN, options={"cast_check": "ratios"}, decoys=False)
+    struck = game.state.emit("killed", game.state.events[0].audience, seat=4, by="hunters")
+    lord = game.state.emit("attack.blocked", game.state.events[0].audience, seat=5, by="lord")
+    assert narrate(EDITION, struck, "en") == "Seat 4 is killed (by the hunters); announced at the next night."
+    assert "охотники" in (narrate(EDITION, struck, "ru") or "")
+    assert "Лорд" in (narrate(EDITION, lord, "ru") or "") and "lord" not in (narrate(EDITION, lord, "en") or "")

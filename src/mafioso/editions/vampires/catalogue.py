@@ -84,6 +84,10 @@ ROLES = {
 }
 
 
+BAND_NAMES = {"en": "the hunters", "ru": "охотники"}
+"""Who struck, when the hunters did, in the table's languages (as a role's ``names`` are)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Row:
     """One row of the rulebook's setup table (players counted without the facilitator)."""

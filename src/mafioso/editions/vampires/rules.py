@@ -19,6 +19,7 @@ from typing import Any
 from mafioso.editions.vampires import setup, vote
 from mafioso.editions.vampires.catalogue import (
     ACTS,
+    BAND_NAMES,
     BRIDE,
     COUNT,
     DAWN_ORDER,
@@ -115,8 +116,16 @@ class VampiresEdition(Edition):
         return [TEXTS[f"setup.warning.{warning}"] for warning in setup.warnings(cast)]
 
     def format_value(self, key: str, value: Any, lang: str) -> str | None:
-        """The band's pointing (``points``) as "who → whom" pairs, not a raw list."""
-        return format_picks(value) if key == "picks" else None
+        """The band's pointing (``points``) as "who → whom" pairs, not a raw list; who struck
+        (``by``) as a role's name or the hunters, in the table's language."""
+        if key == "picks":
+            return format_picks(value)
+        if key == "by" and value in ROLES:
+            role = ROLES[value]
+            return role.names.get(lang, role.name)
+        if key == "by" and value == HUNTERS:
+            return BAND_NAMES.get(lang, BAND_NAMES["en"])
+        return None
 
     # -- the script --------------------------------------------------------------------------
     def flow(self, state: State) -> Steps:

@@ -69,7 +69,7 @@ TEXTS = {
     "suspects": N_("Suspects, in order: {suspects}."),
     "suspects.all": N_("Nobody was named, yet someone must be executed: every player not yet voted on stands as a suspect."),
     "vote.renominate": N_("Nobody has been executed yet. Name new suspects among seats {remaining}."),
-    "vote.count": N_("Seat {nominee}: {votes} hands raised ({voters})."),
+    "vote.count": N_("Hands raised against seat {nominee}: {votes} ({voters})."),
     "vote.tie": N_("Seats {tied} are tied with {votes} hands each."),
     "vote.lots": N_("Lots are drawn among seats {tied}: seat {seat} is condemned."),
     "vote.pardoned": N_("Seat {seat} was condemned, but is acquitted."),
