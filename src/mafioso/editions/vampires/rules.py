@@ -284,10 +284,11 @@ class VampiresEdition(Edition):
         """The extra strike after killing the Novice: optional (30b), so declining is a pick too.
 
         Played every Day, as a decoy round when there is no bonus, so that nobody outside the
-        band can tell. The engine's ``agree`` would not do here: it counts a pass as no pick, so
-        a band that all decline would be asked again for every round, and a band that mostly
-        declines would still strike (see the report on engine steps). Rounds, plurality and lots
-        are the engine's steps all the same.
+        band can tell. The engine's ``agree`` does not fit yet: it counts a pass as no pick, so a
+        band that all decline would be asked again every round, and a band that mostly declines
+        would still strike. Until ``agree`` can count a pass as a pick for an optional spec, the
+        rounds are composed here from the engine's ``secret_step``, ``leaders`` and ``by_lot``,
+        with the populations and order of draws of release 0.1.0.
         """
         spec = Secret(st.prompt_id("bonus"), "bonus_strike", include_self=True)
         picks: dict[int, int | None] = {}
