@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 import warnings
 from collections.abc import Sequence
-from importlib.metadata import entry_points
+from functools import cache
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
 from mafioso.engine import CHOOSE, CHOOSE_MANY, Choice, Edition, Event, Observer, Prompt
@@ -42,9 +43,10 @@ class Bot:
         if self.observer is None:
             return
         history = self.observer.history
-        for index in range(self._seen, len(history)):
-            self.observe(history[index])
-        self._seen = len(history)
+        if self._seen != len(history):
+            for event in history[self._seen:]:
+                self.observe(event)
+            self._seen = len(history)
 
     @property
     def knows(self) -> Observer:
@@ -94,10 +96,20 @@ BOT_GROUP = "mafioso.bots"
 """The entry-point group where an edition registers its heuristic bot, under the edition's id."""
 
 
+@cache
+def _bot_entry_points() -> dict[str, EntryPoint]:
+    return {point.name: point for point in entry_points(group=BOT_GROUP)}
+
+
+@cache
+def _load(point: EntryPoint) -> Any:
+    return point.load()
+
+
 def heuristic_class(edition: Edition) -> type[Bot]:
     """The edition's heuristic bot; the random bot, with a warning, for an edition that has none."""
-    point = next((p for p in entry_points(group=BOT_GROUP) if p.name == edition.id), None)
-    bot_class = point.load() if point is not None else None
+    point = _bot_entry_points().get(edition.id)
+    bot_class = _load(point) if point is not None else None
     if not (isinstance(bot_class, type) and issubclass(bot_class, Bot)):
         warnings.warn(f"edition {edition.id!r} has no heuristic bot; random bots play instead", stacklevel=2)
         return RandomBot

@@ -26,6 +26,9 @@ class HeuristicBot(Bot):
 
     def __init__(self, seat: int, edition: Edition, options: dict[str, Any], players: int, rng: random.Random) -> None:
         super().__init__(seat, edition, options, players, rng)
+        self.role = ""
+        self.out: set[int] = set()
+        self.family: list[int] = []
         self.kill_order: list[int] = []
         self.signal: int | None = None
         self.checked: dict[int, bool] = {}
@@ -55,18 +58,13 @@ class HeuristicBot(Bot):
             self.judge_votes(data["nominee"], [data["by"]])
 
     # -- what the seat knows (from its observer) ---------------------------------------------
-    @property
-    def role(self) -> str:
-        return self.knows.role or ""
-
-    @property
-    def family(self) -> list[int]:
-        teams = self.knows.known_teams
-        return sorted(seat for seat, team in teams.items() if team == "black") if self.is_black() else []
-
-    @property
-    def out(self) -> set[int]:
-        return self.knows.out
+    def sync(self) -> None:
+        """Catch up, then keep what the seat knows at hand: the bot asks for it often."""
+        super().sync()
+        knows = self.knows
+        self.role = knows.role or ""
+        self.out = knows.out
+        self.family = knows.teammates if self.is_black() else []
 
     @property
     def day(self) -> int:

@@ -79,7 +79,6 @@ class Game:
         )
         self.players = len(self.state.seats)
         self.outcome: Outcome | None = None
-        self._observers: dict[int, Observer] = {}
         self._pending: dict[str, Prompt] = {}
         self._secret = False
         self._answers: Reply = {}
@@ -182,9 +181,9 @@ class Game:
         If the edition's rules fail on a legal answer (a bug), the game is restored to what it
         was before the call and the error is raised again: nothing is half-applied.
         """
-        if self.outcome is not None:
-            raise GameOver(f"the game is over; seat {seat} cannot decide {prompt_id!r}")
-        prompt = self._find(seat, prompt_id)
+        prompt = self._pending.get(prompt_id)
+        if prompt is None or prompt.seat != seat or type(seat) is not int:  # True == 1, but is no seat
+            prompt = self._find(seat, prompt_id)
         value = prompt.check(choice)
         decision = Decision(seat, prompt_id, value)
         mark = len(self.history)
@@ -193,7 +192,11 @@ class Game:
             if prompt.interrupt:
                 self._interrupt(prompt, value)
             else:
-                self._answer(prompt, value)
+                del self._pending[prompt_id]
+                self._answers[prompt_id] = value
+                self._answered[prompt_id] = seat
+                if len(self._answers) >= self._required:
+                    self._advance(self._answers)
         except Exception:
             self._restore(mark)
             raise
@@ -235,13 +238,6 @@ class Game:
                               f"seat {seat} has nothing to decide in {self.phase}")
         raise UnknownPrompt(f"seat {seat} has no pending prompt {prompt_id!r} in {self.phase}")
 
-    def _answer(self, prompt: Prompt, value: Choice) -> None:
-        del self._pending[prompt.id]
-        self._answers[prompt.id] = value
-        self._answered[prompt.id] = prompt.seat
-        if len(self._answers) >= self._required:
-            self._advance(self._answers)
-
     def _interrupt(self, prompt: Prompt, value: Choice) -> None:
         removed = self.edition.on_interrupt(self.state, prompt, value)
         for prompt_id, pending in list(self._pending.items()):
@@ -266,11 +262,11 @@ class Game:
         for entry in entries:
             if isinstance(entry, Decision):
                 fresh.decide(*entry)
-        observers = self._observers
+        observers = self.state.observers
         self.__dict__.update(fresh.__dict__)
-        self._observers = observers
-        for observer in observers.values():
-            observer.reset()
+        for seat, observer in observers.items():
+            observer.catch_up()
+            self.state.watch(seat, observer)
 
     def legal(self, seat: int) -> Legal:
         """The legal decisions of a seat now; supports ``decision in game.legal(seat)``."""
@@ -278,11 +274,12 @@ class Game:
 
     def observer(self, seat: int) -> Observer:
         """The incremental knowledge of ``seat`` (0: the facilitator's grimoire)."""
-        observer = self._observers.get(seat)
+        observer = self.state.observers.get(seat)
         if observer is None:
             if type(seat) is not int or not 0 <= seat <= self.players:
                 raise InvalidDecision(f"there is no seat {seat!r}; seats are 1 to {self.players}")
-            observer = self._observers[seat] = Observer(self, seat)
+            observer = Observer(self, seat)
+            self.state.watch(seat, observer)
         return observer
 
     def view(self, seat: int) -> View:

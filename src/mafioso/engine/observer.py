@@ -1,9 +1,10 @@
 """One seat's knowledge, folded from its events once each, as the game goes on.
 
 Every adapter that needs to know what a seat knows (the server's phone pages, the PettingZoo
-environment, the terminal game, the bots) reads a :class:`Observer` instead of deriving it
-again. It reads only events whose audience includes its seat, so it cannot know more than the
-seat may; it folds each new event once, so reading it at every decision costs little.
+environment, the terminal game, the bots) reads an :class:`Observer` instead of deriving it
+again. The game hands each event, as it is emitted, to the observers of the seats in its
+audience and to nobody else, so an observer cannot know more than its seat may; it folds each
+event once, so reading it at every decision costs no more than reading an attribute.
 
 >>> from mafioso.engine import Game
 >>> game = Game("sport", seed=1, decoys=False)
@@ -16,14 +17,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from mafioso.engine.edition import Edition
 from mafioso.engine.events import Event
 from mafioso.engine.outcome import Outcome
 from mafioso.engine.phase import Phase
 from mafioso.engine.prompts import GM, Prompt
-from mafioso.engine.vocabulary import ELIMINATED, RETURNED, ROLE_DEALT, ROLE_REVEALED, TEAM_KNOWN
+from mafioso.engine.vocabulary import ELIMINATED, FOLDED, RETURNED, ROLE_DEALT, ROLE_REVEALED, TEAM_KNOWN
 
 if TYPE_CHECKING:
     from mafioso.engine.game import Game
+
 
 
 class Observer:
@@ -32,39 +35,46 @@ class Observer:
     def __init__(self, game: Game, seat: int) -> None:
         self.game = game
         self.seat = seat
-        self.reset()
+        edition = game.edition
+        self._hook = edition.observe if type(edition).observe is not Edition.observe else None
+        self.catch_up()
 
-    def reset(self) -> None:
-        """Forget everything and fold again from the first event (after the game was restored)."""
-        self._cursor = 0
+    def catch_up(self) -> None:
+        """Forget everything and fold every event so far (when created, or after a restore)."""
         self._history: list[Event] = []
         self._role: str | None = None
         self._team: str | None = None
         self._known_roles: dict[int, str] = {}
         self._known_teams: dict[int, str] = {}
         self._out: set[int] = set()
+        self._mates: list[int] | None = None
         self.facts: dict[str, Any] = {}
         """Edition-specific knowledge folded by the edition's ``observe`` hook."""
-
-    def update(self) -> list[Event]:
-        """Fold the events that happened since the last call; return the new ones this seat saw."""
-        events = self.game.events
-        if self._cursor > len(events):
-            self.reset()
-        if self._cursor == len(events):
-            return []
-        seat, start = self.seat, len(self._history)
-        hook = self.game.edition.observe
-        for event in events[self._cursor:]:
+        seat = self.seat
+        for event in self.game.events:
             audience = event.audience
             if seat == GM or audience.public or seat in audience.seats:
-                self._fold(event)
-                hook(self, event)
-                self._history.append(event)
-        self._cursor = len(events)
-        return self._history[start:]
+                self.receive(event)
+
+    def receive(self, event: Event) -> None:
+        """Take in one event this seat may see (the game calls it as the event is emitted)."""
+        self.learn(event)
+        self._history.append(event)
+
+    def learn(self, event: Event) -> None:
+        """Fold what an event tells, without keeping it (the game keeps public events in bulk)."""
+        if event.kind in FOLDED:
+            self._fold(event)
+        if self._hook is not None:
+            self._hook(self, event)
+
+    @property
+    def learns(self) -> bool:
+        """Whether every event must be folded (an edition hook reads them all), not only shared kinds."""
+        return self._hook is not None
 
     def _fold(self, event: Event) -> None:
+        self._mates = None
         kind, data = event.kind, event.data
         if kind == ROLE_DEALT:
             if data["seat"] == self.seat:
@@ -86,37 +96,39 @@ class Observer:
     @property
     def history(self) -> list[Event]:
         """Every event this seat saw, in order (game-wide numbers; :meth:`stream` renumbers)."""
-        self.update()
         return self._history
 
     @property
     def role(self) -> str | None:
         """The seat's own role, as last told to it."""
-        self.update()
         return self._role
 
     @property
     def team(self) -> str | None:
         """The seat's own team, as last told to it."""
-        self.update()
         return self._team
 
     @property
     def known_roles(self) -> dict[int, str]:
         """Roles this seat has been told or shown (its own included), by seat."""
-        self.update()
         return self._known_roles
 
     @property
     def known_teams(self) -> dict[int, str]:
         """Teams this seat knows, by seat: its own, its partners', revealed ones."""
-        self.update()
         return self._known_teams
+
+    @property
+    def teammates(self) -> list[int]:
+        """The seats this seat knows to share its team, itself included, in seat order."""
+        if self._mates is None:
+            team = self._team
+            self._mates = sorted(s for s, t in self._known_teams.items() if t == team) if team else []
+        return self._mates
 
     @property
     def out(self) -> set[int]:
         """Seats this seat knows to be out of play."""
-        self.update()
         return self._out
 
     @property

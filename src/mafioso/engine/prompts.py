@@ -92,6 +92,8 @@ class Prompt(NamedTuple):
             raise IllegalTarget(f"seat {self.seat} must answer {self.act!r}; it cannot be declined")
         kind = self.kind
         if kind == CHOOSE:
+            if (type(choice) is int or type(choice) is str) and choice in self.options:
+                return choice  # the common case, first
             choice = _as_move(choice)
             if not _is_option(choice):
                 raise InvalidDecision(f"{self.act!r} takes one option, not {_shown(choice)}")
@@ -126,6 +128,8 @@ class Prompt(NamedTuple):
 
     def _check_speech(self, choice: Choice) -> Speech | None:
         if type(choice) is int:
+            if choice in self.options:
+                return Speech(choice)
             choice = {"nominate": choice}
         elif type(choice) is Speech:
             choice = choice.to_json()

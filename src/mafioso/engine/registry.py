@@ -5,6 +5,7 @@ no engine file. They are imported on first use, so an edition that is not used c
 
 from __future__ import annotations
 
+from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 
 from mafioso.engine.edition import Edition
@@ -19,7 +20,9 @@ BUILT_IN = ("sport", "vendetta", "vampires", "spytown", "blitz")
 _cache: dict[str, Edition] = {}
 
 
+@cache
 def _entry_points() -> dict[str, EntryPoint]:
+    """The registered editions, read once per process (reading package metadata is slow)."""
     found = {point.name: point for point in entry_points(group=GROUP)}
     order = [name for name in BUILT_IN if name in found] + sorted(set(found) - set(BUILT_IN))
     return {name: found[name] for name in order}

@@ -11,13 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from mafioso.engine.chance import Chance
 from mafioso.engine.events import PUBLIC, Audience, Event
 from mafioso.engine.outcome import GameEnded, Outcome
 from mafioso.engine.phase import SETUP, Phase
-from mafioso.engine.prompts import Prompt
+from mafioso.engine.prompts import GM, Prompt
+from mafioso.engine.vocabulary import FOLDED
+
+if TYPE_CHECKING:
+    from mafioso.engine.observer import Observer
 
 Batch = list[Prompt]
 """What a flow yields: the prompts awaited now. The engine replies with ``{prompt_id: choice}``."""
@@ -75,6 +79,10 @@ class State:
         self.judge = judge
         """The edition's win check (``Edition.check_win``), for :meth:`end_if_decided`."""
         self.phase: Phase = SETUP
+        self.observers: dict[int, Observer] = {}
+        """The seats' observers (see :meth:`watch`); each event is handed to those of its audience."""
+        self._keep: list[Callable[[Event], None]] = []
+        self._learners: list[Observer] = []
 
     # -- seats -------------------------------------------------------------------------------
     def seat(self, number: int) -> Seat:
@@ -87,7 +95,7 @@ class State:
 
     def others(self, number: int) -> tuple[int, ...]:
         """The living seats other than ``number``: the usual targets of an ability."""
-        return tuple(s.number for s in self.seats if s.alive and s.number != number)
+        return tuple([s.number for s in self.seats if s.alive and s.number != number])
 
     def in_team(self, team: str, alive: bool = True) -> list[int]:
         """Seats of a team (living ones by default)."""
@@ -123,7 +131,36 @@ class State:
         """Record an event of the current phase. ``data`` must hold only JSON values."""
         event = Event(len(self.events), kind, audience, data, self.phase)
         self.events.append(event)
+        if self.observers:
+            self._deliver(event)
         return event
+
+    def watch(self, seat: int, observer: Observer) -> None:
+        """Hand every event this seat may see to ``observer`` from now on."""
+        self.observers[seat] = observer
+        self._keep = [o.history.append for o in self.observers.values()]
+        self._learners = [o for o in self.observers.values() if o.learns]
+
+    def _deliver(self, event: Event) -> None:
+        """Hand an event to the observers of its audience (the facilitator's sees everything).
+
+        A public event goes to every observer: its history takes it by a bare list append, and
+        only events that change knowledge are folded, which keeps observers cheap in bot games.
+        """
+        observers = self.observers
+        if event.audience.public:
+            for keep in self._keep:
+                keep(event)
+            for learner in self._learners if event.kind not in FOLDED else observers.values():
+                learner.learn(event)
+            return
+        grimoire = observers.get(GM)
+        if grimoire is not None:
+            grimoire.receive(event)
+        for seat in event.audience.seats:
+            member = observers.get(seat)
+            if member is not None:
+                member.receive(event)
 
     def enter(self, name: str, number: int | None = None, step: str = "") -> None:
         """Move to a phase (``enter("night", 2, "shooting")``), announcing it publicly."""

@@ -29,3 +29,6 @@ POINTS = "points"
 """What each member of a group pointed at, told to the group: ``{"round", "picks": [[seat, target], ...]}``."""
 GAME_OVER = "game.over"
 """The end: the outcome's ``{"termination", "winners", "seats"}``."""
+
+FOLDED = frozenset((ROLE_DEALT, ROLE_REVEALED, TEAM_KNOWN, ELIMINATED, RETURNED))
+"""The shared kinds that change what a seat knows (its observer folds them)."""

@@ -38,6 +38,7 @@ from mafioso.editions.spytown.council import council_vote
 from mafioso.editions.spytown.meetings import gang_meets, mafia_meets
 from mafioso.editions.spytown.outs import MAFIA as BY_MAFIA
 from mafioso.editions.spytown.outs import VOTE, put_out
+from mafioso.editions.spytown.secrecy import REVEALS
 from mafioso.editions.spytown.setup import book_cast, check_cast
 from mafioso.editions.spytown.state import SpytownState
 from mafioso.editions.spytown.texts import TEXTS, format_value, text_key
@@ -75,6 +76,7 @@ class SpytownEdition(Edition):
     state_class = SpytownState
     texts = TEXTS
     narration_key = text_key
+    reveals = REVEALS
     players_by_default = 11
     cards = CARDS
 
