@@ -91,10 +91,8 @@ def test_secret_looks_and_cards_are_folded_for_their_seat_only() -> None:
 
 
 def facts(game: Game, seat: int) -> dict[str, object]:
-    """A seat's edition-specific knowledge, brought up to date (``facts`` is folded on update)."""
-    observer = game.observer(seat)
-    observer.update()
-    return observer.facts
+    """A seat's edition-specific knowledge (``observer.facts``, folded by the edition's hook)."""
+    return game.observer(seat).facts
 
 
 def test_the_heuristic_bot_keeps_no_copy_of_its_seats_knowledge() -> None:
