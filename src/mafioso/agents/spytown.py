@@ -42,7 +42,8 @@ HEARD = frozenset({"vote.count", "vote.loser", "saved", "role.revealed", "speech
 
 
 class Knowledge(NamedTuple):
-    """What the seat's observer knows, read once for one decision (references, not copies)."""
+    """What the seat's observer knows, read once for one decision (references, not copies), and
+    the Agent claimant it trusts, worked out once from that."""
 
     role: str
     team: str
@@ -50,6 +51,7 @@ class Knowledge(NamedTuple):
     teams: dict[int, str]
     seen: dict[int, str]
     out: set[int]
+    trusted: int | None = None
 
 
 class HeuristicBot(Bot):
@@ -75,10 +77,11 @@ class HeuristicBot(Bot):
 
     def read(self) -> None:
         """Read the observer once per decision: references to its knowledge, not copies, so the
-        many looks a decision takes (a score per seat) do not each fold the observer again."""
+        many looks a decision takes (a score per seat) read plain dicts."""
         knows = self.knows
         self.now = Knowledge(knows.role or "", knows.team or "", knows.known_roles, knows.known_teams,
                              knows.facts.get("tokens", {}), knows.out)
+        self.now = self.now._replace(trusted=self.trusted_agent())
 
     def token(self, seat: int) -> str | None:
         """The token this seat knows ``seat`` holds: told, turned up or seen in secret; a seat
@@ -144,7 +147,7 @@ class HeuristicBot(Bot):
             score += 10
         elif token in (OFFICER, AGENT):
             score -= 5
-        trusted = self.trusted_agent()
+        trusted = self.now.trusted
         if trusted is not None:
             for claim in self.agent_claims[trusted]:
                 if claim["seat"] == seat:
