@@ -23,6 +23,7 @@ import yaml
 from mafioso.agents.base import random_choice
 from mafioso.engine import GM, Event, Game, MafiosoError, Prompt, find_edition
 from mafioso.engine import errors as engine_errors
+from mafioso.engine.choices import choice_to_json
 from mafioso.engine.logcheck import SEED_LIMIT, json_type
 from mafioso.engine.options import json_problem, shown
 
@@ -457,10 +458,16 @@ class Runner:
         return prompt.default
 
     def auto_step(self, keep: set[tuple[int, str]]) -> bool:
-        """Answer the first pending prompt not reserved by the script; False if none is left."""
+        """Answer the first pending prompt not reserved by the script; False if none is left.
+
+        A prompt that can be neither declined nor answered by a neutral default (a forced pick)
+        gets what a timeout gives it: a fair draw from the game's seed, never a fixed seat."""
         for prompt in self.game.awaiting():
             if (prompt.seat, prompt.act) not in keep:
-                self.game.decide(prompt.seat, prompt.id, self.auto_choice(prompt))
+                if self.scenario.auto != "random" and not prompt.optional and prompt.default is None:
+                    self.game.timeout(prompt.seat, prompt.id)
+                else:
+                    self.game.decide(prompt.seat, prompt.id, self.auto_choice(prompt))
                 return True
         return False
 
@@ -486,7 +493,7 @@ class Runner:
         while prompt is None:
             if self.game.is_over():
                 raise self.fail(f"the game ended before seat {seat} was asked to {act}")
-            if self.game.phase != phase:
+            if str(self.game.phase) != str(phase):  # a later step of the same phase is fine
                 raise self.fail(f"seat {seat} was not asked to {act} in {phase}")
             if not self.auto_step(keep):
                 raise self.fail(f"seat {seat} is not asked to {act}; pending: {self.describe_pending()}")
@@ -632,7 +639,8 @@ class Runner:
             if prompt is None:
                 raise self.fail(f"seat {seat} is not asked to {act}; pending: {self.describe_pending()}")
             if "options" in pattern:
-                self._equal(f"options of seat {seat} {act}", sorted(prompt.options, key=str),
+                options = [choice_to_json(option) for option in prompt.options]  # moves as {what, seat}
+                self._equal(f"options of seat {seat} {act}", sorted(options, key=str),
                             sorted(pattern["options"], key=str))
             if "timer" in pattern:
                 self._equal(f"timer of seat {seat} {act}", prompt.timer, pattern["timer"])

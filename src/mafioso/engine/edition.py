@@ -87,6 +87,12 @@ class Edition:
     """The edition's function picking an event's narration key (a variant of its kind)."""
     players_by_default: ClassVar[int | None] = None
     """The player count used when none is given (the smallest one if unset)."""
+    reveals: ClassVar[Mapping[str, str]] = {}
+    """Who may learn each secret, by event kind, written from the rulebook (``secrecy.py``):
+    ``"public"``, ``"actor"`` (the event's ``by`` or ``seat``, or the seats it lists), ``"team"``
+    (the actor's team), ``"team:<id>"``, ``"role:<id>"`` (its holders) or ``"gm"``; ``"|"``
+    joins alternatives. A kind not listed must not depend on hidden roles, and may be told
+    privately to the facilitator only. The secrecy tests hold every game to this table."""
 
     # -- setup -------------------------------------------------------------------------------
     def default_players(self) -> int:
@@ -173,6 +179,13 @@ class Edition:
         if 1 <= seat <= len(state.seats) and not state.seat(seat).alive:
             return f"seat {seat} is out of the game and decides nothing more"
         return None
+
+    def migrate_choice(self, prompt: Prompt, choice: Any) -> Any:
+        """A choice read from a format-1 log, in today's form for ``prompt``. The default reads
+        ``"what:seat"`` strings as moves; an edition whose prompts changed shape says more."""
+        from mafioso.engine.log import migrate_choice
+
+        return migrate_choice(prompt, choice)
 
     def observe(self, observer: Observer, event: Event) -> None:
         """Fold an edition-specific event into a seat's knowledge (``observer.facts``); the

@@ -110,9 +110,19 @@ def _check_versions(log: Mapping[str, Any], game: Game) -> None:
 
 
 def _decide_migrated(game: Game, old: Decision) -> None:
-    """Apply a format-1 decision: match its prompt by seat when the id changed, and its choice."""
+    """Apply a format-1 decision: match its prompt by seat when the id changed, and its choice.
+
+    A decoy's answer changes nothing, so one that no longer fits today's decoy (whose shape now
+    follows the real prompt's) is replayed as a pass.
+    """
     prompt = _match_prompt(game, old)
-    game.decide(old.seat, prompt.id, migrate_choice(prompt, old.choice))
+    choice = game.edition.migrate_choice(prompt, old.choice)
+    if prompt.decoy:
+        try:
+            prompt.check(choice)
+        except MafiosoError:
+            choice = None
+    game.decide(old.seat, prompt.id, choice)
 
 
 def _match_prompt(game: Game, old: Decision) -> Prompt:

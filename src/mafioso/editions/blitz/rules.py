@@ -38,6 +38,7 @@ from mafioso.editions.blitz.catalogue import (
 )
 from mafioso.editions.blitz.judge import LOST, WON, judge
 from mafioso.editions.blitz.missions import MISSIONS, check_deck
+from mafioso.editions.blitz.secrecy import REVEALS
 from mafioso.editions.blitz.setup import build_deck, check_cast
 from mafioso.editions.blitz.state import BOMB, GUN, VERDICT, BlitzSeat, BlitzState, Drawn, Shot, Verdicts
 from mafioso.editions.blitz.texts import TEXTS, text_key
@@ -75,6 +76,7 @@ class BlitzEdition(Edition):
     state_class = BlitzState
     texts = TEXTS
     narration_key = text_key
+    reveals = REVEALS
     players_by_default = 8
 
     def format_value(self, key: str, value: Any, lang: str) -> str | None:

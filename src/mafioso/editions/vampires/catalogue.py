@@ -43,6 +43,10 @@ DUSK_ORDER = (*MASTERS, *SHAPESHIFTERS, BRIDE, LEADER)
 """Who is called at dusk: the one Master, the one shapeshifter, the Bride, the Leader."""
 INTRODUCED = (*DAWN_ORDER, *MASTERS, *SHAPESHIFTERS, BRIDE, LEADER, NOVICE, UPYR)
 """The order in which special roles show themselves to the facilitator on the introductory day."""
+PICKS = {REVENANT: 2}
+"""Roles whose call names several players (exactly so many, or none)."""
+LORD_MOVES = ("check", "kill")
+"""What the Lord may do to the player he picks at dusk (a :class:`~mafioso.engine.Move`'s ``what``)."""
 
 
 def _role(rid: str, name: str, ru: str, team: str, ability: str, icon: str) -> Role:
@@ -78,6 +82,10 @@ ROLES = {
     KITSUNE: _role(KITSUNE, "Kitsune", "Кицунэ", SHAPESHIFTER,
                    "Plays alone. At dusk, picks a player, who dies unless they are an ordinary vampire.", "🦊"),
 }
+
+
+BAND_NAMES = {"en": "the hunters", "ru": "охотники"}
+"""Who struck, when the hunters did, in the table's languages (as a role's ``names`` are)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +164,9 @@ OPTIONS = (
            "shapeshifter left: draw, vampires, hunters or both.", ("draw", VAMPIRES, HUNTERS, "both")),
 )
 
+CLAIMS = (VAMPIRES, HUNTERS, SHAPESHIFTER, *ROLES)
+"""What a speech may claim about a seat: a side or a role."""
+
 ACTS = {
     "meet": "day 0: the hunters (and the Novice) open their eyes and see each other",
     "identify": "day 0: a special role shows itself to the facilitator",
@@ -169,7 +180,7 @@ ACTS = {
     "scout": "dawn: the Scout learns one player's role",
     "strike": "day: a hunter (or the Novice) points at the victim; all must agree",
     "bonus_strike": "day: the hunters' extra strike after killing the Novice (may be declined)",
-    "lord": "dusk: the Lord picks 'check:N' or 'kill:N'",
+    "lord": "dusk: the Lord picks a player and a move: check them (learn the role) or kill them",
     "queen": "dusk: the Queen learns one player's role",
     "revenant": "dusk: the Revenant picks two players: same side or not",
     "prince": "dusk: the Prince learns one player's role and jails a hunter",
