@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from mafioso.cli import words as w
-from mafioso.engine import CHOOSE_MANY, SPEECH, Claim, Edition, Move, Prompt, Speech, SpeechRules
+from mafioso.engine import CHOOSE, CHOOSE_MANY, SPEECH, Ballot, Claim, Edition, Move, Prompt, Speech, SpeechRules
 from mafioso.engine.prompts import Choice
+from mafioso.engine.steps import NO, YES, YES_NO
 from mafioso.i18n import _, role_name
 
 MAX_ANSWER = 500
@@ -102,10 +103,22 @@ class Reader:
     def fail(self, message: str, **slots: Any) -> AnswerError:
         return AnswerError(self.say(message, **slots))
 
+    @property
+    def hand(self) -> int | None:
+        """The nominee, when the prompt is a hand raised against them or not (vendetta asks it as
+        the nominee's seat, or nothing): answered yes or no, like every other hand vote."""
+        prompt, data = self.prompt, self.prompt.data
+        if (isinstance(data, Ballot) and prompt.kind == CHOOSE and prompt.optional
+                and tuple(prompt.options) == (data.nominee,)):
+            return data.nominee
+        return None
+
     # what to type ---------------------------------------------------------------------------
     def hint(self) -> str:
         """How to answer, in a line or two."""
         prompt = self.prompt
+        if self.hand is not None:
+            return self.say(w.HINT_WORD, words=", ".join(word_label(self.edition, o, self.lang) for o in YES_NO))
         if prompt.kind == SPEECH:
             return self.speech_hint()
         options = prompt.options
@@ -158,7 +171,8 @@ class Reader:
         prompt, rules = self.prompt, self.rules()
         parts = [str(prompt.options[0])] if prompt.options else []
         if rules.claims and rules.seats:
-            seat = next((s for s in range(1, rules.seats + 1) if s != prompt.seat), 1)
+            taken = {prompt.seat, *prompt.options[:1]}
+            seat = next((s for s in range(1, rules.seats + 1) if s not in taken), 1)
             parts.append(f"{self.keyword('claim')} {seat} {word_label(self.edition, rules.claims[-1], self.lang)}")
         return " ".join(parts)
 
@@ -167,6 +181,8 @@ class Reader:
         answer = enter_answer(self.prompt)
         if answer is NO_ANSWER:
             return self.say(w.ENTER_REQUIRED)
+        if answer is None and self.hand is not None:
+            return self.say(w.ENTER_DEFAULT, answer=word_label(self.edition, NO, self.lang))
         if answer is None:
             return self.say(w.ENTER_END if self.prompt.kind == SPEECH else w.ENTER_PASS)
         if answer == []:
@@ -186,6 +202,8 @@ class Reader:
 
     def label(self, choice: Choice) -> str:
         """A choice in words, for echoing an answer: ``seat 4``, ``yes``, ``seats 2, 5``."""
+        if self.hand is not None and (choice is None or choice == self.hand):
+            return word_label(self.edition, NO if choice is None else YES, self.lang)
         if choice is None:
             return self.say(w.NONE)
         if type(choice) is int:
@@ -226,7 +244,17 @@ class Reader:
             return self.read_speech(tokens)
         if self.prompt.kind == CHOOSE_MANY:
             return self.read_many(text, tokens)
+        if self.hand is not None:
+            return self.read_hand(tokens)
         return self.read_one(tokens)
+
+    def read_hand(self, tokens: list[str]) -> int | None:
+        """``yes`` (or the nominee's seat) raises the hand, ``no`` keeps it down."""
+        if len(tokens) == 1 and is_number(tokens[0]) and int(tokens[0]) == self.hand:
+            return self.hand
+        typed = " ".join(tokens)
+        said = self.pick(normal(typed), list(YES_NO), typed)
+        return self.hand if said == YES else None
 
     def read_one(self, tokens: list[str]) -> Any:
         """One option from its tokens: a seat, a word, or a word and a seat."""
@@ -425,6 +453,8 @@ def spell(edition: Edition, prompt: Prompt, choice: Choice, lang: str = "en") ->
         return " ".join(parts)
     if isinstance(choice, list):
         return ", ".join(spell(edition, prompt, item, lang) for item in choice)
+    if reader.hand is not None:
+        return word_label(edition, YES, lang)
     if type(choice) is int:
         return str(choice)
     return option_label(edition, choice, lang)

@@ -169,7 +169,7 @@ class TerminalGame:
             if line is None:
                 self.timed_out(prompt, reader)
                 return
-            if self.live is not None:
+            if self.live is not None and line.strip():
                 self.print(MARKER + line, "dim")
             if self.command(line, prompt, reader):
                 continue

@@ -36,7 +36,6 @@ YOU_ARE_OUT = N_("You are out of the game. The others play on; you see what ever
 STATUS_SEAT = N_("seat {seat}")
 STATUS_IN = N_("in: {seats}")
 STATUS_OUT = N_("out: {seats}")
-STATUS_WAIT = N_("no time limit")
 
 # how to answer
 HINT_SEAT = N_("Type a seat number: {seats}.")
@@ -105,7 +104,7 @@ SILENT_LAST = N_("Last chance: if you answer no here, your vote counts against s
 
 # the refusal of a language
 NOT_TRANSLATED = ("--lang {lang}: {edition} is not translated into {language} ({missing} of {total} texts are "
-                  "missing), and a game in two languages is no use; it can be played with --lang {languages}")
+                  "missing), and a game is never shown in two languages; play it with --lang {languages}")
 """An error of the command line, so in English like every other."""
 
 KEYWORDS = {"claim": N_("claim"), "signal": N_("signal"), "nominate": N_("nominate")}
@@ -115,7 +114,7 @@ OPTION_WORDS = {
     "yes": N_("yes"), "no": N_("no"), "greet": N_("greet"), "bang": N_("bang"), "continue": N_("continue"),
     "swap": N_("swap"), "watch": N_("watch"), "shot": N_("shot"), "safe": N_("safe"), "keep": N_("keep"),
     "pass": N_("pass"), "meet": N_("meet"), "identify": N_("identify"), "check": N_("check"), "kill": N_("kill"),
-    "play": N_("play"),
+    "play": N_("play"), "ok": N_("ok"), "suspect": N_("suspect"), "trusted": N_("trusted"),
 }
 """How prompt options that are plain words read (role, team and card ids are named by the edition)."""
 
@@ -128,7 +127,7 @@ PHASE_WORDS = (
 NARRATOR_WORDS = (N_("yes"), N_("no"), N_("nobody"), N_("nothing"), N_("seat {seat}: {value}"))
 """The words :mod:`mafioso.i18n` itself puts into narration (lists, claims, booleans)."""
 
-LANGUAGE_NAMES = {"en": "English", "ru": "русский (ru)", "pl": "polski (pl)"}
+LANGUAGE_NAMES = {"en": "English", "ru": "Russian", "pl": "Polish"}
 
 
 def say(message: str, lang: str, **slots: Any) -> str:
