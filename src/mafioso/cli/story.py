@@ -43,6 +43,10 @@ def _team(edition: Edition, data: dict[str, Any], lang: str) -> str:
                  seats=_seats(data.get("seats"), lang))
 
 
+def _voters(edition: Edition, data: dict[str, Any], lang: str) -> str:
+    return w.say(w.DETAIL_VOTERS, lang, voters=_seats(data.get("voters"), lang))
+
+
 DETAILS: dict[str, tuple[tuple[str, ...], Callable[[Edition, dict[str, Any], str], str]]] = {
     POINTS: (("picks",), _picks),
     VOTE_COUNT: (("votes", "voters"), _votes),
@@ -51,12 +55,15 @@ DETAILS: dict[str, tuple[tuple[str, ...], Callable[[Edition, dict[str, Any], str
 }
 """For each shared kind: the fields a seat must be shown, and the terminal's line for them."""
 
+ANY_KIND: tuple[tuple[str, ...], Callable[[Edition, dict[str, Any], str], str]] = (("voters",), _voters)
+"""For an edition's own kinds: who raised a hand (sport's vote on removing the tied players)."""
+
 
 def event_lines(edition: Edition, event: Event, lang: str) -> list[str]:
     """The lines that tell ``event``: the edition's narration, then what it leaves out."""
     text = narrate(edition, event, lang)
     lines = [text] if text else []
-    detail = DETAILS.get(event.kind)
+    detail = DETAILS.get(event.kind, ANY_KIND)
     if detail is not None:
         fields, render = detail
         template = edition.texts.get(edition.text_key(event)) or ""

@@ -94,6 +94,7 @@ DETAIL_PICKS = N_("Who pointed at whom: {picks}.")
 DETAIL_POINTED = N_("{seat} \u2192 {target}")
 DETAIL_VOTES = N_("Hands raised against seat {nominee}: {votes} ({voters}).")
 DETAIL_TIED = N_("Tied: seats {tied}.")
+DETAIL_VOTERS = N_("Hands raised: {voters}.")
 DETAIL_TEAM = N_("Together in the {team}: seats {seats}.")
 
 # sport's silent votes (rule S6): said before they are counted
