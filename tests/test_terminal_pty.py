@@ -57,9 +57,9 @@ def random_answer(prompt: Prompt, rng: Random) -> Any:
     return Speech(nominee, tuple(claims), signal)
 
 
-def script(edition: str, seat: int, seed: int, lang: str) -> tuple[list[str], Game]:
+def script(edition: str, seat: int, seed: int, lang: str, options: dict[str, Any]) -> tuple[list[str], Game]:
     """Play the game in-process; the lines to type, and the game they make."""
-    table = Table(edition, None, seat, seed, "heuristic", {})
+    table = Table(edition, None, seat, seed, "heuristic", options)
     rng = Random(seed)
     lines: list[str] = []
     while prompts := table.waiting():
@@ -125,20 +125,24 @@ def screen_words(output: str) -> str:
     return " ".join(ANSI.sub("", output).replace("\r", " ").split())
 
 
-EDITIONS = {"sport": ("en", 3, 5), "blitz": ("en", 2, 4), "vendetta": ("en", 4, 3), "vampires": ("ru", 2, 2),
-            "spytown": ("pl", 3, 1)}
-"""Each edition with the language its game is played in here, a seat and a seed."""
+EDITIONS: dict[str, tuple[str, int, int, dict[str, Any]]] = {
+    "sport": ("en", 3, 5, {}), "blitz": ("en", 2, 4, {}), "vendetta": ("en", 4, 3, {}),
+    "vampires": ("ru", 2, 2, {}), "spytown": ("pl", 5, 28, {"extended": True}),
+}
+"""Each edition with the language its game is played in here, a seat, a seed and options (in
+spytown's extended game this seat shows a card aimed at a seat)."""
 
 
 @pytest.mark.parametrize("edition", sorted(EDITIONS))
 def test_a_whole_game_through_a_pseudo_terminal(edition: str, tmp_path: Path) -> None:
     if edition not in available_ids():
         pytest.skip(f"{edition} is not installed")
-    lang, seat, seed = EDITIONS[edition]
-    lines, expected = script(edition, seat, seed, lang)
+    lang, seat, seed, options = EDITIONS[edition]
+    lines, expected = script(edition, seat, seed, lang, options)
     log = tmp_path / "game.json"
+    flags = [item for name, value in options.items() for item in ("--option", f"{name}={json.dumps(value)}")]
     status, output = run_in_pty(["play", edition, "--seat", str(seat), "--seed", str(seed), "--lang", lang,
-                                 "--no-timers", "--log", str(log)], lines)
+                                 "--no-timers", "--log", str(log), *flags], lines)
     screen = screen_words(output)
     assert status == 0, screen[-2000:]
     played = Game.replay(json.loads(log.read_text()))
