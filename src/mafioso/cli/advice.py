@@ -57,7 +57,7 @@ def after_event(edition_id: str, observer: Observer, index: int, lang: str) -> l
     living = [n for n in nominees if n not in out]
     if not living:
         return []
-    return [w.say(w.SILENT_ORDER, lang, seat=living[-1])]
+    return [w.say(w.SILENT_SINGLE if len(living) == 1 else w.SILENT_ORDER, lang, seat=living[-1])]
 
 
 def before_prompt(edition_id: str, observer: Observer, prompt: Prompt, lang: str) -> list[str]:

@@ -139,6 +139,7 @@ class Reader:
         return self.say(w.HINT_WORD, words=labels)
 
     def move_hint(self) -> str:
+        """Abilities aimed at seats: each ability with the seats it may aim at, and an example."""
         by_what: dict[str, list[int]] = {}
         plain: list[str] = []
         for option in self.prompt.options:
@@ -153,6 +154,7 @@ class Reader:
         return self.say(w.HINT_MOVE, example=example, moves="; ".join(moves + plain))
 
     def speech_hint(self) -> str:
+        """What a speech may hold (a nomination, claims, a signal), each with how to type it."""
         prompt, rules = self.prompt, self.rules()
         lines = []
         if prompt.options:
@@ -168,13 +170,19 @@ class Reader:
         return " ".join(lines)
 
     def speech_example(self) -> str:
+        """``4 claim 7 black``: a nomination and a claim, as far as the speech offers them."""
+        parts = [str(self.prompt.options[0])] if self.prompt.options else []
+        claim = self.claim_example()
+        return " ".join([*parts, claim] if claim else parts)
+
+    def claim_example(self) -> str:
+        """``claim 7 black``, about a seat other than the speaker and the nominee of the example."""
         prompt, rules = self.prompt, self.rules()
-        parts = [str(prompt.options[0])] if prompt.options else []
-        if rules.claims and rules.seats:
-            taken = {prompt.seat, *prompt.options[:1]}
-            seat = next((s for s in range(1, rules.seats + 1) if s not in taken), 1)
-            parts.append(f"{self.keyword('claim')} {seat} {word_label(self.edition, rules.claims[-1], self.lang)}")
-        return " ".join(parts)
+        if not (rules.claims and rules.seats):
+            return ""
+        taken = {prompt.seat, *prompt.options[:1]}
+        seat = next((s for s in range(1, rules.seats + 1) if s not in taken), 1)
+        return f"{self.keyword('claim')} {seat} {word_label(self.edition, rules.claims[-1], self.lang)}"
 
     def enter_hint(self) -> str:
         """What Enter alone does here."""
@@ -374,7 +382,7 @@ class Reader:
         rules = self.rules()
         if not rules.claims:
             raise self.fail(w.ERR_CLAIM_NOTHING)
-        example = self.speech_example().split(" ", 1)[-1] if self.prompt.options else self.speech_example()
+        example = self.claim_example()
         if start >= len(tokens) or not is_number(tokens[start]):
             raise self.fail(w.ERR_CLAIM_FORM, claim=self.keyword("claim"), example=example)
         seat = int(tokens[start])

@@ -100,6 +100,8 @@ DETAIL_TEAM = N_("Together in the {team}: seats {seats}.")
 # sport's silent votes (rule S6): said before they are counted
 SILENT_ORDER = N_("Hands are raised for each nominee in this order. Whoever raises no hand counts against "
                   "seat {seat}, the last nominee, without being asked.")
+SILENT_SINGLE = N_("Seat {seat} is the only nominee: every player's vote counts against them, without a show "
+                   "of hands.")
 SILENT_WARNING = N_("If you raise no hand before the last nominee, your vote counts against seat {seat}.")
 SILENT_LAST = N_("Last chance: if you answer no here, your vote counts against seat {seat}, the last nominee.")
 
