@@ -183,10 +183,31 @@ def build_cells(editions: list[str], players: str | None, raw: list[str] | None,
         counts = parse_players(players, edition.min_players, edition.max_players, edition.id, len(found) == 1)
         for values in product(*own.values()):
             options = tuple(zip(own, values, strict=True))
-            for count in counts:
-                check_cell(edition, count, dict(options))
-                cells += [Cell(edition.id, count, options, kind) for kind in kinds]
+            playable = playable_counts(edition, counts, dict(options))
+            cells += [Cell(edition.id, count, options, kind) for count in playable for kind in kinds]
     return cells
+
+
+def playable_counts(edition: Any, counts: list[int], options: dict[str, Any]) -> list[int]:
+    """The counts at which these option values make a legal game. Values that fit no count are an
+    error; values that fit only some (Loner mode from 10 players) keep those, with a note."""
+    playable, problems = [], []
+    for count in counts:
+        try:
+            check_cell(edition, count, options)
+            playable.append(count)
+        except CommandError as error:
+            problems.append((count, error))
+    if not playable:
+        raise problems[0][1]
+    if problems:
+        from rich.console import Console
+
+        shown = ", ".join(f"{k}={json.dumps(v)}" for k, v in options.items())
+        skipped = ", ".join(str(count) for count, _ in problems)
+        Console(stderr=True).print(f"note: {edition.id} with {shown} is skipped at {skipped} players "
+                                   f"({str(problems[0][1]).split(': ', 1)[-1]})", highlight=False)
+    return playable
 
 
 def check_cell(edition: Any, players: int, options: dict[str, Any]) -> None:
