@@ -14,11 +14,12 @@ the same counts, and the sweep counts each chunk once whoever returns it (see
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from mafioso.analysis.cells import play_chunk
 
-CONNECT_SECONDS = 10.0
+CONNECT_SECONDS = 5.0
 """How long to wait for a cluster's scheduler before giving up with a clear error."""
 
 
@@ -45,8 +46,17 @@ class DaskCluster:
         except (OSError, TimeoutError):
             self.client.close()
             raise ClusterError(f"the Dask scheduler at {address} has no workers") from None
-        threads = sum(self.client.nthreads().values())
-        self.slots = max(2, threads * 2)
+        self._slots = (0.0, 2)
+
+    @property
+    def slots(self) -> int:
+        """Two chunks per worker thread, workers joining or leaving included (asked once a second)."""
+        asked, slots = self._slots
+        now = time.monotonic()
+        if now - asked > 1.0:
+            slots = max(2, 2 * sum(self.client.nthreads().values()))
+            self._slots = (now, slots)
+        return slots
 
     def submit(self, cell_key: str, first_seed: int, count: int) -> Any:
         return self.client.submit(play_chunk, cell_key, first_seed, count, pure=False)
@@ -54,7 +64,8 @@ class DaskCluster:
     def finished(self, handles: list[Any]) -> list[tuple[Any, dict[str, Any]]]:
         from distributed import wait
 
-        done, _ = wait(handles, return_when="FIRST_COMPLETED")
+        with self.client.as_current():
+            done, _ = wait(handles, return_when="FIRST_COMPLETED")
         return [(future, future.result()) for future in done]
 
     def close(self) -> None:
