@@ -13,8 +13,8 @@ from fractions import Fraction
 
 import pytest
 
-from mafioso.analysis.baseline import KILL, VOTE, blitz_rat_safe, classic, exact
 from mafioso.agents.play import play_game
+from mafioso.analysis.baseline import KILL, VOTE, blitz_rat_safe, classic, exact
 
 
 def test_four_players_one_mafioso() -> None:

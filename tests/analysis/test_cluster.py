@@ -18,12 +18,12 @@ import pytest
 
 pytest.importorskip("distributed")
 
-from mafioso.analysis.cells import Cell  # noqa: E402
-from mafioso.analysis.cluster import ClusterError, DaskCluster  # noqa: E402
-from mafioso.analysis.sweep import Checkpoint, CellRun, InProcess, Plan, run_sweep  # noqa: E402
+from mafioso.analysis.cells import Cell
+from mafioso.analysis.cluster import ClusterError, DaskCluster
+from mafioso.analysis.sweep import CellRun, Checkpoint, InProcess, Plan, run_sweep
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
-CELLS = tuple(Cell("vendetta", n, (), "random") for n in (6, 7, 8)) + (Cell("blitz", 7, (), "random"),)
+CELLS = (*(Cell("vendetta", n, (), "random") for n in (6, 7, 8)), Cell("blitz", 7, (), "random"))
 PLAN = Plan(CELLS, seed=11, precision=0.04, budget=1500, chunk=40)
 
 
@@ -85,6 +85,6 @@ def test_a_cluster_losing_a_worker_gives_the_local_result(cluster: tuple[str, li
 
 def test_an_unreachable_scheduler_is_a_clear_error() -> None:
     started = time.perf_counter()
-    with pytest.raises(ClusterError, match="cannot reach a Dask scheduler at tcp://127.0.0.1:9"):
+    with pytest.raises(ClusterError, match=r"cannot reach a Dask scheduler at tcp://127\.0\.0\.1:9"):
         DaskCluster("tcp://127.0.0.1:9", timeout=2)
     assert time.perf_counter() - started < 30

@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from math import comb
 from typing import Any
 
@@ -165,7 +165,7 @@ def solve(start: Alive, teams: tuple[str, ...], judge: Judge, model: Model) -> R
     """The chance of each winner from ``start`` (living players per role, each role's team in
     ``teams``); ``""`` stands for a game nobody wins. Memoised on (living counts, step)."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def value(alive: Alive, step: str) -> Rates:
         ended = judge(alive)
         if ended is not None:
@@ -246,7 +246,7 @@ def _merge(outcomes: list[tuple[Fraction, Alive]]) -> list[tuple[Fraction, Alive
 
 
 def _minus(alive: Alive, index: int) -> Alive:
-    return alive[:index] + (alive[index] - 1,) + alive[index + 1:]
+    return (*alive[:index], alive[index] - 1, *alive[index + 1:])
 
 
 # -- blitz -------------------------------------------------------------------------------------

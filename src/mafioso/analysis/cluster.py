@@ -14,6 +14,7 @@ the same counts, and the sweep counts each chunk once whoever returns it (see
 
 from __future__ import annotations
 
+import importlib
 import time
 from typing import Any
 
@@ -32,11 +33,11 @@ class DaskCluster:
 
     def __init__(self, address: str, timeout: float = CONNECT_SECONDS) -> None:
         try:
-            from distributed import Client
+            self.dask: Any = importlib.import_module("distributed")
         except ImportError:  # pragma: no cover - depends on the installation
             raise ClusterError("--cluster needs Dask: pip install 'mafioso[balance]'") from None
         try:
-            self.client = Client(address, timeout=timeout, set_as_default=False)
+            self.client: Any = self.dask.Client(address, timeout=timeout, set_as_default=False)
         except (OSError, TimeoutError) as error:
             raise ClusterError(f"cannot reach a Dask scheduler at {address} ({_reason(error)})") from None
         except ValueError as error:
@@ -62,10 +63,8 @@ class DaskCluster:
         return self.client.submit(play_chunk, cell_key, first_seed, count, pure=False)
 
     def finished(self, handles: list[Any]) -> list[tuple[Any, dict[str, Any]]]:
-        from distributed import wait
-
         with self.client.as_current():
-            done, _ = wait(handles, return_when="FIRST_COMPLETED")
+            done, _ = self.dask.wait(handles, return_when="FIRST_COMPLETED")
         return [(future, future.result()) for future in done]
 
     def close(self) -> None:

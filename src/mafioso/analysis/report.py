@@ -40,7 +40,7 @@ def write_report(results: Sequence[CellResult], compared: Sequence[dict[str, Any
             images.append(folder / f"{edition}-{name}.png")
     try:
         pio.write_images(figures, images, width=1000, height=560, scale=1)
-    except Exception as error:  # no browser for Kaleido: the pages still stand  # noqa: BLE001
+    except Exception as error:  # no browser for Kaleido: the pages still stand
         warnings.warn(f"the PNGs could not be drawn ({error}); the HTML pages are complete", stacklevel=2)
     return pages
 
