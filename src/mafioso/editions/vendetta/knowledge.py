@@ -35,7 +35,6 @@ class Knowledge:
 def knowledge(observer: Observer) -> Knowledge:
     """The vendetta knowledge of an observer's seat, kept up to date by the observer as the game
     goes on (so a reader may keep the object rather than ask again)."""
-    observer.update()
     return _of(observer)
 
 
