@@ -77,8 +77,8 @@ def balance(
     outputs(report, table)
     cells = build_cells(editions, players, option, kinds)
     plan = Plan(tuple(cells), seed, precision, games)
-    backend = make_backend(cluster, workers, len(cells))
     store = make_checkpoint(checkpoint, plan, fresh)
+    backend = make_backend(cluster, workers, len(cells))
     started = time.perf_counter()
     runs = play(plan, backend, store, quiet=as_json)
     seconds = time.perf_counter() - started
