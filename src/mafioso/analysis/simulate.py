@@ -17,6 +17,7 @@ from mafioso.agents.play import play_game
 from mafioso.analysis.stats import wilson_interval
 from mafioso.engine import Game
 
+
 @dataclass
 class SimulationResult:
     """Counts from a simulation. A game with several winners counts once for each."""
