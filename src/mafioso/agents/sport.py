@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from mafioso.agents.base import Bot, random_choice
@@ -35,8 +36,6 @@ from mafioso.engine import (
 )
 
 BLACK_ROLES = ("mafia", "don")
-HEARD = ("speech", "last_words")
-"""Events whose claims the bot listens to (a defence is a speech)."""
 
 
 class Beliefs:
@@ -62,20 +61,30 @@ class HeuristicBot(Bot):
         self._role = ""
         self._family: list[int] | None = None
         self._beliefs: Beliefs | None = None
+        self._sheriff_found: int | None = None
+        self._black: bool | None = None
 
     # -- what the seat infers ----------------------------------------------------------------
     def observe(self, event: Event) -> None:
-        kind, data = event.kind, event.data
-        if kind in HEARD:
-            self.hear(data["seat"], data.get("claims") or [])
-        elif kind == VOTE_COUNT:
-            self.judge_votes(data["nominee"], data["voters"])
-        elif kind == NOMINATION:
-            self.judge_votes(data["nominee"], [data["by"]])
-        elif kind in (TEAM_KNOWN, ROLE_REVEALED):
-            self._family = None
-        elif kind.endswith(".result"):
-            self._beliefs = None  # a check of our own
+        handler = _HANDLERS.get(event.kind)
+        if handler is not None:
+            handler(self, event.data)
+
+    def heard(self, data: dict[str, Any]) -> None:
+        self.hear(data["seat"], data.get("claims") or [])
+
+    def saw_votes(self, data: dict[str, Any]) -> None:
+        self.judge_votes(data["nominee"], data["voters"])
+
+    def saw_nomination(self, data: dict[str, Any]) -> None:
+        self.judge_votes(data["nominee"], [data["by"]])
+
+    def met_family(self, data: dict[str, Any]) -> None:
+        self._family = None
+
+    def checked_tonight(self, data: dict[str, Any]) -> None:
+        self._beliefs = None
+        self._sheriff_found = None
 
     def hear(self, speaker: int, claims: list[dict[str, Any]]) -> None:
         for claim in claims:
@@ -125,8 +134,11 @@ class HeuristicBot(Bot):
 
     @property
     def sheriff_found(self) -> int | None:
-        """The seat the don's check found to be the sheriff."""
-        return next((s for s, found in self.knows.facts.get("sheriff_checks", {}).items() if found), None)
+        """The seat the don's check found to be the sheriff (0 until a check finds one)."""
+        if self._sheriff_found is None:
+            checks = self.knows.facts.get("sheriff_checks", {})
+            self._sheriff_found = next((s for s, found in checks.items() if found), 0)
+        return self._sheriff_found or None
 
     # -- beliefs -----------------------------------------------------------------------------
     def beliefs(self) -> Beliefs:
@@ -153,7 +165,11 @@ class HeuristicBot(Bot):
         return self.beliefs().red
 
     def is_black(self) -> bool:
-        return self.role in BLACK_ROLES
+        if self._black is None:
+            if not self.role:
+                return False
+            self._black = self.role in BLACK_ROLES
+        return self._black
 
     def score(self, seat: int) -> float:
         """How much this seat wants ``seat`` out (higher = more)."""
@@ -255,3 +271,16 @@ class HeuristicBot(Bot):
 
     def on_decoy(self, prompt: Prompt) -> Choice:
         return random_choice(prompt, self.rng)
+
+
+_HANDLERS: dict[str, Callable[[HeuristicBot, dict[str, Any]], None]] = {
+    "speech": HeuristicBot.heard,  # a defence is a speech too
+    "last_words": HeuristicBot.heard,
+    VOTE_COUNT: HeuristicBot.saw_votes,
+    NOMINATION: HeuristicBot.saw_nomination,
+    TEAM_KNOWN: HeuristicBot.met_family,
+    ROLE_REVEALED: HeuristicBot.met_family,
+    "check_black.result": HeuristicBot.checked_tonight,
+    "check_sheriff.result": HeuristicBot.checked_tonight,
+}
+"""What the bot does with each kind of event it sees (the rest it ignores)."""

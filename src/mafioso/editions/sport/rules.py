@@ -74,8 +74,6 @@ GREET = "greet"
 """The one option of the sheriff's zero-night greeting."""
 VOTING_ROUND = ("voting", "defence", "revote", "lift")
 """The steps of the voting round (a fourth foul there may cancel the vote, S12)."""
-CHECK_RESULTS = {"check_black.result": "black_checks", "check_sheriff.result": "sheriff_checks"}
-"""A night check's result event, and the observer fact it is folded into."""
 LEFT = {
     "shot": "was shot in the night",
     "voted": "was voted out",
@@ -250,7 +248,7 @@ class SportEdition(Edition):
             rules = st.speech_rules
             if st.seat(speaker).role == DON:
                 rules = rules._replace(signal=tuple(st.living()))
-            nominable = [n for n in st.others(speaker) if n not in nominees]
+            nominable = tuple(n for n in st.living() if n != speaker and n not in nominees)
             said = yield from speech(st, st.prompt_id("speech", speaker), speaker, nominable,
                                      rules=rules, timer=seconds)
             if said is None:
@@ -348,7 +346,8 @@ class SportEdition(Edition):
     @staticmethod
     def is_last(st: SportState, candidates: list[int], index: int) -> bool:
         """Whether no nominee after ``index`` is still in play (the silent votes go to this one)."""
-        return not any(st.is_alive(c) for c in candidates[index + 1:])
+        seats = st.seats
+        return not any(seats[later - 1].alive for later in candidates[index + 1:])
 
     def defences(self, st: SportState, attempt: int, tied: list[int]) -> Steps:
         """Each tied player still in play defends, in nomination order (30 s by default)."""
@@ -520,14 +519,9 @@ class SportEdition(Edition):
     def observe(self, observer: Observer, event: Event) -> None:
         """Fold a seat's own night checks, the don's order and his sign into ``observer.facts``:
         ``black_checks`` / ``sheriff_checks`` (``{seat: found}``), ``kill_order``, ``signal``."""
-        kind = event.kind
-        fact = CHECK_RESULTS.get(kind)
-        if fact is not None:
-            observer.facts.setdefault(fact, {})[event.data["seat"]] = event.data["found"]
-        elif kind == "mafia.kill_order":
-            observer.facts["kill_order"] = list(event.data["order"])
-        elif kind == "don.signal":
-            observer.facts["signal"] = event.data["seat"]
+        fold = _FACTS.get(event.kind)
+        if fold is not None:
+            fold(observer.facts, event.data)
 
     def score(self, game: Game) -> dict[int, float]:
         """Tournament points of a finished game (see :func:`mafioso.editions.sport.score`)."""
@@ -552,6 +546,21 @@ def agreed(aims: Mapping[int, int | None]) -> int | None:
     if len(counts) == 1 and sum(counts.values()) == len(aims):
         return next(iter(counts))
     return None
+
+
+def _fold_check(fact: str) -> Callable[[dict[str, Any], dict[str, Any]], None]:
+    def fold(facts: dict[str, Any], data: dict[str, Any]) -> None:
+        facts.setdefault(fact, {})[data["seat"]] = data["found"]
+    return fold
+
+
+_FACTS: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
+    "check_black.result": _fold_check("black_checks"),
+    "check_sheriff.result": _fold_check("sheriff_checks"),
+    "mafia.kill_order": lambda facts, data: facts.__setitem__("kill_order", list(data["order"])),
+    "don.signal": lambda facts, data: facts.__setitem__("signal", data["seat"]),
+}
+"""Events a seat folds into its observer's facts (what only sport tells a seat)."""
 
 
 def _is_sheriff(seat: Seat) -> bool:

@@ -42,6 +42,7 @@ TEXTS = {
     "team.known": N_("Your family: seats {seats}."),
     "don.shown": N_("Your don sits at seat {seat}."),
     "mafia.kill_order": N_("The don's order of kills: {order}."),
+    "mafia.kill_order.none": N_("The don sets no order of kills."),
     "sheriff.greeted": N_("The sheriff (seat {seat}) greeted the facilitator."),
     "night.result.killed": N_("Last night the mafia shot seat {killed}."),
     "night.result.gone": N_("Last night the mafia shot seat {shot}, who had already left the game."),
@@ -129,6 +130,7 @@ _VARIANTS: dict[str, _Variant] = {
     "vote.skipped": lambda e: str(e.data["reason"]),
     "vote.all_tied": lambda e: str(e.data["rule"]),
     "best_move": lambda e: "" if e.data.get("named") else "none",
+    "mafia.kill_order": lambda e: "" if e.data.get("order") else "none",
     "stalemate": lambda e: str(e.data["rule"]),
     "game.over": lambda e: str((e.data["winners"] or ["draw"])[0]),
 }
