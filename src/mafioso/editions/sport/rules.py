@@ -99,7 +99,7 @@ class SportState(State):
         self.shot: int | None = None
         """The seat every living black shot tonight (``None``: a miss), applied in the morning."""
         self.nights_without_kill = 0
-        """Nights in a row on which the blacks' shots killed nobody (seed text; S18, S24)."""
+        """Nights in a row on which the blacks' shots killed nobody (the rulebook; S18, S23)."""
         self.quiet_nights = 0
         """Nights in a row on which nobody left, with no departure on the days between (FIIM; S18)."""
         self.departures = 0
@@ -209,7 +209,7 @@ class SportEdition(Edition):
         st.end_if_decided()
 
     def count_night(self, st: SportState, shot: int | None, left: bool) -> None:
-        """Count the night for the stalemate rule, and end the game if it is reached (S18, S24).
+        """Count the night for the stalemate rule, and end the game if it is reached (S18, S23).
 
         A night counts as one without a kill only when the shots missed; a hit on a seat that the
         facilitator removed before the morning is not a miss. For the FIIM draw, a night is quiet
@@ -322,7 +322,7 @@ class SportEdition(Edition):
 
     def vote(self, st: SportState, key: str, candidates: list[int]) -> Steps:
         """Hands for each candidate in order; each player raises a hand once at most, and every
-        player who has not by the last candidate counts for the last (seed text, Voting round)."""
+        player who has not by the last candidate counts for the last (rulebook: Voting round; S6)."""
         remaining = st.living()
         counts: dict[int, int] = {}
         for index, candidate in enumerate(candidates):
@@ -438,7 +438,7 @@ class SportEdition(Edition):
         yield from self.check(st, SHERIFF, "check_black", "sheriff check", _is_black)
 
     def check(self, st: SportState, role: str, act: str, step: str, test: Callable[[Seat], bool]) -> Steps:
-        """One night check, answered to the checker alone (seed text, Investigations; S16)."""
+        """One night check, answered to the checker alone (rulebook: the two Investigations; S16, S24)."""
         st.enter_step(step)
         checks = yield from secret_step(st, Secret(st.prompt_id(act), act, timer=10), st.with_role(role))
         for seat, target in checks.items():
@@ -460,7 +460,7 @@ class SportEdition(Edition):
     def interrupts(self, state: State) -> list[Prompt]:
         """The facilitator's fouls and disqualifications, open at any time during play (S11-S13).
 
-        They may be declined: a timeout gives no foul to anyone.
+        They may be declined: a timeout gives no foul to anyone (S25, S26).
         """
         if state.phase.name in ("setup", "end"):
             return []
