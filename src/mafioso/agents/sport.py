@@ -24,8 +24,6 @@ from typing import Any
 from mafioso.agents.base import Bot, random_choice
 from mafioso.engine import (
     NOMINATION,
-    ROLE_REVEALED,
-    TEAM_KNOWN,
     VOTE_COUNT,
     Ballot,
     Choice,
@@ -59,7 +57,6 @@ class HeuristicBot(Bot):
         self.suspicion: Counter[int] = Counter()
         self.claimed = False
         self._role = ""
-        self._family: list[int] | None = None
         self._beliefs: Beliefs | None = None
         self._sheriff_found: int | None = None
         self._black: bool | None = None
@@ -78,9 +75,6 @@ class HeuristicBot(Bot):
 
     def saw_nomination(self, data: dict[str, Any]) -> None:
         self.judge_votes(data["nominee"], [data["by"]])
-
-    def met_family(self, data: dict[str, Any]) -> None:
-        self._family = None
 
     def checked_tonight(self, data: dict[str, Any]) -> None:
         self._beliefs = None
@@ -111,11 +105,8 @@ class HeuristicBot(Bot):
 
     @property
     def family(self) -> list[int]:
-        """The black seats this seat knows, if it is black itself."""
-        if self._family is None:
-            teams = self.knows.known_teams
-            self._family = sorted(s for s, team in teams.items() if team == "black") if self.is_black() else []
-        return self._family
+        """The black seats this seat knows (itself included), if it is black itself."""
+        return self.knows.teammates if self.is_black() else []
 
     @property
     def out(self) -> set[int]:
@@ -278,8 +269,6 @@ _HANDLERS: dict[str, Callable[[HeuristicBot, dict[str, Any]], None]] = {
     "last_words": HeuristicBot.heard,
     VOTE_COUNT: HeuristicBot.saw_votes,
     NOMINATION: HeuristicBot.saw_nomination,
-    TEAM_KNOWN: HeuristicBot.met_family,
-    ROLE_REVEALED: HeuristicBot.met_family,
     "check_black.result": HeuristicBot.checked_tonight,
     "check_sheriff.result": HeuristicBot.checked_tonight,
 }
