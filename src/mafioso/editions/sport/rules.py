@@ -238,8 +238,9 @@ class SportEdition(Edition):
         not yet nominated (S4, S5). The don may give his sign to the blacks (S2)."""
         st.opener = self.opening_speaker(st, day)
         nominees: list[int] = []
+        seats = st.seats
         for speaker in list(st.round_from(st.opener)):
-            if not st.is_alive(speaker):
+            if not seats[speaker - 1].alive:
                 continue
             seconds = self.speech_seconds(st, speaker, day)
             if seconds == 0:
@@ -248,8 +249,8 @@ class SportEdition(Edition):
             rules = st.speech_rules
             if st.seat(speaker).role == DON:
                 rules = rules._replace(signal=tuple(st.living()))
-            nominable = tuple(n for n in st.living() if n != speaker and n not in nominees)
-            said = yield from speech(st, st.prompt_id("speech", speaker), speaker, nominable,
+            nominable = tuple([s.number for s in seats if s.alive and s.number != speaker and s.number not in nominees])
+            said = yield from speech(st, f"{st.phase.tag}.speech.{speaker}", speaker, nominable,
                                      rules=rules, timer=seconds)
             if said is None:
                 continue
@@ -328,13 +329,13 @@ class SportEdition(Edition):
         for index, candidate in enumerate(candidates):
             if not st.is_alive(candidate):
                 continue
-            if self.is_last(st, candidates, index) or not remaining:
+            if self.is_last(st, candidates[index + 1:]) or not remaining:
                 voters = remaining
             else:
                 voters = yield from ballot(st, f"{key}.{candidate}", remaining, candidate)
                 if st.vote_cancelled:
                     return []
-                if self.is_last(st, candidates, index):
+                if self.is_last(st, candidates[index + 1:]):
                     voters = remaining  # the later nominees were removed: this one is now the last
             living = set(st.living())
             raised = set(voters)
@@ -344,10 +345,10 @@ class SportEdition(Edition):
         return leaders(counts, candidates)
 
     @staticmethod
-    def is_last(st: SportState, candidates: list[int], index: int) -> bool:
-        """Whether no nominee after ``index`` is still in play (the silent votes go to this one)."""
+    def is_last(st: SportState, later: list[int]) -> bool:
+        """Whether none of the ``later`` nominees is still in play (the silent votes go to this one)."""
         seats = st.seats
-        return not any(seats[later - 1].alive for later in candidates[index + 1:])
+        return not [seat for seat in later if seats[seat - 1].alive]
 
     def defences(self, st: SportState, attempt: int, tied: list[int]) -> Steps:
         """Each tied player still in play defends, in nomination order (30 s by default)."""
