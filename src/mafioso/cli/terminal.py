@@ -46,8 +46,10 @@ class TerminalGame:
         self.lang = lang
         self.bots = make_bots(bots, find_edition(edition), self.game.options, self.game.players, seed)
         del self.bots[seat]
+        for number, bot in self.bots.items():
+            if bot.wants_events:
+                bot.attach(self.game.observer(number))
         self.shown = 0
-        self.fed: dict[int, int] = {n: 0 for n in self.bots}
         self.status = ""
 
     def run(self) -> str:
@@ -95,14 +97,9 @@ class TerminalGame:
         return consistent_log(self.game) if self.status == INTERRUPTED else self.game.log()
 
     def feed_bots(self) -> None:
-        for number, bot in self.bots.items():
-            if not bot.wants_events:
-                continue
-            events = self.game.events
-            for event in events[self.fed[number]:]:
-                if event.audience.includes(number) and number != 0:
-                    bot.observe(event)
-            self.fed[number] = len(events)
+        """Bots take in what their seats' observers saw since they last played (see ``Bot.sync``)."""
+        for bot in self.bots.values():
+            bot.sync()
 
     def show_new_events(self) -> None:
         for event in self.game.events[self.shown:]:
