@@ -11,6 +11,7 @@ class DeskError(MafiosoError):
     def __init__(self, message: str, field: str | None = None) -> None:
         super().__init__(f"{field}: {message}" if field else message)
         self.field = field
+        self.reason = message
 
 
 class FormatError(DeskError):

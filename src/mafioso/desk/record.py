@@ -182,6 +182,8 @@ class Protocol:
     best_move: tuple[int, tuple[int, ...]] | None = None
     """``(by, named)``: the first night's victim and the seats they named as black."""
     left: list[Departure] = field(default_factory=list)
+    left_recorded: bool = True
+    """Whether the format recorded departures (Polemica's does not: they follow from votes and shots)."""
     winner: str | None = None
     """``red``, ``black``, ``draw``, or ``None`` while the game is unfinished."""
     termination: str | None = None

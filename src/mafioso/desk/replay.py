@@ -264,7 +264,7 @@ class _Driver:
     def compare_departures(self) -> None:
         left = self.left_by_rules()
         for penalty_seat in sorted({p.seat for p in self.proto.penalties}):
-            if self.proto.fouls(penalty_seat) >= 4:
+            if self.proto.left_recorded and self.proto.fouls(penalty_seat) >= 4:
                 gone = self.proto.departure(penalty_seat)
                 if gone is None or gone.how != "fouls":
                     kept = "keeps seat {0} in the game".format(penalty_seat) if gone is None else \
@@ -284,7 +284,7 @@ class _Driver:
                                                        f"the rules seat {departure.seat} left on {rules[0]} {rules[1]} "
                                                        f"({HOW_WORDS[rules[2]]})")
         recorded = {d.seat for d in self.proto.left}
-        if self.proto.left or self.proto.winner is not None:
+        if self.proto.left_recorded and (self.proto.left or self.proto.winner is not None):
             for seat, (phase, number, how, _) in sorted(left.items()):
                 if seat not in recorded and how != "fouls":
                     self.problem(f"seat {seat}", f"by the rules seat {seat} left on {phase} {number} "
