@@ -100,7 +100,7 @@ def penalties(game: Game) -> list[Penalty]:
         if entry.seat == GM:
             if entry.choice is not None:
                 act = next(p.act for p in fresh.pending(GM) if p.id == entry.prompt)
-                found.append(Penalty(act, int(entry.choice), moment(fresh), answered))  # type: ignore[arg-type]
+                found.append(Penalty(act, int(entry.choice), moment(fresh), answered))
             before = set(p.id for p in fresh.awaiting())
             fresh.decide(*entry)
             if not set(p.id for p in fresh.awaiting()) <= before:

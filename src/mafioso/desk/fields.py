@@ -13,8 +13,8 @@ from typing import Any
 
 from mafioso.desk.errors import FormatError
 
-MAX_BYTES = 4 * 1024 * 1024
-"""A protocol is a few kilobytes; a tournament export a few hundred. Larger files are refused unread."""
+MAX_BYTES = 16 * 1024 * 1024
+"""A protocol is a few kilobytes, a tournament a few megabytes at most. Larger files are refused unread."""
 MAX_DEPTH = 32
 """No protocol format nests deeper than about six levels."""
 SEATS = 10

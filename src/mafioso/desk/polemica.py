@@ -32,7 +32,7 @@ EPOCH = datetime(2000, 1, 1)
 def export(proto: Protocol) -> dict[str, Any]:
     """The Polemica game JSON of a protocol."""
     started = _started(proto.header.date)
-    players = [{"position": seat, "username": proto.players[seat - 1], "role": ROLES[proto.roles[seat - 1]],
+    players: list[dict[str, Any]] = [{"position": seat, "username": proto.players[seat - 1], "role": ROLES[proto.roles[seat - 1]],
                 "fouls": [], "techs": [], "player": None} for seat in range(1, 11)]
     for index, penalty in enumerate(proto.penalties):
         stage = _stage(penalty.moment, penalty.after)
@@ -126,7 +126,8 @@ def read(raw: Any) -> Protocol:
                       for s in range(1, 11)])
     proto.players = [f.text(by_seat[s].get("username") or "", f"players[{s - 1}].username", 200) for s in range(1, 11)]
     ext = data.get(extension.KEY)
-    proto.options = extension.read(proto, ext, extras=False)
+    proto.options = {"best_move": True}  # Polemica records the first night victim's guess (FIIM rules)
+    proto.options.update(extension.read(proto, ext, extras=False))
     if isinstance(ext, dict) and ext.get("kill_order") is not None:
         proto.kill_order = [f.seat(s, f"{extension.KEY}.kill_order") for s in f.lst(ext["kill_order"], f"{extension.KEY}.kill_order", 3)]
     proto.left_recorded = False

@@ -19,7 +19,7 @@ from typing import Any
 from mafioso.desk.capture import moment
 from mafioso.desk.errors import FormatError
 from mafioso.desk.record import Day, Moment, Night, Penalty, Protocol
-from mafioso.engine import ELIMINATED, GM, VOTE_COUNT, VOTE_TIE, Game, MafiosoError, Prompt, Speech
+from mafioso.engine import ELIMINATED, GM, VOTE_COUNT, VOTE_TIE, Ballot, Game, MafiosoError, Prompt, Speech
 
 MAX_BATCHES = 5000
 PENALTY_WORDS = {"foul": "foul", "technical_foul": "technical foul", "disqualify": "disqualification"}
@@ -146,7 +146,7 @@ class _Driver:
                 return list(self.proto.best_move[1])
             return None
         if act == "vote":
-            return self.hand(number, now.round, seat, prompt.data.nominee if prompt.data else 0)  # type: ignore[union-attr]
+            return self.hand(number, now.round, seat, prompt.data.nominee if isinstance(prompt.data, Ballot) else 0)
         if act == "lift":
             lift = self.proto.days.get(number, Day()).lift
             if lift is None:
@@ -230,8 +230,8 @@ class _Driver:
             self.problem(f"day {day}", "a tie handled wrongly: seats " + _seats(tied) +
                          " tied, so the rules call for their defences and a re-vote, but the protocol has none")
         left = self.left_by_rules()
-        for number, day in sorted(self.proto.days.items()):
-            for round_, votes in enumerate(day.votes):
+        for number, record in sorted(self.proto.days.items()):
+            for round_, votes in enumerate(record.votes):
                 key = (number, round_)
                 if key not in counted:
                     if votes and key not in {(d, r) for d, r in self.rounds_missing}:
@@ -267,7 +267,7 @@ class _Driver:
             if self.proto.left_recorded and self.proto.fouls(penalty_seat) >= 4:
                 gone = self.proto.departure(penalty_seat)
                 if gone is None or gone.how != "fouls":
-                    kept = "keeps seat {0} in the game".format(penalty_seat) if gone is None else \
+                    kept = f"keeps seat {penalty_seat} in the game" if gone is None else \
                         f"has seat {penalty_seat} leave later ({HOW_WORDS[gone.how]})"
                     self.problem(f"seat {penalty_seat}", f"a fourth foul without removal: seat {penalty_seat} has four "
                                                           f"fouls, but the protocol {kept}")
