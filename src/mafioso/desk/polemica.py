@@ -103,9 +103,11 @@ def _votes(proto: Protocol) -> list[dict[str, Any]]:
         out += [{"day": number, "num": 0, "voter": by, "candidate": nominee} for by, nominee in day.nominations]
         for round_, votes in enumerate(day.votes):
             out += [{"day": number, "num": round_ + 1, "voter": v, "candidate": c} for v, c in sorted(votes.items())]
-        if day.lift:
-            first = day.lift[0][0] if day.lift[0] else 0
-            out += [{"day": number, "num": None, "voter": v, "candidate": first} for v in day.lift[1]]
+        if day.lift:  # yes: a candidate (the first tied seat); no: candidate 0, which Polemica reads as none
+            first = day.lift[0][0] if day.lift[0] else 1
+            hands = set(day.votes[-1]) | set(day.lift[1]) if day.votes else set(day.lift[1])
+            out += [{"day": number, "num": None, "voter": v, "candidate": first if v in day.lift[1] else 0}
+                    for v in sorted(hands)]
     return out
 
 
@@ -171,10 +173,9 @@ def _read_votes(proto: Protocol, raw: Any) -> None:
         voter = f.seat(vote.get("voter"), f"{where}.voter")
         candidate = vote.get("candidate")
         num = vote.get("num")
-        if num is None:
-            if candidate not in (None, 0):
-                tied, yes = day.lift or ((), ())
-                day.lift = (tied, (*yes, voter))
+        if num is None:  # the vote on removing all the tied: a candidate is a yes, none (or 0) a no
+            tied, yes = day.lift or ((), ())
+            day.lift = (tied, (*yes, voter) if candidate not in (None, 0) else yes)
             continue
         num = f.integer(num, f"{where}.num", 0, 20)
         if candidate in (None, 0):
