@@ -188,3 +188,22 @@ def test_ratings_are_a_fold_in_order() -> None:
     assert sum(r.red_games for r in forward.values()) == 35 and sum(r.black_games for r in forward.values()) == 15
     elite = rate([RatedGame(g.key, g.players, g.roles, g.winner, "elite") for g in games])
     assert all(abs(elite[p].red - 1500) > abs(r.red - 1500) for p, r in forward.items() if r.red_games == 1)
+
+
+def test_the_judge_annotates_a_protocol(tmp_path: Path) -> None:
+    sample = str(SAMPLES / "polemica-game.json")
+    out = tmp_path / "annotated.json"
+    cli("protocol", "annotate", sample, "-o", str(out), "--extra", "4:0.2:calm under pressure", "--card",
+        "6:yellow:phone at the table", "--award", "4:best_move", "--protest", "Seat 7 protests the day-2 vote.",
+        "--header", "round=2")
+    proto = Protocol.from_json(json.loads(out.read_text()))
+    assert [(e.seat, e.points) for e in proto.extras] == [(2, 0.3), (4, 0.2)]
+    assert proto.cards[0].colour == "yellow" and proto.protest.startswith("Seat 7") and proto.header.round == "2"
+    assert "extras[1].comment" in cli("protocol", "annotate", sample, "-o", str(out), "--extra", "4:0.2: ", code=2)
+    assert "a red card removes the player" in cli("protocol", "annotate", sample, "-o", str(out), "--card", "6:red:x",
+                                                  code=2)
+    pdf = tmp_path / "sheet.pdf"
+    pytest.importorskip("weasyprint")
+    cli("protocol", "pdf", str(out), "-o", str(pdf), "--scoring", "mwc", "--html", str(tmp_path / "sheet.html"))
+    assert pdf.read_bytes().startswith(b"%PDF")
+    assert "yellow card, phone at the table" in (tmp_path / "sheet.html").read_text()

@@ -170,6 +170,64 @@ def import_(file: FileArg, tournament: Annotated[str, typer.Option("--tournament
     record_game(tournament, round_, table, file, fmt, db, new=True, reason="")
 
 
+@protocol_app.command("annotate")
+@friendly
+def annotate(
+    file: FileArg,
+    output: Annotated[Path, typer.Option("--output", "-o", metavar="OUT", help="The annotated protocol (mafioso's JSON).")],
+    extra: Annotated[list[str] | None, typer.Option("--extra", metavar="SEAT:POINTS:COMMENT",
+                                                    help="Extra points; the comment is required.")] = None,
+    card: Annotated[list[str] | None, typer.Option("--card", metavar="SEAT:yellow|red:COMMENT", help="A card.")] = None,
+    award: Annotated[list[str] | None, typer.Option("--award", metavar="SEAT:TITLE",
+                                                    help="best_player, best_move or worst_move.")] = None,
+    protest: Annotated[str | None, typer.Option("--protest", metavar="TEXT", help="The protest, in the judge's words.")] = None,
+    notes: Annotated[str | None, typer.Option("--notes", metavar="TEXT", help="The judge's notes.")] = None,
+    header: Annotated[list[str] | None, typer.Option("--header", metavar="KEY=VALUE",
+                                                     help="tournament, round, table, game, date or judge.")] = None,
+    fmt: Fmt = None,
+) -> None:
+    """Add the judge's extra points, cards, titles, protest, notes and header to a protocol."""
+    proto = clean_protocol(file, fmt)
+    data = proto.to_json()
+    data["extras"] += [dict(zip(("seat", "points", "comment"), _parts(item, 3, "--extra"), strict=True)) for item in extra or []]
+    data["cards"] += [dict(zip(("seat", "colour", "comment"), _parts(item, 3, "--card"), strict=True)) for item in card or []]
+    data["awards"] += [dict(zip(("seat", "award"), _parts(item, 2, "--award"), strict=True)) for item in award or []]
+    for item in header or []:
+        key, _, value = item.partition("=")
+        if key not in data["header"] and key not in ("tournament", "round", "table", "game", "date", "judge"):
+            raise CommandError(f"--header takes tournament, round, table, game, date or judge, not {key!r}")
+        data["header"][key] = value
+    if protest is not None:
+        data["protest"] = protest
+    if notes is not None:
+        data["notes"] = notes
+    try:
+        annotated = Protocol.from_json(data)
+    except FormatError as error:
+        raise CommandError(str(error), field=error.field) from None
+    problems = formats.additions_problems(annotated)
+    if problems:
+        raise CommandError(str(problems[0]))
+    write_text(output, json.dumps(annotated.to_json(), indent=1, ensure_ascii=False))
+    console.print(f"Annotated protocol written to {output}.", highlight=False)
+
+
+def _parts(item: str, count: int, flag: str) -> list[Any]:
+    parts = item.split(":", count - 1)
+    if len(parts) != count:
+        raise CommandError(f"{flag} takes {count} parts separated by ':', not {item!r}")
+    seat = parts[0].strip()
+    if not seat.isdigit():
+        raise CommandError(f"{flag}: {seat!r} is not a seat number")
+    out: list[Any] = [int(seat)]
+    for part in parts[1:]:
+        try:
+            out.append(float(part) if flag == "--extra" and len(out) == 1 else part.strip())
+        except ValueError:
+            raise CommandError(f"{flag}: {part!r} is not a number of points") from None
+    return out
+
+
 # -- tournament ----------------------------------------------------------------------------------
 @tournament_app.command("create")
 @friendly

@@ -66,7 +66,19 @@ def check(proto: Protocol) -> tuple[Protocol, list[Problem]]:
     clean.protest, clean.notes = proto.protest, proto.notes
     if proto.stop is not None and result.game.outcome is None:
         clean.stop = proto.stop
-    return clean, result.problems
+    return clean, result.problems + additions_problems(clean)
+
+
+def additions_problems(proto: Protocol) -> list[Problem]:
+    """What the judge's additions claim against the game: a red card removes the player, so a red
+    card needs the seat's disqualification in the game."""
+    problems = []
+    for card in proto.cards:
+        gone = proto.departure(card.seat)
+        if card.colour == "red" and (gone is None or gone.how != "disqualified"):
+            problems.append(Problem(f"seat {card.seat}", "a red card removes the player, but the game does not "
+                                                         f"disqualify seat {card.seat}"))
+    return problems
 
 
 def load(data: bytes | str, fmt: str | None = None, name: str = "the file") -> tuple[Protocol, list[Problem]]:
