@@ -59,6 +59,7 @@ def test_the_mafiaratings_sample_maps_fouls_checks_and_the_rules_code() -> None:
     assert [(p.kind, p.seat, p.moment.words()) for p in proto.penalties] == \
         [("foul", 10, "day 1, during seat 4's speech")]
     assert proto.nights[1].don_check == 3 and proto.nights[1].sheriff_check == 7
+    assert proto.kill_order == [3, 1]
     assert proto.options["best_move"] is True and proto.options["all_tied"] == "night"
     assert [a.award for a in proto.awards] == ["best_player"]
 

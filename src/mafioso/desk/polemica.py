@@ -149,6 +149,8 @@ def _read_meta(proto: Protocol, data: dict[str, Any]) -> None:
     for key, attr in (("num", "game"), ("table", "table")):
         if data.get(key) is not None and not getattr(proto.header, attr):
             setattr(proto.header, attr, str(f.integer(data[key], key, 0, 100000)))
+    if isinstance(data.get("started"), str) and not proto.header.date:
+        proto.header.date = f.text(data["started"], "started", 40)[:10]
     if data.get("name") is not None and not proto.header.tournament:
         proto.header.tournament = f.text(data["name"], "name", 200)
     if data.get("result") is not None:
