@@ -127,8 +127,8 @@ def seat(value: Any, field: str, seats: int = SEATS) -> int:
     if type(value) is not int:
         raise FormatError(f"must be a seat number, not {kind(value)}", field)
     if not 1 <= value <= seats:
-        raise FormatError(f"seat {kind(value)[11:] if abs(value) < 10**12 else '(huge)'} is out of range: "
-                          f"seats are 1 to {seats}", field)
+        shown = str(value) if abs(value) < 10**12 else "(a huge number)"
+        raise FormatError(f"seat {shown} is out of range: seats are 1 to {seats}", field)
     return value
 
 
