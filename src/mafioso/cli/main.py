@@ -469,5 +469,10 @@ def serve(
 
 app.command("balance")(balance_command)
 
+from mafioso.cli import desk as _desk  # noqa: E402 - the judge's desk: its commands live in cli/desk.py
+
+app.add_typer(_desk.protocol_app, name="protocol")
+app.add_typer(_desk.tournament_app, name="tournament")
+
 if __name__ == "__main__":  # pragma: no cover
     app()
