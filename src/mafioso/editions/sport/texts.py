@@ -93,17 +93,16 @@ TEXTS = {
 _Variant = Callable[[Event], str]
 
 
-def text_key(event: Event) -> str:
-    """Pick the narration variant of an event from its data and its phase."""
+def text_key(event: Event) -> str | None:
+    """Sport's own narration variants (the shared ones are the engine's): the zero night, and
+    events whose line depends on their data."""
     kind = event.kind
     if kind == "phase":
         phase = event.phase
-        if phase.name == "night" and phase.number == 0:
-            return f"phase.night 0.{phase.step}"
-        return f"phase.{phase.name}.{phase.step}"
+        return f"phase.night 0.{phase.step}" if phase.name == "night" and phase.number == 0 else None
     variant = _VARIANTS.get(kind)
     suffix = variant(event) if variant is not None else ""
-    return f"{kind}.{suffix}" if suffix else kind
+    return f"{kind}.{suffix}" if suffix else None
 
 
 def _night_result(event: Event) -> str:
