@@ -19,6 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 import mafioso
+from mafioso.cli.balance import balance as balance_command
 from mafioso.cli.errors import EXIT_INTERRUPTED, CommandError, FriendlyGroup, emit_json, friendly
 from mafioso.cli.files import check_writable, decision_number, read_log, write_log
 from mafioso.engine import Edition, Game, MafiosoError, ReplayMismatch, available_editions, find_edition
@@ -472,6 +473,13 @@ def serve(
         raise MafiosoError(f"the web app is not available: {error}") from None
     server.serve(host, port, db, lang)
 
+
+app.command("balance")(balance_command)
+
+from mafioso.cli import desk as _desk  # noqa: E402 - the judge's desk: its commands live in cli/desk.py
+
+app.add_typer(_desk.protocol_app, name="protocol")
+app.add_typer(_desk.tournament_app, name="tournament")
 
 if __name__ == "__main__":  # pragma: no cover
     app()
