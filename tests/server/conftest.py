@@ -27,7 +27,8 @@ import pytest
 from mafioso.agents.base import random_choice
 from mafioso.engine import GM
 from mafioso.server.store import Store, open_store
-from mafioso.server.tables import Hub, Table
+from mafioso.server.hub import Hub
+from mafioso.server.tables import Table
 
 warnings.filterwarnings("ignore", message=".*httpx.*")
 

@@ -30,7 +30,7 @@ from mafioso.engine import find_edition
 from mafioso.server.app import create_app
 from mafioso.server.messages import seat_message
 from mafioso.server.store import MemberRecord, PostgresStore, Store, StoreError, TableRecord, open_store
-from mafioso.server.tables import Hub
+from mafioso.server.hub import Hub
 from tests.server.conftest import (
     SKIP_POSTGRES,
     FakeClock,
@@ -316,6 +316,9 @@ class LiveSocket:
 
     def send_json(self, message: Any) -> None:
         self.connection.send(json.dumps(message))
+
+    def send_text(self, text: str) -> None:
+        self.connection.send(text)
 
     def receive_json(self) -> Any:
         return json.loads(self.connection.recv(timeout=20))

@@ -13,7 +13,8 @@ import pytest
 
 from mafioso.engine import available_editions, find_edition, visible
 from mafioso.server.messages import public_events, public_message, seat_message
-from mafioso.server.tables import Hub, Table
+from mafioso.server.hub import Hub
+from mafioso.server.tables import Table
 from tests.server.conftest import FakeClock, play_out, seated_table
 
 EDITIONS = [e.id for e in available_editions()]

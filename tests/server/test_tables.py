@@ -12,7 +12,7 @@ from mafioso.engine import NotYourTurn
 from mafioso.server.errors import NotNow, ServerError
 from mafioso.server.messages import PAD, encode, public_message, seat_message
 from mafioso.server.store import MemberRecord, TableRecord, default_db_path, open_store
-from mafioso.server.tables import Hub
+from mafioso.server.hub import Hub
 from tests.server.conftest import FakeClock, play_out, play_step, seated_table
 
 

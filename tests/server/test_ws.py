@@ -55,9 +55,10 @@ def lobby_then_deal(client: TestClient, host: Any, code: str, tokens: list[str])
     assert "wait for everyone" in receive_until(host, lambda m: m["type"] == "error")["message"]
     tokens += join_all_named(client, code, ["Last"])
     receive_until(host, lambda m: m.get("lobby") and len(m["lobby"]) == 10)
-    for order in ([1, 2, 3], [1] * 10, "all", list(range(2, 12))):
+    for order, code in (([1, 2, 3], "not_now"), ([1] * 10, "not_now"), ("all", "bad_message"),
+                        (list(range(2, 12)), "not_now")):
         host.send_json({"type": "deal", "order": order})
-        assert receive_until(host, lambda m: m["type"] == "error")["code"] == "not_now"
+        assert receive_until(host, lambda m: m["type"] == "error")["code"] == code
     host.send_json({"type": "deal", "order": list(range(10, 0, -1))})
     playing = receive_until(host, lambda m: m.get("stage") == "playing")
     assert playing["seats"][0]["name"] == "Last" and playing["phase"] == "night 0"

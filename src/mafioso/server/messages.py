@@ -14,6 +14,7 @@ the network which roles are at the table.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from mafioso.engine import GM, ROLE_DEALT, ROLE_REVEALED, Event, Prompt, visible
@@ -244,6 +245,29 @@ def seat_text(table: Table, member: MemberRecord) -> str:
         table.sizes = (table.version, size)
     size = max(size, len(text.encode()))  # a longer name than computed with: never cut
     return text + " " * (size - len(text.encode()))
+
+
+def rendered(table: Table, key: str, build: Callable[[], str]) -> str:
+    """The message ``key`` of ``table`` as of its current version, built at most once per change.
+
+    Every spectator of a table is sent the same text, and so is every socket of one pass: a
+    change costs one rendering per kind of screen, not one per socket.
+    """
+    if table.rendered_at != table.version:
+        table.rendered.clear()
+        table.rendered_at = table.version
+    text = table.rendered.get(key)
+    if text is None:
+        text = table.rendered[key] = build()
+    return text
+
+
+def screen_text(table: Table, member: MemberRecord | None, host: bool = False) -> str:
+    """What a screen is sent now: a member's phone, else the host screen or a spectator's."""
+    if member is not None:
+        return rendered(table, "seat:" + member.token, lambda: seat_text(table, member))
+    kind = "host" if host else "watch"
+    return rendered(table, kind, lambda: encode(public_message(table, host=host)))
 
 
 def pad_to(text: str, block: int) -> str:

@@ -164,8 +164,14 @@ class Store:
         return len(old)
 
     # -- reads -------------------------------------------------------------------------------
-    def load_tables(self) -> list[TableRecord]:
-        """Every stored table with its members and decisions, oldest first."""
+    def set_code(self, table_id: str, code: str) -> None:
+        """Give a table a new join code (its guess budget was spent)."""
+        self._write(("UPDATE tables SET code = ? WHERE id = ?", (code, table_id)))
+
+    # -- reads -------------------------------------------------------------------------------
+    def load_records(self) -> list[TableRecord]:
+        """Every stored table with its members, oldest first, without its decisions (see
+        :meth:`load_decisions`): finished tables are indexed, not replayed, at start-up."""
         tables = [
             TableRecord(row[0], row[1], row[2], json.loads(row[3]), int(row[4]),
                         json.loads(row[5]) if row[5] else None, row[6], float(row[7]))
@@ -177,11 +183,18 @@ class Store:
         ):
             if table_id in by_id:
                 by_id[table_id].members.append(MemberRecord(token, name, int(joined), seat))
-        for table_id, seat, prompt, choice in self._read(
-            "SELECT table_id, seat, prompt, choice FROM decisions ORDER BY table_id, n"
-        ):
-            if table_id in by_id:
-                by_id[table_id].decisions.append([int(seat), prompt, json.loads(choice)])
+        return tables
+
+    def load_decisions(self, table_id: str) -> list[list[Any]]:
+        """A table's decisions ``[seat, prompt_id, choice]`` in order."""
+        rows = self._read("SELECT seat, prompt, choice FROM decisions WHERE table_id = ? ORDER BY n", (table_id,))
+        return [[int(seat), prompt, json.loads(choice)] for seat, prompt, choice in rows]
+
+    def load_tables(self) -> list[TableRecord]:
+        """Every stored table with its members and decisions, oldest first."""
+        tables = self.load_records()
+        for table in tables:
+            table.decisions = self.load_decisions(table.id)
         return tables
 
     def close(self) -> None:
@@ -201,9 +214,21 @@ def open_store(db: str) -> Store:
     if db.startswith("sqlite:///"):
         db = db[len("sqlite:///"):]
     if db != ":memory:":
-        Path(db).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        db = str(Path(db).expanduser())
+        path = Path(db).expanduser()
+        _make_folder(path.parent)
+        db = str(path)
     return _open_sqlite(db)
+
+
+def _make_folder(folder: Path) -> None:
+    """Create the database's own folder, and nothing above it: a mistyped ``--db`` path must not
+    leave a tree of new folders behind (the default location is created by ``serve``)."""
+    try:
+        folder.mkdir(exist_ok=True)
+    except FileNotFoundError:
+        raise StoreError(f"cannot create {folder}: its parent folder {folder.parent} does not exist") from None
+    except OSError as error:
+        raise StoreError(f"cannot create {folder}: {error.strerror or error}") from None
 
 
 SQLITE_OPEN_TRIES = 50

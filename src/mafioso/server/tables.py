@@ -13,7 +13,6 @@ import logging
 import random
 import time
 import unicodedata
-import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -24,15 +23,17 @@ from mafioso.engine import (
     Choice,
     Edition,
     Game,
+    MafiosoError,
     NotYourTurn,
     Prompt,
     UnknownPrompt,
     find_edition,
 )
-from mafioso.server.config import DEFAULT_LIMIT, TableConfig, config_from_json, parse_config
-from mafioso.server.errors import BadName, BadToken, NameTaken, NoTable, NotNow, ServerError, TableFull
+from mafioso.server.config import DEFAULT_LIMIT, TableConfig, config_from_json
+from mafioso.server.errors import BadName, BadToken, NameTaken, NotNow, ServerError, TableFull
 from mafioso.server.store import MemberRecord, Store, TableRecord
-from mafioso.server.tokens import CodeGuard, new_code, new_seed, new_token, normalise_code, same
+from mafioso.server.timeline import Timeline
+from mafioso.server.tokens import new_token, same
 
 MAX_NAME = 24
 KEEP_DAYS = 30.0
@@ -87,6 +88,14 @@ class Table:
         self.on_gate: Callable[[Table, float], None] = lambda table, delay: None
         self.on_timer: Callable[[float, Callable[[], None]], None] = lambda delay, call: None
         """Set by the web layer: run ``call`` after ``delay`` seconds (time limits)."""
+        self.on_members: Callable[[Table, MemberRecord, bool], None] = lambda table, member, joined: None
+        """Set by the hub: a member joined (``True``) or left, so its pass index follows."""
+        self.timeline: Timeline | None = None
+        """Set by the web layer when asked for: the record of secret steps and sends."""
+        self.rendered: dict[str, str] = {}
+        """Messages as sent, by screen (``host``, ``watch``, a member's pass), for :attr:`rendered_at`:
+        a change is rendered once per screen kind, however many sockets show it."""
+        self.rendered_at = -1
         if record.stage != "lobby":
             self.game = self._replay()
             if self.game.outcome is not None and record.stage != "over":
@@ -143,6 +152,7 @@ class Table:
         member = MemberRecord(new_token(), clean, joined)
         self.store.add_member(self.id, member)
         self.record.members.append(member)
+        self.on_members(self, member, True)
         self.changed()
         return member
 
@@ -153,6 +163,7 @@ class Table:
             raise NotNow("the cards are dealt: seats can no longer be left")
         self.store.remove_member(member.token)
         self.record.members.remove(member)
+        self.on_members(self, member, False)
         self.changed()
 
     def remove(self, joined: object) -> None:
@@ -271,7 +282,7 @@ class Table:
         return count
 
     def _record(self, game: Game, seat: int, prompt_id: str, choice: Choice, notify: bool = True) -> None:
-        game.decide(seat, prompt_id, choice)  # raises and changes nothing when illegal
+        self._apply(game, seat, prompt_id, choice)
         decision = game.decisions[-1].to_json()
         try:
             self.store.add_decision(self.id, len(game.decisions) - 1, decision)
@@ -280,10 +291,27 @@ class Table:
             self.game = game_before
             raise ServerError("the decision could not be saved; please try again") from error
         self.record.decisions.append(decision)
+        if self.timeline is not None:
+            self.timeline.answered(seat)
         if game.outcome is not None and self.record.stage != "over":
             self._mark_over()
         if notify:
             self.refresh()
+
+    def _apply(self, game: Game, seat: int, prompt_id: str, choice: Choice) -> None:
+        """Let the engine apply a decision. A refusal (``MafiosoError``) changes nothing; any other
+        exception is a bug in a rule, which may have left the game half changed: the game is
+        rebuilt from the stored decisions, so the table stays playable, and the seat is told
+        that nothing was changed (which is then true)."""
+        try:
+            game.decide(seat, prompt_id, choice)
+        except MafiosoError:
+            raise
+        except Exception as error:
+            log.exception("table %s: the engine failed on seat %s's answer to %r; the game is rebuilt",
+                          self.code, seat, prompt_id)
+            self.game = self._replay()
+            raise ServerError("that answer could not be applied; nothing was changed") from error
 
     def _mark_over(self) -> None:
         """Mark the table over. The decision that ended the game is already committed: a failed
@@ -302,6 +330,8 @@ class Table:
         if self.gate_until is not None and now < self.gate_until:
             self.changed()  # the acting seat sees its answer taken; nothing else changes
             return
+        if self.timeline is not None:
+            self.timeline.closed()
         self.gate_until = None
         self.frozen = None
         self.frozen_tools = []
@@ -318,6 +348,8 @@ class Table:
         if new_batch:
             self.arm_time_limit()
         self.changed()
+        if self.timeline is not None and self.frozen is not None:
+            self.timeline.opened()
 
     def arm_time_limit(self) -> None:
         """With a time limit, end the current batch when its time is over, if it is still open then."""
@@ -374,76 +406,6 @@ class Table:
     def is_over_published(self) -> bool:
         """Whether the end of the game has been published."""
         return self.game is not None and self.game.outcome is not None and self.published == len(self.game.events)
-
-
-class Hub:
-    """Every table of this server, found by id, join code, host token or seat token."""
-
-    def __init__(self, store: Store, clock: Clock = time.monotonic, seeds: Callable[[], int] = new_seed) -> None:
-        self.store = store
-        self.clock = clock
-        self.seeds = seeds
-        """Where new games' seeds come from: random; tests pass a fixed sequence."""
-        self.tables: dict[str, Table] = {}
-        self.guard = CodeGuard(clock)
-        self.wire: Callable[[Table], None] = lambda table: None
-        """Set by the web layer: connects a table's change and gate callbacks."""
-
-    def load(self, keep_days: float = KEEP_DAYS) -> int:
-        """Rebuild every stored table by replaying its decisions; returns how many were loaded.
-
-        Finished tables older than ``keep_days`` are deleted first: their passes expire.
-        """
-        self.store.prune(time.time() - keep_days * 86_400)
-        for record in self.store.load_tables():
-            table = Table(record, self.store, self.clock)
-            self.tables[table.id] = table
-            self.wire(table)
-            if table.gate_until is not None:  # a secret step was open when the server stopped
-                table.on_gate(table, max(0.0, table.gate_until - self.clock()))
-            table.arm_time_limit()
-        return len(self.tables)
-
-    def create(self, raw: Any) -> Table:
-        """A new table from the host's settings (checked by the engine first)."""
-        config = parse_config(raw)
-        code = new_code()
-        while any(t.code == code for t in self.tables.values()):
-            code = new_code()
-        record = TableRecord(uuid.uuid4().hex, code, new_token(), config.to_json(), self.seeds(), created=time.time())
-        self.store.create_table(record)
-        table = Table(record, self.store, self.clock)
-        self.tables[table.id] = table
-        self.wire(table)
-        return table
-
-    def by_code(self, code: object, address: str | None = None) -> Table:
-        """The table with a join code, or :class:`NoTable`. Lookups from ``address`` (a client's
-        network address) are slowed down after many wrong codes (:class:`CodeGuard`)."""
-        if address is not None:
-            self.guard.check(address)
-        wanted = normalise_code(code)
-        for table in self.tables.values():
-            if table.code == wanted:
-                return table
-        if address is not None:
-            self.guard.missed(address)
-        raise NoTable("no table has that code; check it with the host screen")
-
-    def by_host(self, token: object) -> Table:
-        """The table whose host token this is, or :class:`BadToken`."""
-        for table in self.tables.values():
-            if same(token, table.record.host_token):
-                return table
-        raise BadToken("this host pass is not valid; create a new table")
-
-    def by_seat(self, token: object) -> tuple[Table, MemberRecord]:
-        """The table and member of a seat token, or :class:`BadToken`."""
-        for table in self.tables.values():
-            for member in table.record.members:
-                if same(token, member.token):
-                    return table, member
-        raise BadToken("this seat's pass is not valid; join the table again with its code")
 
 
 def _is_permutation(order: object, wanted: set[int]) -> bool:
