@@ -15,7 +15,7 @@ from tests.server.helpers import join_all, new_table
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(open_store(":memory:"), join_base="http://192.168.1.9:8000")) as test_client:
+    with TestClient(create_app(open_store(":memory:"), join_base="http://192.168.1.9:8000", min_step_seconds=0)) as test_client:
         yield test_client
 
 

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from mafioso.engine import available_editions, find_edition, visible
-from mafioso.server.messages import public_events, public_message, seat_message
 from mafioso.server.hub import Hub
+from mafioso.server.messages import public_events, public_message, seat_message
 from mafioso.server.tables import Table
 from tests.server.conftest import FakeClock, play_out, seated_table
 
@@ -92,7 +92,7 @@ def test_what_goes_over_the_sockets_respects_audiences(edition: str) -> None:
     from mafioso.server.store import open_store
     from tests.server.helpers import deal, join_all, new_table, play_over_sockets
 
-    app = create_app(open_store(":memory:"))
+    app = create_app(open_store(":memory:"), min_step_seconds=0)
     players = find_edition(edition).default_players()
     with TestClient(app) as client:
         table = new_table(client, edition, players)

@@ -16,7 +16,7 @@ from tests.server.helpers import deal, hello, join_all, new_table, play_over_soc
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(open_store(":memory:"))) as test_client:
+    with TestClient(create_app(open_store(":memory:"), min_step_seconds=0)) as test_client:
         yield test_client
 
 
@@ -154,11 +154,11 @@ def host_controls(socket: Any, screen: dict[str, Any]) -> None:
 
 def test_a_restarted_server_resumes_every_table(tmp_path: Path) -> None:
     db = str(tmp_path / "tables.sqlite3")
-    with TestClient(create_app(open_store(db))) as client:
+    with TestClient(create_app(open_store(db), min_step_seconds=0)) as client:
         host, tokens = started(client)
         screen = play_over_sockets(client, host, tokens, seed=5, stop=lambda s: s["phase"] == "day 1")
         phones = [state_of(client, seat=t) for t in tokens]
-    with TestClient(create_app(open_store(db))) as client:
+    with TestClient(create_app(open_store(db), min_step_seconds=0)) as client:
         assert state_of(client, host=host)["events"] == screen["events"]
         assert [state_of(client, seat=t) for t in tokens] == phones
         final = play_over_sockets(client, host, tokens, seed=6)

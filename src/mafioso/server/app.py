@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from typing import Any
 
@@ -17,7 +18,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from mafioso.server.hub import Hub
+from mafioso.server.hub import MIN_STEP_SECONDS, Hub
 from mafioso.server.limits import parse_proxies
 from mafioso.server.routes import routes
 from mafioso.server.store import Store
@@ -29,14 +30,16 @@ log = logging.getLogger("mafioso.server")
 
 
 def create_app(store: Store, join_base: str | None = None, *, trusted_proxies: Iterable[str] = (),
-               timeline: bool = False, clock: Callable[[], float] | None = None) -> Starlette:
+               timeline: bool = False, clock: Callable[[], float] = time.monotonic,
+               min_step_seconds: float = MIN_STEP_SECONDS) -> Starlette:
     """The web app over ``store``. ``join_base`` is the address phones use (``http://ip:port``).
 
     ``trusted_proxies`` (addresses or networks) are the only peers whose ``X-Forwarded-For`` is
     believed. ``timeline`` keeps each table's record of secret steps and sends (for tests and
-    for chasing a report; see :mod:`mafioso.server.timeline`).
+    for chasing a report; see :mod:`mafioso.server.timeline`). ``min_step_seconds`` is the
+    shortest secret step allowed (tests that play whole games over sockets use 0).
     """
-    hub = Hub(store, clock) if clock is not None else Hub(store)
+    hub = Hub(store, clock, min_step_seconds=min_step_seconds)
     sockets = Sockets()
 
     def wire(table: Table) -> None:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mafioso.server.config import parse_config
-from mafioso.server.errors import BadToken, NoTable, SlowDown
+from mafioso.server.errors import BadMessage, BadToken, NoTable, SlowDown
 from mafioso.server.limits import RateLimit, network_key
 from mafioso.server.store import MemberRecord, Store, TableRecord
 from mafioso.server.tables import KEEP_DAYS, Clock, Table
@@ -31,6 +31,9 @@ from mafioso.server.tokens import new_code, new_seed, new_token, normalise_code,
 
 log = logging.getLogger("mafioso.server")
 
+MIN_STEP_SECONDS = 3.0
+"""The shortest secret step the server holds: with none, a step would end as soon as its last
+seat answered, and its length would tell how long the real choice took."""
 GUESS_BUDGET = 10_000
 """Wrong join codes (server-wide) a table's code survives: a guesser's chance of finding it is at
 most 10,000 / 32**5, about 0.03 %, before it changes."""
@@ -54,9 +57,12 @@ class SetAside:
 class Hub:
     """Every table of this server, with indexes by code and pass and the per-client limits."""
 
-    def __init__(self, store: Store, clock: Clock = time.monotonic, seeds: Callable[[], int] = new_seed) -> None:
+    def __init__(self, store: Store, clock: Clock = time.monotonic, seeds: Callable[[], int] = new_seed,
+                 min_step_seconds: float = MIN_STEP_SECONDS) -> None:
         self.store = store
         self.clock = clock
+        self.min_step = min_step_seconds
+        """Secret steps are held at least this long (tests that play over real sockets use 0)."""
         self.seeds = seeds
         """Where new games' seeds come from: random; tests pass a fixed sequence."""
         self.tables: dict[str, Table] = {}
@@ -107,7 +113,7 @@ class Hub:
         """Rebuild a stored table by replay, or set it aside (logged) when it no longer replays."""
         record.decisions = decisions
         try:
-            table = Table(record, self.store, self.clock)
+            table = Table(record, self.store, self.clock, self.min_step)
         except Exception as error:
             self._set_aside(record, error)
             return None
@@ -153,10 +159,13 @@ class Hub:
         if address is not None and not self.creations.take(network_key(address)):
             raise SlowDown("too many new tables from your network; wait a few minutes")
         config = parse_config(raw)
+        if config.step_seconds < self.min_step:
+            raise BadMessage(f"step_seconds: must be at least {self.min_step:g}: a shorter secret step would "
+                             "let its rhythm tell who acts")
         record = TableRecord(uuid.uuid4().hex, self._free_code(), new_token(), config.to_json(), self.seeds(),
                              created=time.time())
         self.store.create_table(record)
-        table = Table(record, self.store, self.clock)
+        table = Table(record, self.store, self.clock, self.min_step)
         self._index(record)
         self._attach(table)
         return table

@@ -181,7 +181,7 @@ def public_message(table: Table, host: bool) -> dict[str, Any]:
     hands = host and table.config.hand_votes
     out["waiting"] = [prompt_json(table, p) for p in batch if hand_enterable(p)] if hands else []
     out["speaking"] = sorted({p.seat for p in batch})
-    out["timer"] = (table.config.step_seconds if table.is_gated() else max((p.timer or 0 for p in batch), default=0)) or None
+    out["timer"] = (table.step_seconds if table.is_gated() else max((p.timer or 0 for p in batch), default=0)) or None
     out["secret"] = table.is_gated() or (game.outcome is None and not batch)
     if host and table.is_over_published():
         out["story"] = [event_json(table, e, with_audience=True) for e in game.events if text_of(table, e)]
@@ -224,7 +224,7 @@ def _config_json(table: Table) -> dict[str, Any]:
     config = table.config
     return {"edition": config.edition, "players": config.players, "hand_votes": config.hand_votes,
             "time_limit": config.time_limit,
-            "step_seconds": config.step_seconds, "lang": config.lang}
+            "step_seconds": table.step_seconds, "lang": config.lang}
 
 
 def seat_text(table: Table, member: MemberRecord) -> str:

@@ -11,6 +11,7 @@ import logging
 import socket
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from mafioso.engine import MafiosoError
 from mafioso.server.catalogs import ensure_catalogs
@@ -103,20 +104,37 @@ class _OneLineUtf8(logging.Filter):
         return True
 
 
+def uvicorn_config(app: Any) -> Any:
+    """uvicorn's settings for the app: no compression (sizes must stay padded), no proxy headers
+    (the app reads them from trusted proxies only), socket messages capped before they are read,
+    and a client's invalid UTF-8 logged in one line."""
+    import uvicorn
+
+    from mafioso.server.ws import MAX_MESSAGE
+
+    config = uvicorn.Config(app, log_level="warning", ws_per_message_deflate=False, proxy_headers=False,
+                            ws_max_size=MAX_MESSAGE * 4)
+    uvicorn_log = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, _OneLineUtf8) for f in uvicorn_log.filters):
+        uvicorn_log.addFilter(_OneLineUtf8())
+    return config
+
+
 def serve(host: str = "0.0.0.0", port: int = 8000, db: str | None = None, lang: str = "en",
-          trusted_proxies: Sequence[str] = ()) -> None:
+          trusted_proxies: Sequence[str] = (), min_step_seconds: float | None = None) -> None:
     """Run the web app until interrupted (blocking). ``db``: a SQLite path or a PostgreSQL URL.
 
     ``lang`` is the default language of new tables' forms; ``trusted_proxies`` the reverse
-    proxies whose ``X-Forwarded-For`` names the client. Prints where to open the shared screen
-    and the address phones can reach, once the port is bound.
+    proxies whose ``X-Forwarded-For`` names the client; ``min_step_seconds`` the shortest secret
+    step (the default, :data:`~mafioso.server.hub.MIN_STEP_SECONDS`, unless a test asks for less).
+    Prints where to open the shared screen and the address phones can reach, once the port is bound.
     """
     import uvicorn
 
     from mafioso.server.app import create_app
+    from mafioso.server.hub import MIN_STEP_SECONDS
     from mafioso.server.limits import parse_proxies
     from mafioso.server.store import default_db_path, open_store
-    from mafioso.server.ws import MAX_MESSAGE
 
     try:
         parse_proxies(trusted_proxies)
@@ -134,15 +152,13 @@ def serve(host: str = "0.0.0.0", port: int = 8000, db: str | None = None, lang: 
         raise
     port = listener.getsockname()[1]
     screen, lan = addresses(host, port)
-    app = create_app(store, join_base=lan or screen, trusted_proxies=trusted_proxies)
+    app = create_app(store, join_base=lan or screen, trusted_proxies=trusted_proxies,
+                     min_step_seconds=MIN_STEP_SECONDS if min_step_seconds is None else min_step_seconds)
     app.state.default_lang = lang
     shown = str(Path(path)) if "://" not in path else path.split("@")[-1]
     print("\n".join(banner(host, port, shown, screen, lan)), flush=True)
-    config = uvicorn.Config(app, log_level="warning", ws_per_message_deflate=False, proxy_headers=False,
-                            ws_max_size=MAX_MESSAGE * 4)  # bigger messages are cut off before they are read
-    logging.getLogger("uvicorn.error").addFilter(_OneLineUtf8())
     try:
-        uvicorn.Server(config).run(sockets=[listener])
+        uvicorn.Server(uvicorn_config(app)).run(sockets=[listener])
     finally:
         listener.close()
         store.close()

@@ -61,11 +61,14 @@ def hand_enterable(prompt: Prompt) -> bool:
 class Table:
     """One table: its record, its members, its game (once dealt) and what is published of it."""
 
-    def __init__(self, record: TableRecord, store: Store, clock: Clock = time.monotonic) -> None:
+    def __init__(self, record: TableRecord, store: Store, clock: Clock = time.monotonic, min_step: float = 0.0) -> None:
         self.record = record
         self.store = store
         self.clock = clock
         self.config: TableConfig = config_from_json(record.config)
+        self.step_seconds = max(self.config.step_seconds, min_step)
+        """How long each secret step is held open: the host's choice, never under the server's
+        minimum (a table stored by an older release may ask for less)."""
         self.edition: Edition = find_edition(self.config.edition)
         self.game: Game | None = None
         self.published = 0
@@ -340,11 +343,11 @@ class Table:
         ids = {p.id for p in current}
         new_batch = not ids <= self.batch
         self.batch = ids if new_batch else self.batch
-        if new_batch and game.outcome is None and is_secret(game, current) and self.config.step_seconds > 0:
-            self.gate_until = now + self.config.step_seconds
+        if new_batch and game.outcome is None and is_secret(game, current) and self.step_seconds > 0:
+            self.gate_until = now + self.step_seconds
             self.frozen = current
             self.frozen_tools = [p for p in game.pending(GM) if p.interrupt]
-            self.on_gate(self, self.config.step_seconds)
+            self.on_gate(self, self.step_seconds)
         if new_batch:
             self.arm_time_limit()
         self.changed()
@@ -361,7 +364,7 @@ class Table:
             limit = self.secret_timer(batch) or DEFAULT_LIMIT
         else:
             limit = max((p.timer or DEFAULT_LIMIT for p in batch), default=DEFAULT_LIMIT)
-        limit = max(limit, self.config.step_seconds)
+        limit = max(limit, self.step_seconds)
         ids = {p.id for p in batch}
         self.on_timer(limit, lambda: self._time_over(ids))
 

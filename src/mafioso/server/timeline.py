@@ -21,8 +21,8 @@ KEEP = 100_000
 
 @dataclass(frozen=True, slots=True)
 class Mark:
-    """One fact: ``what`` is ``open``, ``close`` (a secret step), ``answer`` (a decision taken)
-    or ``send`` (a message queued for a screen). ``to`` names the screen (``seat 3``, ``host``,
+    """One fact: ``what`` is ``open``, ``close`` (a secret step), ``receive`` (a screen's message
+    handled), ``answer`` (a decision taken) or ``send`` (a message queued for a screen). ``to`` names the screen (``seat 3``, ``host``,
     ``watch``, ``member 2`` in the lobby); ``kind`` is the message's type (``state``, ``ack``...)."""
 
     at: float
@@ -55,6 +55,10 @@ class Timeline:
         if self.open:
             self.open = False
             self.marks.append(Mark(self.clock(), "close", self.step))
+
+    def received(self, sender: str) -> None:
+        """A message from the screen ``sender`` is being handled."""
+        self.marks.append(Mark(self.clock(), "receive", self.step, to=sender))
 
     def answered(self, seat: int) -> None:
         """A decision of ``seat`` was taken (and stored)."""

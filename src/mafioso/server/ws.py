@@ -155,6 +155,8 @@ class Session:
             self.table = self.hub.by_code(value, self.address)
             self.state = SessionState.WATCH
         self.role = self.state
+        if self.table.timeline is not None:
+            self.table.timeline.received(self.label)
 
     # -- messages out ------------------------------------------------------------------------
     def render(self) -> str:
@@ -205,6 +207,8 @@ class Session:
     # -- messages in -------------------------------------------------------------------------
     def receive(self, text: str) -> None:
         """Handle one text frame after the hello: apply it and queue the reply (never raises)."""
+        if self.table is not None and self.table.timeline is not None:
+            self.table.timeline.received(self.label)
         try:
             reply = self.handle(text)
         except Exception as error:  # every refusal is shown, never raised
@@ -218,6 +222,8 @@ class Session:
             raise BadMessage("that message is too long")
         table = self.table
         assert table is not None
+        if self.state is SessionState.CLOSED:
+            raise NotNow("this connection is closed")
         if self.state is SessionState.SEAT:
             size = len(text.encode("utf-8", "surrogatepass"))
             if size != PHONE_FRAME:
