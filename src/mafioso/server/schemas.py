@@ -262,8 +262,10 @@ def describe(error: ValidationError, what: str = "message") -> str:
     """The first problem of a failed check in one line: ``"players: must be a whole number"``."""
     first = error.errors(include_url=False)[0]
     kind, context = first["type"], first.get("ctx") or {}
+    where = ".".join(str(part) for part in first["loc"] if not str(part).startswith(("function-", "json-or-python")))
     if kind == "json_invalid":
-        return f"that {what} is not valid JSON ({str(context.get('error', '')).split(' at line')[0]})"
+        reason = str(context.get("error", "")).split(" at line")[0]
+        return f"{where}: is not valid JSON ({reason})" if where else f"that {what} is not valid JSON ({reason})"
     if kind in ("union_tag_invalid", "union_tag_not_found"):
         return f"that {what} has no known type" if kind == "union_tag_not_found" else \
             f"{context.get('tag')!r} is not a {what} this connection may send"
@@ -271,5 +273,4 @@ def describe(error: ValidationError, what: str = "message") -> str:
         words = str(context.get("error", first["msg"]))
     else:
         words = WORDS.get(kind, first["msg"]).format(what=what, **context)
-    where = ".".join(str(part) for part in first["loc"] if not str(part).startswith(("function-", "json-or-python")))
     return f"{where}: {words}" if where else f"that {what} {words}"
