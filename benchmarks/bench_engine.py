@@ -1,11 +1,15 @@
 """Engine speed: full bot games per second and decisions per second, on one core.
 
 Usage: ``python benchmarks/bench_engine.py [--games N] [--edition ID ...] [--bots random|heuristic]
-[--decoys] [--json]``. Games are played in this process only (one core), seeds 0..N-1, the
+[--decoys] [--observe] [--json]``. Games are played in this process only (one core), seeds 0..N-1, the
 same loop ``mafioso simulate`` uses. Rates are per second of this process's CPU time
 (``time.process_time``), which is what "per core" means and does not count time the machine
 spent on other processes; wall-clock rates are printed beside them. The best of ``--repeat``
 runs is reported, to damp noise.
+
+``--observe`` measures what seat knowledge costs: the same random games are played twice in
+turn, once by plain random bots and once by random bots that read their seat's observer (role,
+known teams, who is out, the new events) before every decision, and the ratio is printed.
 """
 
 from __future__ import annotations
@@ -13,9 +17,49 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from typing import Any
 
-from mafioso.agents.play import play_game
-from mafioso.engine import available_ids, find_edition
+from mafioso.agents.base import RandomBot, make_bots
+from mafioso.agents.play import play_game, run_bots
+from mafioso.engine import Choice, Event, Game, Prompt, available_ids, find_edition
+
+
+class ObservingBot(RandomBot):
+    """A random bot that reads what its seat knows before every decision, as a real bot would."""
+
+    wants_events = True
+
+    def observe(self, event: Event) -> None:
+        self.last = event.kind
+
+    def choose(self, prompt: Prompt) -> Choice:
+        knows = self.knows
+        self.facts = (knows.role, len(knows.known_teams), len(knows.out), len(knows.living))
+        return super().choose(prompt)
+
+
+def observed_bench(edition: str, games: int, players: int | None, pairs: int) -> dict[str, Any]:
+    """Random games with and without observer reads, in turn; the ratio of their CPU times."""
+    ratios = []
+    for _ in range(pairs):
+        plain = observed = 0.0
+        for seed in range(games):
+            for watch in (False, True):
+                started = time.process_time()
+                game = Game(edition, players, seed=seed, decoys=False)
+                bots = make_bots("random", game.edition, game.options, game.players, seed)
+                if watch:
+                    bots = {seat: ObservingBot(seat, game.edition, game.options, game.players, bot.rng)
+                            for seat, bot in bots.items()}
+                run_bots(game, bots)
+                spent = time.process_time() - started
+                if watch:
+                    observed += spent
+                else:
+                    plain += spent
+        ratios.append(observed / plain)
+    ratios.sort()
+    return {"observer_cost": ratios[len(ratios) // 2] - 1, "pairs": pairs}
 
 
 def bench(edition: str, games: int, bots: str, decoys: bool, players: int | None) -> dict[str, float]:
@@ -39,8 +83,17 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--decoys", action="store_true")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--observe", action="store_true", help="the cost of reading seat observers")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.observe:
+        costs = {e: observed_bench(e, args.games, args.players, args.repeat) for e in args.edition or available_ids()}
+        for edition, cost in costs.items():
+            if not args.json:
+                print(f"{edition:9} reading the observer at every decision costs {cost['observer_cost']:+.1%}")
+        if args.json:
+            print(json.dumps(costs, indent=2))
+        return
     results = {}
     for edition in args.edition or available_ids():
         players = args.players or find_edition(edition).default_players()

@@ -14,6 +14,7 @@ from mafioso.engine import (
     SPEECH,
     AlreadyDecided,
     Audience,
+    Claim,
     Decision,
     Game,
     GameOver,
@@ -24,6 +25,8 @@ from mafioso.engine import (
     Prompt,
     ReplayMismatch,
     SetupError,
+    Speech,
+    SpeechRules,
     UnknownEdition,
     UnknownPrompt,
     find_edition,
@@ -66,9 +69,11 @@ def test_prompt_choose_many_checks_count_and_distinctness() -> None:
 
 
 def test_prompt_speech_nominations_claims_and_signals() -> None:
-    prompt = Prompt("p", 1, "speech", (2, 3), kind=SPEECH, data={"claims": ("red", "black"), "seats": 10})
-    assert prompt.check(2) == {"nominate": 2}
-    assert prompt.check({"claims": [{"seat": 4, "is": "black"}]}) == {"nominate": None, "claims": [{"seat": 4, "is": "black"}]}
+    prompt = Prompt("p", 1, "speech", (2, 3), kind=SPEECH, data=SpeechRules(("red", "black"), 10))
+    assert prompt.check(2) == Speech(nominate=2)
+    said = prompt.check({"claims": [{"seat": 4, "is": "black"}]})
+    assert said == Speech(None, (Claim(4, "black"),))
+    assert said.to_json() == {"nominate": None, "claims": [{"seat": 4, "is": "black"}]}
     assert prompt.check({}) is None
     with pytest.raises(IllegalTarget):
         prompt.check(5)
@@ -128,10 +133,10 @@ def test_every_kind_of_bad_decision_changes_nothing() -> None:
 def test_errors_do_not_reveal_other_seats_prompts() -> None:
     game = Game("sport", seats=SEATS, seed=3)
     with pytest.raises(UnknownPrompt) as real:
-        game.decide(4, "n0.order", [1])  # exists, but is the don's
+        game.decide(4, "n0.order.9", [1])  # exists, but is the don's
     with pytest.raises(UnknownPrompt) as fake:
         game.decide(4, "n0.invented", [1])
-    assert str(real.value).replace("n0.order", "X") == str(fake.value).replace("n0.invented", "X")
+    assert str(real.value).replace("n0.order.9", "X") == str(fake.value).replace("n0.invented", "X")
 
 
 def test_already_decided_and_not_your_turn_and_game_over() -> None:
@@ -167,7 +172,7 @@ def test_replay_detects_tampering() -> None:
     with pytest.raises(ReplayMismatch):
         Game.replay(log)
     log = play_game("sport", seed=12).log()
-    log["decisions"][5] = [1, "no.such.prompt", None]
+    log["history"][5] = [1, "no.such.prompt", None]
     with pytest.raises(ReplayMismatch, match="decision 5"):
         Game.replay(log)
 
@@ -178,8 +183,8 @@ def test_decision_round_trip_and_legal() -> None:
         Decision.from_json({"seat": 3})
     game = Game("sport", seats=SEATS, seed=3, decoys=False)
     legal = game.legal(9)
-    assert Decision(9, "n0.order", [1, 2]) in legal
-    assert Decision(9, "n0.order", [9]) not in legal
+    assert Decision(9, "n0.order.9", [1, 2]) in legal
+    assert Decision(9, "n0.order.9", [9]) not in legal
     assert not game.legal(1)
 
 
@@ -222,7 +227,7 @@ def test_secret_steps_are_marked_whether_or_not_decoys_are_used() -> None:
         game = Game("sport", seats=SEATS, seed=3, decoys=decoys)
         seen = {}
         while game.phase != "night 2":
-            seen[(game.phase.split()[0], game.step)] = game.secret_step
+            seen[(game.phase.name, game.step)] = game.secret_step
             for prompt in game.awaiting():
                 if game.is_pending(prompt.id):
                     game.decide(prompt.seat, prompt.id, prompt.default)

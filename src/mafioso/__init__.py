@@ -1,3 +1,3 @@
 """mafioso: a rules engine and automated game master for the party game Mafia."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

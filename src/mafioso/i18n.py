@@ -12,7 +12,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from mafioso.engine import Edition, Event, Prompt
+from mafioso.engine import Edition, Event, Phase, Prompt
+from mafioso.engine.choices import payload_to_json
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "mafioso"
@@ -93,7 +94,7 @@ def describe_prompt(edition: Edition, prompt: Prompt, lang: str = "en") -> str:
     template = edition.texts.get(f"prompt.{prompt.act}")
     if template is None:
         return _(edition.acts.get(prompt.act, prompt.act), lang)
-    data = {"seat": prompt.seat, **prompt.data}
+    data = {"seat": prompt.seat, **(payload_to_json(prompt.data) or {})}
     params = _Params({k: _format_value(edition, k, v, lang) for k, v in data.items()})
     return _(template, lang).format_map(params)
 
@@ -105,4 +106,11 @@ def narrate(edition: Edition, event: Event, lang: str = "en") -> str | None:
     if template is None:
         return None
     params = _Params({k: _format_value(edition, k, v, lang) for k, v in event.data.items()})
+    params.setdefault("phase", phase_name(event.phase, lang))
     return _(template, lang).format_map(params)
+
+
+def phase_name(phase: Phase, lang: str = "en") -> str:
+    """A phase in words, in the table's language: ``night 2``, ``ночь 2``."""
+    name = _(phase.name, lang)
+    return name if phase.number is None else f"{name} {phase.number}"

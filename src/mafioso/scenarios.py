@@ -166,7 +166,7 @@ class Runner:
 
     def matches_phase(self, target: str) -> bool:
         game = self.game
-        return target in (game.phase, f"{game.phase} {game.step}".strip())
+        return target in (str(game.phase), f"{game.phase} {game.step}".strip())
 
     # -- steps -------------------------------------------------------------------------------
     def advance_to(self, target: str) -> None:
@@ -240,7 +240,7 @@ class Runner:
             raise self.fail(f"{what}: expected {want!r}, got {got!r}")
 
     def expect_phase(self, value: Any) -> None:
-        self._equal("phase", self.game.phase, str(value))
+        self._equal("phase", str(self.game.phase), str(value))
 
     def expect_step(self, value: Any) -> None:
         self._equal("step", self.game.step, str(value))
@@ -378,7 +378,9 @@ def _lookup(obj: Any, path: str) -> Any:
 
 
 def event_matches(event: Event, pattern: Any) -> bool:
-    """Whether an event matches ``kind`` or ``{kind, to, ...data subset}``."""
+    """Whether an event matches ``kind`` or ``{kind, to, phase, step, ...data subset}``.
+
+    ``phase`` (``"night 1"``) and ``step`` match the phase the event happened in."""
     if isinstance(pattern, str):
         return event.kind == pattern
     if not isinstance(pattern, Mapping):
@@ -389,6 +391,12 @@ def event_matches(event: Event, pattern: Any) -> bool:
                 return False
         elif key == "to":
             if event.audience.to_json() != (sorted(want) if isinstance(want, list) else want):
+                return False
+        elif key == "phase" and "phase" not in event.data:
+            if str(event.phase) != str(want):
+                return False
+        elif key == "step" and "step" not in event.data:
+            if event.phase.step != want:
                 return False
         elif not _data_matches(event.data.get(key, _MISSING), want):
             return False

@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
-import importlib
 import random
+import warnings
 from collections.abc import Sequence
+from functools import cache
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
-from mafioso.engine import CHOOSE, CHOOSE_MANY, Choice, Edition, Event, Prompt
+from mafioso.engine import CHOOSE, CHOOSE_MANY, Choice, Edition, Event, Observer, Prompt
 
 
 class Bot:
     """A player driven by code. Subclasses override :meth:`choose` and may override :meth:`observe`.
 
-    ``wants_events`` tells the driver whether to call :meth:`observe` at all; the random bot
-    does not, which keeps simulations fast.
+    A bot knows only what its seat's :class:`~mafioso.engine.Observer` knows: its role, known
+    roles and teams, who is out, and the events it saw. :meth:`sync` hands each new event to
+    :meth:`observe` once, for what a bot infers on its own (claims heard, votes seen).
+    ``wants_events`` tells the driver whether to attach an observer at all; the random bot does
+    not, which keeps simulations fast.
     """
 
     wants_events = True
@@ -25,9 +30,33 @@ class Bot:
         self.options = options
         self.players = players
         self.rng = rng
+        self.observer: Observer | None = None
+        self._seen = 0
+
+    def attach(self, observer: Observer) -> None:
+        """Play the seat this observer watches."""
+        self.observer = observer
+        self._seen = 0
+
+    def sync(self) -> None:
+        """Take in the events seen since the last call (the driver calls it before :meth:`choose`)."""
+        if self.observer is None:
+            return
+        history = self.observer.history
+        if self._seen != len(history):
+            for event in history[self._seen:]:
+                self.observe(event)
+            self._seen = len(history)
+
+    @property
+    def knows(self) -> Observer:
+        """The seat's knowledge (a bot must be attached before it plays)."""
+        if self.observer is None:
+            raise RuntimeError(f"the bot of seat {self.seat} is not attached to a game")
+        return self.observer
 
     def observe(self, event: Event) -> None:
-        """Take in one event this seat may see."""
+        """Take in one event this seat saw (an edition's bot infers what it likes from it)."""
 
     def choose(self, prompt: Prompt) -> Choice:
         """Answer a prompt with a legal choice."""
@@ -63,10 +92,27 @@ def random_choice(prompt: Prompt, rng: random.Random) -> Choice:
     return options[index] if index < len(options) else None
 
 
+BOT_GROUP = "mafioso.bots"
+"""The entry-point group where an edition registers its heuristic bot, under the edition's id."""
+
+
+@cache
+def _bot_entry_points() -> dict[str, EntryPoint]:
+    return {point.name: point for point in entry_points(group=BOT_GROUP)}
+
+
+@cache
+def _load(point: EntryPoint) -> Any:
+    return point.load()
+
+
 def heuristic_class(edition: Edition) -> type[Bot]:
-    """The edition's heuristic bot (``mafioso.agents.<edition id>.HeuristicBot``)."""
-    module = importlib.import_module(f"mafioso.agents.{edition.id}")
-    bot_class: type[Bot] = module.HeuristicBot
+    """The edition's heuristic bot; the random bot, with a warning, for an edition that has none."""
+    point = _bot_entry_points().get(edition.id)
+    bot_class = _load(point) if point is not None else None
+    if not (isinstance(bot_class, type) and issubclass(bot_class, Bot)):
+        warnings.warn(f"edition {edition.id!r} has no heuristic bot; random bots play instead", stacklevel=2)
+        return RandomBot
     return bot_class
 
 

@@ -11,40 +11,30 @@ from mafioso.engine import Game, find_edition
 def run_bots(game: Game, bots: dict[int, Bot], max_decisions: int = 100_000) -> Game:
     """Answer every prompt with the seat's bot until the game ends.
 
-    Events are passed to the bots that want them, filtered by audience, so a bot sees exactly
-    what its seat may see.
+    A bot that wants events is attached to its seat's observer, so it knows exactly what its
+    seat may know, and catches up on new events just before it answers.
     """
-    watchers = [bot for bot in bots.values() if bot.wants_events]
-    seen = 0
+    for bot in bots.values():
+        if bot.wants_events:
+            bot.attach(game.observer(bot.seat))
     decided = 0
     while game.outcome is None:
-        if watchers:
-            seen = _deliver(game, watchers, seen)
         batch = game.awaiting()
         for prompt in batch:
             if game.outcome is not None:
                 break
             if not game.is_pending(prompt.id):
                 continue
-            game.decide(prompt.seat, prompt.id, bots[prompt.seat].choose(prompt))
+            bot = bots[prompt.seat]
+            if bot.wants_events:
+                bot.sync()
+            game.decide(prompt.seat, prompt.id, bot.choose(prompt))
             decided += 1
-            if watchers:
-                seen = _deliver(game, watchers, seen)
         if decided > max_decisions:
             raise RuntimeError(f"{game.edition.id} game (seed {game.seed}) did not end in {max_decisions} decisions")
-    if watchers:
-        _deliver(game, watchers, seen)
+    for bot in bots.values():
+        bot.sync()
     return game
-
-
-def _deliver(game: Game, bots: list[Bot], start: int) -> int:
-    events = game.events
-    for event in events[start:]:
-        audience = event.audience
-        for bot in bots:
-            if audience.public or bot.seat in audience.seats:
-                bot.observe(event)
-    return len(events)
 
 
 def play_game(

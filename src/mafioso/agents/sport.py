@@ -16,7 +16,7 @@ from collections import Counter
 from typing import Any
 
 from mafioso.agents.base import Bot, random_choice
-from mafioso.engine import Choice, Edition, Event, Prompt
+from mafioso.engine import Ballot, Choice, Edition, Event, Prompt, Tied
 
 BLACK_ROLES = ("mafia", "don")
 
@@ -27,34 +27,25 @@ class HeuristicBot(Bot):
     def __init__(self, seat: int, edition: Edition, options: dict[str, Any], players: int, rng: random.Random) -> None:
         super().__init__(seat, edition, options, players, rng)
         self.role = ""
+        self.out: set[int] = set()
         self.family: list[int] = []
         self.kill_order: list[int] = []
         self.signal: int | None = None
-        self.out: set[int] = set()
         self.checked: dict[int, bool] = {}
         self.sheriff_claims: list[int] = []
         self.said_black: dict[int, set[int]] = {}
         self.said_red: dict[int, set[int]] = {}
         self.suspicion: Counter[int] = Counter()
-        self.day = 0
         self.sheriff_found: int | None = None
         self.claimed = False
 
     # -- what the seat learns ----------------------------------------------------------------
     def observe(self, event: Event) -> None:
         kind, data = event.kind, event.data
-        if kind == "role.dealt" and data["seat"] == self.seat:
-            self.role = data["role"]
-        elif kind == "mafia.meet":
-            self.family = list(data["members"])
-        elif kind == "mafia.kill_order":
+        if kind == "mafia.kill_order":
             self.kill_order = list(data["order"])
         elif kind == "don.signal":
             self.signal = data["target"]
-        elif kind == "seat.eliminated":
-            self.out.add(data["seat"])
-        elif kind == "phase" and data["phase"].startswith("day"):
-            self.day = int(data["phase"].split()[1])
         elif kind in ("check_black.result", "check_sheriff.result"):
             self.checked[data["target"]] = data["found"]
             if kind == "check_sheriff.result" and data["found"]:
@@ -64,7 +55,21 @@ class HeuristicBot(Bot):
         elif kind == "vote.count":
             self.judge_votes(data["nominee"], data["voters"])
         elif kind == "nomination":
-            self.judge_votes(data["nominee"], [data["seat"]])
+            self.judge_votes(data["nominee"], [data["by"]])
+
+    # -- what the seat knows (from its observer) ---------------------------------------------
+    def sync(self) -> None:
+        """Catch up, then keep what the seat knows at hand: the bot asks for it often."""
+        super().sync()
+        knows = self.knows
+        self.role = knows.role or ""
+        self.out = knows.out
+        self.family = knows.teammates if self.is_black() else []
+
+    @property
+    def day(self) -> int:
+        """The number of the current or last day (the night after day N is night N)."""
+        return self.knows.phase.number or 0
 
     def hear(self, speaker: int, claims: list[dict[str, Any]]) -> None:
         for claim in claims:
@@ -189,11 +194,11 @@ class HeuristicBot(Bot):
     on_defence = on_last_words
 
     def on_vote(self, prompt: Prompt) -> Choice:
-        nominee = prompt.data["nominee"]
+        nominee = prompt.data.nominee if isinstance(prompt.data, Ballot) else 0
         return "yes" if self.score(nominee) >= 1.0 else "no"
 
     def on_lift(self, prompt: Prompt) -> Choice:
-        tied = prompt.data["tied"]
+        tied = list(prompt.data.tied) if isinstance(prompt.data, Tied) else []
         return "yes" if sum(self.score(t) for t in tied) > 0 else "no"
 
     def on_best_move(self, prompt: Prompt) -> Choice:

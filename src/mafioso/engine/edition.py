@@ -12,12 +12,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from mafioso.engine.errors import OptionError, SetupError
 from mafioso.engine.events import Event
+from mafioso.engine.outcome import Outcome
 from mafioso.engine.prompts import Prompt
 from mafioso.engine.state import Batch, Reply, Seat, State
+
+if TYPE_CHECKING:
+    from mafioso.engine.observer import Observer
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,24 +83,8 @@ class Option:
         return value
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How a game ended: the termination reason and who won.
-
-    ``winners`` names teams or roles (an edition with per-role goals names roles); ``seats``
-    lists every winning seat, eliminated ones included. A draw has no winners.
-    """
-
-    termination: str
-    winners: tuple[str, ...] = ()
-    seats: tuple[int, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        """The outcome as a JSON object."""
-        return {"termination": self.termination, "winners": list(self.winners), "seats": list(self.seats)}
-
-
-Flow = Generator[Batch, Reply, Outcome]
+Flow = Generator[Batch, Reply, Any]
+"""An edition's script: yields batches, receives replies, ends the game with ``State.end``."""
 
 
 class Edition:
@@ -104,6 +92,9 @@ class Edition:
 
     id: ClassVar[str] = ""
     name: ClassVar[str] = ""
+    version: ClassVar[str] = "1"
+    """The version of the edition's rules: raised when a rules fix changes what a game does,
+    and recorded in every log, so a stored game that no longer replays can say why."""
     language: ClassVar[str] = "en"
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 30
@@ -196,3 +187,14 @@ class Edition:
 
     def finish(self, state: State, outcome: Outcome) -> None:
         """Called once when the game ends, to emit the closing events (roles revealed, ...)."""
+
+    def idle_reason(self, state: State, seat: int) -> str | None:
+        """Why ``seat`` has nothing to decide now, in words (``"seat 4 is jailed tonight"``), or
+        ``None`` for the plain message. Only for reasons the seat itself may know."""
+        if 1 <= seat <= len(state.seats) and not state.seat(seat).alive:
+            return f"seat {seat} is out of the game and decides nothing more"
+        return None
+
+    def observe(self, observer: Observer, event: Event) -> None:
+        """Fold an edition-specific event into a seat's knowledge (``observer.facts``); the
+        engine has already folded the shared vocabulary. The event is one the seat may see."""

@@ -9,9 +9,10 @@ when the event is emitted: a player who joins a team later does not learn its pa
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
+from mafioso.engine.phase import SETUP, Phase
 from mafioso.engine.prompts import GM
 
 
@@ -52,22 +53,28 @@ FACILITATOR = Audience()
 """The facilitator only: the grimoire."""
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """Something that happened, numbered in order, with its audience and its data.
+class Event(NamedTuple):
+    """Something that happened, numbered in order, with its audience, its data and its phase.
 
     ``kind`` is a stable dotted id (``"night.kill"``) that is also the narration key; ``data``
-    holds only JSON values.
+    holds only JSON values and is never changed once emitted; ``phase`` is when it happened.
+    A ``NamedTuple`` because a game emits one for almost every decision (see ``Prompt``).
     """
 
-    index: int
+    index: int  # type: ignore[assignment]  # the field shadows tuple.index, which no one calls on an event
     kind: str
     audience: Audience
-    data: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, Any]
+    phase: Phase = SETUP
 
     def to_json(self) -> dict[str, Any]:
         """The event as a JSON object."""
-        return {"n": self.index, "kind": self.kind, "to": self.audience.to_json(), "data": self.data}
+        return {"n": self.index, "kind": self.kind, "to": self.audience.to_json(), "data": self.data,
+                "at": self.phase.to_json()}
+
+    def renumbered(self, index: int) -> Event:
+        """The same event numbered within one seat's stream."""
+        return Event(index, self.kind, self.audience, self.data, self.phase)
 
     def dumps(self) -> str:
         """The canonical text form: the bytes that replay must reproduce."""

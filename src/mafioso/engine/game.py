@@ -3,15 +3,15 @@
 A game is created from ``(edition, options, seats, seed)`` and then only ever changed by
 :meth:`Game.decide`. The edition's flow is a generator: it yields a batch of prompts, the game
 collects one answer per prompt (in any order, as seats answer), then sends the answers back and
-the flow runs on to the next batch. Because the flow is deterministic and its only randomness is
-the game's seeded generator, the inputs plus the list of decisions reproduce every event.
+the flow runs on to the next batch. Chance draws are recorded in the history beside the
+decisions, so the history reproduces every event (see :mod:`mafioso.engine.log`).
 
 >>> from mafioso.engine import Game
 >>> game = Game("sport", seed=1, decoys=False)
->>> game.phase
+>>> str(game.phase)
 'night 0'
 >>> prompt = game.pending()[0]
->>> _ = game.decide(prompt.seat, prompt.id, prompt.default)
+>>> _ = game.timeout(prompt.seat, prompt.id)
 """
 
 from __future__ import annotations
@@ -22,23 +22,25 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from mafioso.engine.edition import Edition, Outcome
+from mafioso.engine.chance import Chance
+from mafioso.engine.edition import Edition
 from mafioso.engine.errors import (
     AlreadyDecided,
     GameOver,
     InvalidDecision,
     NotYourTurn,
-    ReplayMismatch,
     SetupError,
     UnknownPrompt,
 )
 from mafioso.engine.events import PUBLIC, Event
-from mafioso.engine.prompts import GM, Choice, Decision, Prompt
+from mafioso.engine.observer import Observer
+from mafioso.engine.outcome import GameEnded, Outcome
+from mafioso.engine.phase import END, Phase
+from mafioso.engine.prompts import CHOOSE_MANY, GM, SPEECH, Choice, Decision, Draw, Entry, Prompt
 from mafioso.engine.registry import find_edition
 from mafioso.engine.state import Reply, SecretBatch, State
 from mafioso.engine.views import View, build_view
-
-LOG_FORMAT = 1
+from mafioso.engine.vocabulary import GAME_OVER
 
 
 class Game:
@@ -46,8 +48,9 @@ class Game:
 
     ``seats`` fixes the roles (one role id per seat, seat 1 first) for tests and for a
     facilitator dealing physical cards; without it the edition's recommended cast for
-    ``players`` is dealt by the seeded generator. ``decoys=False`` leaves out the harmless
-    prompts that hide who acts at night; bots do not need them.
+    ``players`` is dealt by chance. ``decoys=False`` leaves out the harmless prompts that hide
+    who acts at night; bots do not need them. ``draws`` are chance outcomes recorded by an
+    earlier run of the same game (a replay uses them instead of drawing).
     """
 
     def __init__(
@@ -59,6 +62,7 @@ class Game:
         options: Mapping[str, Any] | None = None,
         seed: int = 0,
         decoys: bool = True,
+        draws: Sequence[Draw] = (),
     ) -> None:
         self.edition = find_edition(edition)
         self.options = self.edition.resolve_options(options)
@@ -66,13 +70,14 @@ class Game:
         self.decoys = decoys
         self._seat_input = list(seats) if seats is not None else None
         self.events: list[Event] = []
-        self.rng = random.Random(seed)
+        self.history: list[Entry] = []
+        """Every decision and chance draw, in order: with the inputs, the whole game."""
+        self.chance = Chance(seed, draws, self.history.append)
         roles = self._deal(players)
         self.state: State = self.edition.state_class(
-            self.edition.make_seats(roles), self.options, self.rng, self.events, decoys
+            self.edition.make_seats(roles), self.options, self.chance, self.events, decoys, self.edition.check_win
         )
         self.players = len(self.state.seats)
-        self.decisions: list[Decision] = []
         self.outcome: Outcome | None = None
         self._pending: dict[str, Prompt] = {}
         self._secret = False
@@ -92,8 +97,7 @@ class Game:
                 players = self.edition.default_players()
             self.edition.check_player_count(players)
             cast = self.edition.recommended_cast(players, self.options)
-            roles = [role for role, count in cast.items() for _ in range(count)]
-            self.rng.shuffle(roles)
+            roles = self.chance.shuffle("deal", [role for role, count in cast.items() for _ in range(count)])
         self.edition.validate_cast(Counter(roles), self.options)
         return list(roles)
 
@@ -101,14 +105,20 @@ class Game:
     def _advance(self, reply: Reply | None) -> None:
         try:
             batch = self._flow.send(reply)  # type: ignore[arg-type]
+        except GameEnded as ended:
+            self._finish(ended.outcome)
+            return
         except StopIteration as stop:
+            if not isinstance(stop.value, Outcome):
+                raise RuntimeError(f"the {self.edition.id} flow stopped without ending the game") from None
             self._finish(stop.value)
             return
-        pending = {}
-        for prompt in batch:
-            pending[prompt.id] = prompt
+        pending = {prompt.id: prompt for prompt in batch}
         if not pending:
-            raise RuntimeError(f"{self.edition.id} flow asked nothing in {self.state.phase}")
+            raise RuntimeError(f"the {self.edition.id} flow asked nothing in {self.phase}")
+        if len(pending) != len(batch):
+            twice = sorted(pid for pid, n in Counter(p.id for p in batch).items() if n > 1)
+            raise RuntimeError(f"the {self.edition.id} flow asked prompt ids twice in one batch: {twice}")
         self._pending = pending
         self._secret = isinstance(batch, SecretBatch)
         self._required = len(pending)
@@ -120,19 +130,24 @@ class Game:
         self._pending = {}
         self._required = 0
         self.edition.finish(self.state, outcome)
-        self.state.phase, self.state.step = "end", ""
-        self.state.emit("game.over", PUBLIC, **outcome.to_json())
+        self.state.phase = END
+        self.state.emit(GAME_OVER, PUBLIC, **outcome.to_json())
 
     # -- the verbs ---------------------------------------------------------------------------
     @property
-    def phase(self) -> str:
-        """The current phase, for example ``"day 2"``; ``"end"`` once the game is over."""
+    def phase(self) -> Phase:
+        """The current phase (``str(game.phase)`` is ``"day 2"``); ``END`` once the game is over."""
         return self.state.phase
 
     @property
     def step(self) -> str:
         """The current step within the phase, for example ``"voting"``."""
-        return self.state.step
+        return self.state.phase.step
+
+    @property
+    def decisions(self) -> list[Decision]:
+        """The seats' decisions so far, in order (the history without its chance draws)."""
+        return [entry for entry in self.history if isinstance(entry, Decision)]
 
     @property
     def secret_step(self) -> bool:
@@ -161,44 +176,77 @@ class Game:
         return prompt_id in self._pending
 
     def decide(self, seat: int, prompt_id: str, choice: Choice = None) -> Decision:
-        """Answer a prompt. Raises a typed error and changes nothing if the answer is not legal."""
-        if self.outcome is not None:
-            raise GameOver(f"the game is over; seat {seat} cannot decide {prompt_id!r}")
+        """Answer a prompt. Raises a typed error and changes nothing if the answer is not legal.
+
+        If the edition's rules fail on a legal answer (a bug), the game is restored to what it
+        was before the call and the error is raised again: nothing is half-applied.
+        """
         prompt = self._pending.get(prompt_id)
         if prompt is None or prompt.seat != seat or type(seat) is not int:  # True == 1, but is no seat
-            prompt = self._find_interrupt(seat, prompt_id)
+            prompt = self._find(seat, prompt_id)
         value = prompt.check(choice)
         decision = Decision(seat, prompt_id, value)
-        self.decisions.append(decision)
-        if prompt.interrupt:
-            self._interrupt(prompt, value)
-            return decision
-        del self._pending[prompt_id]
-        self._answers[prompt_id] = value
-        self._answered[prompt_id] = seat
-        if len(self._answers) >= self._required:
-            self._advance(self._answers)
+        mark = len(self.history)
+        self.history.append(decision)
+        try:
+            if prompt.interrupt:
+                self._interrupt(prompt, value)
+            else:
+                del self._pending[prompt_id]
+                self._answers[prompt_id] = value
+                self._answered[prompt_id] = seat
+                if len(self._answers) >= self._required:
+                    self._advance(self._answers)
+        except Exception:
+            self._restore(mark)
+            raise
         return decision
 
-    def _find_interrupt(self, seat: int, prompt_id: str) -> Prompt:
+    def timeout(self, seat: int, prompt_id: str) -> Decision:
+        """Answer a prompt as its time ran out: no action where the rules allow it (a pass, the
+        prompt's neutral answer), else a legal option drawn uniformly at random from the game's
+        seed, so that no seat is favoured; the draw is recorded as the decision itself."""
+        prompt = self._find(seat, prompt_id)
+        return self.decide(seat, prompt_id, self._timeout_choice(prompt))
+
+    def _timeout_choice(self, prompt: Prompt) -> Choice:
+        if prompt.optional or prompt.kind == SPEECH:
+            return None
+        if prompt.default is not None:
+            return prompt.default
+        rng = random.Random(f"{self.seed}/timeout/{prompt.id}/{len(self.history)}")
+        if prompt.kind == CHOOSE_MANY:
+            return rng.sample(list(prompt.options), prompt.min_count)
+        return rng.choice(list(prompt.options)) if prompt.options else None
+
+    def _find(self, seat: int, prompt_id: str) -> Prompt:
+        prompt = self._pending.get(prompt_id)
+        if prompt is not None and prompt.seat == seat and type(seat) is int:  # True == 1, but is no seat
+            return prompt
+        if self.outcome is not None:
+            raise GameOver(f"the game is over; seat {seat} cannot decide {prompt_id!r}")
         if type(seat) is not int or not 0 <= seat <= self.players:
             raise InvalidDecision(f"there is no seat {seat!r}; seats are 1 to {self.players}")
         if seat == GM:
-            for prompt in self.edition.interrupts(self.state):
-                if prompt.id == prompt_id:
-                    return prompt
+            for interrupt in self.edition.interrupts(self.state):
+                if interrupt.id == prompt_id:
+                    return interrupt
         if self._answered.get(prompt_id) == seat:
             raise AlreadyDecided(f"seat {seat} already answered {prompt_id!r} in {self.phase}")
         if not any(p.seat == seat for p in self._pending.values()):
-            raise NotYourTurn(f"seat {seat} has nothing to decide in {self.phase}")
+            raise NotYourTurn(self.edition.idle_reason(self.state, seat) or
+                              f"seat {seat} has nothing to decide in {self.phase}")
         raise UnknownPrompt(f"seat {seat} has no pending prompt {prompt_id!r} in {self.phase}")
 
     def _interrupt(self, prompt: Prompt, value: Choice) -> None:
-        withdrawn = self.edition.on_interrupt(self.state, prompt, value)
+        removed = self.edition.on_interrupt(self.state, prompt, value)
         for prompt_id, pending in list(self._pending.items()):
-            if pending.seat in withdrawn:
+            if pending.seat in removed:
                 del self._pending[prompt_id]
                 self._required -= 1
+            elif any(option in removed for option in pending.options if type(option) is int):
+                kept = tuple(o for o in pending.options if not (type(o) is int and o in removed))
+                self._pending[prompt_id] = pending._replace(options=kept)
         outcome = self.edition.check_win(self.state)
         if outcome is not None:
             self._flow.close()
@@ -206,13 +254,37 @@ class Game:
         elif len(self._answers) >= self._required:
             self._advance(self._answers)
 
+    def _restore(self, mark: int) -> None:
+        """Rebuild the game from its history up to ``mark`` (used when a decision failed)."""
+        entries = self.history[:mark]
+        fresh = Game(self.edition, seats=self._seat_input, players=self.players, options=self.options,
+                     seed=self.seed, decoys=self.decoys, draws=[e for e in entries if isinstance(e, Draw)])
+        for entry in entries:
+            if isinstance(entry, Decision):
+                fresh.decide(*entry)
+        observers = self.state.observers
+        self.__dict__.update(fresh.__dict__)
+        for seat, observer in observers.items():
+            observer.catch_up()
+            self.state.watch(seat, observer)
+
     def legal(self, seat: int) -> Legal:
         """The legal decisions of a seat now; supports ``decision in game.legal(seat)``."""
         return Legal(self.pending(seat))
 
+    def observer(self, seat: int) -> Observer:
+        """The incremental knowledge of ``seat`` (0: the facilitator's grimoire)."""
+        observer = self.state.observers.get(seat)
+        if observer is None:
+            if type(seat) is not int or not 0 <= seat <= self.players:
+                raise InvalidDecision(f"there is no seat {seat!r}; seats are 1 to {self.players}")
+            observer = Observer(self, seat)
+            self.state.watch(seat, observer)
+        return observer
+
     def view(self, seat: int) -> View:
-        """What ``seat`` may know: events of its audience and its own prompts. Seat 0 sees all."""
-        return build_view(self, seat)
+        """A snapshot of what ``seat`` may know: its events and its own prompts. Seat 0 sees all."""
+        return build_view(self.observer(seat))
 
     def role_of(self, seat: int) -> str:
         """The current role of a seat (the facilitator's knowledge, not a seat's)."""
@@ -228,43 +300,17 @@ class Game:
         return hasher.hexdigest()
 
     def log(self) -> dict[str, Any]:
-        """The game as plain JSON: its inputs, its decisions, and a digest of its events."""
-        return {
-            "format": LOG_FORMAT,
-            "edition": self.edition.id,
-            "players": self.players,
-            "options": self.options,
-            "seats": self._seat_input,
-            "seed": self.seed,
-            "decoys": self.decoys,
-            "decisions": [d.to_json() for d in self.decisions],
-            "events": len(self.events),
-            "digest": self.digest(),
-            "outcome": self.outcome.to_json() if self.outcome else None,
-        }
+        """The game as plain JSON (see :mod:`mafioso.engine.log`)."""
+        from mafioso.engine.log import write_log
+
+        return write_log(self)
 
     @classmethod
     def replay(cls, log: Mapping[str, Any], *, check: bool = True) -> Game:
-        """Rebuild a game from its log; with ``check``, verify it reproduces the same events."""
-        if log.get("format") != LOG_FORMAT:
-            raise InvalidDecision(f"unknown log format {log.get('format')!r}; this mafioso reads {LOG_FORMAT}")
-        game = cls(
-            log["edition"],
-            log.get("players"),
-            seats=log.get("seats"),
-            options=log.get("options"),
-            seed=log.get("seed", 0),
-            decoys=log.get("decoys", True),
-        )
-        for number, raw in enumerate(log.get("decisions", [])):
-            decision = Decision.from_json(raw)
-            try:
-                game.decide(decision.seat, decision.prompt, decision.choice)
-            except Exception as error:
-                raise ReplayMismatch(f"decision {number} {raw!r} was rejected on replay: {error}") from error
-        if check and log.get("digest") and log["digest"] != game.digest():
-            raise ReplayMismatch("the replayed events differ from the recorded ones")
-        return game
+        """Rebuild a game from its log, migrating older formats; with ``check``, verify its events."""
+        from mafioso.engine.log import replay
+
+        return replay(log, check=check)
 
 
 class Legal:

@@ -2,31 +2,34 @@
 
 A prompt carries everything needed to answer it: the act it asks for, the legal options and
 whether the seat may decline. Validation lives here, so every adapter (terminal, phone, bot,
-test) gets the same typed errors.
+test) gets the same typed errors, and every answer is normalised to its typed form
+(:mod:`mafioso.engine.choices`) before a flow sees it:
 
-Choices are plain JSON values so a decision log is plain JSON:
-
-- ``choose``: one of ``options`` (a seat number or an option id), or ``None`` when optional.
+- ``choose``: one of ``options`` (a seat number, an option id or a :class:`Move`), or ``None``
+  when optional. A move may be sent as ``{"what": ..., "seat": ...}``.
 - ``choose_many``: a list of distinct options, ``min_count`` to ``max_count`` long, in order.
 - ``speech``: ``None`` (end the speech), a seat number (nominate it), or an object
-  ``{"nominate": seat|None, "claims": [{"seat": n, "is": value}, ...], "signal": seat|None}``.
-  Claims are public statements (bots use them to talk); ``signal`` is a gesture only the seat's
-  team can read, offered only where ``data["signal"]`` lists the allowed seats.
+  ``{"nominate": seat|None, "claims": [{"seat": n, "is": value}, ...], "signal": seat|None}``,
+  normalised to a :class:`Speech`. What may be claimed or signalled is the prompt's
+  :class:`SpeechRules` payload.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from types import MappingProxyType
+import math
 from typing import Any, NamedTuple
 
+from mafioso.engine.choices import Claim, Move, Payload, Speech, SpeechRules, choice_to_json, payload_to_json
 from mafioso.engine.errors import IllegalTarget, InvalidDecision
 
 Choice = Any
-"""A JSON value: ``None``, an ``int`` seat, a ``str`` option, a list, or a speech object."""
+"""``None``, an ``int`` seat, a ``str`` option, a list, a :class:`Move` or a :class:`Speech`."""
 
 GM = 0
 """The facilitator's seat number. Seat 0 is never a player; its view is the grimoire."""
+
+CHANCE = "chance"
+"""The 'seat' of recorded chance draws in a log (deals, lots, coin flips)."""
 
 CHOOSE = "choose"
 CHOOSE_MANY = "choose_many"
@@ -35,10 +38,20 @@ KINDS = (CHOOSE, CHOOSE_MANY, SPEECH)
 
 
 def _is_option(value: Any) -> bool:
-    return (type(value) is int) or (type(value) is str)
+    return type(value) is int or type(value) is str or type(value) is Move
 
 
-NO_DATA: Mapping[str, Any] = MappingProxyType({})
+def _as_move(value: Any) -> Any:
+    """A move sent as JSON (``{"what", "seat"}`` or ``[what, seat]``) as a :class:`Move`."""
+    if isinstance(value, dict) and set(value) == {"what", "seat"}:
+        what, seat = value["what"], value["seat"]
+    elif isinstance(value, (list, tuple)) and type(value) is not Move and len(value) == 2:
+        what, seat = value
+    else:
+        return value
+    if type(what) is str and (seat is None or type(seat) is int):
+        return Move(what, seat)
+    return value
 
 
 class Prompt(NamedTuple):
@@ -47,11 +60,14 @@ class Prompt(NamedTuple):
     A ``NamedTuple`` rather than a frozen dataclass: games build a prompt for almost every
     decision, and a named tuple is built four times faster (see docs/architecture.md).
 
-    ``id`` is stable within a game (``"n1.shoot.3"``) and only ever shown to its own seat.
-    ``default`` is the choice taken on a timeout; it is always legal. ``interrupt`` prompts
-    (the facilitator's fouls, for example) stay open and may be answered at any time without
-    completing the current batch. ``decoy`` marks a harmless prompt given to a seat with no
-    ability, so that at night every living player has something to answer.
+    ``id`` is stable within a game (``"n1.shoot.3"``) and only ever shown to its own seat; in a
+    secret step, real prompts and decoys have ids of one shape. ``default`` is the neutral
+    answer a timeout gives a prompt that cannot be declined (``"no"`` to a hand vote); where there
+    is none, :meth:`Game.timeout <mafioso.engine.game.Game.timeout>` draws a legal option at
+    random. ``interrupt`` prompts (the facilitator's fouls, for example) stay open and may be
+    answered at any time without completing the current batch. ``decoy`` marks a harmless
+    prompt given to a seat with no ability, so that at night every living player answers
+    something. ``data`` is the prompt's typed payload, if any.
     """
 
     id: str
@@ -66,7 +82,7 @@ class Prompt(NamedTuple):
     max_count: int = 1
     interrupt: bool = False
     decoy: bool = False
-    data: Mapping[str, Any] = NO_DATA
+    data: Payload | None = None
 
     def check(self, choice: Choice) -> Choice:
         """Return the normalised choice, or raise a typed error saying why it is not legal."""
@@ -76,10 +92,14 @@ class Prompt(NamedTuple):
             raise IllegalTarget(f"seat {self.seat} must answer {self.act!r}; it cannot be declined")
         kind = self.kind
         if kind == CHOOSE:
+            if (type(choice) is int or type(choice) is str) and choice in self.options:
+                return choice  # the common case, first
+            choice = _as_move(choice)
             if not _is_option(choice):
-                raise InvalidDecision(f"{self.act!r} takes one option, not {choice!r}")
+                raise InvalidDecision(f"{self.act!r} takes one option, not {_shown(choice)}")
             if choice not in self.options:
-                raise IllegalTarget(f"{choice!r} is not a legal choice for {self.act!r}; legal: {self.describe_options()}")
+                raise IllegalTarget(f"{_shown(choice)} is not a legal choice for {self.act!r}; "
+                                    f"legal: {self.describe_options()}")
             return choice
         if kind == CHOOSE_MANY:
             return self._check_many(choice)
@@ -87,63 +107,66 @@ class Prompt(NamedTuple):
 
     def describe_options(self) -> str:
         """The legal options as text, for error messages."""
-        shown = ", ".join(str(o) for o in self.options) or "none"
+        shown = ", ".join(_shown(o) for o in self.options) or "none"
         return shown + (" (or pass)" if self.optional else "")
 
     def _check_many(self, choice: Choice) -> list[Any]:
-        if not isinstance(choice, (list, tuple)) or not all(_is_option(c) for c in choice):
-            raise InvalidDecision(f"{self.act!r} takes a list of options, not {choice!r}")
-        picked = list(choice)
+        if not isinstance(choice, (list, tuple)) or type(choice) is Move:
+            raise InvalidDecision(f"{self.act!r} takes a list of options, not {_shown(choice)}")
+        picked = [_as_move(item) for item in choice]
+        if not all(_is_option(item) for item in picked):
+            raise InvalidDecision(f"{self.act!r} takes a list of options, not {_shown(choice)}")
         if len(set(picked)) != len(picked):
-            raise IllegalTarget(f"{self.act!r} takes distinct options, got {picked!r}")
+            raise IllegalTarget(f"{self.act!r} takes distinct options, got {_shown(picked)}")
         if not self.min_count <= len(picked) <= self.max_count:
-            raise IllegalTarget(
-                f"{self.act!r} takes {self.min_count} to {self.max_count} options, got {len(picked)}"
-            )
+            raise IllegalTarget(f"{self.act!r} takes {self.min_count} to {self.max_count} options, got {len(picked)}")
         for item in picked:
             if item not in self.options:
-                raise IllegalTarget(f"{item!r} is not a legal choice for {self.act!r}; legal: {self.describe_options()}")
+                raise IllegalTarget(f"{_shown(item)} is not a legal choice for {self.act!r}; "
+                                    f"legal: {self.describe_options()}")
         return picked
 
-    def _check_speech(self, choice: Choice) -> Choice:
+    def _check_speech(self, choice: Choice) -> Speech | None:
         if type(choice) is int:
+            if choice in self.options:
+                return Speech(choice)
             choice = {"nominate": choice}
+        elif type(choice) is Speech:
+            choice = choice.to_json()
         if not isinstance(choice, dict):
-            raise InvalidDecision(f"a speech is a seat to nominate, an object or null, not {choice!r}")
+            raise InvalidDecision(f"a speech is a seat to nominate, an object or null, not {_shown(choice)}")
         unknown = set(choice) - {"nominate", "claims", "signal"}
         if unknown:
-            raise InvalidDecision(f"a speech has no field {sorted(unknown)[0]!r}")
+            raise InvalidDecision(f"a speech has no field {sorted(unknown, key=str)[0]!r}")
         nominee = choice.get("nominate")
         if nominee is not None and (type(nominee) is not int or nominee not in self.options):
-            raise IllegalTarget(f"seat {nominee!r} cannot be nominated now; legal: {self.describe_options()}")
-        claims = self._check_claims(choice.get("claims") or [])
+            raise IllegalTarget(f"seat {_shown(nominee)} cannot be nominated now; legal: {self.describe_options()}")
+        rules = self.data if isinstance(self.data, SpeechRules) else SpeechRules()
+        claims = self._check_claims(choice.get("claims") or [], rules)
         signal = choice.get("signal")
-        if signal is not None and signal not in self.data.get("signal", ()):
-            raise IllegalTarget(f"no signal {signal!r} can be given in this speech")
-        out: dict[str, Any] = {"nominate": nominee}
-        if claims:
-            out["claims"] = claims
-        if signal is not None:
-            out["signal"] = signal
+        if signal is not None and (type(signal) is not int or signal not in rules.signal):
+            raise IllegalTarget(f"no signal {_shown(signal)} can be given in this speech")
         if nominee is None and not claims and signal is None:
             return None
-        return out
+        return Speech(nominee, claims, signal)
 
-    def _check_claims(self, claims: Any) -> list[dict[str, Any]]:
-        if not isinstance(claims, list):
-            raise InvalidDecision(f"claims are a list, not {claims!r}")
-        allowed = self.data.get("claims", ())
-        seats = self.data.get("seats", 0)
-        checked: list[dict[str, Any]] = []
+    @staticmethod
+    def _check_claims(claims: Any, rules: SpeechRules) -> tuple[Claim, ...]:
+        if not isinstance(claims, (list, tuple)):
+            raise InvalidDecision(f"claims are a list, not {_shown(claims)}")
+        checked: list[Claim] = []
         for claim in claims:
+            if type(claim) is Claim:
+                claim = claim.to_json()
             if not isinstance(claim, dict) or set(claim) != {"seat", "is"}:
-                raise InvalidDecision(f"a claim is {{'seat': n, 'is': value}}, not {claim!r}")
-            if type(claim["seat"]) is not int or not 1 <= claim["seat"] <= seats:
-                raise IllegalTarget(f"no seat {claim['seat']!r} to make a claim about")
-            if claim["is"] not in allowed:
-                raise IllegalTarget(f"{claim['is']!r} cannot be claimed; claims: {', '.join(allowed)}")
-            checked.append({"seat": claim["seat"], "is": claim["is"]})
-        return checked
+                raise InvalidDecision(f"a claim is {{'seat': n, 'is': value}}, not {_shown(claim)}")
+            seat, says = claim["seat"], claim["is"]
+            if type(seat) is not int or not 1 <= seat <= rules.seats:
+                raise IllegalTarget(f"no seat {_shown(seat)} to make a claim about")
+            if type(says) is not str or says not in rules.claims:
+                raise IllegalTarget(f"{_shown(says)} cannot be claimed; claims: {', '.join(rules.claims) or 'none'}")
+            checked.append(Claim(seat, says))
+        return tuple(checked)
 
     def to_json(self) -> dict[str, Any]:
         """The prompt as sent to its seat's client."""
@@ -152,18 +175,26 @@ class Prompt(NamedTuple):
             "seat": self.seat,
             "act": self.act,
             "kind": self.kind,
-            "options": list(self.options),
+            "options": [choice_to_json(o) for o in self.options],
             "optional": self.optional,
-            "default": self.default,
+            "default": choice_to_json(self.default),
         }
         if self.timer is not None:
             out["timer"] = self.timer
         if self.kind == CHOOSE_MANY:
             out["min"] = self.min_count
             out["max"] = self.max_count
-        if self.data:
-            out["data"] = dict(self.data)
+        if self.data is not None:
+            out["data"] = payload_to_json(self.data)
         return out
+
+
+def _shown(value: Any) -> str:
+    """A value quoted in an error message, kept short (a hostile input may be huge)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    text = repr(choice_to_json(value))
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 class Decision(NamedTuple):
@@ -174,15 +205,34 @@ class Decision(NamedTuple):
     choice: Choice = None
 
     def to_json(self) -> list[Any]:
-        """A compact list form: ``[seat, prompt_id, choice]``."""
-        return [self.seat, self.prompt, self.choice]
+        """A compact list form: ``[seat, prompt_id, choice]`` (typed choices in their JSON form)."""
+        return [self.seat, self.prompt, choice_to_json(self.choice)]
 
     @classmethod
     def from_json(cls, raw: Any) -> Decision:
         """Parse the list form, rejecting anything else with :class:`InvalidDecision`."""
         if not isinstance(raw, (list, tuple)) or len(raw) != 3:
-            raise InvalidDecision(f"a decision is [seat, prompt, choice], not {raw!r}")
+            raise InvalidDecision(f"a decision is [seat, prompt, choice], not {_shown(raw)}")
         seat, prompt, choice = raw
         if type(seat) is not int or not isinstance(prompt, str):
-            raise InvalidDecision(f"a decision is [seat, prompt, choice], not {raw!r}")
+            raise InvalidDecision(f"a decision is [seat, prompt, choice], not {_shown(raw)}")
         return cls(seat, prompt, choice)
+
+
+class Draw(NamedTuple):
+    """A recorded chance outcome (a deal, a lot, a coin flip), kept in the history like a decision.
+
+    ``key`` names the draw (``"deal"``, ``"n2.kill.lots"``), so a replay checks it meets the
+    same draw; ``value`` is what came out, as JSON.
+    """
+
+    key: str
+    value: Any
+
+    def to_json(self) -> list[Any]:
+        """``["chance", key, value]``."""
+        return [CHANCE, self.key, self.value]
+
+
+Entry = Decision | Draw
+"""One entry of a game's history: a seat's decision or a chance draw."""

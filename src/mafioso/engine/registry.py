@@ -1,61 +1,64 @@
-"""Finding editions by id. Editions are imported lazily, so a missing one costs nothing."""
+"""Finding editions by id. Editions are plug-ins: packages that declare an entry point in the
+``mafioso.editions`` group (``sport = "mafioso.editions.sport:EDITION"``), so adding one touches
+no engine file. They are imported on first use, so an edition that is not used costs nothing.
+"""
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
+from functools import cache
+from importlib.metadata import EntryPoint, entry_points
 
 from mafioso.engine.edition import Edition
 from mafioso.engine.errors import UnknownEdition
 
-EDITION_MODULES = {
-    "sport": "mafioso.editions.sport",
-    "vendetta": "mafioso.editions.vendetta",
-    "vampires": "mafioso.editions.vampires",
-    "spytown": "mafioso.editions.spytown",
-    "blitz": "mafioso.editions.blitz",
-}
-"""Edition id -> module exposing ``EDITION``."""
+GROUP = "mafioso.editions"
+"""The entry-point group editions register in."""
+
+BUILT_IN = ("sport", "vendetta", "vampires", "spytown", "blitz")
+"""The editions shipped with mafioso, listed first and in this order."""
 
 _cache: dict[str, Edition] = {}
+
+
+@cache
+def _entry_points() -> dict[str, EntryPoint]:
+    """The registered editions, read once per process (reading package metadata is slow)."""
+    found = {point.name: point for point in entry_points(group=GROUP)}
+    order = [name for name in BUILT_IN if name in found] + sorted(set(found) - set(BUILT_IN))
+    return {name: found[name] for name in order}
 
 
 def find_edition(name: str | Edition) -> Edition:
     """The edition with this id (or the edition itself), or :class:`UnknownEdition`."""
     if isinstance(name, Edition):
         return name
-    if name in _cache:
-        return _cache[name]
-    module_name = EDITION_MODULES.get(name)
-    if module_name is None:
-        raise UnknownEdition(f"no edition {name!r}; editions: {', '.join(available_ids())}")
+    cached = _cache.get(name) if isinstance(name, str) else None
+    if cached is not None:
+        return cached
+    point = _entry_points().get(name) if isinstance(name, str) else None
+    if point is None:
+        raise UnknownEdition(f"no edition {name!r}; editions: {', '.join(available_ids()) or 'none installed'}")
     try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as error:
-        if error.name != module_name:
-            raise
-        raise UnknownEdition(f"edition {name!r} is not available yet") from None
-    edition = getattr(module, "EDITION", None)
-    if not isinstance(edition, Edition):
-        raise UnknownEdition(f"edition {name!r} is not available yet")
+        edition = point.load()
+    except ImportError as error:
+        raise UnknownEdition(f"edition {name!r} could not be loaded: {error}") from None
+    if not isinstance(edition, Edition) or edition.id != name:
+        raise UnknownEdition(f"the entry point {point.value!r} of edition {name!r} is not that edition")
     _cache[name] = edition
     return edition
 
 
 def available_ids() -> list[str]:
-    """Ids of the editions that can be loaded, in registry order."""
-    found = []
-    for name, module_name in EDITION_MODULES.items():
-        if importlib.util.find_spec(module_name) is None:
-            continue
-        try:
-            find_edition(name)
-        except UnknownEdition:
-            continue
-        found.append(name)
-    return found
+    """Ids of the installed editions: the built-in ones first, then plug-ins by id."""
+    return list(_entry_points())
 
 
 def available_editions() -> list[Edition]:
-    """Every edition that can be loaded."""
-    return [find_edition(name) for name in available_ids()]
+    """Every installed edition that loads."""
+    found = []
+    for name in available_ids():
+        try:
+            found.append(find_edition(name))
+        except UnknownEdition:
+            continue
+    return found

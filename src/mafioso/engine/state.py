@@ -2,18 +2,26 @@
 
 The engine owns a :class:`State` per game and hands it to the edition's flow. Editions subclass
 it to add their own fields (fouls, jail, cards). It offers the few verbs every flow needs:
-emit an event, list living seats, build a night step in which every living seat is prompted.
+emit an event, enter a phase, list living seats, draw by chance and end the game. The
+mechanisms built from them (secret steps, agreement, votes, speeches, eliminations) are the
+flow steps of :mod:`mafioso.engine.steps`.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
+from mafioso.engine.chance import Chance
 from mafioso.engine.events import PUBLIC, Audience, Event
-from mafioso.engine.prompts import Prompt
+from mafioso.engine.outcome import GameEnded, Outcome
+from mafioso.engine.phase import SETUP, Phase
+from mafioso.engine.prompts import GM, Prompt
+from mafioso.engine.vocabulary import FOLDED
+
+if TYPE_CHECKING:
+    from mafioso.engine.observer import Observer
 
 Batch = list[Prompt]
 """What a flow yields: the prompts awaited now. The engine replies with ``{prompt_id: choice}``."""
@@ -24,13 +32,16 @@ Reply = dict[str, Any]
 class SecretBatch(list[Prompt]):
     """A batch that is a secret step: who acts in it, and how fast, must not show.
 
-    :meth:`State.with_decoys` returns one. A flow whose secret step prompts every living seat
-    for real (a card window, say) wraps its list in it. Adapters hold such a step open for a
+    :func:`~mafioso.engine.steps.secret_step` builds one. Adapters hold such a step open for a
     fixed time and never show who has answered (``Game.secret_step``).
     """
 
+
 Steps = Generator[Batch, Reply, Any]
 """The type of a flow's sub-steps: generators that yield batches and may return a value."""
+
+PHASE = "phase"
+"""The event of entering a phase or a step; the event's own ``phase`` says which."""
 
 
 def N_(message: str) -> str:
@@ -55,17 +66,23 @@ class State:
         self,
         seats: list[Seat],
         options: dict[str, Any],
-        rng: random.Random,
+        chance: Chance,
         events: list[Event],
         decoys: bool,
+        judge: Callable[[State], Outcome | None] = lambda state: None,
     ) -> None:
         self.seats = seats
         self.options = options
-        self.rng = rng
+        self.chance = chance
         self.events = events
         self.decoys = decoys
-        self.phase = "setup"
-        self.step = ""
+        self.judge = judge
+        """The edition's win check (``Edition.check_win``), for :meth:`end_if_decided`."""
+        self.phase: Phase = SETUP
+        self.observers: dict[int, Observer] = {}
+        """The seats' observers (see :meth:`watch`); each event is handed to those of its audience."""
+        self._keep: list[Callable[[Event], None]] = []
+        self._learners: list[Observer] = []
 
     # -- seats -------------------------------------------------------------------------------
     def seat(self, number: int) -> Seat:
@@ -75,6 +92,10 @@ class State:
     def living(self) -> list[int]:
         """Numbers of the seats still in play, in seat order."""
         return [s.number for s in self.seats if s.alive]
+
+    def others(self, number: int) -> tuple[int, ...]:
+        """The living seats other than ``number``: the usual targets of an ability."""
+        return tuple([s.number for s in self.seats if s.alive and s.number != number])
 
     def in_team(self, team: str, alive: bool = True) -> list[int]:
         """Seats of a team (living ones by default)."""
@@ -105,74 +126,63 @@ class State:
             if self.seats[number - 1].alive:
                 yield number
 
-    # -- events ------------------------------------------------------------------------------
+    # -- events and phases -------------------------------------------------------------------
     def emit(self, kind: str, audience: Audience = PUBLIC, **data: Any) -> Event:
-        """Record an event. ``data`` must hold only JSON values."""
-        event = Event(len(self.events), kind, audience, data)
+        """Record an event of the current phase. ``data`` must hold only JSON values."""
+        event = Event(len(self.events), kind, audience, data, self.phase)
         self.events.append(event)
+        if self.observers:
+            self._deliver(event)
         return event
 
-    def enter(self, phase: str, step: str = "") -> None:
-        """Move to a phase (``"night 1"``) and step, announcing it publicly."""
-        self.phase = phase
-        self.step = step
-        self.emit("phase", PUBLIC, phase=phase, step=step)
+    def watch(self, seat: int, observer: Observer) -> None:
+        """Hand every event this seat may see to ``observer`` from now on."""
+        self.observers[seat] = observer
+        self._keep = [o.history.append for o in self.observers.values()]
+        self._learners = [o for o in self.observers.values() if o.learns]
+
+    def _deliver(self, event: Event) -> None:
+        """Hand an event to the observers of its audience (the facilitator's sees everything).
+
+        A public event goes to every observer: its history takes it by a bare list append, and
+        only events that change knowledge are folded, which keeps observers cheap in bot games.
+        """
+        observers = self.observers
+        if event.audience.public:
+            for keep in self._keep:
+                keep(event)
+            for learner in self._learners if event.kind not in FOLDED else observers.values():
+                learner.learn(event)
+            return
+        grimoire = observers.get(GM)
+        if grimoire is not None:
+            grimoire.receive(event)
+        for seat in event.audience.seats:
+            member = observers.get(seat)
+            if member is not None:
+                member.receive(event)
+
+    def enter(self, name: str, number: int | None = None, step: str = "") -> None:
+        """Move to a phase (``enter("night", 2, "shooting")``), announcing it publicly."""
+        self.phase = Phase(name, number, step)
+        self.emit(PHASE, PUBLIC)
 
     def enter_step(self, step: str) -> None:
         """Move to another step of the current phase, announcing it publicly."""
-        self.step = step
-        self.emit("phase", PUBLIC, phase=self.phase, step=step)
+        self.phase = self.phase.at_step(step)
+        self.emit(PHASE, PUBLIC)
 
-    def deal_roles(self) -> None:
-        """Tell every seat its own role, and nobody else's (a ``role.dealt`` event per seat)."""
-        for seat in self.seats:
-            self.emit("role.dealt", Audience.to(seat.number), seat=seat.number, role=seat.role, team=seat.team)
+    def prompt_id(self, *parts: object) -> str:
+        """A prompt id in the current phase: ``prompt_id("vote", 3)`` -> ``"d2.vote.3"``."""
+        return ".".join([self.phase.tag, *map(str, parts)])
 
-    def reveal_all(self) -> None:
-        """Show every seat's role to everyone (a public ``role.revealed`` event per seat)."""
-        for seat in self.seats:
-            self.emit("role.revealed", PUBLIC, seat=seat.number, role=seat.role, team=seat.team)
+    # -- the end -----------------------------------------------------------------------------
+    def end(self, outcome: Outcome) -> NoReturn:
+        """End the game now, from anywhere in the flow (the engine catches :class:`GameEnded`)."""
+        raise GameEnded(outcome)
 
-    # -- prompts -----------------------------------------------------------------------------
-    def with_decoys(
-        self,
-        prompts: Iterable[Prompt],
-        key: str,
-        seats: Iterable[int] | None = None,
-        *,
-        timer: float | None = None,
-        include_self: bool = False,
-        picks: int = 1,
-    ) -> SecretBatch:
-        """Add a decoy prompt for every living seat (or every seat in ``seats``) not asked.
-
-        At a table with phones, a player who taps while others sit still is exposed. Decoys make
-        every living seat answer something at every secret step. A decoy's shape (its timer,
-        whether its seat list holds oneself, how many seats it picks) is declared by the flow for
-        the step, never taken from the real prompts: when the role holder is gone there is no real prompt, and a decoy
-        that changed shape would tell its seat so. Decoys are left out when the game was created
-        with ``decoys=False`` (bot simulations), which changes no rule.
-        """
-        batch = SecretBatch(prompts)
-        if not self.decoys:
-            return batch
-        asked = {p.seat for p in batch}
-        pool = self.living() if seats is None else list(seats)
-        for number in pool:
-            if number not in asked:
-                batch.append(self.decoy(number, key, timer, include_self, picks))
-        return batch
-
-    def decoy(
-        self, number: int, key: str, timer: float | None = None, include_self: bool = False, picks: int = 1
-    ) -> Prompt:
-        """A harmless prompt that looks like a night choice and changes nothing.
-
-        ``picks`` > 1 makes it a multi-choice prompt, for steps whose real prompt picks several
-        seats: a step must take as many answers whoever holds the role, or whether anyone does.
-        """
-        options = tuple(n for n in self.living() if include_self or n != number)
-        if picks > 1:
-            return Prompt(f"{key}.{number}", number, "decoy", options, kind="choose_many", timer=timer,
-                          max_count=picks, decoy=True)
-        return Prompt(f"{key}.{number}", number, "decoy", options, timer=timer, decoy=True)
+    def end_if_decided(self) -> None:
+        """End the game if the edition's win check says it is decided; otherwise do nothing."""
+        outcome = self.judge(self)
+        if outcome is not None:
+            raise GameEnded(outcome)

@@ -1,9 +1,7 @@
-"""Per-seat views: the only window a seat has on a game.
+"""Per-seat views: a snapshot of what one seat may know, for clients and tests.
 
-A view is built from events whose audience includes the seat, plus the seat's own prompts, and
-nothing else, like OpenSpiel's information state. The few conveniences it offers (own role,
-seats known to be out, roles the seat has seen) are folded from those same events, using the
-engine's standard event kinds.
+A view is built from the seat's :class:`~mafioso.engine.observer.Observer`: events of its
+audience and its own prompts, nothing else, like OpenSpiel's information state.
 """
 
 from __future__ import annotations
@@ -11,22 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from mafioso.engine.edition import Outcome
 from mafioso.engine.events import Event
+from mafioso.engine.outcome import Outcome
+from mafioso.engine.phase import Phase
 from mafioso.engine.prompts import GM, Prompt
 
 if TYPE_CHECKING:
-    from mafioso.engine.game import Game
-
-ROLE_DEALT = "role.dealt"
-"""Tells a seat its role: ``{"seat", "role", "team"}``. Also sent again when a role changes."""
-ROLE_REVEALED = "role.revealed"
-"""Shows a seat's role to the audience: ``{"seat", "role", "team"}``."""
-ELIMINATED = "seat.eliminated"
-"""A seat leaves play: ``{"seat", "how"}``. Public unless an edition hides it."""
-RETURNED = "seat.returned"
-"""A seat comes back into play: ``{"seat"}``."""
-GAME_OVER = "game.over"
+    from mafioso.engine.observer import Observer
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,48 +24,26 @@ class View:
 
     seat: int
     players: int
-    phase: str
-    step: str
+    phase: Phase
     events: tuple[Event, ...]
     prompts: tuple[Prompt, ...]
     outcome: Outcome | None
+    role: str | None = None
+    team: str | None = None
+    known_roles: dict[int, str] | None = None
+    out: frozenset[int] = frozenset()
 
     @property
-    def role(self) -> str | None:
-        """The seat's own role, as last told to it."""
-        role = None
-        for event in self.events:
-            if event.kind == ROLE_DEALT and event.data.get("seat") == self.seat:
-                role = event.data["role"]
-        return role
-
-    @property
-    def known_roles(self) -> dict[int, str]:
-        """Roles this seat has been shown (its own included), by seat."""
-        known: dict[int, str] = {}
-        for event in self.events:
-            if event.kind in (ROLE_DEALT, ROLE_REVEALED):
-                known[event.data["seat"]] = event.data["role"]
-        return known
-
-    @property
-    def out(self) -> set[int]:
-        """Seats this seat knows to be out of play."""
-        gone: set[int] = set()
-        for event in self.events:
-            if event.kind == ELIMINATED:
-                gone.add(event.data["seat"])
-            elif event.kind == RETURNED:
-                gone.discard(event.data["seat"])
-        return gone
+    def step(self) -> str:
+        """The current step of the phase."""
+        return self.phase.step
 
     def to_json(self) -> dict[str, Any]:
         """The view as sent to a client."""
         return {
             "seat": self.seat,
             "players": self.players,
-            "phase": self.phase,
-            "step": self.step,
+            "phase": self.phase.to_json(),
             "events": [e.to_json() for e in self.events],
             "prompts": [p.to_json() for p in self.prompts],
             "outcome": self.outcome.to_json() if self.outcome else None,
@@ -91,24 +58,23 @@ def visible(events: list[Event], seat: int, start: int = 0) -> list[Event]:
 
 
 def seat_stream(events: list[Event], seat: int) -> list[Event]:
-    """The events a seat may see, numbered 0, 1, 2... within its own stream.
-
-    The game-wide numbers would leak: the gaps between them count the events hidden from the
-    seat (whether a check happened, how many prompts others had).
-    """
+    """The events a seat may see, numbered 0, 1, 2... within its own stream."""
     if seat == GM:
         return list(events)
-    return [Event(i, e.kind, e.audience, e.data) for i, e in enumerate(visible(events, seat))]
+    return [e.renumbered(i) for i, e in enumerate(visible(events, seat))]
 
 
-def build_view(game: Game, seat: int) -> View:
-    """The view of ``seat`` (0 for the facilitator's grimoire)."""
+def build_view(observer: Observer) -> View:
+    """A snapshot of an observer's knowledge."""
     return View(
-        seat=seat,
-        players=game.players,
-        phase=game.phase,
-        step=game.step,
-        events=tuple(seat_stream(game.events, seat)),
-        prompts=tuple(game.pending(seat)),
-        outcome=game.outcome,
+        seat=observer.seat,
+        players=observer.game.players,
+        phase=observer.phase,
+        events=tuple(observer.stream()),
+        prompts=tuple(observer.prompts),
+        outcome=observer.outcome,
+        role=observer.role,
+        team=observer.team,
+        known_roles=dict(observer.known_roles),
+        out=frozenset(observer.out),
     )

@@ -1,7 +1,9 @@
 """The script of Sport Mafia: the zero night, then days and nights until a team wins.
 
-Read :meth:`SportEdition.flow` top to bottom: it follows the seed text's order. Roles of players
-who leave are not revealed until the game ends, as in tournament play.
+Read :meth:`SportEdition.flow` top to bottom: it follows the rulebook's order (the seed text
+of the federations' rules). Roles of players who leave are not revealed until the game ends,
+as in tournament play. The shared mechanisms (secret steps with decoys, speeches, hand votes,
+eliminations) are the engine's flow steps.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from mafioso.editions.sport.catalogue import (
 )
 from mafioso.editions.sport.texts import TEXTS, text_key
 from mafioso.engine import (
-    ELIMINATED,
+    CHOOSE_MANY,
     FACILITATOR,
     GM,
     PUBLIC,
@@ -34,12 +36,26 @@ from mafioso.engine import (
     Prompt,
     Reply,
     SetupError,
+    SpeechRules,
     State,
     Steps,
+    Tied,
 )
-from mafioso.engine.prompts import CHOOSE_MANY
+from mafioso.engine.steps import (
+    YES,
+    YES_NO,
+    Secret,
+    ballot,
+    count_votes,
+    eliminate,
+    introduce,
+    leaders,
+    reveal_all,
+    secret_step,
+    speech,
+    tell_roles,
+)
 
-YES_NO = ("yes", "no")
 CLAIMS = (SHERIFF, RED, BLACK)
 
 
@@ -63,7 +79,7 @@ class SportState(State):
         self.removed: dict[int, str] = {}
         self.pending_victim: int | None = None
         self.day_one_departures = 0
-        self.speech_data: Mapping[str, Any] = {"claims": CLAIMS, "seats": len(self.seats)}
+        self.speech_rules = SpeechRules(CLAIMS, len(self.seats))
 
 
 class SportEdition(Edition):
@@ -95,91 +111,81 @@ class SportEdition(Edition):
     # -- the script --------------------------------------------------------------------------
     def flow(self, state: State) -> Steps:
         st = _sport(state)
-        st.deal_roles()
+        tell_roles(st)
         yield from self.zero_night(st)
         day = 1
         while True:
-            outcome = yield from self.day(st, day)
-            if outcome:
-                return outcome
+            yield from self.day(st, day)
             yield from self.night(st, day)
             day += 1
 
     def zero_night(self, st: SportState) -> Steps:
         """The mafia meet, the don sets the order of kills, the sheriff greets the facilitator."""
-        st.enter("night 0", "mafia")
+        st.enter("night", 0, "mafia")
         blacks = st.in_team(BLACK)
         dons = st.with_role(DON)
-        st.emit("mafia.meet", Audience.group(blacks), members=blacks, don=dons[0] if dons else None)
-        orders = [Prompt("n0.order", don, "kill_order", tuple(n for n in st.living() if n != don),
-                         kind=CHOOSE_MANY, min_count=0, max_count=3, timer=60) for don in dons]
-        batch = st.with_decoys(orders, "n0.mafia", timer=60, picks=3)
-        if batch:
-            reply = yield batch
-            st.kill_order = next((reply.get(p.id) or [] for p in orders if st.is_alive(p.seat)), [])
+        introduce(st, BLACK, blacks)
+        for don in dons:
+            st.emit("don.shown", Audience.group(blacks), seat=don)
+        spec = Secret(st.prompt_id("order"), "kill_order", timer=60, picks=3)
+        orders = yield from secret_step(st, spec, dons)
+        if orders or not st.decoys:
+            st.kill_order = next((orders[don] or [] for don in dons if st.is_alive(don)), [])
             st.emit("mafia.kill_order", Audience.group(st.in_team(BLACK)), order=st.kill_order)
         st.enter_step("sheriff")
-        greetings = [Prompt("n0.greet", sheriff, "greet", ("greet",), timer=10) for sheriff in st.with_role(SHERIFF)]
-        batch = st.with_decoys(greetings, "n0.sheriff", timer=10)
-        if batch:
-            yield batch
-        for prompt in greetings:
-            if st.is_alive(prompt.seat):
-                st.emit("sheriff.greeted", FACILITATOR, seat=prompt.seat)
+        sheriffs = st.with_role(SHERIFF)
+        yield from secret_step(st, Secret(st.prompt_id("greet"), "greet", timer=10), dict.fromkeys(sheriffs, ("greet",)))
+        for sheriff in sheriffs:
+            if st.is_alive(sheriff):
+                st.emit("sheriff.greeted", FACILITATOR, seat=sheriff)
 
     def day(self, st: SportState, day: int) -> Steps:
         """Morning (the night's result), speeches with nominations, then the voting round."""
         st.day = day
         st.left_today = []
         st.vote_cancelled = False
-        st.enter(f"day {day}", "morning")
+        st.enter("day", day, "morning")
         if day > 1:
-            outcome = yield from self.morning(st, day)
-            if outcome:
-                return outcome
+            yield from self.morning(st, day)
         st.enter_step("speeches")
         nominees = yield from self.speeches(st, day)
         st.enter_step("voting")
-        outcome = yield from self.voting(st, day, nominees)
-        if outcome:
-            return outcome
+        yield from self.voting(st, day, nominees)
         if st.left_today:
             st.quiet_nights = 0
         if day == 1:
             st.day_one_departures = len(st.left_today)
-        return None
 
     def morning(self, st: SportState, day: int) -> Steps:
         victim = st.pending_victim
         st.emit("night.result", PUBLIC, killed=victim)
         if victim is None:
-            return (yield from self.after_quiet_night(st))
+            self.after_quiet_night(st)
+            return
         st.nights_without_kill = 0
         st.quiet_nights = 0
         if day == 2:
             st.first_victim = victim
         self.eliminate(st, victim, "shot")
-        outcome = self.check_win(st)
-        if outcome is None and day == 2 and st.options["best_move"] and st.day_one_departures < 2:
+        decided = self.check_win(st)
+        if decided is None and day == 2 and st.options["best_move"] and st.day_one_departures < 2:
             yield from self.best_move(st, victim)
-        if outcome is None or st.options["last_words_at_end"]:
+        if decided is None or st.options["last_words_at_end"]:
             yield from self.last_words(st, victim)
-        return outcome
+        st.end_if_decided()
 
-    def after_quiet_night(self, st: SportState) -> Steps:
+    def after_quiet_night(self, st: SportState) -> None:
         st.nights_without_kill += 1
         st.quiet_nights += 1
         if st.options["stalemate"] == "town_wins" and st.nights_without_kill >= 3:
             st.emit("stalemate", PUBLIC, nights=st.nights_without_kill)
-            return Outcome("three_nights_without_kill", (RED,), tuple(st.in_team(RED, alive=False)))
+            st.end(Outcome("three_nights_without_kill", (RED,), tuple(st.in_team(RED, alive=False))))
         if st.options["stalemate"] == "draw" and st.quiet_nights >= 3:
             st.emit("stalemate", PUBLIC, nights=st.quiet_nights)
-            return Outcome("draw")
-        return None
-        yield  # a generator, like every step
+            st.end(Outcome("draw"))
 
     def best_move(self, st: SportState, victim: int) -> Steps:
-        prompt = Prompt("d2.best_move", victim, "best_move", tuple(n for n in st.living() if n != victim),
+        prompt = Prompt(st.prompt_id("best_move"), victim, "best_move", st.others(victim),
                         kind=CHOOSE_MANY, min_count=3, max_count=3, timer=20)
         reply = yield [prompt]
         st.best_move = reply.get(prompt.id) or []
@@ -196,9 +202,16 @@ class SportEdition(Edition):
             if seconds == 0:
                 st.emit("speech.skipped", PUBLIC, seat=speaker, reason="fouls")
                 continue
-            prompt = self.speech_prompt(st, day, speaker, nominees, seconds)
-            reply = yield [prompt]
-            self.hear_speech(st, speaker, reply.get(prompt.id), nominees)
+            rules = st.speech_rules
+            if st.seat(speaker).role == DON:
+                rules = rules._replace(signal=tuple(st.living()))
+            nominable = [n for n in st.others(speaker) if n not in nominees]
+            said = yield from speech(st, st.prompt_id("speech", speaker), speaker, nominable,
+                                     rules=rules, timer=seconds)
+            if said is not None and said.signal is not None:
+                st.emit("don.signal", Audience.group(st.in_team(BLACK)), seat=speaker, target=said.signal)
+            if said is not None and said.nominate is not None:
+                nominees.append(said.nominate)
         return nominees
 
     def opening_speaker(self, st: SportState, day: int) -> int:
@@ -215,27 +228,6 @@ class SportEdition(Edition):
             return 30
         return 0
 
-    def speech_prompt(self, st: SportState, day: int, speaker: int, nominees: list[int], seconds: int) -> Prompt:
-        options = tuple(n for n in st.living() if n != speaker and n not in nominees)
-        data: Mapping[str, Any] = st.speech_data
-        if st.seat(speaker).role == DON:
-            data = {**data, "signal": tuple(st.living())}
-        return Prompt(f"d{day}.speech.{speaker}", speaker, "speech", options, kind=SPEECH,
-                      timer=seconds, data=data)
-
-    def hear_speech(self, st: SportState, speaker: int, speech: Any, nominees: list[int]) -> None:
-        if not st.is_alive(speaker):  # removed by fouls during the speech: it never ended
-            return
-        speech = speech or {}
-        claims = speech.get("claims")
-        st.emit("speech", PUBLIC, seat=speaker, claims=claims or [])
-        if speech.get("signal") is not None:
-            st.emit("don.signal", Audience.group(st.in_team(BLACK)), seat=speaker, target=speech["signal"])
-        nominee = speech.get("nominate")
-        if nominee is not None and st.is_alive(nominee) and st.is_alive(speaker):
-            nominees.append(nominee)
-            st.emit("nomination", PUBLIC, seat=speaker, nominee=nominee)
-
     # -- voting ------------------------------------------------------------------------------
     def voting(self, st: SportState, day: int, nominees: list[int]) -> Steps:
         nominees = [n for n in nominees if st.is_alive(n)]
@@ -251,24 +243,25 @@ class SportEdition(Edition):
             st.emit("vote.cancelled", PUBLIC)
             return None
         if leaving == "draw":
-            return Outcome("draw")
-        return (yield from self.depart(st, [seat for seat in leaving if st.is_alive(seat)], "voted"))
+            st.end(Outcome("draw"))
+        yield from self.depart(st, [seat for seat in leaving if st.is_alive(seat)], "voted")
+        return None
 
     def decide_vote(self, st: SportState, day: int, nominees: list[int]) -> Generator[list[Prompt], Reply, Any]:
         """The vote, re-votes after ties, and the final vote on removing every tied player."""
-        leaders = yield from self.vote(st, f"d{day}.vote", nominees)
+        top = yield from self.vote(st, st.prompt_id("vote"), nominees)
         attempt = 0
-        while len(leaders) > 1 and not st.vote_cancelled:
+        while len(top) > 1 and not st.vote_cancelled:
             attempt += 1
-            st.emit("vote.tie", PUBLIC, tied=leaders)
-            yield from self.defences(st, day, attempt, leaders)
-            again = yield from self.vote(st, f"d{day}.revote{attempt}", leaders)
+            st.emit("vote.tie", PUBLIC, tied=top)
+            yield from self.defences(st, day, attempt, top)
+            again = yield from self.vote(st, st.prompt_id(f"revote{attempt}"), top)
             if len(again) <= 1:
                 return again
-            if set(again) == set(leaders) or st.options["retie"] == "lift":
+            if set(again) == set(top) or st.options["retie"] == "lift":
                 return (yield from self.lift(st, day, again))
-            leaders = again
-        return leaders
+            top = again
+        return top
 
     def vote(self, st: SportState, key: str, candidates: list[int]) -> Generator[list[Prompt], Reply, list[int]]:
         """Hands for each candidate in order; a player who never raises a hand counts for the last."""
@@ -280,11 +273,7 @@ class SportEdition(Edition):
             if self.is_last(st, candidates, index) or not remaining:
                 voters = remaining
             else:
-                data = {"nominee": candidate}
-                prompts = [Prompt(f"{key}.{candidate}.{v}", v, "vote", YES_NO, optional=False, default="no",
-                                  data=data) for v in remaining]
-                reply = yield prompts
-                voters = [v for v in remaining if reply.get(f"{key}.{candidate}.{v}") == "yes"]
+                voters = yield from ballot(st, f"{key}.{candidate}", remaining, candidate)
                 if self.is_last(st, candidates, index):
                     voters = remaining  # the later nominees were removed: this one is now the last
             living = set(st.living())
@@ -292,12 +281,8 @@ class SportEdition(Edition):
             remaining = [v for v in remaining if v not in raised and v in living]
             voters = [v for v in voters if v in living]
             if candidate in living:
-                tally[candidate] = len(voters)
-                st.emit("vote.count", PUBLIC, nominee=candidate, voters=voters, votes=len(voters))
-        if not tally:
-            return []
-        top = max(tally.values())
-        return [c for c in candidates if tally.get(c) == top]
+                tally[candidate] = count_votes(st, candidate, voters)
+        return leaders(tally, candidates)
 
     @staticmethod
     def is_last(st: SportState, candidates: list[int], index: int) -> bool:
@@ -308,11 +293,11 @@ class SportEdition(Edition):
         seconds = int(st.options["defence_seconds"])
         for seat in tied:
             if st.is_alive(seat):
-                prompt = Prompt(f"d{day}.defence{attempt}.{seat}", seat, "defence", kind=SPEECH, timer=seconds,
-                                data={"claims": CLAIMS, "seats": len(st.seats)})
+                prompt = Prompt(st.prompt_id(f"defence{attempt}", seat), seat, "defence", kind=SPEECH,
+                                timer=seconds, data=st.speech_rules)
                 reply = yield [prompt]
                 if st.is_alive(seat):
-                    st.emit("defence", PUBLIC, seat=seat, claims=(reply.get(prompt.id) or {}).get("claims", []))
+                    st.emit("defence", PUBLIC, seat=seat, claims=_claims(reply.get(prompt.id)))
 
     def lift(self, st: SportState, day: int, tied: list[int]) -> Generator[list[Prompt], Reply, Any]:
         """Should all the tied players leave? Only a strict majority of the living says yes."""
@@ -328,10 +313,11 @@ class SportEdition(Edition):
         if (len(living), len(tied)) == (9, 3) and not st.options["lift_three_at_nine"]:
             st.emit("lift.not_allowed", PUBLIC, tied=tied)
             return []
-        prompts = [Prompt(f"d{day}.lift.{v}", v, "lift", YES_NO, optional=False, default="no",
-                          data={"tied": tied}) for v in living]
+        key = st.prompt_id("lift")
+        prompts = [Prompt(f"{key}.{v}", v, "lift", YES_NO, optional=False, default="no",
+                          data=Tied(tuple(tied))) for v in living]
         reply = yield prompts
-        yes = [v for v in living if reply.get(f"d{day}.lift.{v}") == "yes" and st.is_alive(v)]
+        yes = [v for v in living if reply.get(f"{key}.{v}") == YES and st.is_alive(v)]
         passed = len(yes) * 2 > len(st.living())
         st.emit("lift.result", PUBLIC, tied=tied, voters=yes, votes=len(yes), passed=passed)
         return tied if passed else []
@@ -345,55 +331,46 @@ class SportEdition(Edition):
         """
         for seat in seats:
             self.eliminate(st, seat, how)
-        outcome = self.check_win(st)
-        if outcome is None or st.options["last_words_at_end"]:
+        decided = self.check_win(st)
+        if decided is None or st.options["last_words_at_end"]:
             for seat in seats:
                 if not st.removed.get(seat):
                     yield from self.last_words(st, seat)
-        return outcome
+        st.end_if_decided()
 
     def eliminate(self, st: SportState, seat: int, how: str) -> None:
-        st.seat(seat).alive = False
+        """A player leaves; roles are not revealed until the end of the game."""
         st.left_today.append(seat)
-        st.emit(ELIMINATED, PUBLIC, seat=seat, how=how)
+        eliminate(st, seat, how)
 
     def last_words(self, st: SportState, seat: int) -> Steps:
-        prompt = Prompt(f"{st.phase.replace(' ', '')}.last_words.{seat}", seat, "last_words", kind=SPEECH,
-                        timer=int(st.options["speech_seconds"]), data={"claims": CLAIMS, "seats": len(st.seats)})
+        prompt = Prompt(st.prompt_id("last_words", seat), seat, "last_words", kind=SPEECH,
+                        timer=int(st.options["speech_seconds"]), data=st.speech_rules)
         reply = yield [prompt]
-        st.emit("last_words", PUBLIC, seat=seat, claims=(reply.get(prompt.id) or {}).get("claims", []))
+        st.emit("last_words", PUBLIC, seat=seat, claims=_claims(reply.get(prompt.id)))
 
     # -- night -------------------------------------------------------------------------------
     def night(self, st: SportState, number: int) -> Steps:
         """The gangsters shoot, the don looks for the sheriff, the sheriff looks for black."""
-        st.enter(f"night {number}", "shooting")
-        blacks = st.in_team(BLACK)
-        living = tuple(st.living())
-        shots = [Prompt(f"n{number}.shoot.{b}", b, "shoot", living, timer=10) for b in blacks]
-        reply = yield st.with_decoys(shots, f"n{number}.shooting", timer=10, include_self=True)
-        aims = {p.seat: reply.get(p.id) for p in shots if st.is_alive(p.seat)}
+        st.enter("night", number, "shooting")
+        spec = Secret(st.prompt_id("shoot"), "shoot", timer=10, include_self=True)
+        shots = yield from secret_step(st, spec, st.in_team(BLACK))
+        aims = {seat: target for seat, target in shots.items() if st.is_alive(seat)}
         targets = set(aims.values())
         victim = targets.pop() if len(targets) == 1 and None not in targets else None
         st.pending_victim = victim if victim is not None and st.is_alive(victim) else None
         st.emit("night.shots", FACILITATOR, shots={str(k): v for k, v in aims.items()}, victim=st.pending_victim)
-        yield from self.check(st, number, DON, "check_sheriff", "don check", lambda s: s.role == SHERIFF)
-        yield from self.check(st, number, SHERIFF, "check_black", "sheriff check", lambda s: s.team == BLACK)
+        yield from self.check(st, DON, "check_sheriff", "don check", lambda s: s.role == SHERIFF)
+        yield from self.check(st, SHERIFF, "check_black", "sheriff check", lambda s: s.team == BLACK)
 
-    def check(self, st: SportState, number: int, role: str, act: str, step: str, test: Any) -> Steps:
+    def check(self, st: SportState, role: str, act: str, step: str, test: Any) -> Steps:
         """One night check. The step is called even when the checker is gone, so timing tells nothing."""
         st.enter_step(step)
-        checkers = st.with_role(role)
-        prompts = [Prompt(f"n{number}.{act}.{c}", c, act, tuple(n for n in st.living() if n != c), timer=10)
-                   for c in checkers]
-        batch = st.with_decoys(prompts, f"n{number}.{act}", timer=10)
-        if not batch:
-            return
-        reply = yield batch
-        for prompt in prompts:
-            target = reply.get(prompt.id)
-            if target is not None and st.is_alive(prompt.seat):
+        checks = yield from secret_step(st, Secret(st.prompt_id("check"), act, timer=10), st.with_role(role))
+        for seat, target in checks.items():
+            if target is not None and st.is_alive(seat):
                 found = bool(test(st.seat(target)))
-                st.emit(f"{act}.result", Audience.to(prompt.seat), seat=prompt.seat, target=target, found=found)
+                st.emit(f"{act}.result", Audience.to(seat), seat=seat, target=target, found=found)
 
     # -- winning, fouls, the end -------------------------------------------------------------
     def check_win(self, state: State) -> Outcome | None:
@@ -407,7 +384,7 @@ class SportEdition(Edition):
         return None
 
     def interrupts(self, state: State) -> list[Prompt]:
-        if state.phase in ("setup", "end"):
+        if state.phase.name in ("setup", "end"):
             return []
         living = tuple(state.living())
         prompts = [
@@ -433,7 +410,7 @@ class SportEdition(Edition):
         count = st.fouls[seat]
         st.emit("foul", PUBLIC, seat=seat, count=count)
         if count == 3:
-            st.silenced[seat] = int(st.phase.split()[-1]) + 1 if st.phase != "setup" else 1
+            st.silenced[seat] = (st.phase.number or 0) + 1
         if count >= 4:
             return self.remove(st, seat, "fouls")
         return set()
@@ -442,7 +419,7 @@ class SportEdition(Edition):
         """Removal by the facilitator: at once, with no last words."""
         st.removed[seat] = how
         self.eliminate(st, seat, how)
-        if how == "fouls" and st.options["fourth_foul_cancels_vote"] and st.step == "voting":
+        if how == "fouls" and st.options["fourth_foul_cancels_vote"] and st.phase.step == "voting":
             st.vote_cancelled = True
         if st.pending_victim == seat:
             st.pending_victim = None
@@ -461,7 +438,12 @@ class SportEdition(Edition):
         return protocol(game)
 
     def finish(self, state: State, outcome: Outcome) -> None:
-        state.reveal_all()
+        reveal_all(state)
+
+
+def _claims(said: Any) -> list[dict[str, Any]]:
+    """The claims of a speech as event data."""
+    return [claim.to_json() for claim in said.claims] if said is not None else []
 
 
 def _sport(state: State) -> SportState:

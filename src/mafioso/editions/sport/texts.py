@@ -29,7 +29,8 @@ TEXTS = {
     "phase.night.don check": N_("Don, wake up and look for the sheriff."),
     "phase.night.sheriff check": N_("Sheriff, wake up and look for the gangsters."),
     "role.dealt": N_("Your role: {role}."),
-    "mafia.meet": N_("Your family: seats {members}. The don sits at seat {don}."),
+    "team.known": N_("Your family: seats {seats}."),
+    "don.shown": N_("Your don sits at seat {seat}."),
     "mafia.kill_order": N_("The don's order of kills: {order}."),
     "sheriff.greeted": N_("The sheriff (seat {seat}) greeted the facilitator."),
     "night.result.killed": N_("Last night the mafia shot seat {killed}."),
@@ -43,7 +44,7 @@ TEXTS = {
     "speech.claims": N_("Seat {seat} speaks and says: {claims}."),
     "speech.skipped": N_("Seat {seat} has three fouls and keeps silent today."),
     "don.signal": N_("The don signals: tonight, seat {target}."),
-    "nomination": N_("Seat {seat} nominates seat {nominee}. Accepted."),
+    "nomination": N_("Seat {by} nominates seat {nominee}. Accepted."),
     "nominees": N_("Nominated, in order: {nominees}."),
     "vote.skipped": N_("Only one player was nominated on the first day: no vote today."),
     "vote.count": N_("Votes against seat {nominee}: {votes} ({voters})."),
@@ -77,10 +78,10 @@ def text_key(event: Event) -> str:
     """Pick the narration variant of an event."""
     kind, data = event.kind, event.data
     if kind == "phase":
-        phase = data["phase"]
-        if phase == "night 0":
-            return f"phase.night 0.{data['step']}"
-        return f"phase.{phase.split()[0]}.{data['step']}"
+        phase = event.phase
+        if phase.name == "night" and phase.number == 0:
+            return f"phase.night 0.{phase.step}"
+        return f"phase.{phase.name}.{phase.step}"
     if kind == "night.result":
         return "night.result.killed" if data.get("killed") else "night.result.none"
     if kind.endswith(".result") and "found" in data:

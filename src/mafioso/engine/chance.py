@@ -1,0 +1,84 @@
+"""Chance as part of the history: every deal, lot and coin flip is recorded like a decision.
+
+Flows never touch a random generator; they ask :class:`Chance` for a draw by name. A live game
+draws from its seeded generator and records a :class:`~mafioso.engine.prompts.Draw`. A replay
+is given the recorded draws and uses them, so history alone determines the game: a rules fix
+that changes how many draws happen cannot silently change an old game's deal. The generator is
+still advanced on replay, so a replayed game goes on drawing as the original would have.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from mafioso.engine.errors import ReplayMismatch
+from mafioso.engine.prompts import Draw
+
+T = TypeVar("T")
+
+
+class Chance:
+    """The game's only source of randomness, recording what it draws."""
+
+    def __init__(self, seed: int, recorded: Sequence[Draw] = (), on_draw: Callable[[Draw], None] | None = None) -> None:
+        self._rng = random.Random(seed)
+        self._recorded = list(reversed(recorded))
+        self._on_draw = on_draw
+
+    def choice(self, key: str, population: Sequence[T]) -> T:
+        """One item of ``population`` (a tie broken by lot, a card drawn at random)."""
+        items = list(population)
+        if not items:
+            raise ValueError(f"chance draw {key!r} from nothing")
+        drawn = self._rng.choice(items)
+        value: T = self._take(key, drawn, lambda recorded: _find(items, recorded))
+        return value
+
+    def shuffle(self, key: str, population: Sequence[T]) -> list[T]:
+        """A random order of ``population`` (a deal, a shuffled deck)."""
+        items = list(population)
+        drawn = list(items)
+        self._rng.shuffle(drawn)
+        recorded: list[T] = self._take(key, drawn, lambda value: _permutation_of(items, value))
+        return list(recorded)
+
+    def _take(self, key: str, drawn: Any, check: Callable[[Any], Any]) -> Any:
+        value = drawn
+        if self._recorded:
+            entry = self._recorded.pop()
+            if entry.key != key:
+                raise ReplayMismatch(f"the log's next chance draw is {entry.key!r}, but the game draws {key!r}")
+            value = check(entry.value)
+        if self._on_draw is not None:
+            self._on_draw(Draw(key, _jsonable(value)))
+        return value
+
+    @property
+    def unused(self) -> int:
+        """Recorded draws not yet met (a replay checks that none is left over)."""
+        return len(self._recorded)
+
+
+def _jsonable(value: Any) -> Any:
+    return [_jsonable(v) for v in value] if isinstance(value, (list, tuple)) else value
+
+
+def _find(items: list[Any], recorded: Any) -> Any:
+    for item in items:
+        if _jsonable(item) == recorded:
+            return item
+    raise ReplayMismatch(f"the recorded draw {recorded!r} is not one of {items!r}")
+
+
+def _permutation_of(items: list[Any], recorded: Any) -> list[Any]:
+    def key(value: Any) -> str:
+        return json.dumps(_jsonable(value), sort_keys=True)
+
+    if not isinstance(recorded, list) or Counter(map(key, recorded)) != Counter(map(key, items)):
+        raise ReplayMismatch(f"the recorded order {recorded!r} is not an order of {items!r}")
+    by_key = {key(item): item for item in items}
+    return [by_key[key(value)] for value in recorded]
