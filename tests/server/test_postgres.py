@@ -93,7 +93,7 @@ def test_a_refused_write_changes_nothing_and_the_store_goes_on(db_url: str) -> N
     store.add_decision("t1", 1, [4, "n0.y", None])
     (loaded,) = store.load_tables()
     assert loaded.stage == "lobby", "the failed transaction's first statement was rolled back"
-    assert loaded.decisions == [[3, "n0.x", 1], [4, "n0.y", None]]
+    assert loaded.history == [[3, "n0.x", 1], [4, "n0.y", None]]
     store.close()
 
 
@@ -131,8 +131,8 @@ def test_concurrent_writers_are_serialised(db_url: str) -> None:
         thread.join()
     assert not failures
     tables = store.load_tables()
-    assert [len(t.decisions) for t in tables] == [30] * 8
-    assert all(t.decisions == [[1, f"p{n}", n] for n in range(30)] for t in tables)
+    assert [len(t.history) for t in tables] == [30] * 8
+    assert all(t.history == [[1, f"p{n}", n] for n in range(30)] for t in tables)
     store.close()
 
 
@@ -278,7 +278,7 @@ def test_a_decision_cut_off_during_its_commit_is_stored_exactly_once(
     store.add_decision("t1", 0, [3, "n0.x", 1])
     assert not isinstance(store._db, CutAtCommit), "a new connection was opened"
     store.add_decision("t1", 1, [4, "n0.y", 2])
-    assert store.load_tables()[0].decisions == [[3, "n0.x", 1], [4, "n0.y", 2]]
+    assert store.load_tables()[0].history == [[3, "n0.x", 1], [4, "n0.y", 2]]
     store.close()
 
 
@@ -287,7 +287,7 @@ def test_a_restarted_database_server_is_found_again(postgres_server: PostgresSer
     store.create_table(sample_table())
     postgres_server.pg_ctl_run("restart")
     store.add_decision("t1", 0, [3, "n0.x", 1])
-    assert store.load_tables()[0].decisions == [[3, "n0.x", 1]]
+    assert store.load_tables()[0].history == [[3, "n0.x", 1]]
     store.close()
     with pytest.raises(StoreError, match="closed"):
         store.load_tables()

@@ -80,7 +80,7 @@ def test_the_store_keeps_everything(tmp_path: Path) -> None:
     (loaded,) = store.load_tables()
     assert loaded.stage == "playing" and loaded.roles == ["citizen"] and loaded.seed == 42
     assert loaded.members == [MemberRecord("tok", "Ann", 1, 3)]
-    assert loaded.decisions == [[3, "n0.x", {"nominate": None}]]
+    assert loaded.history == [[3, "n0.x", {"nominate": None}]]
     store.close()
     assert default_db_path().name.endswith(".sqlite3")
 
@@ -115,7 +115,7 @@ def test_a_failed_write_is_not_acknowledged(hub: Hub) -> None:
     def broken(*args: object) -> None:
         raise OSError("disk full")
 
-    table.store.add_decision = broken  # type: ignore[method-assign,assignment]
+    table.store.add_entries = broken  # type: ignore[method-assign,assignment]
     count = len(table.game.decisions)
     with pytest.raises(ServerError):
         table.decide(1, prompt.id, prompt.default)

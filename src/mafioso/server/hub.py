@@ -99,7 +99,7 @@ class Hub:
             if record.stage == "over":
                 self.dormant[record.id] = record
             else:
-                self._build(record, self.store.load_decisions(record.id))
+                self._build(record)
         return len(self.tables) + len(self.dormant)
 
     def _index(self, record: TableRecord) -> None:
@@ -109,9 +109,9 @@ class Hub:
             self.seats[digest(member.token)] = record.id
         self.budgets.append((self.misses, record.id))
 
-    def _build(self, record: TableRecord, decisions: list[list[Any]]) -> Table | None:
+    def _build(self, record: TableRecord) -> Table | None:
         """Rebuild a stored table by replay, or set it aside (logged) when it no longer replays."""
-        record.decisions = decisions
+        record.history = self.store.load_history(record)  # a database failure is no reason to set it aside
         try:
             table = Table(record, self.store, self.clock, self.min_step)
         except Exception as error:
@@ -148,7 +148,7 @@ class Hub:
             return table
         record = self.dormant.pop(table_id, None)
         if record is not None:
-            table = self._build(record, self.store.load_decisions(table_id))
+            table = self._build(record)
             if table is not None:
                 return table
         raise NoTable("that table cannot be opened now: it was set aside when the server started")

@@ -14,6 +14,7 @@ import random
 import time
 import unicodedata
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from mafioso.engine import (
@@ -22,16 +23,19 @@ from mafioso.engine import (
     SPEECH,
     Choice,
     Edition,
+    Event,
     Game,
     MafiosoError,
     NotYourTurn,
+    Observer,
     Prompt,
     UnknownPrompt,
     find_edition,
 )
+from mafioso.engine.log import LOG_FORMAT
 from mafioso.server.config import DEFAULT_LIMIT, TableConfig, config_from_json
 from mafioso.server.errors import BadName, BadToken, NameTaken, NotNow, ServerError, TableFull
-from mafioso.server.store import MemberRecord, Store, TableRecord
+from mafioso.server.store import MemberRecord, Store, TableRecord, release_version
 from mafioso.server.timeline import Timeline
 from mafioso.server.tokens import new_token, same
 
@@ -58,6 +62,23 @@ def hand_enterable(prompt: Prompt) -> bool:
     return prompt.kind in (CHOOSE, SPEECH) and all(type(o) is int or o in ("yes", "no") for o in prompt.options)
 
 
+NOBODY = -1
+"""The seat of an observer that is no player: it sees public events only (the host screen, spectators)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """What a seat (or the public) knows at the moment shown, read from the engine's observer:
+    its role and team, the roles it knows by seat, the seats it knows are out, and the events
+    it has seen (game-wide numbers, in order: a screen numbers them by position)."""
+
+    role: str | None
+    team: str | None
+    known_roles: dict[int, str]
+    out: frozenset[int]
+    events: tuple[Event, ...]
+
+
 class Table:
     """One table: its record, its members, its game (once dealt) and what is published of it."""
 
@@ -80,6 +101,9 @@ class Table:
         self.frozen_tools: list[Prompt] = []
         """The facilitator's tools (interrupts) as they were when the gate opened: their live
         seat lists would show a death resolved inside the step."""
+        self.frozen_knowledge: dict[int, Knowledge] | None = None
+        """Every screen's knowledge as it was when the gate opened, while it is open: the
+        observers go on learning inside the step, the screens must not."""
         self.version = 0
         """Counts the changes of what the screens show (lobby, game, publication)."""
         self.sizes: tuple[int, int] = (-1, 0)
@@ -101,6 +125,8 @@ class Table:
         self.rendered_at = -1
         if record.stage != "lobby":
             self.game = self._replay()
+            if record.log_format != LOG_FORMAT:
+                self._convert()
             if self.game.outcome is not None and record.stage != "over":
                 self._mark_over()  # the last decision was stored, its stage was not: mend it
             self.refresh()
@@ -193,8 +219,13 @@ class Table:
         seats = {members[joined].token: number for number, joined in enumerate(order, start=1)}
         game = Game(self.edition, self.config.players, seats=roles, options=self.config.options,
                     seed=self.record.seed, decoys=True)
-        self.store.deal(self.id, seats, roles)  # stored first: a failed write leaves the lobby as it was
+        history = [entry.to_json() for entry in game.history]  # the deal's chance draws
+        digest = game.digest()
+        # stored first: a failed write leaves the lobby as it was
+        self.store.deal(self.id, seats, roles, history, digest, self.edition.version)
         self.record.roles = roles
+        self.record.history, self.record.digest = history, digest
+        self.record.log_format, self.record.edition_version = LOG_FORMAT, self.edition.version
         self.game = game
         for member in self.record.members:
             member.seat = seats[member.token]
@@ -202,15 +233,30 @@ class Table:
         self.refresh()
 
     # -- the game ----------------------------------------------------------------------------
-    def _new_game(self) -> Game:
-        return Game(self.edition, self.config.players, seats=self.record.roles, options=self.config.options,
-                    seed=self.record.seed, decoys=True)
+    def log(self) -> dict[str, Any]:
+        """The stored game as a log for ``Game.replay``: its inputs and its history as stored
+        (format 2), or its decisions (a table stored by 0.1, format 1: the engine migrates it)."""
+        record = self.record
+        entries = "history" if record.log_format >= 2 else "decisions"
+        return {"format": record.log_format, "edition": self.edition.id, "edition_version": record.edition_version,
+                "mafioso": record.mafioso_version, "players": self.config.players, "options": self.config.options,
+                "seats": record.roles, "seed": record.seed, "decoys": True, entries: record.history,
+                "digest": record.digest}
 
     def _replay(self) -> Game:
-        game = self._new_game()
-        for seat, prompt, choice in self.record.decisions:
-            game.decide(seat, prompt, choice)
-        return game
+        """The game rebuilt only through ``Game.replay`` from what is stored (its digest checked)."""
+        return Game.replay(self.log())
+
+    def _convert(self) -> None:
+        """Store a table written by 0.1 in today's format, once its replay (by the engine's
+        migration) succeeded: from now on it is appended to like any other."""
+        game = self.require_game()
+        history = [entry.to_json() for entry in game.history]
+        digest = game.digest()
+        self.store.convert(self.id, history, digest, self.edition.version)
+        record = self.record
+        record.history, record.digest, record.log_format = history, digest, LOG_FORMAT
+        record.mafioso_version, record.edition_version = release_version(), self.edition.version
 
     def require_game(self) -> Game:
         """The game, or :class:`NotNow` while the table is still in its lobby."""
@@ -227,6 +273,30 @@ class Table:
                 prompts += self.frozen_tools
             return prompts
         return game.pending(seat)
+
+    def observer(self, seat: int) -> Observer:
+        """The engine's observer of a seat, or of :data:`NOBODY` (public events only), kept up to
+        date by the game itself as events are emitted."""
+        game = self.require_game()
+        if seat != NOBODY:
+            return game.observer(seat)
+        public = game.state.observers.get(NOBODY)
+        if public is None:
+            public = Observer(game, NOBODY)
+            game.state.watch(NOBODY, public)
+        return public
+
+    def knowledge(self, seat: int) -> Knowledge:
+        """What a screen shows of a seat's knowledge (``NOBODY``: the public's): the observer's now,
+        or, while a secret step is held open, as it was when the step opened."""
+        if self.frozen_knowledge is not None:
+            return self.frozen_knowledge[seat]
+        return self._snapshot(seat)
+
+    def _snapshot(self, seat: int) -> Knowledge:
+        observer = self.observer(seat)
+        return Knowledge(observer.role, observer.team, dict(observer.known_roles), frozenset(observer.out),
+                         tuple(observer.history))
 
     def is_gated(self) -> bool:
         """Whether a secret step is being held open now."""
@@ -266,7 +336,8 @@ class Table:
         raise NotNow("that question is not open for a hand vote now")
 
     def time_up(self) -> int:
-        """The host ends the current step: every shown, unanswered prompt takes its default."""
+        """The host ends the current step: every shown, unanswered prompt takes the engine's
+        timeout answer (a pass where allowed, else its neutral default, else a fair draw)."""
         game = self.require_game()
         if self.is_over_published():
             raise NotNow("the game is over")
@@ -278,22 +349,27 @@ class Table:
             for prompt in list(prompts):
                 game = self.require_game()  # a failed write replaces the game
                 if game.outcome is None and game.is_pending(prompt.id):
-                    self._record(game, prompt.seat, prompt.id, prompt.default, notify=False)
+                    self._record(game, prompt.seat, prompt.id, None, notify=False, timeout=True)
                     count += 1
         finally:
-            self.refresh()  # the defaults already stored are published even if one write failed
+            self.refresh()  # the answers already stored are published even if one write failed
         return count
 
-    def _record(self, game: Game, seat: int, prompt_id: str, choice: Choice, notify: bool = True) -> None:
-        self._apply(game, seat, prompt_id, choice)
-        decision = game.decisions[-1].to_json()
+    def _record(self, game: Game, seat: int, prompt_id: str, choice: Choice, notify: bool = True,
+                timeout: bool = False) -> None:
+        """Apply a decision, store every history entry it added (it and the chance draws it led
+        to) with the new digest, and only then publish; a failed write undoes it."""
+        stored = len(self.record.history)
+        self._apply(game, seat, prompt_id, choice, timeout)
+        entries = [entry.to_json() for entry in game.history[stored:]]
+        digest = game.digest()
         try:
-            self.store.add_decision(self.id, len(game.decisions) - 1, decision)
+            self.store.add_entries(self.id, stored, entries, digest)
         except Exception as error:
-            game_before = self._replay()  # forget the unsaved decision
-            self.game = game_before
+            self.game = self._replay()  # forget the unsaved decision
             raise ServerError("the decision could not be saved; please try again") from error
-        self.record.decisions.append(decision)
+        self.record.history.extend(entries)
+        self.record.digest = digest
         if self.timeline is not None:
             self.timeline.answered(seat)
         if game.outcome is not None and self.record.stage != "over":
@@ -301,13 +377,15 @@ class Table:
         if notify:
             self.refresh()
 
-    def _apply(self, game: Game, seat: int, prompt_id: str, choice: Choice) -> None:
+    def _apply(self, game: Game, seat: int, prompt_id: str, choice: Choice, timeout: bool = False) -> None:
         """Let the engine apply a decision. A refusal (``MafiosoError``) changes nothing; any other
-        exception is a bug in a rule, which may have left the game half changed: the game is
-        rebuilt from the stored decisions, so the table stays playable, and the seat is told
-        that nothing was changed (which is then true)."""
+        exception is a bug in a rule, after which the game is rebuilt from what is stored, so the
+        table stays playable and the seat is rightly told that nothing was changed."""
         try:
-            game.decide(seat, prompt_id, choice)
+            if timeout:
+                game.timeout(seat, prompt_id)
+            else:
+                game.decide(seat, prompt_id, choice)
         except MafiosoError:
             raise
         except Exception as error:
@@ -338,6 +416,7 @@ class Table:
         self.gate_until = None
         self.frozen = None
         self.frozen_tools = []
+        self.frozen_knowledge = None
         self.published = len(game.events)
         current = game.awaiting()
         ids = {p.id for p in current}
@@ -347,6 +426,7 @@ class Table:
             self.gate_until = now + self.step_seconds
             self.frozen = current
             self.frozen_tools = [p for p in game.pending(GM) if p.interrupt]
+            self.frozen_knowledge = {seat: self._snapshot(seat) for seat in (NOBODY, *range(1, game.players + 1))}
             self.on_gate(self, self.step_seconds)
         if new_batch:
             self.arm_time_limit()
@@ -401,10 +481,8 @@ class Table:
     def phase_shown(self) -> str:
         """The phase as published (it may lag the game's during a secret step)."""
         game = self.require_game()
-        for event in reversed(game.events[: self.published]):
-            if event.kind == "phase":
-                return str(event.data.get("phase", ""))
-        return game.phase
+        events = game.events[: self.published]
+        return str(events[-1].phase if events else game.phase)
 
     def is_over_published(self) -> bool:
         """Whether the end of the game has been published."""
