@@ -20,6 +20,13 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
 .venv/bin/python -m pip install -q -e '.[test]'
+# Test plug-ins: every folder under tests/plugins/ with a pyproject.toml is an edition package
+# registering itself through entry points; installing each is all a new one needs.
+for plugin in tests/plugins/*/; do
+    if [ -f "${plugin}pyproject.toml" ]; then
+        .venv/bin/python -m pip install -q -e "$plugin"
+    fi
+done
 
 echo "== ruff"; .venv/bin/ruff check src tests benchmarks
 echo "== mypy"; .venv/bin/mypy

@@ -263,5 +263,5 @@ def test_multi_pick_steps_have_multi_pick_decoys_whoever_is_left() -> None:
                 assert {(p.kind, p.max_count) for p in batch} == {("choose_many", 2)}
             for prompt in batch:
                 if game.is_pending(prompt.id):
-                    game.decide(prompt.seat, prompt.id, prompt.default)
+                    game.timeout(prompt.seat, prompt.id)  # a forced pick has no default seat
     assert steps

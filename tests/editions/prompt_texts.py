@@ -13,6 +13,7 @@ from typing import Any
 
 from mafioso.agents.base import random_choice
 from mafioso.engine import GM, Game, find_edition
+from mafioso.engine.choices import payload_to_json
 from mafioso.i18n import describe_prompt
 
 Setups = Iterable[tuple[int, dict[str, Any]]]
@@ -37,7 +38,7 @@ def assert_prompts_render_in_full(edition_id: str, setups: Setups, never_asked: 
                 for prompt in prompts:
                     template = edition.texts[f"prompt.{prompt.act}"]
                     fields = {f for _, f, _, _ in string.Formatter().parse(template) if f}
-                    assert fields <= {"seat", *prompt.data}, prompt.act
+                    assert fields <= {"seat", *(payload_to_json(prompt.data) or {})}, prompt.act
                     text = describe_prompt(edition, prompt)
                     assert "{" not in text and "}" not in text, text
                     rendered.add(prompt.act)

@@ -19,17 +19,22 @@ from mafioso.engine import (
     CHOOSE_MANY,
     ELIMINATED,
     SPEECH,
+    Ballot,
+    Claim,
     Game,
     IllegalDecision,
     InvalidDecision,
     MafiosoError,
     NotYourTurn,
-    available_ids,
+    Observer,
+    Speech,
+    SpeechRules,
 )
 from mafioso.envs import FIRST_SEAT, PASS, STOP, env, raw_env, seat_of
-from mafioso.envs.observation import Encoder, SeatMemory
+from mafioso.envs.observation import Encoder, SeatFeed
+from tests.editions_on_v2 import edition_params
 
-EDITIONS = available_ids()
+EDITIONS = edition_params()
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "envs.md"
 
 
@@ -141,7 +146,8 @@ def test_illegal_action_raises_and_changes_nothing(edition: str) -> None:
     for action in illegal[:5]:
         with pytest.raises(MafiosoError):
             table.step(action)
-    for action in (-1, len(mask), "1", 1.5, None):
+    bad: tuple[Any, ...] = (-1, len(mask), "1", 1.5, None)
+    for action in bad:
         with pytest.raises(InvalidDecision):
             table.step(action)
     assert (len(raw.game.decisions), raw.game.digest(), table.agent_selection, list(raw._picks)) == before
@@ -150,12 +156,9 @@ def test_illegal_action_raises_and_changes_nothing(edition: str) -> None:
     assert isinstance(IllegalDecision("x"), MafiosoError)
 
 
-def _fresh_memory(raw: raw_env, seat: int) -> SeatMemory:
-    """Fold the engine's own audited view of ``seat`` (``game.view``) from scratch."""
-    memory = SeatMemory(seat)
-    for event in raw.game.view(seat).events:
-        memory.take(event, raw.encoder.key_of(event), event.to_json())
-    return memory
+def _fresh_feed(raw: raw_env, seat: int) -> SeatFeed:
+    """A new observer of ``seat``, folding the game's events from scratch."""
+    return raw.encoder.feed(Observer(raw.game, seat))
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -173,12 +176,12 @@ def test_observations_and_infos_come_from_the_seat_view_only(edition: str) -> No
                 seat = seat_of(name)
                 view = raw.game.view(seat)
                 events = raw.infos[name]["view"]["events"]
-                assert [{**e, "n": 0} for e in events] == [{**e.to_json(), "n": 0} for e in view.events]
+                assert events == [e.to_json() for e in view.events]
                 assert [e["n"] for e in events] == list(range(len(events)))  # no gaps that count hidden events
-                assert all(e["to"] == "public" or seat in e["to"] for e in events)
+                assert raw.infos[name]["view"]["phase"] == view.phase.to_json()
                 prompt = raw._prompt if name == table.agent_selection and not raw.terminations[name] else None
                 picks = raw._picks if prompt is not None else []
-                expected = encoder.encode(_fresh_memory(raw, seat), raw.game.phase, prompt, picks)
+                expected = encoder.encode(_fresh_feed(raw, seat), prompt, picks)
                 assert np.array_equal(table.observe(name)["observation"], expected)
         table.step(None if terminated or truncated else random_action(obs, rng))
 
@@ -191,6 +194,7 @@ SWAPS = {
         3,
     ),
     "vendetta": (["detective", "bystander", "bystander", "bystander", "bystander", "nurse", "thug", "thug"], (1, 2), 3),
+    "werewolves": (["seer", "doctor", "villager", "villager", "wolf", "villager", "villager", "wolf"], (1, 2), 3),
 }
 
 
@@ -228,7 +232,7 @@ def _compare_swapped(edition: str, seeds: range) -> None:
         assert compared > 10
 
 
-@pytest.mark.parametrize("edition", sorted(SWAPS))
+@pytest.mark.parametrize("edition", edition_params(sorted(SWAPS)))
 def test_swapping_hidden_roles_leaves_a_third_seat_blind(edition: str) -> None:
     """Also the decoys' timers: in sport a dead sheriff's check step must look like a live one's."""
     _compare_swapped(edition, range(6))
@@ -272,10 +276,12 @@ def test_act_json_takes_a_speech_with_claims() -> None:
     assert prompt is not None
     agent = table.agent_selection
     target = next(s for s in range(1, raw.players + 1) if s != prompt.seat)
-    claim = {"claims": [{"seat": target, "is": prompt.data["claims"][0]}]}
+    assert isinstance(prompt.data, SpeechRules)
+    claim = {"claims": [{"seat": target, "is": prompt.data.claims[0]}]}
+    assert raw.infos[agent]["prompt"]["data"]["claims"][0] == prompt.data.claims[0]
     raw.act_json(agent, claim)
     decision = raw.game.decisions[-1]
-    assert decision.seat == prompt.seat and decision.choice["claims"] == claim["claims"]
+    assert decision.seat == prompt.seat and decision.choice == Speech(claims=(Claim(target, prompt.data.claims[0]),))
     with pytest.raises(MafiosoError):
         raw.act_json(table.agent_selection, {"claims": "nonsense"})
 
@@ -322,7 +328,7 @@ def test_keeping_eliminated_seats_rewards_them_at_the_end(edition: str) -> None:
 
 
 def test_render_narrates_public_events() -> None:
-    table = env("vendetta", render_mode="ansi")
+    table = env("sport", render_mode="ansi")
     table.reset(seed=0)
     text = table.render()
     assert isinstance(text, str) and text
@@ -339,8 +345,8 @@ def test_bad_setup_is_rejected() -> None:
 
 
 def test_too_few_option_slots_are_reported() -> None:
-    """Blitz's draft offers two role ids and cannot be declined: with no option slot, say so."""
-    table = env("blitz", max_options=0)
+    """Sport's votes are yes or no and cannot be declined: with no option slot, say so."""
+    table = env("sport", max_options=0)
     with pytest.raises(ValueError, match="max_options"):
         play(table, 0)
 
@@ -396,7 +402,7 @@ def test_act_json_in_a_padded_turn_waits_with_stop() -> None:
 
 @pytest.mark.parametrize(("secret_turn", "expected"), [(1, {1}), (2, {2})])
 def test_secret_turn_pads_every_prompt_of_a_step_with_decoys(secret_turn: int, expected: set[int]) -> None:
-    table = env("vendetta", secret_turn=secret_turn)
+    table = env("werewolves", secret_turn=secret_turn)
     raw = table.unwrapped
     table.reset(seed=1)
     rng = random.Random(1)
@@ -414,3 +420,22 @@ def test_secret_turn_pads_every_prompt_of_a_step_with_decoys(secret_turn: int, e
         table.step(random_action(obs, rng))
     assert secret and {steps[p] for p in secret} == expected
     assert Game.replay(raw.game.log()).digest() == raw.game.digest()
+
+
+def test_a_ballot_names_its_nominee_in_the_observation() -> None:
+    """The prompt's typed payload reaches the vector: a voter sees whom the vote is about."""
+    table = env("sport")
+    raw = table.unwrapped
+    for seed in range(10):
+        table.reset(seed=seed)
+        rng = random.Random(seed)
+        while table.agents and raw._prompt is not None and not isinstance(raw._prompt.data, Ballot):
+            table.step(random_action(table.observe(table.agent_selection), rng))
+        if raw._prompt is None:
+            continue
+        nominee = raw._prompt.data.nominee
+        vector = table.observe(table.agent_selection)["observation"]
+        start = raw.encoder.offsets["named"]
+        assert [int(i) + 1 for i in np.flatnonzero(vector[start : start + raw.players])] == [nominee]
+        return
+    pytest.fail("no vote was reached")

@@ -1,8 +1,8 @@
 """A heuristic bot for Mafia Blitz: it talks through claims, the Vigilante weighs them, Goons
 hunt the Rat, and every advanced role works towards its own card.
 
-It knows only what its seat sees (the events passed to :meth:`HeuristicBot.observe`): its own
-cards, the deck's make-up, what it saw at night and what everyone claimed. Each role picks one
+It knows only what its seat knows (its observer, :attr:`HeuristicBot.knows`): its own cards, the
+deck's make-up, what it saw at night; and it listens to what everyone claims. Each role picks one
 story for the interrogation and sticks to it, the way people play:
 
 - Civilian roles tell the truth (they want nobody to doubt them); the Canary also reports the
@@ -19,10 +19,12 @@ story for the interrogation and sticks to it, the way people play:
 from __future__ import annotations
 
 import random
-from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from mafioso.agents.base import Bot, random_choice
+from mafioso.editions.blitz.missions import MISSIONS
+from mafioso.editions.blitz.state import Drawn
 from mafioso.engine import Choice, Edition, Event, Prompt
 
 CIVILIAN_ROLES = frozenset({"civilian", "driver", "gumshoe", "lookout", "canary", "lover"})
@@ -35,78 +37,95 @@ DRAFT_TASTE = {"fed": 3, "civilian": 3, "canary": 3, "goon": 2, "muscle": 2, "ra
 COVER_WEIGHTS = {"civilian": 3.0, "canary": 1.5, "lover": 1.5, "gumshoe": 1.0, "driver": 1.0, "fed": 2.0,
                  "muscle": 1.0}
 """Roles a liar hides behind, and how tempting each is (Civilian roles are safe, if believed)."""
+PACKAGE_OF = {"fixer": "bullet", "sweetheart": "ring"}
 
 Claim = dict[str, Any]
 
 
 class HeuristicBot(Bot):
-    """A sensible Blitz player that reasons from claims and what its seat has seen."""
+    """A sensible Blitz player that reasons from claims and what its seat has seen.
+
+    What the seat knows (its role, the Vigilante, the cards it was shown, who is shot, the
+    phase, and Blitz's table: deck, Bet, Package, Mission) comes from its observer
+    (:attr:`knows`); :meth:`observe` keeps only what the bot infers itself: the claims it heard
+    and whom it passed its returned card to.
+    """
 
     def __init__(self, seat: int, edition: Edition, options: dict[str, Any], players: int, rng: random.Random) -> None:
         super().__init__(seat, edition, options, players, rng)
-        self.role = ""
-        self.vigilante = 0
-        self.deck: Counter[str] = Counter()
-        self.known: dict[int, str] = {}
         self.claims: dict[int, str] = {}
         self.remarks: dict[int, float] = {}
         self.rat_remarks: dict[int, float] = {}
-        self.shot: set[int] = set()
-        self.rat_hint: int | None = None
         self.story: list[Claim] | None = None
         self.talks = 0
-        self.drawn: list[str] = []
         self.returned = ""
         self.passed_to = 0
-        self.last_turn = 0
-        self.mission: dict[str, Any] = {}
-        self.package: tuple[str, int] | None = None
-        self.courier_card = ""
-        self.bet = ""
-        self.round = 0
+        self._vigilante = 0
+        self._deck: Mapping[str, int] | None = None
+
+    # -- what the seat knows (its observer) --------------------------------------------------
+    @property
+    def role(self) -> str:
+        return self.knows.role or ""
+
+    @property
+    def known(self) -> dict[int, str]:
+        """Roles this seat has seen: the Vigilante, its own, a Canary's look, the Witness's Rat, reveals."""
+        return self.knows.known_roles
+
+    @property
+    def vigilante(self) -> int:
+        """The Vigilante's seat (public from the start, and it never changes)."""
+        if not self._vigilante:
+            self._vigilante = next((s for s, r in self.known.items() if r == "vigilante"), 0)
+        return self._vigilante
+
+    @property
+    def shot(self) -> set[int]:
+        return self.knows.out
+
+    @property
+    def rat_hint(self) -> int | None:
+        return next((s for s, r in self.known.items() if r == "rat" and s != self.seat), None)
+
+    @property
+    def deck(self) -> Mapping[str, int]:
+        """The deck's make-up (public from setup on, and it never changes: read once)."""
+        if self._deck is None:
+            self._deck = self.knows.facts.get("deck")
+        return self._deck or {}
+
+    @property
+    def round(self) -> int:
+        """The interrogation round under way (0 before it)."""
+        phase = self.knows.phase
+        return phase.number or 0 if phase.name == "interrogation" else 0
+
+    @property
+    def bet(self) -> str:
+        return str(self.knows.facts.get("bet", ""))
+
+    @property
+    def mission(self) -> dict[str, Any]:
+        """The Heavy's revealed Mission card, looked up in the (public) Mission deck."""
+        found = self.knows.facts.get("mission")
+        deck = self.options.get("missions") or MISSIONS
+        return next((dict(m) for m in deck if m.get("id") == found), {}) if found else {}
+
+    @property
+    def package(self) -> tuple[str, int] | None:
+        package: tuple[str, int] | None = self.knows.facts.get("package")
+        return package
 
     # -- listening ---------------------------------------------------------------------------
     def observe(self, event: Event) -> None:
-        """Fold one visible event into what this seat knows."""
+        """Infer from one visible event: whom the deck was passed to, and the claims heard."""
         data, kind = event.data, event.kind
-        if kind == "role.dealt" and data["seat"] == self.seat:
-            self.role = data["role"]
-            self.story = None
-        elif kind == "role.revealed":
-            self.known[data["seat"]] = data["role"]
-            if data["role"] == "vigilante":
-                self.vigilante = data["seat"]
-        elif kind == "draft.turn":
+        if kind == "draft.turn":
             if self.returned and not self.passed_to and data["seat"] != self.seat:
                 self.passed_to = data["seat"]
-            self.last_turn = data["seat"]
-        elif kind == "draft.drew" and data["seat"] == self.seat:
-            self.drawn = list(data["cards"])
-        elif kind == "setup.deck":
-            self.deck = Counter(data["cards"])
-        elif kind == "phase" and data.get("phase") == "interrogation" and data.get("step"):
-            self.round = int(str(data["step"]).split()[-1])
-        else:
-            self.observe_night(kind, data)
-
-    def observe_night(self, kind: str, data: dict[str, Any]) -> None:
-        """What the night and the morning table tell this seat."""
-        if kind == "canary.saw":
-            self.known[data["target"]] = data["role"]
-        elif kind == "witness.saw" and data.get("rat") is not None:
-            self.rat_hint = data["rat"]
-        elif kind == "courier.package":
-            self.courier_card = data["card"]
-        elif kind == "package.given":
-            self.package = (data["card"], data["target"])
-        elif kind == "mission":
-            self.mission = dict(data)
-        elif kind == "bet":
-            self.bet = data["side"]
-        elif kind == "talk":
+        elif kind == "speech":
             self.hear(data["seat"], data.get("claims") or [])
-        elif kind == "seat.eliminated":
-            self.shot.add(data["seat"])
 
     def hear(self, speaker: int, claims: list[Claim]) -> None:
         """Remember self-claims and weigh what speakers say about others."""
@@ -155,7 +174,7 @@ class HeuristicBot(Bot):
     def draft(self, prompt: Prompt) -> Choice:
         """Keep the card that is easiest to play well; remember the one passed on."""
         kept = max(prompt.options, key=lambda r: (DRAFT_TASTE.get(str(r), 2), self.rng.random()))
-        rest = list(self.drawn)
+        rest = list(prompt.data.cards) if isinstance(prompt.data, Drawn) else []
         if kept in rest:
             rest.remove(kept)
         self.returned = rest[0] if rest else ""
@@ -179,7 +198,7 @@ class HeuristicBot(Bot):
 
     def give_package(self, prompt: Prompt) -> Choice:
         """The bullet to the player we passed a Goon card to (a likely Verdict); else to a stranger."""
-        card = str(prompt.data.get("card", ""))
+        card = PACKAGE_OF.get(self.role) or str(self.knows.facts.get("courier_card", ""))
         options = list(prompt.options)
         if card == "bullet" and self.returned == "goon" and self.passed_to in options:
             return self.passed_to
@@ -303,18 +322,19 @@ class HeuristicBot(Bot):
         remarks decide. An open Goon claim is cheap when the deck holds roles that want a bullet.
         """
         claim = self.claims.get(seat)
-        weight = 0.25 if any(self.deck.get(r) for r in ACCUSERS) else 0.5
+        deck = self.deck
+        weight = 0.25 if any(deck.get(r) for r in ACCUSERS) else 0.5
         score = self.remarks.get(seat, 0.0) * weight + self.rng.random() * 0.3
         if claim is None:
             return score + 1.0
-        over = sum(1 for c in self.claims.values() if c == claim) > self.deck.get(claim, 0)
+        over = sum(1 for c in self.claims.values() if c == claim) > deck.get(claim, 0)
         if claim in CIVILIAN_ROLES:
             return score + (0.8 if over else -3.0)
         if claim == "rat":
             return score - 2.0
         if claim == "goon":  # an Outsider would love a Verdict; a Mouthpiece too, but it is harmless
-            return score + (-1.0 if self.deck.get("outsider") else 0.5 if self.deck.get("mouthpiece") else 2.0)
-        if claim not in self.deck and claim in self.edition.roles:
+            return score + (-1.0 if deck.get("outsider") else 0.5 if deck.get("mouthpiece") else 2.0)
+        if claim not in deck and claim in self.edition.roles:
             return score + 3.0
         if over:
             score += 2.0

@@ -1,10 +1,12 @@
 """A heuristic player for Blood Vendetta, using only what its own seat has been shown.
 
-It keeps a suspicion score per seat (high: probably a hunter) fed by what the seat sees: its
-own checks, public claims, jail announcements (prisoners are hunters), revealed cards and who
-raised hands against whom. Vampires vote out and kill the most suspicious; hunters protect their
-band, blend into the vote and strike the players who hunt them; the Novice, knowing the band,
-nudges their strike onto a hunter; the shapeshifter thins everyone out.
+What the seat knows for certain (its role and side, the band it met, roles it was shown, cards
+revealed, prisoners, who is out) comes from its observer (``self.knows``). On top of that the
+bot keeps inferences of its own, fed by what it sees: a suspicion score per seat (high:
+probably a hunter) from public claims and from who raised hands against whom, the band's last
+gestures, and the checks it has yet to share. Vampires vote out and kill the most suspicious;
+hunters protect their band, blend into the vote and strike the players who hunt them; the
+Novice, knowing the band, nudges their strike onto a hunter; the shapeshifter thins everyone out.
 """
 
 from __future__ import annotations
@@ -14,13 +16,22 @@ from collections import Counter
 from typing import Any
 
 from mafioso.agents.base import Bot, random_choice
-from mafioso.engine import CHOOSE, CHOOSE_MANY, SPEECH, Choice, Edition, Event, Prompt
+from mafioso.engine import (
+    CHOOSE,
+    CHOOSE_MANY,
+    SPEECH,
+    Ballot,
+    Choice,
+    Claim,
+    Edition,
+    Event,
+    Move,
+    Prompt,
+    Speech,
+)
 
 HUNTER_SIDE = "hunters"
 VAMPIRE_SIDE = "vampires"
-CHECKERS = ("lord", "queen", "prince", "scout")
-PROTECTORS = ("dhampir", "nosferatu")
-KILLERS = ("count", "werewolf", "kitsune")
 
 
 class HeuristicBot(Bot):
@@ -28,14 +39,7 @@ class HeuristicBot(Bot):
 
     def __init__(self, seat: int, edition: Edition, options: dict[str, Any], players: int, rng: random.Random) -> None:
         super().__init__(seat, edition, options, players, rng)
-        self.role = ""
-        self.team = ""
-        self.band: set[int] = set()
-        """Seats that opened their eyes with the hunters (hunters plus, unknown to them, the Novice)."""
-        self.known: dict[int, str] = {}
-        """Seat -> side, as far as this seat is sure."""
         self.suspicion: Counter[int] = Counter()
-        self.out: set[int] = set()
         self.odd_one: set[int] = set()
         """Band members who pointed at another member: probably the Novice."""
         self.last_picks: dict[int, int | None] = {}
@@ -43,65 +47,73 @@ class HeuristicBot(Bot):
         """Checks to share in the next speech: (seat, side)."""
         self.hands: dict[int, tuple[set[int], set[int]]] = {}
         """Nominee -> (who raised a hand, who was at the table), read again once the nominee's card is shown."""
+        self.inferred: dict[int, str] = {}
+        """Sides worked out from the Revenant's answers (same side as a seat whose side is known)."""
+        self.teams: dict[int, str] = {}
+        self.facts: dict[str, Any] = {}
+        self.role = ""
+        self.team = ""
 
-    # -- what the seat sees ------------------------------------------------------------------
+    # -- what the seat knows (from its observer) ---------------------------------------------
+    def sync(self) -> None:
+        """Read the seat's knowledge once (the observer folds the new events), then infer from them."""
+        self.refresh()
+        super().sync()
+
+    def refresh(self) -> None:
+        """Take the observer's current knowledge (its dicts are kept up to date in place)."""
+        knows = self.knows
+        self.teams = knows.known_teams
+        self.facts = knows.facts
+        if not self.role:  # a card is dealt once in this edition
+            self.role, self.team = knows.role or "", knows.team or ""
+
+    def side(self, seat: int) -> str | None:
+        """The side of ``seat`` as far as this seat knows: its card, the band it met, a card it was
+        shown or saw revealed, a prisoner, the Bride's nod, or the Revenant's answers. A hunter
+        takes the Novice for one of the band (see :attr:`odd_one`)."""
+        return self.teams.get(seat) or self.facts.get("sides", {}).get(seat) or self.inferred.get(seat)
+
+    @property
+    def band(self) -> set[int]:
+        """The seats that opened their eyes with this seat's band (hunters, and the Novice)."""
+        if self.team != HUNTER_SIDE and self.role != "novice":
+            return set()
+        return {seat for seat, team in self.teams.items() if team == HUNTER_SIDE}
+
+    @property
+    def out(self) -> set[int]:
+        return self.knows.out
+
+    # -- what the seat infers ------------------------------------------------------------------
     def observe(self, event: Event) -> None:
-        handler = getattr(self, "_on_" + event.kind.replace(".", "_"), None)
-        if handler is not None:
-            handler(event.data)
+        name = HANDLERS.get(event.kind)
+        if name is not None:
+            getattr(self, name)(event)
 
-    def _on_role_dealt(self, data: dict[str, Any]) -> None:
-        if data["seat"] == self.seat:
-            self.role, self.team = data["role"], data["team"]
-            self.known[self.seat] = self.team
-
-    def _on_hunters_meet(self, data: dict[str, Any]) -> None:
-        self.band = set(data["members"])
-        if self.role == "novice":
-            for seat in self.band - {self.seat}:
-                self.known[seat] = HUNTER_SIDE
-        elif self.team == HUNTER_SIDE:
-            for seat in self.band:
-                self.known.setdefault(seat, HUNTER_SIDE)
-
-    def _on_role_revealed(self, data: dict[str, Any]) -> None:
-        seat, team = data["seat"], data["team"]
-        self.known[seat] = team
+    def _on_role_revealed(self, event: Event) -> None:
+        seat, team = event.data["seat"], event.data["team"]
+        if not event.audience.public:
+            self.found.append((seat, team))  # a check of its own: worth sharing, maybe
+            return
         voters, present = self.hands.pop(seat, (set(), set()))
         for other in present - voters - {seat}:
             self.suspicion[other] += 4 if team == HUNTER_SIDE else -1  # who spared a hunter is one
         for other in voters:
             self.suspicion[other] += -3 if team == HUNTER_SIDE else 2
 
-    def _on_seat_eliminated(self, data: dict[str, Any]) -> None:
-        self.out.add(data["seat"])
-
-    def _on_execution(self, data: dict[str, Any]) -> None:
-        self.out.add(data["seat"])
-
-    def _on_check_role(self, data: dict[str, Any]) -> None:
-        team = self.edition.roles[data["role"]].team
-        self.known[data["target"]] = team
-        self.found.append((data["target"], team))
-
-    def _on_check_sides(self, data: dict[str, Any]) -> None:
-        first, second = data["targets"]
+    def _on_check_sides(self, event: Event) -> None:
+        first, second = event.data["seats"]
         for me, other in ((first, second), (second, first)):
-            side = self.known.get(me)
-            if side and data["same"]:
-                self.known[other] = side
-            elif side == VAMPIRE_SIDE and not data["same"]:
+            side = self.side(me)
+            if side and event.data["same"]:
+                self.inferred[other] = side  # a shapeshifter is never "the same side" as anyone
+            elif side == VAMPIRE_SIDE:
                 self.suspicion[other] += 30
 
-    def _on_check_master(self, data: dict[str, Any]) -> None:
-        if data["master"]:
-            self.known[data["target"]] = VAMPIRE_SIDE
-
-    def _on_jail_announced(self, data: dict[str, Any]) -> None:
-        self.known[data["seat"]] = HUNTER_SIDE
-
-    def _on_speech(self, data: dict[str, Any]) -> None:
-        for claim in data.get("claims") or []:
+    def _on_speech(self, event: Event) -> None:
+        data = event.data
+        for claim in data["claims"]:
             if claim["is"] == HUNTER_SIDE:
                 self.suspicion[claim["seat"]] += 15
                 if self.team == HUNTER_SIDE and claim["seat"] in self.band and data["seat"] != self.seat:
@@ -109,40 +121,41 @@ class HeuristicBot(Bot):
             elif claim["is"] == VAMPIRE_SIDE:
                 self.suspicion[claim["seat"]] -= 5
 
-    def _on_nomination(self, data: dict[str, Any]) -> None:
-        if self.known.get(data["nominee"]) == HUNTER_SIDE and self.team == HUNTER_SIDE:
-            self.suspicion[data["seat"]] += 3  # who hunts us is a vampire worth striking
+    def _on_nomination(self, event: Event) -> None:
+        if self.side(event.data["nominee"]) == HUNTER_SIDE and self.team == HUNTER_SIDE:
+            self.suspicion[event.data["by"]] += 3  # who hunts us is a vampire worth striking
 
-    def _on_vote_count(self, data: dict[str, Any]) -> None:
-        present = {s for s in range(1, self.players + 1) if s not in self.out}
-        self.hands[data["nominee"]] = (set(data["voters"]), present)
-        nominee_side = self.known.get(data["nominee"])
-        for voter in data["voters"]:
+    def _on_vote_count(self, event: Event) -> None:
+        nominee, voters = event.data["nominee"], event.data["voters"]
+        self.hands[nominee] = (set(voters), set(self.knows.living))
+        nominee_side = self.side(nominee)
+        for voter in voters:
             if nominee_side == HUNTER_SIDE:
                 self.suspicion[voter] += 3 if self.team == HUNTER_SIDE else -2  # who hunts the band is a vampire
             elif nominee_side == VAMPIRE_SIDE:
                 self.suspicion[voter] += 2
 
-    def _on_strike_proposals(self, data: dict[str, Any]) -> None:
-        self.last_picks = {int(k): v for k, v in data["picks"].items()}
+    def _on_points(self, event: Event) -> None:
+        self.last_picks = {seat: pick for seat, pick in event.data["picks"]}
+        band = self.band
         for seat, pick in self.last_picks.items():
-            if pick in self.band and seat != self.seat:
+            if pick in band and seat != self.seat:
                 self.odd_one.add(seat)
 
-    def _on_strike_chosen(self, data: dict[str, Any]) -> None:
+    def _on_strike_chosen(self, event: Event) -> None:
         self.last_picks = {}
 
     # -- judging seats -----------------------------------------------------------------------
     def score(self, seat: int) -> float:
         """How much this seat wants ``seat`` gone: hunters for vampires, vampires for hunters."""
-        side = self.known.get(seat)
         if seat == self.seat:
             return -1000.0
+        side = self.side(seat)
         noise = self.rng.random()
         if self.team == HUNTER_SIDE:
             if seat in self.odd_one:
                 return 60 + noise
-            if side == HUNTER_SIDE or (seat in self.band and seat not in self.odd_one):
+            if side == HUNTER_SIDE:
                 return -500 + noise
             return (40 if side == VAMPIRE_SIDE else 0) + self.suspicion[seat] + noise
         if self.team == VAMPIRE_SIDE:
@@ -161,6 +174,7 @@ class HeuristicBot(Bot):
 
     # -- answering ---------------------------------------------------------------------------
     def choose(self, prompt: Prompt) -> Choice:
+        """Answer from what the last :meth:`sync` took in (the driver syncs before asking)."""
         act = prompt.act.replace("_", "")
         method = getattr(self, "_" + act, None)
         choice = method(prompt) if method is not None else None
@@ -171,36 +185,38 @@ class HeuristicBot(Bot):
     def _meet(self, prompt: Prompt) -> Choice:
         return "ok"
 
-    def _identify(self, prompt: Prompt) -> Choice:
-        return "ok"
+    _identify = _meet
 
     def _speech(self, prompt: Prompt) -> Choice:
         target = self.best(prompt.options)
         nominate = target if target is not None and self.score(target) > 0.5 else None
-        claims = [{"seat": s, "is": side} for s, side in self.found if s not in self.out][:2]
-        if self.team == HUNTER_SIDE:
-            claims = [c for c in claims if c["is"] != HUNTER_SIDE]  # never expose the band
+        found = [(s, side) for s, side in self.found if s not in self.out]
         self.found = []
+        if self.team == HUNTER_SIDE:
+            found = [(s, side) for s, side in found if side != HUNTER_SIDE]  # never expose the band
         if self.role in ("novice", "scout"):
-            claims = []  # the Novice keeps the band secret; the Scout may not voice what she saw (38)
-        return {"nominate": nominate, "claims": claims} if nominate is not None or claims else None
+            found = []  # the Novice keeps the band secret; the Scout may not voice what she saw (38)
+        claims = tuple(Claim(s, side) for s, side in found[:2])
+        return Speech(nominate, claims) if nominate is not None or claims else None
 
     def _nominate(self, prompt: Prompt) -> Choice:
         return self.best(prompt.options)
 
     def _vote(self, prompt: Prompt) -> Choice:
-        nominee = int(prompt.data["nominee"])
+        if not isinstance(prompt.data, Ballot):
+            return "no"
+        nominee = prompt.data.nominee
         score = self.score(nominee)
-        if self.role == "queen" and self.known.get(nominee) == VAMPIRE_SIDE:
+        if self.role == "queen" and self.side(nominee) == VAMPIRE_SIDE:
             return "no"  # keep the hand down: the pardon saves a vampire
-        if self.team == HUNTER_SIDE and self.known.get(nominee) == HUNTER_SIDE and nominee != self.seat:
+        if self.team == HUNTER_SIDE and self.side(nominee) == HUNTER_SIDE and nominee != self.seat:
             # the rulebook's advice: do not cover for your own too much, or the vampires notice
             return "yes" if self.rng.random() < 0.35 else "no"
         if score < -100:
             return "no"
         if self.team == HUNTER_SIDE:  # hands like a vampire's: about a third, surer ones always
             return "yes" if score > 20 or self.rng.random() < 0.35 else "no"
-        living = [s for s in range(1, self.players + 1) if s not in self.out and s != self.seat]
+        living = [s for s in self.knows.living if s != self.seat]
         ranked = sorted(living, key=self.score, reverse=True)
         return "yes" if nominee in ranked[: max(1, len(living) // 3)] else "no"
 
@@ -213,19 +229,17 @@ class HeuristicBot(Bot):
             return _plurality(self.last_picks, prompt.options)
         return self.best(prompt.options)
 
-    def _bonusstrike(self, prompt: Prompt) -> Choice:
-        return self._strike(prompt)
+    _bonusstrike = _strike
 
     def _lord(self, prompt: Prompt) -> Choice:
-        targets = tuple(int(str(o).split(":")[1]) for o in prompt.options if str(o).startswith("kill:"))
-        target = self.best(targets)
+        target = self.best(tuple(o.seat for o in prompt.options if isinstance(o, Move) and o.what == "kill"))
         if target is None:
             return None
-        mode = "kill" if self.known.get(target) == HUNTER_SIDE or self.rng.random() < 0.4 else "check"
-        return f"{mode}:{target}"
+        kill = self.side(target) == HUNTER_SIDE or self.rng.random() < 0.4
+        return Move("kill" if kill else "check", target)
 
     def _checker(self, prompt: Prompt) -> Choice:
-        unknown = tuple(o for o in prompt.options if o not in self.known)
+        unknown = tuple(o for o in prompt.options if self.side(o) is None)
         return self.best(unknown or prompt.options)
 
     _queen = _prince = _scout = _bride = _checker
@@ -239,18 +253,17 @@ class HeuristicBot(Bot):
     def _killer(self, prompt: Prompt) -> Choice:
         return self.best(prompt.options)
 
-    _count = _werewolf = _kitsune = _lamia = _killer
+    _count = _werewolf = _kitsune = _lamia = _monk = _leader = _killer
 
     def _protector(self, prompt: Prompt) -> Choice:
         return self.safest(prompt.options)
 
     _dhampir = _nosferatu = _protector
 
-    def _monk(self, prompt: Prompt) -> Choice:
-        return self.best(prompt.options)
 
-    def _leader(self, prompt: Prompt) -> Choice:
-        return self.best(prompt.options)
+HANDLERS = {kind: "_on_" + kind.replace(".", "_") for kind in (
+    "role.revealed", "check.sides", "speech", "nomination", "vote.count", "points", "strike.chosen")}
+"""The events the bot draws inferences from, and the method that reads each."""
 
 
 def _plurality(picks: dict[int, int | None], options: tuple[Any, ...]) -> Any:

@@ -1,8 +1,9 @@
 """A heuristic player for Mafia: Vendetta, using only what its own seat has seen.
 
-The bot keeps a suspicion score per seat built from its seat's events: cards it was shown
-(investigations), the Journalist's nods, public claims and namings, and revealed cards. Criminals
-know their family from the first night and steer away from it. To agree without talking, family
+The bot keeps a suspicion score per seat built from what its seat knows (its observer: its
+family, revealed cards, cards it was shown, the Journalist's nods, the jail) and what it infers
+from the table (claims, namings, raised hands). Criminals know their family from the first night
+and steer away from it. To agree without talking, family
 members rank targets by public information and break ties with a rule they all share (the
 night number and seat), so a majority forms even though no bot sees another's pick in advance.
 
@@ -20,7 +21,8 @@ from collections import Counter
 from typing import Any
 
 from mafioso.agents.base import Bot, random_choice
-from mafioso.engine import CHOOSE, CHOOSE_MANY, SPEECH, Choice, Event, Prompt
+from mafioso.editions.vendetta.knowledge import Knowledge, knowledge
+from mafioso.engine import CHOOSE, CHOOSE_MANY, SPEECH, Ballot, Choice, Event, Observer, Prompt
 
 CRIMINAL_TEAMS = ("mafia", "yakuza")
 CRIMINAL_CLAIMS = ("mafia", "yakuza", "thug", "thief", "godfather", "lawyer", "snitch")
@@ -32,20 +34,26 @@ TEAM_OF_ROLE = {
 }
 
 
+HEARD = frozenset({"team.known", "speech", "nomination", "suspects", "vote.count", "role.revealed", "research"})
+"""The events this bot draws its own inferences from (the rest it reads from its observer)."""
+
+
 def _team_of(role: str) -> str:
     return TEAM_OF_ROLE.get(role, "town")
 
 
 class HeuristicBot(Bot):
-    """A sensible player: investigates the unknown, shoots the exposed, votes with the table's suspicion."""
+    """A sensible player: investigates the unknown, shoots the exposed, votes with the table's suspicion.
+
+    What the seat knows (its role and team, its family, revealed cards, cards it was shown, the
+    Journalist's answers, the jail, who is out, the phase) is read from its observer; the bot
+    itself keeps only what it infers: claims heard, hands seen, nominations.
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.role = ""
-        self.team = ""
-        self.allies: set[int] = set()
-        self.known: dict[int, str] = {}
-        """Teams this seat believes it knows (from cards shown, dealt or revealed)."""
+        self.inferred: dict[int, str] = {}
+        """Teams this seat guesses from the Journalist's answers (``town`` or ``suspect``)."""
         self.claimed: Counter[int] = Counter()
         self.claims: list[tuple[int, int]] = []
         """(claimant, accused) for every public claim that a seat is a criminal."""
@@ -58,39 +66,112 @@ class HeuristicBot(Bot):
         self.reads: Counter[int] = Counter()
         """Suspicion learnt from how revealed players voted and were voted on."""
         self.ballots: list[tuple[int, int, int]] = []
-        """(day clock, voter, suspect) for every raised hand seen."""
+        """(day, voter, suspect) for every raised hand seen."""
         self.nominations: list[tuple[int, int]] = []
-        self.out: set[int] = set()
-        self.jailed: set[int] = set()
         self.suspects: list[int] = []
-        self.clock = 0
+        self.role = ""
+        self.team = ""
+        self.out: set[int] = set()
+        self._teams: dict[int, str] = {}
+        self._seen_cards: Knowledge = Knowledge()
+        self._allies: set[int] | None = None
+        self._clock = 0
+        self._scores: dict[int, float] = {}
 
-    # -- what the seat sees ------------------------------------------------------------------
+    # -- what the seat knows (its observer) --------------------------------------------------
+    def attach(self, observer: Observer) -> None:
+        super().attach(observer)
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Read the observer: the seat's role and team, and references (not copies) to what it
+        knows of the others, which the observer keeps up to date as events come."""
+        knows = self.knows
+        self.role, self.team = knows.role or "", knows.team or ""
+        self.out = knows.out
+        self._teams = knows.known_teams
+        self._seen_cards = knowledge(knows)
+        self._allies = None
+
+    def look(self) -> None:
+        """Before each decision: the phase, and a fresh slate of scores (the observer's objects
+        are read again only if it was rebuilt, after a game was restored)."""
+        knows = self.knows
+        if knows.known_teams is not self._teams:
+            self.refresh()
+        phase = knows.phase
+        self._clock = (phase.number or 0) * 64 + len(phase.step)
+        self._scores = {}
+
+    @property
+    def jailed(self) -> set[int]:
+        return self._seen_cards.jailed
+
+    @property
+    def allies(self) -> set[int]:
+        """The family this seat woke with (the Impostor counts the Mafia he pretends to join)."""
+        if self._allies is None:
+            family = "mafia" if self.role == "impostor" else self.team
+            teams = self._teams
+            self._allies = {seat for seat, team in teams.items() if team == family and seat != self.seat} \
+                if family in CRIMINAL_TEAMS else set()
+        return self._allies
+
+    def known(self, seat: int) -> str | None:
+        """The team this seat believes ``seat`` plays for: its own, its family's and revealed cards
+        first, then cards it was shown, then its own guesses, then the jail (criminals only)."""
+        if seat == self.seat:
+            return self.team
+        team = self._teams.get(seat)
+        if team is not None:
+            return team
+        card = self._seen_cards.cards.get(seat)
+        if card is not None:
+            return _team_of(card)
+        guess = self.inferred.get(seat)
+        if guess is not None:
+            return guess
+        return "criminal" if seat in self._seen_cards.jailed else None
+
+    # -- what the seat infers ----------------------------------------------------------------
     def observe(self, event: Event) -> None:
         kind, data = event.kind, event.data
-        handler = getattr(self, "_on_" + kind.replace(".", "_"), None)
-        if handler is not None:
-            handler(data)
+        if kind not in HEARD:
+            return
+        if kind == "team.known":
+            self._allies = None
+        elif kind == "speech":
+            self.hear(data["seat"], data.get("claims") or [])
+        elif kind == "nomination":
+            self.named[data["nominee"]] += 1
+            self.nominations.append((data["by"], data["nominee"]))
+        elif kind == "suspects":
+            self.suspects = list(data["suspects"])
+        elif kind == "vote.count":
+            self.hands_seen(event.phase.number or 0, data["nominee"], data["voters"])
+        elif kind == "role.revealed" and self.knows.outcome is None:
+            self.judge_revealed(data["seat"], data["team"])
+        elif kind == "research":
+            self.guess_from_research(data["targets"], bool(data["same"]))
 
-    def _on_role_dealt(self, data: dict[str, Any]) -> None:
-        if data["seat"] == self.seat:
-            self.role, self.team = data["role"], data["team"]
-            self.known[self.seat] = self.team
+    def hear(self, speaker: int, claims: list[dict[str, Any]]) -> None:
+        for claim in claims:
+            if claim["is"] in CRIMINAL_CLAIMS:
+                self.claimed[claim["seat"]] += 1
+                self.accusations_by[speaker] += 1
+                self.claims.append((speaker, claim["seat"]))
+            elif claim["is"] in TOWN_LEADERS and claim["seat"] == speaker and speaker not in self.leader_claims:
+                self.leader_claims.add(speaker)
+                self.leader_claimed[claim["is"]] += 1
+                self.claimed_role[speaker] = claim["is"]
 
-    def _on_mafia_meet(self, data: dict[str, Any]) -> None:
-        self.allies.update(n for n in data["members"] if n != self.seat)
-        if self.team == "mafia":
-            for n in self.allies:
-                self.known.setdefault(n, "mafia")
+    def hands_seen(self, day: int, suspect: int, voters: list[int]) -> None:
+        for voter in voters:
+            self.ballots.append((day, voter, suspect))
+            if suspect in self.leader_claims and self.trust(suspect) >= 4:
+                self.reads[voter] += 2  # a hand against a believed leader defends whom he exposed
 
-    def _on_yakuza_meet(self, data: dict[str, Any]) -> None:
-        self.allies.update(n for n in data["members"] if n != self.seat)
-        for n in self.allies:
-            self.known[n] = "yakuza"
-
-    def _on_role_revealed(self, data: dict[str, Any]) -> None:
-        seat, team = data["seat"], data["team"]
-        self.known[seat] = team
+    def judge_revealed(self, seat: int, team: str) -> None:
         if team in CRIMINAL_TEAMS:
             self.learn_from_criminal(seat)
         elif team == "town":
@@ -114,53 +195,12 @@ class HeuristicBot(Bot):
             if nominee == seat:
                 self.reads[by] -= 1
 
-    def _on_vote_hands(self, data: dict[str, Any]) -> None:
-        suspect = data["suspect"]
-        for voter in data["voters"]:
-            self.ballots.append((self.clock, voter, suspect))
-            if suspect in self.leader_claims and self.trust(suspect) >= 4:
-                self.reads[voter] += 2  # a hand against a believed leader defends whom he exposed
-
-    def _on_seat_eliminated(self, data: dict[str, Any]) -> None:
-        self.out.add(data["seat"])
-
-    def _on_investigation(self, data: dict[str, Any]) -> None:
-        self.known[data["target"]] = _team_of(data["role"])
-
-    def _on_research(self, data: dict[str, Any]) -> None:
-        first, second = data["targets"]
+    def guess_from_research(self, targets: list[int], same: bool) -> None:
+        """A nod with a known civilian clears the other seat; a shake makes it a suspect."""
+        first, second = targets
         for a, b in ((first, second), (second, first)):
-            if self.known.get(a) == "town" and b not in self.known:
-                self.known[b] = "town" if data["same"] else "suspect"
-
-    def _on_phase(self, data: dict[str, Any]) -> None:
-        self.clock += 1
-        if data["phase"].startswith("day") and data.get("step") == "discussion":
-            self.suspects = []
-
-    def _on_speech(self, data: dict[str, Any]) -> None:
-        for claim in data.get("claims") or []:
-            if claim["is"] in CRIMINAL_CLAIMS:
-                self.claimed[claim["seat"]] += 1
-                self.accusations_by[data["seat"]] += 1
-                self.claims.append((data["seat"], claim["seat"]))
-            elif claim["is"] in TOWN_LEADERS and claim["seat"] == data["seat"] and data["seat"] not in self.leader_claims:
-                self.leader_claims.add(claim["seat"])
-                self.leader_claimed[claim["is"]] += 1
-                self.claimed_role[claim["seat"]] = claim["is"]
-
-    def _on_suspect(self, data: dict[str, Any]) -> None:
-        self.named[data["seat"]] += 1
-        self.nominations.append((data["by"], data["seat"]))
-        self.suspects.append(data["seat"])
-
-    def _on_jail(self, data: dict[str, Any]) -> None:
-        self.jailed = set(data["jailed"])
-        for n in self.jailed:
-            self.known.setdefault(n, "criminal")
-
-    def _on_jail_freed(self, data: dict[str, Any]) -> None:
-        self.jailed = set()
+            if self.known(a) == "town" and self.known(b) is None:
+                self.inferred[b] = "town" if same else "suspect"
 
     # -- judging seats -----------------------------------------------------------------------
     def is_criminal(self) -> bool:
@@ -168,14 +208,21 @@ class HeuristicBot(Bot):
 
     def tiebreak(self, seat: int) -> int:
         """A rank every bot computes alike from public facts, so families and voters converge."""
-        return (seat * 7919 + self.clock * 104729) % 1009
+        return (seat * 7919 + self._clock * 104729) % 1009
 
     def suspicion(self, seat: int) -> float:
-        """How much this seat would like ``seat`` gone."""
+        """How much this seat would like ``seat`` gone (worked out once per seat and decision)."""
+        score = self._scores.get(seat)
+        if score is None:
+            score = self._scores[seat] = self.score(seat)
+        return score
+
+    def score(self, seat: int) -> float:
+        """The suspicion of ``seat``, from claims, namings, hands and what this seat knows."""
         if seat == self.seat:
             return -1000.0
         score = self.claim_weight(seat) + 0.5 * self.named[seat] + self.reads[seat]
-        team = self.known.get(seat)
+        team = self.known(seat)
         if self.is_criminal():
             if seat in self.allies:
                 return -100.0
@@ -193,7 +240,7 @@ class HeuristicBot(Bot):
     def trust(self, claimant: int) -> float:
         """How much a claimant's word is worth to this seat: a lone leader claim is believed, a
         contested one or a known criminal's is not."""
-        team = self.known.get(claimant)
+        team = self.known(claimant)
         if claimant == self.seat or team == "town":
             return 8.0
         if team is not None or self.reads[claimant] >= 3:
@@ -209,7 +256,7 @@ class HeuristicBot(Bot):
         if self.is_criminal():
             return 3.0 * self.claimed[seat]
         return sum(self.trust(by) for by, accused in self.claims
-                   if accused == seat and (by not in self.out or self.known.get(by) == "town"))
+                   if accused == seat and (by not in self.out or self.known(by) == "town"))
 
     def ranked(self, options: Any) -> list[int]:
         """Seats from most to least wanted gone; ties broken the same way by every bot."""
@@ -219,6 +266,7 @@ class HeuristicBot(Bot):
     # -- answering ---------------------------------------------------------------------------
     def choose(self, prompt: Prompt) -> Choice:
         """A legal answer always: a heuristic slip falls back to a random legal choice."""
+        self.look()
         choice = self.decide(prompt)
         try:
             return prompt.check(choice)
@@ -246,15 +294,15 @@ class HeuristicBot(Bot):
             ranked = self.ranked(prompt.options)
             return ranked[0] if ranked and self.suspicion(ranked[0]) >= 6 else None
         if self.role in ("psycho", "femme_fatale"):
-            prey = [n for n in prompt.options if self.known.get(n) not in CRIMINAL_TEAMS and n not in self.allies]
+            prey = [n for n in prompt.options if self.known(n) not in CRIMINAL_TEAMS and n not in self.allies]
             return self.rng.choice(prey) if prey and self.rng.random() < 0.8 else None
         return self.family_target(prompt)
 
     def family_target(self, prompt: Prompt) -> Choice:
         """The family's pick, from public facts only, so that every member points at the same seat."""
-        candidates = [n for n in prompt.options if n not in self.allies]
+        candidates = [n for n in prompt.options if n not in self.allies and n != self.seat]
         if not candidates:
-            return prompt.default
+            return self.rng.choice(prompt.options)
         return min(candidates, key=lambda n: (-self.public_threat(n), self.tiebreak(n)))
 
     def public_threat(self, seat: int) -> float:
@@ -263,10 +311,10 @@ class HeuristicBot(Bot):
 
     def act_investigate(self, prompt: Prompt) -> Choice:
         """Look at the most suspicious unknown card, unless an exposed criminal is waiting to be shot."""
-        exposed = [n for n in prompt.options if self.known.get(n) in CRIMINAL_TEAMS and n not in self.jailed]
+        exposed = [n for n in prompt.options if self.known(n) in CRIMINAL_TEAMS and n not in self.jailed]
         if exposed and self.role in ("detective", "priest"):
             return None  # decline the look, so as to be offered the shot
-        unknown = [n for n in prompt.options if n not in self.known and n not in self.allies]
+        unknown = [n for n in prompt.options if self.known(n) is None and n not in self.allies]
         if not unknown:
             return None
         return sorted(unknown, key=lambda n: (-self.suspicion(n), self.rng.random()))[0]
@@ -295,8 +343,8 @@ class HeuristicBot(Bot):
 
     def research(self, prompt: Prompt) -> Choice:
         """Pair a known civilian with an unknown seat, so the nod or shake says something."""
-        anchor = [n for n in prompt.options if self.known.get(n) == "town"]
-        unknown = [n for n in prompt.options if n not in self.known]
+        anchor = [n for n in prompt.options if self.known(n) == "town"]
+        unknown = [n for n in prompt.options if self.known(n) is None]
         if anchor and unknown:
             return [self.rng.choice(anchor), self.rng.choice(unknown)]
         if len(prompt.options) >= 2:
@@ -308,7 +356,7 @@ class HeuristicBot(Bot):
 
     def act_vote(self, prompt: Prompt) -> Choice:
         """Raise a hand only for the suspect this seat most wants gone: a hand cannot come down."""
-        suspect = prompt.data.get("suspect")
+        suspect = prompt.data.nominee if isinstance(prompt.data, Ballot) else None
         living = [n for n in self.suspects if n not in self.out]
         if not living:
             return None
@@ -317,8 +365,11 @@ class HeuristicBot(Bot):
 
     def town_claims(self) -> list[dict[str, Any]]:
         """Share every criminal found; a leader who found one names his card, so he is believed."""
-        claims = [{"seat": seat, "is": team} for seat, team in sorted(self.known.items())
-                  if team in CRIMINAL_TEAMS and seat not in self.out and seat != self.seat]
+        claims: list[dict[str, Any]] = []
+        for seat in range(1, self.players + 1):
+            team = self.known(seat)
+            if team in CRIMINAL_TEAMS and seat not in self.out and seat != self.seat:
+                claims.append({"seat": seat, "is": team})
         if claims and self.role in TOWN_LEADERS:
             claims.insert(0, {"seat": self.seat, "is": self.role})
         return claims

@@ -1,81 +1,149 @@
 """The ``mafioso`` command line: editions, roles, setup, play, simulate, scenario, replay, serve.
 
 Every command takes ``--help``; the listing commands take ``--json``, whose shapes are a
-contract (see ``docs/cli.md``). Errors print one readable line and exit with status 2.
+contract (see ``docs/cli.md``). Every error, in the arguments or in the files they name, prints
+one readable line and exits with status 2 (``mafioso.cli.errors``); a failing scenario exits 1.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
-import sys
-from collections.abc import Callable
-from functools import wraps
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from mafioso.engine import Edition, Game, MafiosoError, available_editions, find_edition
+import mafioso
+from mafioso.cli.errors import EXIT_INTERRUPTED, CommandError, FriendlyGroup, emit_json, friendly
+from mafioso.cli.files import check_writable, decision_number, read_log, write_log
+from mafioso.engine import Edition, Game, MafiosoError, ReplayMismatch, available_editions, find_edition
+from mafioso.engine.logcheck import SEED_LIMIT
 
 app = typer.Typer(
+    cls=FriendlyGroup,
     help="mafioso: a rules engine and automated game master for the party game Mafia.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
 console = Console()
-err = Console(stderr=True)
 
-F = TypeVar("F", bound=Callable[..., Any])
+BOT_KINDS = ("random", "heuristic")
+MAX_GAMES = 100_000_000
+"""A day of simulation on every core; beyond it a typo is likelier than a wish."""
 
+Json = Annotated[bool, typer.Option("--json", metavar="", help="Machine-readable output (errors too).")]
 OptionList = Annotated[
     list[str] | None,
-    typer.Option("--option", "-o", help="An edition option as KEY=VALUE (JSON values: true, 3, \"x\"). Repeatable."),
+    typer.Option("--option", "-o", metavar="KEY=VALUE",
+                 help="An edition option (JSON values: true, 3, \"x\"); repeat for several. "
+                      "'mafioso editions' lists them with what each takes."),
 ]
+EditionArg = Annotated[str, typer.Argument(metavar="EDITION", help="Edition id, e.g. sport ('mafioso editions').")]
+Bots = Annotated[str, typer.Option("--bots", metavar="random|heuristic", help="The bots' play.")]
 
 
-def friendly(func: F) -> F:
-    """Turn mafioso's errors into one line on stderr and exit status 2, never a traceback."""
-
-    @wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except (MafiosoError, OSError, json.JSONDecodeError) as error:
-            err.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False, markup=True, soft_wrap=True)
-            raise typer.Exit(2) from None
-
-    return wrapper  # type: ignore[return-value]
+def show_version(value: bool) -> None:
+    """``mafioso --version``: print the version and stop."""
+    if value:
+        console.print(f"mafioso {mafioso.__version__}", highlight=False)
+        raise typer.Exit()
 
 
+@app.callback()
+def root(
+    version: Annotated[bool, typer.Option("--version", metavar="", help="Print the version and exit.", is_eager=True,
+                                          callback=show_version)] = False,
+) -> None:
+    """mafioso: a rules engine and automated game master for the party game Mafia."""
+
+
+# -- checks of the arguments -------------------------------------------------------------------
 def parse_options(raw: list[str] | None) -> dict[str, Any]:
-    """``["a=1", "b=true", "c=x"]`` -> ``{"a": 1, "b": True, "c": "x"}``."""
+    """``["a=1", "b=true", "c=x"]`` -> ``{"a": 1, "b": True, "c": "x"}``.
+
+    A value is read as JSON when it parses to finite data, else kept as the text typed, so
+    ``speech_seconds=1e999`` is refused as ``'1e999'`` (what the user wrote), not as ``inf``.
+    """
     options: dict[str, Any] = {}
     for item in raw or []:
-        if "=" not in item:
-            raise MafiosoError(f"an option is KEY=VALUE, not {item!r}")
-        key, value = item.split("=", 1)
-        try:
-            options[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            options[key.strip()] = value
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise CommandError(f"an option is KEY=VALUE, not {item!r}")
+        if key in options:
+            raise CommandError(f"option {key!r} is given twice")
+        options[key] = read_value(value)
     return options
 
 
-def emit_json(data: Any) -> None:
-    """Print JSON for machines (plain stdout, no colour)."""
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+def read_value(text: str) -> Any:
+    """An option value: JSON if it is plain, finite JSON, else the text itself."""
+    try:
+        return json.loads(text, parse_constant=_not_json, parse_float=_finite)
+    except (ValueError, RecursionError):
+        return text
+
+
+def _not_json(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is not a finite number")
+    return value
+
+
+def check_choice(flag: str, value: str, choices: tuple[str, ...]) -> None:
+    """Refuse a value outside a closed list, naming the list."""
+    if value not in choices:
+        named = " or ".join(choices) if len(choices) == 2 else "one of " + ", ".join(choices)
+        raise CommandError(f"{flag} takes {named}, not {value!r}")
+
+
+def check_range(flag: str, value: int | None, low: int, high: int) -> None:
+    """Refuse a number outside ``low..high``, in words a player reads."""
+    if value is not None and not low <= value <= high:
+        raise CommandError(f"{flag} takes a whole number from {low} to {high}, not {value}")
+
+
+def check_seed(seed: int | None) -> None:
+    """Seeds fit in 64 bits, so every log the CLI writes is one it reads back."""
+    if seed is not None and not -SEED_LIMIT < seed < SEED_LIMIT:
+        raise CommandError(f"--seed takes a whole number of at most 64 bits, not {seed}")
+
+
+def languages() -> tuple[str, ...]:
+    """The narration languages installed: English plus every compiled catalogue."""
+    from mafioso.i18n import LOCALE_DIR
+
+    found = {path.parent.parent.name for path in LOCALE_DIR.glob("*/LC_MESSAGES/*.mo")}
+    return tuple(sorted(found | {"en"}))
+
+
+def worker_count(requested: int, games: int) -> int:
+    """Processes for a simulation: ``0`` means one per core; never more than cores or games."""
+    check_range("--workers", requested, 0, 1024)
+    cores = os.cpu_count() or 1
+    return max(1, min(requested or cores, cores, games))
+
+
+def new_game(edition: Edition, players: int | None, options: dict[str, Any]) -> Game:
+    """A game with these settings: the very checks of ``Game()``, which play and the server make too."""
+    return Game(edition, players, options=options, seed=0, decoys=False)
 
 
 # -- listings ------------------------------------------------------------------------------------
 @app.command()
 @friendly
-def editions(as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False) -> None:
+def editions(as_json: Json = False) -> None:
     """List the editions, with their player ranges."""
     found = available_editions()
     if as_json:
@@ -99,19 +167,15 @@ def edition_json(edition: Edition) -> dict[str, Any]:
         "min_players": edition.min_players,
         "max_players": edition.max_players,
         "teams": [{"id": t.id, "name": t.name, "goal": t.goal} for t in edition.teams.values()],
-        "options": [{"name": o.name, "default": o.default, "choices": list(o.choices), "doc": o.doc}
-                    for o in edition.options],
+        "options": [o.to_json() for o in edition.options],
         "acts": dict(edition.acts),
     }
 
 
 @app.command()
 @friendly
-def roles(
-    edition: Annotated[str, typer.Argument(help="Edition id, e.g. sport.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
-) -> None:
-    """The role catalogue of an edition: ids, names, teams, abilities."""
+def roles(edition: EditionArg, as_json: Json = False) -> None:
+    """The role catalogue of an edition: ids, names, teams, abilities; its options and acts."""
     found = find_edition(edition)
     if as_json:
         emit_json([role.to_json() for role in found.roles.values()])
@@ -123,16 +187,8 @@ def roles(
         local = ", ".join(role.names.values())
         table.add_row(role.id, role.name + (f" ({local})" if local else ""), role.team, role.ability)
     console.print(table)
-    cards = getattr(found, "cards", None)
-    if cards:
-        card_table = Table(title="cards")
-        for column in ("id", "name", "text"):
-            card_table.add_column(column, overflow="fold")
-        for card_id, card in cards.items():
-            local = getattr(card, "pl", "") or ""
-            card_table.add_row(card_id, getattr(card, "name", card_id) + (f" ({local})" if local else ""),
-                               getattr(card, "text", ""))
-        console.print(card_table)
+    print_cards(found)
+    print_options(found)
     if found.acts:
         acts = Table(title="acts (prompt ids for scenario files)")
         acts.add_column("act")
@@ -142,22 +198,49 @@ def roles(
         console.print(acts)
 
 
+def print_cards(edition: Edition) -> None:
+    """The edition's cards, if it has any besides roles (spytown)."""
+    cards = getattr(edition, "cards", None)
+    if not cards:
+        return
+    card_table = Table(title="cards")
+    for column in ("id", "name", "text"):
+        card_table.add_column(column, overflow="fold")
+    for card_id, card in cards.items():
+        local = getattr(card, "pl", "") or ""
+        card_table.add_row(card_id, getattr(card, "name", card_id) + (f" ({local})" if local else ""),
+                           getattr(card, "text", ""))
+    console.print(card_table)
+
+
+def print_options(edition: Edition) -> None:
+    """The options, with their defaults and what each takes (the values ``--option`` accepts)."""
+    if not edition.options:
+        return
+    table = Table(title="options (--option KEY=VALUE)")
+    for column in ("option", "default", "takes"):
+        table.add_column(column, overflow="fold")
+    for option in edition.options:
+        table.add_row(option.name, json.dumps(option.default), option.describe())
+    console.print(table)
+
+
 @app.command()
 @friendly
 def setup(
-    edition: Annotated[str, typer.Argument(help="Edition id.")],
-    players: Annotated[int, typer.Option("--players", "-p", help="Number of players.")],
+    edition: EditionArg,
+    players: Annotated[int, typer.Option("--players", "-p", metavar="N", help="Number of players.")],
     option: OptionList = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    as_json: Json = False,
 ) -> None:
-    """The rulebook's recommended cast for a number of players."""
+    """The rulebook's recommended cast for a number of players (checked as a new game would be)."""
     found = find_edition(edition)
-    options = found.resolve_options(parse_options(option))
-    found.check_player_count(players)
-    cast = found.recommended_cast(players, options)
-    warnings = found.cast_warnings(cast, options)
+    game = new_game(found, players, parse_options(option))
+    cast = found.recommended_cast(players, game.options)
+    warnings = found.cast_warnings(cast, game.options)
     if as_json:
-        emit_json({"edition": found.id, "players": players, "cast": cast, "options": options, "warnings": warnings})
+        emit_json({"edition": found.id, "players": players, "cast": cast, "options": game.options,
+                   "warnings": warnings})
         return
     table = Table(title=f"{found.name}: {players} players")
     table.add_column("role")
@@ -175,25 +258,27 @@ def setup(
 @app.command()
 @friendly
 def simulate(
-    edition: Annotated[str, typer.Argument(help="Edition id.")],
-    players: Annotated[int | None, typer.Option("--players", "-p", help="Number of players.")] = None,
-    games: Annotated[int, typer.Option("--games", "-g", min=1, help="Number of games.")] = 1000,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the first game; game i uses seed+i.")] = 0,
-    bots: Annotated[str, typer.Option("--bots", help="random or heuristic.")] = "random",
-    workers: Annotated[int, typer.Option("--workers", "-w", help="Processes; 0 = one per core.")] = 1,
+    edition: EditionArg,
+    players: Annotated[int | None, typer.Option("--players", "-p", metavar="N", help="Number of players.")] = None,
+    games: Annotated[int, typer.Option("--games", "-g", metavar="N", help="Number of games.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", metavar="S", help="Seed of the first game; game i uses S+i.")] = 0,
+    bots: Bots = "random",
+    workers: Annotated[int, typer.Option("--workers", "-w", metavar="N",
+                                         help="Processes; 0: one per core (never more than cores or games).")] = 1,
     option: OptionList = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    as_json: Json = False,
 ) -> None:
     """Play many bot games and report win rates with 95% confidence intervals."""
     from mafioso.analysis import simulate as run_simulation
     from mafioso.analysis import wilson_interval
 
+    check_range("--games", games, 1, MAX_GAMES)
+    check_seed(seed)
+    check_choice("--bots", bots, BOT_KINDS)
     found = find_edition(edition)
     options = parse_options(option)
-    found.resolve_options(options)
-    if bots not in ("random", "heuristic"):
-        raise MafiosoError(f"--bots takes random or heuristic, not {bots!r}")
-    workers = workers or os.cpu_count() or 1
+    new_game(found, players, options)  # every setting checked before any worker starts
+    workers = worker_count(workers, games)
     if as_json:
         result = run_simulation(found.id, players, games, seed=seed, bots=bots, options=options, workers=workers)
         emit_json(result.to_json())
@@ -220,15 +305,12 @@ def simulate(
 @app.command()
 @friendly
 def scenario(
-    files: Annotated[list[Path], typer.Argument(help="Scenario files (YAML, format 1).")],
-    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    files: Annotated[list[Path], typer.Argument(metavar="FILE...", help="Scenario files (YAML, format 1).")],
+    as_json: Json = False,
 ) -> None:
-    """Run scenario files; exit 1 and show the first difference if any fails."""
+    """Run scenario files; exit 1 and show the first difference if one fails, 2 if one is malformed."""
     from mafioso.scenarios import run_files
 
-    missing = [str(path) for path in files if not path.is_file()]
-    if missing:
-        raise MafiosoError(f"no scenario file {missing[0]}")
     results = run_files(files)
     failed = [r for r in results if r[1]]
     if as_json:
@@ -237,7 +319,7 @@ def scenario(
     else:
         for path, message in results:
             if message:
-                console.print(f"[red]FAIL[/] {path}\n     {message}", highlight=False)
+                console.print(f"[red]FAIL[/] {path}\n     {message}", highlight=False, markup=False)
             else:
                 console.print(f"[green]ok[/]   {path}", highlight=False)
         console.print(f"{len(results) - len(failed)} passed, {len(failed)} failed")
@@ -248,58 +330,122 @@ def scenario(
 @app.command()
 @friendly
 def replay(
-    log: Annotated[Path, typer.Argument(help="A game log (JSON) written by play --log or the server.")],
-    narrate_events: Annotated[bool, typer.Option("--narrate", help="Print the facilitator's narration.")] = False,
-    show_protocol: Annotated[bool, typer.Option("--protocol", help="Print the edition's protocol sheet as JSON (sport).")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    log: Annotated[Path, typer.Argument(metavar="LOG", help="A game log (JSON) written by play --log or the server.")],
+    narrate_events: Annotated[bool, typer.Option("--narrate", metavar="", help="Print the facilitator's narration.")] = False,
+    show_protocol: Annotated[bool, typer.Option("--protocol", metavar="", help="Print the edition's protocol sheet as JSON (sport).")] = False,
+    as_json: Json = False,
 ) -> None:
-    """Re-run a game log and check that it reproduces the same events, byte for byte."""
-    data = json.loads(log.read_text(encoding="utf-8"))
-    game = Game.replay(data)
+    """Re-run a game log, finished or not, and check that it reproduces the same events, byte for byte."""
+    data = read_log(log)
+    game = replay_log(log, data)
     if show_protocol:
         make = getattr(game.edition, "protocol", None)
         if make is None:
-            raise MafiosoError(f"{game.edition.id} has no protocol sheet")
+            raise CommandError(f"{game.edition.id} has no protocol sheet")
+        if game.outcome is None:
+            raise CommandError(f"{log}: the game is unfinished; a protocol sheet needs a finished game")
         emit_json(make(game))
         return
-    summary = {"edition": game.edition.id, "decisions": len(game.decisions), "events": len(game.events),
-               "digest": game.digest(), "reproduced": bool(data.get("digest")),
-               "outcome": game.outcome.to_json() if game.outcome else None}
+    reproduced = comparable(game, data)
     if as_json:
-        emit_json(summary)
+        emit_json({"edition": game.edition.id, "decisions": len(game.decisions), "events": len(game.events),
+                   "digest": game.digest(), "reproduced": reproduced, "finished": game.outcome is not None,
+                   "phase": str(game.phase), "outcome": game.outcome.to_json() if game.outcome else None})
         return
     if narrate_events:
-        from mafioso.i18n import narrate
-
-        for event in game.events:
-            text = narrate(game.edition, event)
-            if text:
-                console.print(f"[dim]{event.audience.to_json()}[/] {text}", highlight=False)
-    verdict = "reproduced exactly" if data.get("digest") else "replayed (the log had no digest to compare)"
-    console.print(f"{game.edition.id}: {len(game.decisions)} decisions, {len(game.events)} events, {verdict}.")
+        narrate_all(game)
+    verdict = "reproduced exactly" if reproduced else "replayed (the log has no digest this version can compare)"
+    console.print(f"{game.edition.id}: {len(game.decisions)} decisions, {len(game.events)} events, {verdict}.",
+                  highlight=False)
     if game.outcome:
-        console.print(f"outcome: {game.outcome.termination}, winners: {', '.join(game.outcome.winners) or 'none'}")
+        console.print(f"outcome: {game.outcome.termination}, winners: {', '.join(game.outcome.winners) or 'none'}",
+                      highlight=False)
+    else:
+        console.print(f"unfinished: the game stopped in {game.phase}{', ' + game.step if game.step else ''}.",
+                      highlight=False)
+
+
+def narrate_all(game: Game) -> None:
+    """Every event's narration, with its audience (the facilitator's view)."""
+    from mafioso.i18n import narrate
+
+    for event in game.events:
+        text = narrate(game.edition, event)
+        if text:
+            console.print(f"[dim]{event.audience.to_json()}[/] {text}", highlight=False)
+
+
+def replay_log(path: Path, log: dict[str, Any]) -> Game:
+    """Replay a checked log; an error names the file and the decision (or the setting) at fault."""
+    try:
+        game = Game.replay(log, check=False)
+    except MafiosoError as error:
+        number = decision_number(error)
+        what = "" if number is not None else "cannot replay it: "
+        raise CommandError(f"{path}: {what}{error}", file=str(path), decision=number,
+                           type=type(error).__name__) from None
+    problem = reproduction_problem(game, log)
+    if problem:
+        raise CommandError(f"{path}: {problem}", file=str(path), type=ReplayMismatch.__name__)
+    return game
+
+
+def reproduction_problem(game: Game, log: dict[str, Any]) -> str | None:
+    """Why the replayed game is not the one recorded (``None`` if it is), as precisely as the log allows."""
+    count = len(game.decisions)
+    outcome = log.get("outcome")
+    if outcome is not None and game.outcome is None:
+        return (f"the log says the game ended ({outcome['termination']}), but its {count} decisions stop in "
+                f"{game.phase}: decisions are missing (is the log cut short?)")
+    if not comparable(game, log) or log.get("digest") == game.digest():
+        return None
+    events = log.get("events")
+    if isinstance(events, int) and events > len(game.events):
+        return (f"the log records {events} events, but its {count} decisions replay only {len(game.events)}: "
+                "decisions are missing (is the log cut short?)")
+    if isinstance(events, int) and events < len(game.events):
+        return f"its {count} decisions replay {len(game.events)} events, more than the {events} recorded"
+    return ("the replayed events differ from the recorded ones (the digest does not match): the log was changed, "
+            "or written under other rules")
+
+
+def comparable(game: Game, log: dict[str, Any]) -> bool:
+    """Whether the log's digest can be checked: it has one, and this mafioso writes the log's format
+    (an older format is migrated on replay, and its events are then this release's)."""
+    return bool(log.get("digest")) and log.get("format") == game.log().get("format")
 
 
 # -- play and serve ------------------------------------------------------------------------------
 @app.command()
 @friendly
 def play(
-    edition: Annotated[str, typer.Argument(help="Edition id.")],
-    players: Annotated[int | None, typer.Option("--players", "-p", help="Number of players.")] = None,
-    seat: Annotated[int, typer.Option("--seat", "-s", help="Your seat.")] = 1,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed (random if not given).")] = None,
-    bots: Annotated[str, typer.Option("--bots", help="random or heuristic.")] = "heuristic",
+    edition: EditionArg,
+    players: Annotated[int | None, typer.Option("--players", "-p", metavar="N", help="Number of players.")] = None,
+    seat: Annotated[int, typer.Option("--seat", "-s", metavar="N", help="Your seat.")] = 1,
+    seed: Annotated[int | None, typer.Option("--seed", metavar="S", help="Seed (random if not given).")] = None,
+    bots: Bots = "heuristic",
     option: OptionList = None,
-    lang: Annotated[str, typer.Option("--lang", help="Language of the narration.")] = "en",
-    log: Annotated[Path | None, typer.Option("--log", help="Write the game log here at the end.")] = None,
+    lang: Annotated[str, typer.Option("--lang", metavar="LANG", help="Language of the narration: en, pl or ru.")] = "en",
+    log: Annotated[Path | None, typer.Option("--log", metavar="FILE",
+                                             help="Write the game log here at the end (or when you quit).")] = None,
 ) -> None:
-    """Play in the terminal: you hold one seat, bots hold the others."""
-    from mafioso.cli.terminal import TerminalGame
+    """Play in the terminal: you hold one seat, bots hold the others. Ctrl-D quits, keeping the log."""
+    from mafioso.cli.terminal import INTERRUPTED, TerminalGame
 
+    check_choice("--bots", bots, BOT_KINDS)
+    check_choice("--lang", lang, languages())
+    check_seed(seed)
+    if log is not None:
+        check_writable(log)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
-    TerminalGame(console, edition, players, seat, seed, bots, parse_options(option), lang).run(log)
+    terminal = TerminalGame(console, edition, players, seat, seed, bots, parse_options(option), lang)
+    status = terminal.run()
+    if log is not None:
+        written = write_log(log, terminal.log())
+        console.print(f"Game log written to {written}. Replay it with: mafioso replay {written}", highlight=False)
+    if status == INTERRUPTED:
+        raise typer.Exit(EXIT_INTERRUPTED)
 
 
 @app.command()

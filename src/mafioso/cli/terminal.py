@@ -6,14 +6,14 @@ includes the seat, and prompts are the seat's own. The other seats are played by
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Console
 from rich.panel import Panel
 
 from mafioso.agents.base import make_bots
+from mafioso.cli.files import consistent_log
 from mafioso.engine import CHOOSE_MANY, SPEECH, Choice, Game, MafiosoError, Prompt, find_edition
 from mafioso.i18n import describe_prompt, narrate, role_name
 
@@ -22,6 +22,15 @@ HELP_SPEECH = (
     "Type 'claim SEAT VALUE' to say something aloud (values: {claims}), or press Enter "
     "to end your speech. Example: {example}"
 )
+
+
+FINISHED = "finished"
+QUIT = "quit"
+INTERRUPTED = "interrupted"
+
+
+class QuitGame(Exception):
+    """The player closed the input (Ctrl-D): stop here and keep the game so far."""
 
 
 class TerminalGame:
@@ -39,12 +48,34 @@ class TerminalGame:
         del self.bots[seat]
         self.shown = 0
         self.fed: dict[int, int] = {n: 0 for n in self.bots}
+        self.status = ""
 
-    def run(self, log: Path | None) -> None:
-        """Play to the end, then show the result (and write the log if asked)."""
+    def run(self) -> str:
+        """Play to the end (or until the player quits), show the result; return how it ended.
+
+        Ctrl-D at a prompt quits (:data:`QUIT`) and Ctrl-C anywhere stops (:data:`INTERRUPTED`):
+        either way the game so far is kept, so :meth:`log` still has it for ``--log``.
+        """
         game = self.game
         self.console.print(Panel(f"{game.edition.name}: you are seat {self.seat} of {game.players} "
                                  f"(seed {game.seed}).", style="bold"))
+        try:
+            self.play()
+        except QuitGame:
+            self.status = QUIT
+            self.console.print(f"\nYou left the game in {game.phase}.", highlight=False)
+            return self.status
+        except KeyboardInterrupt:
+            self.status = INTERRUPTED
+            self.console.print(f"\nGame interrupted in {game.phase}.", highlight=False)
+            return self.status
+        self.show_new_events()
+        self.status = FINISHED
+        return self.status
+
+    def play(self) -> None:
+        """Let the bots and the human answer every prompt until the game is over."""
+        game = self.game
         while not game.is_over():
             self.show_new_events()
             self.feed_bots()
@@ -58,10 +89,10 @@ class TerminalGame:
                 if game.is_pending(prompt.id):
                     self.show_new_events()
                     self.ask(prompt)
-        self.show_new_events()
-        if log is not None:
-            log.write_text(json.dumps(game.log(), indent=1), encoding="utf-8")
-            self.console.print(f"Game log written to {log}. Replay it with: mafioso replay {log}")
+
+    def log(self) -> dict[str, Any]:
+        """The game's log; after Ctrl-C, rebuilt so that it replays (see :func:`consistent_log`)."""
+        return consistent_log(self.game) if self.status == INTERRUPTED else self.game.log()
 
     def feed_bots(self) -> None:
         for number, bot in self.bots.items():
@@ -83,14 +114,13 @@ class TerminalGame:
         self.shown = len(self.game.events)
 
     def ask(self, prompt: Prompt) -> None:
-        """Ask until the answer is legal; end of input takes the prompt's default."""
+        """Ask until the answer is legal; end of input (Ctrl-D) quits the game."""
         while True:
             self.console.print(f"[bold cyan]> {self.describe(prompt)}[/]", highlight=False)
             try:
                 raw = input("  your choice: ")
             except EOFError:
-                self.game.decide(prompt.seat, prompt.id, prompt.default)
-                return
+                raise QuitGame from None
             try:
                 self.game.decide(prompt.seat, prompt.id, self.parse(prompt, raw))
                 return
@@ -102,7 +132,7 @@ class TerminalGame:
         act = describe_prompt(edition, prompt, self.lang)
         options = ", ".join(role_name(edition, o, self.lang) if isinstance(o, str) else str(o) for o in prompt.options)
         if prompt.kind == SPEECH:
-            claims = [str(c) for c in prompt.data.get("claims", ())]
+            claims = speech_claims(prompt.data)
             example = (f"{prompt.options[0]} " if prompt.options else "") + (
                 f"claim {prompt.seat} {claims[0]}" if claims else "")
             text = act + " " + (HELP_NOMINATE.format(options=options) if options else "")
@@ -124,6 +154,13 @@ class TerminalGame:
         if prompt.kind == CHOOSE_MANY:
             return values
         return values[0]
+
+
+def speech_claims(data: Any) -> list[str]:
+    """The values a speech may claim: ``data["claims"]`` (a mapping) or ``data.claims`` (engine v2's
+    typed payload), so the terminal reads prompts of either engine."""
+    raw = data.get("claims", ()) if isinstance(data, Mapping) else getattr(data, "claims", ())
+    return [str(claim) for claim in raw or ()]
 
 
 def parse_speech(words: list[str]) -> dict[str, Any]:

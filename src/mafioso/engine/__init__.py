@@ -5,7 +5,7 @@ Nothing here does I/O, reads a clock or uses a global random generator.
 
 from mafioso.engine.chance import Chance
 from mafioso.engine.choices import Ballot, Claim, Move, Payload, Speech, SpeechRules, Tied
-from mafioso.engine.edition import Edition, Flow, Option, Role, Team
+from mafioso.engine.edition import Edition, Flow, Role, Team
 from mafioso.engine.errors import (
     AlreadyDecided,
     GameOver,
@@ -23,7 +23,9 @@ from mafioso.engine.errors import (
 from mafioso.engine.events import FACILITATOR, PUBLIC, Audience, Event
 from mafioso.engine.game import Game, Legal
 from mafioso.engine.log import LOG_FORMAT
+from mafioso.engine.logcheck import LogError, validate_log
 from mafioso.engine.observer import Observer
+from mafioso.engine.options import Option
 from mafioso.engine.outcome import GameEnded, Outcome
 from mafioso.engine.phase import Phase
 from mafioso.engine.prompts import CHANCE, CHOOSE, CHOOSE_MANY, GM, SPEECH, Choice, Decision, Draw, Entry, Prompt
@@ -85,6 +87,7 @@ __all__ = [
     "IllegalTarget",
     "InvalidDecision",
     "Legal",
+    "LogError",
     "MafiosoError",
     "Move",
     "NotYourTurn",
@@ -114,5 +117,6 @@ __all__ = [
     "available_ids",
     "find_edition",
     "seat_stream",
+    "validate_log",
     "visible",
 ]

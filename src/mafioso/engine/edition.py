@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from mafioso.engine.errors import OptionError, SetupError
 from mafioso.engine.events import Event
+from mafioso.engine.options import Option
 from mafioso.engine.outcome import Outcome
 from mafioso.engine.prompts import Prompt
 from mafioso.engine.state import Batch, Reply, Seat, State
@@ -59,30 +60,6 @@ class Role:
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class Option:
-    """A named edition option. ``default`` is the rulebook's reading; ``choices`` limit values."""
-
-    name: str
-    default: Any
-    doc: str
-    choices: tuple[Any, ...] = ()
-
-    def check(self, value: Any) -> Any:
-        """Return ``value`` if the option takes it, else raise :class:`OptionError`."""
-        if self.choices:
-            if value not in self.choices:
-                shown = ", ".join(repr(c) for c in self.choices)
-                raise OptionError(f"option {self.name!r} takes one of {shown}, not {value!r}")
-            return value
-        expected = type(self.default)
-        if expected is bool and type(value) is not bool:
-            raise OptionError(f"option {self.name!r} takes true or false, not {value!r}")
-        if expected in (int, float) and (type(value) not in (int, float) or type(value) is bool):
-            raise OptionError(f"option {self.name!r} takes a number, not {value!r}")
-        return value
-
-
 Flow = Generator[Batch, Reply, Any]
 """An edition's script: yields batches, receives replies, ends the game with ``State.end``."""
 
@@ -110,6 +87,12 @@ class Edition:
     """The edition's function picking an event's narration key (a variant of its kind)."""
     players_by_default: ClassVar[int | None] = None
     """The player count used when none is given (the smallest one if unset)."""
+    reveals: ClassVar[Mapping[str, str]] = {}
+    """Who may learn each secret, by event kind, written from the rulebook (``secrecy.py``):
+    ``"public"``, ``"actor"`` (the event's ``by`` or ``seat``, or the seats it lists), ``"team"``
+    (the actor's team), ``"team:<id>"``, ``"role:<id>"`` (its holders) or ``"gm"``; ``"|"``
+    joins alternatives. A kind not listed must not depend on hidden roles, and may be told
+    privately to the facilitator only. The secrecy tests hold every game to this table."""
 
     # -- setup -------------------------------------------------------------------------------
     def default_players(self) -> int:
@@ -148,6 +131,8 @@ class Edition:
 
     def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
         """All options with the rulebook's defaults filled in; unknown names are errors."""
+        if given is not None and not isinstance(given, Mapping):
+            raise OptionError(f"options are given as names with values, not {type(given).__name__}")
         given = dict(given or {})
         known = {o.name: o for o in self.options}
         for name in given:
@@ -194,6 +179,13 @@ class Edition:
         if 1 <= seat <= len(state.seats) and not state.seat(seat).alive:
             return f"seat {seat} is out of the game and decides nothing more"
         return None
+
+    def migrate_choice(self, prompt: Prompt, choice: Any) -> Any:
+        """A choice read from a format-1 log, in today's form for ``prompt``. The default reads
+        ``"what:seat"`` strings as moves; an edition whose prompts changed shape says more."""
+        from mafioso.engine.log import migrate_choice
+
+        return migrate_choice(prompt, choice)
 
     def observe(self, observer: Observer, event: Event) -> None:
         """Fold an edition-specific event into a seat's knowledge (``observer.facts``); the

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from mafioso.engine.choices import Move
 from mafioso.engine.errors import InvalidDecision, MafiosoError, ReplayMismatch
+from mafioso.engine.logcheck import validate_log
 from mafioso.engine.prompts import CHANCE, GM, Decision, Draw, Entry, Prompt
 
 if TYPE_CHECKING:
@@ -67,9 +68,8 @@ def replay(log: Mapping[str, Any], *, check: bool = True) -> Game:
     """Rebuild a game from its log. Raises :class:`ReplayMismatch` naming what went wrong."""
     from mafioso.engine.game import Game
 
+    log = validate_log(log)  # names the field of a malformed log (LogError)
     fmt = log.get("format")
-    if fmt not in READS:
-        raise ReplayMismatch(f"unknown log format {fmt!r}; this mafioso reads formats {', '.join(map(str, READS))}")
     raw_entries = log.get("history") if fmt == 2 else log.get("decisions")
     entries = [entry_from_json(raw) for raw in raw_entries or []]
     game = Game(
@@ -110,9 +110,19 @@ def _check_versions(log: Mapping[str, Any], game: Game) -> None:
 
 
 def _decide_migrated(game: Game, old: Decision) -> None:
-    """Apply a format-1 decision: match its prompt by seat when the id changed, and its choice."""
+    """Apply a format-1 decision: match its prompt by seat when the id changed, and its choice.
+
+    A decoy's answer changes nothing, so one that no longer fits today's decoy (whose shape now
+    follows the real prompt's) is replayed as a pass.
+    """
     prompt = _match_prompt(game, old)
-    game.decide(old.seat, prompt.id, migrate_choice(prompt, old.choice))
+    choice = game.edition.migrate_choice(prompt, old.choice)
+    if prompt.decoy:
+        try:
+            prompt.check(choice)
+        except MafiosoError:
+            choice = None
+    game.decide(old.seat, prompt.id, choice)
 
 
 def _match_prompt(game: Game, old: Decision) -> Prompt:

@@ -94,18 +94,23 @@ def secret_step(
     spec: Secret,
     actors: Mapping[int, tuple[Any, ...] | None] | Iterable[int],
     pool: Iterable[int] | None = None,
+    *,
+    acts: Mapping[int, str] | None = None,
 ) -> Steps:
     """Ask ``actors`` for real and every other seat of ``pool`` (the living) for a decoy answer.
 
     ``actors`` lists seats, or maps seats to their own options (``None``: the spec's default
-    targets). Returns ``{seat: choice}`` for the actors only. Nothing is asked when the batch
-    would be empty (no actor, and decoys are off for bot games).
+    targets). ``acts`` gives some actors another act than the spec's (two roles woken at once,
+    each with its own task), in the same shape. Returns ``{seat: choice}`` for the actors only.
+    Nothing is asked when the batch would be empty (no actor, and decoys are off for bot games).
     """
     own = actors if isinstance(actors, Mapping) else dict.fromkeys(actors)
     batch = SecretBatch(
         spec.prompt(seat, options if options is not None else spec.targets(st, seat))
         for seat, options in own.items()
     )
+    if acts:
+        batch = SecretBatch(p._replace(act=acts[p.seat]) if p.seat in acts else p for p in batch)
     if st.decoys:
         for seat in st.living() if pool is None else pool:
             if seat not in own:
@@ -156,7 +161,7 @@ def agree(
     st: State,
     spec: Secret,
     group: Sequence[int],
-    targets: tuple[Any, ...],
+    targets: tuple[Any, ...] | Mapping[int, tuple[Any, ...]],
     *,
     rounds: int = 1,
     settle: str = MAJORITY,
@@ -164,7 +169,8 @@ def agree(
     """A group points at a target until all agree, for at most ``rounds`` rounds, then settles.
 
     Each round is a secret step (decoys for everyone outside the group); after each, the group
-    is told what every member pointed at. ``settle`` is :data:`MAJORITY` (more than half of the
+    is told what every member pointed at. ``targets`` are the same for every member, or given
+    per member. ``settle`` is :data:`MAJORITY` (more than half of the
     group, else nobody) or :data:`LOTS` (the most pointed; a tie by lot). Returns an
     :class:`Agreement`. With no group, one decoy round is still played, so nobody outside can
     tell that nobody points.
@@ -173,12 +179,13 @@ def agree(
     members = list(group)
     for number in range(1, max(1, rounds) + 1):
         key = spec.key if rounds <= 1 else f"{spec.key}{number}"
-        picks = yield from secret_step(st, spec._replace(key=key), dict.fromkeys(members, targets))
+        offered = {m: targets[m] for m in members} if isinstance(targets, Mapping) else dict.fromkeys(members, targets)
+        picks = yield from secret_step(st, spec._replace(key=key), offered)
         if not members:
             return Agreement(None, {})
         st.emit(POINTS, Audience.group(members), round=number, picks=[[m, picks.get(m)] for m in members])
-        if len(set(picks.values())) == 1 and None not in picks.values():
-            break
+        if len(set(picks.values())) == 1 and (None not in picks.values() or spec.optional):
+            break  # all point at one target (or, where they may, all decline)
     counts = tally(picks.values())
     if settle == MAJORITY:
         return Agreement(majority(counts, len(members)), picks)

@@ -1,7 +1,7 @@
 """PettingZoo AEC environments for every mafioso edition (``pip install mafioso[envs]``).
 
 >>> from mafioso.envs import env
->>> table = env("vendetta", players=8)
+>>> table = env("sport")
 >>> table.reset(seed=3)
 >>> sorted(table.agents)[:2]
 ['seat_1', 'seat_2']

@@ -8,12 +8,14 @@ One layout serves every edition, because it is derived from what every prompt al
     2 .. N+1              SEAT   seat 1 .. N (a target, a vote, a nomination)
     N+2 .. N+1+M          SLOT   the 1st .. M-th non-seat option of the current prompt
 
-Non-seat options (``"yes"``, ``"greet"``, a card id, ``"check:3"``...) are not declared
-per edition, so they are addressed by their position in the prompt (a slot); the observation
-describes each slot (see :mod:`mafioso.envs.observation`). A ``choose_many`` prompt is answered
-as a sequence of SEAT/SLOT picks, one per step, closed by STOP (or submitted automatically once
-no further pick is possible). Everything a SEAT/SLOT/PASS/STOP cannot express (speech claims,
-team signals) goes through :meth:`mafioso.envs.aec.raw_env.act_json`.
+Non-seat options (``"yes"``, ``"greet"``, a card id, a :class:`~mafioso.engine.Move` such as
+``Move("check", 3)``) are not declared per edition, so they are addressed by their position in
+the prompt (a slot); the observation describes each slot (a move by its ``what`` and its seat,
+see :mod:`mafioso.envs.observation`). A ``choose_many`` prompt is answered as a sequence of
+SEAT/SLOT picks, one per step, closed by STOP (or submitted automatically once no further pick
+is possible). A speech is PASS (say nothing) or a seat (nominate it). Everything a
+SEAT/SLOT/PASS/STOP cannot express (speech claims, team signals) goes through
+:meth:`mafioso.envs.aec.raw_env.act_json`.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from mafioso.engine import CHOOSE_MANY, SPEECH, Choice, IllegalTarget, InvalidDecision, Prompt
+from mafioso.engine import CHOOSE_MANY, SPEECH, Choice, IllegalTarget, InvalidDecision, Prompt, Speech
 
 PASS = 0
 """Decline the prompt (``None``): no target, no vote, end the speech without a nomination."""
@@ -150,7 +152,7 @@ def decode(layout: ActionLayout, prompt: Prompt, picks: Sequence[Any], action: A
         return Submit(None)
     option = layout.option_of(prompt, index)
     if prompt.kind == SPEECH:
-        return Submit({"nominate": option})
+        return Submit(Speech(nominate=option))
     return Submit(option)
 
 

@@ -41,7 +41,7 @@ from mafioso.engine import (
     find_edition,
 )
 from mafioso.envs.actions import STOP, ActionLayout, Pick, decode
-from mafioso.envs.observation import Encoder, SeatMemory
+from mafioso.envs.observation import Encoder, SeatFeed
 
 RENDER_MODES = ("ansi", "human")
 Observation = dict[str, npt.NDArray[Any]]
@@ -166,12 +166,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.results = {}
-        self._memories = {s: SeatMemory(s) for s in range(1, self.players + 1)}
+        self._feeds: dict[int, SeatFeed] = {
+            s: self.encoder.feed(self.game.observer(s)) for s in range(1, self.players + 1)
+        }
+        """Each seat's observer, the one source of what the seat knows."""
         self._seen = 0
-        self._event_phase = ""
-        """The phase of the events absorbed so far (the game may already be further on)."""
-        self._public_out: dict[int, str] = {}
-        """Seats publicly out of play, with the phase in which they went out."""
+        self._public_out: dict[int, tuple[str, int | None]] = {}
+        """Seats publicly out of play, with the phase (name, number) in which they went out."""
         self._removed: set[int] = set()
         self._picks: list[Any] = []
         self._held: list[Choice] = []
@@ -290,12 +291,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         as the longest possible sequence; an answer made early is held (not yet decided) and the
         seat steps STOP until its turn is over.
 
-        The padding is read from the batch, decoys included, so it hides which seat holds the
-        multi-choice prompt, but not whether the step holds one at all: when its role holder is
-        gone and the engine's decoys are single choices, turns are one step long. Where that
-        matters (vendetta's Journalist, whose death is not revealed), make the env with ``secret_turn``
-        set to the longest pick sequence (2 or 3): every prompt of a batch with decoys then takes
-        at least that many steps. (An engine fix is requested in ``notes/request-envs.md``.)
+        The padding is read from the batch, decoys included. The engine builds a secret step's
+        decoys from the same spec as its real prompts (``engine.steps.secret_step``), so they are
+        multi-choice too, even when the role holder is gone: the padding hides which seat acts and
+        whether anyone does. ``secret_turn`` sets a least number of steps for every prompt of a
+        batch with decoys (kept from version 0, when decoys could be single choices).
         """
         if not self.decoys or len({p.seat for p in batch}) < 2:
             return 1
@@ -336,28 +336,20 @@ class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
             self._engine_decide(prompt, prompt.default)
 
     def _absorb_events(self) -> None:
-        game = self.game
-        new = game.events[self._seen :]
-        self._seen = len(game.events)
-        memories = self._memories
-        for event in new:
-            audience = event.audience
-            as_json = event.to_json()
-            key = self.encoder.key_of(event)
-            if audience.public:
-                for memory in memories.values():
-                    memory.take(event, key, as_json)
-                seat = event.data.get("seat")
-                if event.kind == "phase":
-                    self._event_phase = str(event.data.get("phase", ""))
-                elif event.kind == ELIMINATED and isinstance(seat, int):
-                    self._public_out.setdefault(seat, self._event_phase)
-                elif event.kind == RETURNED and isinstance(seat, int):
-                    self._public_out.pop(seat, None)
-            else:
-                for seat in audience.seats:
-                    if seat in memories:
-                        memories[seat].take(event, key, as_json)
+        """Note the seats publicly out of play (agents leave in public), with the phase they left in.
+
+        Everything else an agent knows comes from its seat's observer (:class:`SeatFeed`).
+        """
+        events = self.game.events
+        for event in events[self._seen :]:
+            seat = event.data.get("seat")
+            if not event.audience.public or type(seat) is not int:
+                continue
+            if event.kind == ELIMINATED:
+                self._public_out.setdefault(seat, (event.phase.name, event.phase.number))
+            elif event.kind == RETURNED:
+                self._public_out.pop(seat, None)
+        self._seen = len(events)
 
     def _finish(self, outcome: Outcome) -> None:
         """Rewards +1 to winning seats, -1 to the others, 0 to all in a draw; everyone terminates."""
@@ -382,12 +374,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         if not self.terminate_eliminated:
             return
         game = self.game
+        now = (game.phase.name, game.phase.number)
         prompted = {p.seat for p in game.awaiting()}
         for seat, phase in self._public_out.items():
             name = agent_name(seat)
             if seat in self._removed or self.terminations.get(name, True) or seat in prompted:
                 continue
-            if phase != game.phase:
+            if phase != now:
                 self.terminations[name] = True
 
     def _select(self) -> None:
@@ -431,16 +424,15 @@ class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         current = self._prompt
         for name in self.agents:
             seat = seat_of(name)
-            memory = self._memories[seat]
+            feed = self._feeds[seat].update()
             mine = current if current is not None and current.seat == seat and name == self.agent_selection else None
             self.infos[name] = {
                 "seat": seat,
                 "view": {
                     "seat": seat,
                     "players": self.players,
-                    "phase": game.phase,
-                    "step": game.step,
-                    "events": list(memory.events),
+                    "phase": game.phase.to_json(),
+                    "events": list(feed.events),
                     "prompts": [p.to_json() for p in game.awaiting() if p.seat == seat],
                     "outcome": game.outcome.to_json() if game.outcome else None,
                 },
@@ -464,7 +456,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
             else None
         )
         picks = self._picks if prompt is not None else []
-        vector = self.encoder.encode(self._memories[seat], self.game.phase, prompt, picks)
+        vector = self.encoder.encode(self._feeds[seat], prompt, picks)
         if prompt is not None and self._held:
             mask = self.layout.empty_mask()
             mask[STOP] = 1

@@ -1,10 +1,11 @@
-"""The observation of one seat: a fixed-size vector folded only from what that seat may see.
+"""The observation of one seat: a fixed-size vector built only from that seat's observer.
 
-Every feature is computed from the seat's visible events (public ones and those whose audience
-includes the seat) and from the seat's own pending prompt, exactly what ``game.view(seat)``
-holds. Nothing reads the game's hidden state, so a seat's vector cannot depend on another
-seat's hidden role. The layout is derived from what the edition declares (its roles, teams,
-acts and narration keys), so there is no per-edition code. In order:
+Every feature comes from the seat's :class:`~mafioso.engine.Observer` (its role, team, the roles
+and teams it knows, who it knows to be out, the events it saw) and from the seat's own pending
+prompt: exactly what ``game.view(seat)`` holds. Nothing reads the game's hidden state, so a
+seat's vector cannot depend on another seat's hidden role. The layout is derived from what the
+edition declares (its roles, teams, acts and narration keys), so there is no per-edition code.
+In order:
 
 =====================  ============  ==========================================================
 block                  size          meaning
@@ -12,14 +13,18 @@ block                  size          meaning
 seat                   N             one-hot of the observing seat
 role                   R             one-hot of the seat's own role (as last told to it)
 team                   T             one-hot of the seat's own team
-in play                N             1 for seats not publicly out of play
+in play                N             1 for seats the seat does not know to be out of play
 known roles            N x R         roles this seat has been shown (its own included)
+known teams            N x T         teams this seat knows (its own, its partners', revealed)
 phase                  5             setup/other, night, day, end flags, and the phase number
 prompt                 8 + A         has a prompt, kind one-hot, act one-hot (+ unknown act),
                                      optional, min and max count, picks made so far
+named                  N             seats the prompt's payload names (a ballot's nominee,
+                                     the tied players)
 picks                  N + M         seats and option slots picked so far in a sequence
-slots                  M x (3 + R)   per option slot: present, seat it names / N, word hash
-                                     bucket / 8, role one-hot if the option is a role id
+slots                  M x (3 + R)   per option slot: present, seat it names / N (a move's
+                                     seat), word hash bucket / 8 (a move's ``what``), role
+                                     one-hot if the option is a role id
 event counts           K + 1         visible events per narration key (+ other), all phases
 =====================  ============  ==========================================================
 
@@ -30,6 +35,7 @@ N seats, R roles, T teams, A acts, M option slots, K narration keys. Counts are 
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,61 +45,73 @@ import numpy.typing as npt
 from mafioso.engine import (
     CHOOSE,
     CHOOSE_MANY,
-    ELIMINATED,
-    RETURNED,
-    ROLE_DEALT,
-    ROLE_REVEALED,
     SPEECH,
     Edition,
     Event,
+    Move,
+    Observer,
+    Payload,
+    Phase,
     Prompt,
+    SpeechRules,
 )
 from mafioso.envs.actions import ActionLayout
 
 KINDS = (CHOOSE, CHOOSE_MANY, SPEECH)
 WORD_BUCKETS = 8
-"""Option words (``"yes"``, ``"check"``...) are hashed (CRC-32, stable across runs) into buckets."""
+"""Option words (``"yes"``, a move's ``"check"``...) are hashed (CRC-32, stable across runs) into buckets."""
+PHASES = {"night": 1, "day": 2, "end": 3}
+"""Phase names with a flag of their own; every other name (setup, an edition's own) is flag 0."""
 
 
 def option_word(option: Any) -> tuple[str, int]:
-    """Split a non-seat option into its word and the seat it names: ``"kill:3"`` -> ``("kill", 3)``."""
-    text = str(option)
-    word, _, rest = text.partition(":")
-    return word, int(rest) if rest.isdigit() else 0
+    """A non-seat option as its word and the seat it names: ``Move("kill", 3)`` -> ``("kill", 3)``."""
+    if isinstance(option, Move):
+        return option.what, option.seat or 0
+    return str(option), 0
+
+
+def named_seats(payload: Payload | None, players: int) -> set[int]:
+    """The seats a prompt's payload is about: a ballot's nominee, the tied players.
+
+    Read from the payload's fields, so an edition's own payloads count too; a speech's rules
+    (what may be claimed) name nobody.
+    """
+    if payload is None or isinstance(payload, SpeechRules):
+        return set()
+    found: set[int] = set()
+    for value in payload._asdict().values():
+        for item in value if isinstance(value, (list, tuple)) else (value,):
+            if type(item) is int and 1 <= item <= players:
+                found.add(item)
+    return found
 
 
 @dataclass(slots=True)
-class SeatMemory:
-    """What one seat has learnt so far, folded incrementally from the events it may see."""
+class SeatFeed:
+    """One seat's observer and what the env keeps of its events, each folded once.
 
-    seat: int
-    role: str | None = None
-    team: str | None = None
-    known: dict[int, str] = field(default_factory=dict)
-    out: set[int] = field(default_factory=set)
-    counts: dict[str, int] = field(default_factory=dict)
-    events: list[dict[str, Any]] = field(default_factory=list)
-    """The JSON of every event this seat may see, in order, numbered within this list.
-
-    The engine numbers events over the whole game (``n``), so the gaps between the numbers a
-    seat sees would count the events hidden from it (a night check that produced a result, or
-    none). Here ``n`` is the event's position in the seat's own stream instead.
+    ``events`` is the JSON of every event the seat saw, numbered within its own stream (the
+    game-wide numbers would count, by their gaps, the events hidden from it); ``counts`` are
+    those events per narration key.
     """
 
-    def take(self, event: Event, key: str, as_json: dict[str, Any]) -> None:
-        """Fold in one event that this seat may see (``as_json`` is shared and not changed)."""
-        self.events.append({**as_json, "n": len(self.events)})
-        self.counts[key] = self.counts.get(key, 0) + 1
-        data = event.data
-        if event.kind == ROLE_DEALT and data.get("seat") == self.seat:
-            self.role = data.get("role")
-            self.team = data.get("team")
-        if event.kind in (ROLE_DEALT, ROLE_REVEALED) and isinstance(data.get("seat"), int):
-            self.known[data["seat"]] = data["role"]
-        elif event.kind == ELIMINATED and isinstance(data.get("seat"), int):
-            self.out.add(data["seat"])
-        elif event.kind == RETURNED and isinstance(data.get("seat"), int):
-            self.out.discard(data["seat"])
+    observer: Observer
+    key_of: Callable[[Event], str]
+    counts: dict[str, int] = field(default_factory=dict)
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+    def update(self) -> SeatFeed:
+        """Take in the events the seat saw since the last call (all again after a restore)."""
+        history = self.observer.history
+        if len(history) < len(self.events):
+            self.counts.clear()
+            self.events.clear()
+        for event in history[len(self.events):]:
+            self.events.append({**event.to_json(), "n": len(self.events)})
+            key = self.key_of(event)
+            self.counts[key] = self.counts.get(key, 0) + 1
+        return self
 
 
 class Encoder:
@@ -115,8 +133,10 @@ class Encoder:
             ("team", len(self.teams)),
             ("in_play", n),
             ("known", n * r),
+            ("known_teams", n * len(self.teams)),
             ("phase", 5),
             ("prompt", 1 + len(KINDS) + len(self.acts) + 1 + 4),
+            ("named", n),
             ("picks", n + m),
             ("slots", m * self.slot_width),
             ("counts", len(self.keys) + 1),
@@ -133,45 +153,48 @@ class Encoder:
         """The narration key an event is counted under."""
         return self.edition.text_key(event)
 
-    def encode(
-        self,
-        memory: SeatMemory,
-        phase: str,
-        prompt: Prompt | None,
-        picks: list[Any],
-    ) -> npt.NDArray[np.float32]:
+    def feed(self, observer: Observer) -> SeatFeed:
+        """A feed of one seat's events for :meth:`encode`."""
+        return SeatFeed(observer, self.key_of)
+
+    def encode(self, feed: SeatFeed, prompt: Prompt | None, picks: list[Any]) -> npt.NDArray[np.float32]:
         """The vector of one seat now. ``prompt`` is the seat's current prompt, if it is due to act."""
+        feed.update()
+        me = feed.observer
         vec = np.zeros(self.size, dtype=np.float32)
-        n = self.players
         o = self.offsets
-        vec[o["seat"] + memory.seat - 1] = 1.0
-        if memory.role in self.roles:
-            vec[o["role"] + self.roles[memory.role]] = 1.0
-        if memory.team in self.teams:
-            vec[o["team"] + self.teams[memory.team]] = 1.0
-        for seat in range(1, n + 1):
-            if seat not in memory.out:
+        vec[o["seat"] + me.seat - 1] = 1.0
+        if me.role in self.roles:
+            vec[o["role"] + self.roles[me.role]] = 1.0
+        if me.team in self.teams:
+            vec[o["team"] + self.teams[me.team]] = 1.0
+        out = me.out
+        for seat in range(1, self.players + 1):
+            if seat not in out:
                 vec[o["in_play"] + seat - 1] = 1.0
-        width = len(self.roles)
-        for seat, role in memory.known.items():
-            if 1 <= seat <= n and role in self.roles:
-                vec[o["known"] + (seat - 1) * width + self.roles[role]] = 1.0
-        self._phase(vec, phase)
+        self._grid(vec, "known", me.known_roles, self.roles)
+        self._grid(vec, "known_teams", me.known_teams, self.teams)
+        self._phase(vec, me.phase)
         if prompt is not None:
             self._prompt(vec, prompt, picks)
         start = self.counts_start
         other = len(self.keys)
-        for key, count in memory.counts.items():
+        for key, count in feed.counts.items():
             vec[start + self.keys.get(key, other)] += count
         return vec
 
-    def _phase(self, vec: npt.NDArray[np.float32], phase: str) -> None:
+    def _grid(self, vec: npt.NDArray[np.float32], block: str, known: dict[int, str], ids: dict[str, int]) -> None:
+        """One-hot rows, one per seat, of the ids (roles, teams) a seat knows of the others."""
+        base, width = self.offsets[block], len(ids)
+        for seat, value in known.items():
+            if 1 <= seat <= self.players and value in ids:
+                vec[base + (seat - 1) * width + ids[value]] = 1.0
+
+    def _phase(self, vec: npt.NDArray[np.float32], phase: Phase) -> None:
         base = self.offsets["phase"]
-        word, _, number = phase.partition(" ")
-        flag = {"night": 1, "day": 2, "end": 3}.get(word, 0)
-        vec[base + flag] = 1.0
-        if number.isdigit():
-            vec[base + 4] = min(int(number), 100) / 100.0
+        vec[base + PHASES.get(phase.name, 0)] = 1.0
+        if phase.number is not None:
+            vec[base + 4] = min(max(phase.number, 0), 100) / 100.0
 
     def _prompt(self, vec: npt.NDArray[np.float32], prompt: Prompt, picks: list[Any]) -> None:
         o = self.offsets
@@ -185,6 +208,8 @@ class Encoder:
         vec[tail + 1] = min(prompt.min_count, self.players) / self.players
         vec[tail + 2] = min(prompt.max_count, self.players) / self.players
         vec[tail + 3] = min(len(picks), self.players) / self.players
+        for seat in named_seats(prompt.data, self.players):
+            vec[o["named"] + seat - 1] = 1.0
         layout = self.layout
         for pick in picks:
             index = layout.action_of(prompt, pick)
@@ -197,5 +222,5 @@ class Encoder:
             vec[at] = 1.0
             vec[at + 1] = min(seat, self.players) / self.players
             vec[at + 2] = (zlib.crc32(word.encode()) % WORD_BUCKETS + 1) / WORD_BUCKETS
-            if str(option) in self.roles:
-                vec[at + 3 + self.roles[str(option)]] = 1.0
+            if isinstance(option, str) and option in self.roles:
+                vec[at + 3 + self.roles[option]] = 1.0

@@ -11,6 +11,7 @@ import pytest
 
 from mafioso.agents.base import random_choice
 from mafioso.engine import Game, IllegalDecision, NotYourTurn, OptionError, UnknownPrompt
+from tests.editions.blitz.helpers import play_out, play_until
 
 NIGHT_DECKS = [
     "witness=fed,capo=muscle,canary=civilian,gambler=mouthpiece,fixer=fed,sweetheart=mouthpiece",
@@ -44,16 +45,31 @@ def test_every_seat_answers_exactly_once_at_every_night_step(roles: str) -> None
     assert len(shapes) == 1
 
 
+@pytest.mark.parametrize("roles", NIGHT_DECKS)
+def test_real_prompts_and_decoys_share_one_shape_at_every_night_step(roles: str) -> None:
+    """Engine v2: each night step is one secret step built from one spec: every prompt's id is
+    the step's key and its seat, with one kind and one timer, whoever holds an ability."""
+    for seed in range(10):
+        game = Game("blitz", 12, options={"roles": roles}, seed=seed, decoys=True)
+        rng = random.Random(seed)
+        while not game.is_over() and game.phase != "interrogation":
+            batch = game.awaiting()
+            if game.phase == "night":
+                assert game.secret_step
+                keys = {p.id.rsplit(".", 1)[0] for p in batch}
+                assert len(keys) == 1 and all(p.id.endswith(f".{p.seat}") for p in batch)
+                assert len({(p.kind, p.timer, p.max_count) for p in batch}) == 1
+            for prompt in batch:
+                game.decide(prompt.seat, prompt.id, random_choice(prompt, rng))
+
+
 def test_face_down_packages_are_listed_in_seat_order() -> None:
     """The morning lists the Packages' seats in seat order, so the order never tells the bullet
     from the ring (audit fix: they used to come bullet first)."""
     seats = ["vigilante", "fixer", "sweetheart", "goon", "goon", "goon", "fed", "rat", "civilian", "stranger"]
     for bullet, ring in ((9, 7), (7, 9)):
         game = Game("blitz", seats=seats, options={"setup": "no_return_address"}, decoys=False)
-        while game.phase != "interrogation":
-            for prompt in game.awaiting():
-                choice = {"n.package.2": bullet, "n.package.3": ring}.get(prompt.id, prompt.default)
-                game.decide(prompt.seat, prompt.id, choice)
+        play_until(game, lambda g: g.phase.name == "interrogation", {(2, "package"): bullet, (3, "package"): ring})
         placed = [e.data["seat"] for e in game.events if e.kind == "package.placed"]
         assert placed == [7, 9]
 
@@ -63,12 +79,11 @@ def test_errors_at_night_say_nothing_about_other_seats() -> None:
     the same error whether that prompt exists or not, and the game does not change."""
     game = Game("blitz", seats=["vigilante", "canary", "goon", "muscle", "fed", "rat", "stranger"],
                 options={"setup": "high_volume"}, decoys=True)
-    while game.step != "canary":
-        for prompt in game.awaiting():
-            game.decide(prompt.seat, prompt.id, prompt.default)
+    play_until(game, lambda g: g.step == "canary")
     digest, decisions = game.digest(), len(game.decisions)
     errors = []
-    for guess in ("n.peek.2", "n.peek.3", "n.fish.3"):
+    assert any(p.id == "night.canary.3" for p in game.pending(3))  # its own decoy: ids are key.seat
+    for guess in ("night.canary.2", "night.canary.4", "night.capo.3"):
         with pytest.raises(IllegalDecision) as caught:
             game.decide(3, guess, 2)
         errors.append(type(caught.value))
@@ -79,7 +94,7 @@ def test_errors_at_night_say_nothing_about_other_seats() -> None:
 def test_only_the_drafting_seat_may_draft() -> None:
     game = Game("blitz", seats=["vigilante", "goon", "rat", "fed", "civilian", "muscle", "stranger"], decoys=False)
     with pytest.raises(NotYourTurn):
-        game.decide(3, "draft.3", "rat")
+        game.decide(3, "drafting.draft.3", "rat")
     assert game.decisions == []
 
 
@@ -87,10 +102,7 @@ def test_the_outsider_end_still_announces_every_result() -> None:
     """An Outsider's shot ends the game at once; every seat still gets a public result."""
     game = Game("blitz", seats=["vigilante", "outsider", "goon", "muscle", "fed", "rat", "stranger"],
                 options={"setup": "foreign_asset"}, decoys=False)
-    while not game.is_over():
-        for prompt in game.awaiting():
-            choice = [2] if prompt.act == "place" else "bang" if prompt.act == "bang" else prompt.default
-            game.decide(prompt.seat, prompt.id, choice)
+    play_out(game, {(1, "place"): [2], (1, "bang"): "bang"})
     results = {e.data["seat"]: e.data["result"] for e in game.events if e.kind == "result"}
     assert results == {1: "lost", 2: "won", 3: "lost", 4: "lost", 5: "lost", 6: "lost"}
 
@@ -115,4 +127,5 @@ def test_the_random_deal_is_a_fair_shuffle() -> None:
     runs = 3000
     tops = Counter(Game("blitz", 8, seed=seed, decoys=False).state.deck[0]  # type: ignore[attr-defined]
                    for seed in range(runs))
+    assert tops.total() == runs
     assert 300 <= tops["stranger"] <= 450  # 375 expected, about 18 either way

@@ -8,6 +8,7 @@ import pytest
 
 from mafioso.editions.blitz.missions import MISSIONS, Table, mission_met
 from mafioso.engine import Game, SetupError
+from tests.editions.blitz.helpers import play_until
 
 GOAL = {m["id"]: m["goal"] for m in MISSIONS}
 ROLES = {2: "heavy", 3: "goon", 4: "fed", 5: "rat", 6: "civilian", 7: "goon", 8: "mouthpiece"}
@@ -51,9 +52,7 @@ def heavy_game(options: dict[str, object], seats: list[str] | None = None, seed:
 
 
 def mission_of(game: Game) -> str:
-    while not any(e.kind == "mission" for e in game.events):
-        prompt = game.awaiting()[0]
-        game.decide(prompt.seat, prompt.id, prompt.default)
+    play_until(game, lambda g: any(e.kind == "mission" for e in g.events))
     return next(str(e.data["id"]) for e in game.events if e.kind == "mission")
 
 

@@ -7,9 +7,12 @@ import json
 
 import pytest
 
-from mafioso.agents.play import play_game
+from mafioso.agents.base import make_bots
+from mafioso.agents.blitz import HeuristicBot
+from mafioso.agents.play import play_game, run_bots
 from mafioso.editions.blitz.catalogue import PREMADES
 from mafioso.engine import GM, Game, IllegalTarget, InvalidDecision, NotYourTurn, SetupError, UnknownPrompt
+from tests.editions.blitz.helpers import play_out, play_until
 
 SWAPS = [
     "", "canary=civilian", "bomber=goon", "lover=civilian,lover=fed", "courier=mouthpiece",
@@ -78,7 +81,7 @@ def test_drafting_is_secret_and_errors_change_nothing() -> None:
     with pytest.raises(NotYourTurn):
         game.decide(3, prompt.id, "goon")
     with pytest.raises(UnknownPrompt):
-        game.decide(2, "draft.9", "goon")
+        game.decide(2, "drafting.draft.9", "goon")
     assert game.digest() == before and not game.decisions
     drew = [e for e in game.events if e.kind == "draft.drew"]
     assert [e.audience.to_json() for e in drew] == [[2]]
@@ -97,11 +100,25 @@ def test_goons_may_hold_fire_by_option() -> None:
     seats = ["vigilante", "goon", "rat", "fed", "civilian", "muscle", "stranger"]
     game = Game("blitz", seats=seats, options={"goons_may_hold_fire": True, "interrogation_rounds": 1},
                 decoys=False)
-    while not game.is_over():
-        prompt = game.awaiting()[0]
-        choice = [6] if prompt.act == "place" else (None if prompt.act == "shoot" else prompt.default)
-        if prompt.act == "shoot":
-            assert prompt.optional
-        game.decide(prompt.seat, prompt.id, choice)
+    shoot = [p for p in play_until(game, lambda g: g.step == "goons", {(1, "place"): [6]}).awaiting()]
+    assert [(p.seat, p.act, p.optional) for p in shoot] == [(2, "shoot", True)]
+    play_out(game)
     assert not any(e.kind == "shot" and e.data["how"] == "gun" for e in game.events)
     assert game.outcome is not None and "rat" in game.outcome.winners
+
+
+def test_the_heuristic_bot_reads_its_seat_from_the_observer() -> None:
+    """Engine v2: the bot's role, the Vigilante's seat, who is shot, the round and the table
+    come from its seat's observer, not from events it re-reads itself."""
+    game = Game("blitz", 10, options={"setup": "trust_no_shadow"}, seed=4, decoys=False)
+    bots = make_bots("heuristic", game.edition, game.options, game.players, 4)
+    run_bots(game, bots)
+    vigilante = game.state.vigilante  # type: ignore[attr-defined]
+    mission = next(e.data["id"] for e in game.events if e.kind == "mission")
+    for seat, bot in bots.items():
+        assert isinstance(bot, HeuristicBot)
+        assert bot.role == game.observer(seat).role == game.role_of(seat)
+        assert bot.vigilante == vigilante
+        assert bot.shot == game.observer(seat).out
+        assert bot.deck == dict(game.state.setup)  # type: ignore[attr-defined]
+        assert bot.mission["id"] == mission and "goal" in bot.mission

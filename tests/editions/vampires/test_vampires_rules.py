@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from mafioso.editions.vampires import EDITION, VampiresState
-from mafioso.engine import GM, Game, IllegalTarget, InvalidDecision, NotYourTurn, UnknownPrompt
+from mafioso.engine import GM, Game, IllegalTarget, InvalidDecision, NotYourTurn, Prompt, UnknownPrompt
 
 TEN = ["lord", "dhampir", "nosferatu", "vampire", "vampire", "vampire", "vampire", "hunter", "hunter", "scout"]
 
@@ -30,7 +30,7 @@ def _only(game: Game, alive: set[int]) -> VampiresState:
 )
 def test_mutual_wipeout_follows_the_option(rule: str, winners: tuple[str, ...]) -> None:
     game = Game("vampires", seats=TEN, options={"cast_check": "ratios", "mutual_wipeout": rule}, decoys=False)
-    outcome = EDITION.victory(_only(game, set()))
+    outcome = EDITION.check_win(_only(game, set()))
     assert outcome is not None
     assert outcome.termination == "mutual_wipeout"
     assert outcome.winners == winners
@@ -39,13 +39,13 @@ def test_mutual_wipeout_follows_the_option(rule: str, winners: tuple[str, ...]) 
 def test_shapeshifter_wins_alone_and_loses_while_vampires_live() -> None:
     seats = ["lord", "dhampir", "vampire", "vampire", "vampire", "vampire", "vampire", "hunter", "hunter", "werewolf"]
     game = Game("vampires", seats=seats, options={"cast_check": "ratios"}, decoys=False)
-    outcome = EDITION.victory(_only(game, {10}))
+    outcome = EDITION.check_win(_only(game, {10}))
     assert outcome is not None and outcome.winners == ("shapeshifter",) and outcome.seats == (10,)
-    outcome = EDITION.victory(_only(game, {3, 10}))
+    outcome = EDITION.check_win(_only(game, {3, 10}))
     assert outcome is not None and outcome.winners == ("vampires",)
     # two vampires, one hunter and the werewolf: the werewolf counts for neither side (ambiguity 39)
-    assert EDITION.victory(_only(game, {1, 2, 8, 10})) is None
-    outcome = EDITION.victory(_only(game, {1, 8, 10}))
+    assert EDITION.check_win(_only(game, {1, 2, 8, 10})) is None
+    outcome = EDITION.check_win(_only(game, {1, 8, 10}))
     assert outcome is not None and outcome.termination == "sides_equal"
 
 
@@ -53,22 +53,27 @@ def test_doomed_players_count_until_announced() -> None:
     game = Game("vampires", seats=TEN, options={"cast_check": "ratios"}, decoys=False)
     st = _only(game, {1, 2, 8, 9})
     st.doomed = {1: "hunters"}
-    outcome = EDITION.victory(st)
+    outcome = EDITION.check_win(st)
     assert outcome is not None and outcome.termination == "sides_equal"  # 2 against 2 until the news
     st = _only(game, {1, 2, 3, 8, 9})
     st.doomed = {1: "hunters", 2: "hunters"}
-    assert EDITION.victory(st) is None
+    assert EDITION.check_win(st) is None
 
 
 def _first(game: Game, act: str) -> Any:
     return next(p for p in game.awaiting() if p.act == act)
 
 
+def _time_out(game: Game, prompt: Prompt) -> None:
+    """Answer as a timeout would: a pass, a neutral "no", or a drawn target for the strike."""
+    if game.is_pending(prompt.id):
+        game.timeout(prompt.seat, prompt.id)
+
+
 def test_bad_decisions_are_typed_and_change_nothing() -> None:
     game = Game("vampires", seats=TEN, options={"cast_check": "ratios"}, seed=3, decoys=False)
     while game.phase != "night 1" or game.step != "discussion":
-        prompt = game.awaiting()[0]
-        game.decide(prompt.seat, prompt.id, prompt.default)
+        _time_out(game, game.awaiting()[0])
     speech = _first(game, "speech")
     before = game.digest(), len(game.decisions)
     with pytest.raises(IllegalTarget):
@@ -83,24 +88,23 @@ def test_bad_decisions_are_typed_and_change_nothing() -> None:
 
 
 def _closed_batches(cast: list[str], seed: int) -> list[tuple[str, int]]:
-    """(phase, batch size) of every closed-eyes batch of a game whose prompts all take their defaults."""
+    """(phase, batch size) of every closed-eyes batch of a game whose prompts all time out."""
     game = Game("vampires", seats=cast, options={"cast_check": "ratios"}, seed=seed, decoys=True)
     sizes: list[tuple[str, int]] = []
     while not game.is_over() and game.phase != "night 3":
         batch = game.awaiting()
-        if not game.phase.startswith("night"):
-            sizes.append((game.phase, len(batch)))
+        if game.phase.name != "night":
+            sizes.append((game.phase.name, len(batch)))
             assert len(batch) == len(game.state.living())  # every living seat has something to answer
         for prompt in batch:
-            if game.is_pending(prompt.id):
-                game.decide(prompt.seat, prompt.id, prompt.default)
+            _time_out(game, prompt)
     return sizes
 
 
 def test_with_decoys_every_living_seat_answers_each_closed_step() -> None:
     sizes = _closed_batches(TEN, 1)
     assert sizes  # the closed phases were played
-    assert {phase.split()[0] for phase, _ in sizes} >= {"day", "dawn", "dusk"}
+    assert {phase for phase, _ in sizes} >= {"day", "dawn", "dusk"}
 
 
 def test_roles_are_dealt_to_their_seat_only() -> None:
@@ -126,7 +130,7 @@ def test_every_event_kind_has_narration() -> None:
                 if EDITION.text_key(event) not in EDITION.texts:
                     missing.add(EDITION.text_key(event))
     assert not missing
-    assert {"killed", "check.role", "check.sides", "jail.announced", "vote.pardoned"} <= kinds
+    assert {"killed", "role.revealed", "check.sides", "jail.announced", "vote.pardoned", "points"} <= kinds
 
 
 NOVICE_TEN = ["lord", "novice", "vampire", "vampire", "vampire", "vampire", "vampire", "hunter", "hunter", "scout"]
@@ -143,14 +147,14 @@ def _day_one_prompts(victim: int) -> tuple[dict[int, list[str]], Game]:
         for prompt in game.awaiting():
             if game.phase == "day 1":
                 asked[prompt.seat].append("decoy" if prompt.decoy else "act")
-            choice = prompt.default
             if game.phase == "night 1" and prompt.act == "speech" and prompt.seat == 1:
-                choice = 7
+                game.decide(prompt.seat, prompt.id, 7)
             elif prompt.act == "strike":
-                choice = victim
+                game.decide(prompt.seat, prompt.id, victim)
             elif prompt.act == "bonus_strike":
-                choice = 3
-            game.decide(prompt.seat, prompt.id, choice)
+                game.decide(prompt.seat, prompt.id, 3)
+            else:
+                _time_out(game, prompt)
     return asked, game
 
 
@@ -171,10 +175,11 @@ def test_every_living_seat_is_asked_the_same_at_each_closed_step_whatever_the_de
         game = Game("vampires", 12, options={"specials": "max", "shapeshifter": "werewolf"}, seed=seed, decoys=True)
         while not game.is_over() and game.phase != "night 3":
             batch = game.awaiting()
-            if not game.phase.startswith("night"):
+            if game.phase.name != "night":
                 assert sorted(p.seat for p in batch) == game.state.living()
+                assert len({p.id.rsplit(".", 1)[0] for p in batch}) == 1  # one id shape, whoever acts
             for prompt in batch:
-                game.decide(prompt.seat, prompt.id, prompt.default)
+                _time_out(game, prompt)
 
 
 def test_a_dead_player_cannot_act_and_nothing_changes() -> None:
@@ -182,27 +187,31 @@ def test_a_dead_player_cannot_act_and_nothing_changes() -> None:
     game = Game("vampires", seats=TEN, options={"cast_check": "ratios"}, seed=3, decoys=True)
     while game.phase != "dawn 1":
         for prompt in game.awaiting():
-            choice = 7 if prompt.act == "speech" and prompt.seat == 1 else prompt.default
-            game.decide(prompt.seat, prompt.id, choice)
+            if prompt.act == "speech" and prompt.seat == 1:
+                game.decide(prompt.seat, prompt.id, 7)
+            else:
+                _time_out(game, prompt)
     assert not game.state.is_alive(7)
     before = game.digest(), len(game.decisions)
     some = game.awaiting()[0]
-    with pytest.raises(NotYourTurn):
+    with pytest.raises(NotYourTurn, match="seat 7 is out of the game"):
         game.decide(7, some.id, None)
     assert (game.digest(), len(game.decisions)) == before
 
 
 def test_guessing_another_seat_s_prompt_tells_nothing() -> None:
-    """Secrecy: a seat naming the Lord's prompt gets the same error as for a prompt that does not exist."""
+    """Secrecy: the Lord's prompt and a decoy have ids of one shape (the step, then the seat), and a
+    seat naming the Lord's prompt gets the same error as for a prompt that does not exist."""
     game = Game("vampires", seats=TEN, options={"cast_check": "ratios"}, seed=3, decoys=True)
     while game.phase != "dusk 1":
         for prompt in game.awaiting():
-            game.decide(prompt.seat, prompt.id, prompt.default)
+            _time_out(game, prompt)
     real = next(p for p in game.awaiting() if p.act == "lord")
-    other = next(p.seat for p in game.awaiting() if p.decoy)
+    decoy = next(p for p in game.awaiting() if p.decoy)
+    assert (real.id, decoy.id) == (f"d1.lord.{real.seat}", f"d1.lord.{decoy.seat}")
     errors = []
-    for prompt_id in (real.id, f"k1.lord.{other}", "nonsense"):
+    for prompt_id in (real.id, "d1.lord.x.1", "nonsense"):
         with pytest.raises(UnknownPrompt) as caught:
-            game.decide(other, prompt_id, None)
+            game.decide(decoy.seat, prompt_id, None)
         errors.append(str(caught.value).replace(repr(prompt_id), "ID"))
     assert len(set(errors)) == 1

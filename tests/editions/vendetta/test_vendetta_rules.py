@@ -9,26 +9,24 @@ import pytest
 
 from mafioso.agents.base import random_choice
 from mafioso.agents.play import play_game
-from mafioso.editions.vendetta import EDITION, NIGHT_SEQUENCE, VendettaState
+from mafioso.editions.vendetta import EDITION, NIGHT_SEQUENCE
 from mafioso.engine import AlreadyDecided, Game, IllegalTarget, NotYourTurn, UnknownPrompt
 from mafioso.i18n import narrate
 
 BASE = ["detective", "nurse", "bystander", "bystander", "bystander", "bystander", "thug", "thug"]
 
 
-def _state(game: Game) -> VendettaState:
-    assert isinstance(game.state, VendettaState)
-    return game.state
-
-
 def _answer_until(game: Game, phase: str, choices: dict[tuple[int, str], object] | None = None) -> None:
-    """Answer prompts (scripted ones from ``choices``, others with their default) until ``phase``."""
+    """Answer prompts (scripted ones from ``choices``, the others as a timeout would) until ``phase``."""
     choices = choices or {}
     for _ in range(10_000):
         if game.phase == phase or f"{game.phase} {game.step}" == phase or game.is_over():
             return
         prompt = game.awaiting()[0]
-        game.decide(prompt.seat, prompt.id, choices.get((prompt.seat, prompt.act), prompt.default))
+        if (prompt.seat, prompt.act) in choices:
+            game.decide(prompt.seat, prompt.id, choices[(prompt.seat, prompt.act)])
+        else:
+            game.timeout(prompt.seat, prompt.id)
     raise AssertionError(f"{phase} not reached")
 
 
@@ -137,7 +135,7 @@ def test_every_living_seat_is_prompted_at_every_night_step(options: dict[str, bo
     rng = random.Random(5)
     while not game.is_over():
         batch = game.awaiting()
-        if game.phase.startswith("night"):
+        if game.phase.name == "night":
             assert sorted(p.seat for p in batch) == game.state.living()
         for prompt in batch:
             game.decide(prompt.seat, prompt.id, random_choice(prompt, rng))
@@ -148,7 +146,7 @@ def test_night_is_called_in_the_documented_order() -> None:
              "thief", "snitch", "lawyer", "godfather", "thug", "bystander", "bystander", "bystander", "bystander"]
     game = Game("vendetta", seats=seats, decoys=True)
     _answer_until(game, "day 1")
-    steps = [e.data["step"] for e in game.events if e.kind == "phase" and e.data["phase"] == "night 1"]
+    steps = [e.phase.step for e in game.events if e.kind == "phase" and e.phase.name == "night" and e.phase.number == 1]
     order = [s for s in NIGHT_SEQUENCE if s in steps or s == "leader"]
     assert steps[1:] == [s if s != "leader" else "detective" for s in order]
 
@@ -167,10 +165,10 @@ def test_jailer_badmouth_house_rule() -> None:
     choices: dict[tuple[int, str], object] = {(8, "badmouth"): 2, (1, "investigate"): 2}
     plain = Game("vendetta", seats=seats, decoys=False)
     _answer_until(plain, "day 1", choices)
-    assert _state(plain).jailed == []
+    assert not [e for e in plain.events if e.kind == "jail"]
     house = Game("vendetta", seats=seats, options={"badmouth_jails": True}, decoys=False)
     _answer_until(house, "day 1", choices)
-    assert _state(house).jailed == [2]
+    assert [e.data for e in house.events if e.kind == "jail"] == [{"jailed": [2]}]
 
 
 @pytest.mark.parametrize("options", [{}, {"yakuza": True}, {"loner": True, "loner_role": "impostor"},
@@ -180,3 +178,81 @@ def test_every_event_is_narrated(options: dict[str, object]) -> None:
         game = play_game("vendetta", 16, seed=seed, bots="random", options=options)
         for event in game.events:
             assert narrate(game.edition, event) is not None, game.edition.text_key(event)
+
+
+# -- errors say why --------------------------------------------------------------------------
+def _refused(game: Game, seat: int, prompt_id: str) -> str:
+    before = _snapshot(game)
+    with pytest.raises(NotYourTurn) as refused:
+        game.decide(seat, prompt_id, 7)
+    assert _snapshot(game) == before
+    return str(refused.value)
+
+
+def test_a_jailed_dead_or_silenced_seat_is_told_why_it_cannot_vote() -> None:
+    seats = ["jailer", "bystander", "bystander", "bystander", "bystander", "bystander", "thug", "godfather", "thug"]
+    game = Game("vendetta", seats=seats, decoys=False)
+    script: dict[tuple[int, str], object] = {(1, "investigate"): 9, (8, "silence"): 3, (1, "speech"): 7,
+                                             (2, "speech"): 4, (7, "speech"): 5}
+    _answer_until(game, "day 1 voting", script)
+    assert "in jail" in _refused(game, 9, "d1.vote.7.9")
+    assert "silenced" in _refused(game, 3, "d1.vote.7.3")
+    first = next(p for p in game.awaiting() if p.seat == 4)
+    game.decide(4, first.id, 7)
+    for prompt in list(game.awaiting()):
+        game.decide(prompt.seat, prompt.id, None)
+    assert "already raised a hand" in _refused(game, 4, "d1.vote.4.4")
+    _answer_until(game, "night 2")
+    assert "out of the game" in _refused(game, 7, "n2.mafia.7")
+
+
+def test_a_seat_jailed_tonight_is_not_told_before_dawn() -> None:
+    """The jail is named at dawn: before that, a prisoner's error must not tell him he is jailed."""
+    seats = ["jailer", "hypnotist", "bystander", "bystander", "bystander", "bystander", "thug", "lawyer"]
+    game = Game("vendetta", seats=seats, decoys=False)
+    _answer_until(game, "night 1 hypnotist", {(1, "investigate"): 8})
+    assert "jail" not in _refused(game, 8, "n1.lawyer.8")
+    _answer_until(game, "day 1")
+    assert "in jail" in _refused(game, 8, "n1.lawyer.8")
+
+
+# -- the count keeps the hypnosis secret -----------------------------------------------------
+def test_the_public_stream_does_not_show_a_hypnotised_hand() -> None:
+    """Two games that differ only in the Hypnotist's secret choice, with the same public decisions
+    and the same result, give the same public events: the count read aloud is the hands."""
+    seats = ["detective", "hypnotist", "bystander", "bystander", "bystander", "bystander", "thug", "thug"]
+    hands = {1: 7, 2: 7, 4: 7, 3: 8}
+    public = []
+    for hypnotised in (3, None):
+        game = Game("vendetta", seats=seats, decoys=True)
+        script: dict[tuple[int, str], object] = {(2, "hypnotize"): hypnotised, (1, "speech"): 7, (2, "speech"): 8}
+        _answer_until(game, "day 1 voting", script)
+        while game.phase == "day 1":
+            prompt = game.awaiting()[0]
+            game.decide(prompt.seat, prompt.id, prompt.options[0] if hands.get(prompt.seat) in prompt.options else None)
+        assert [e.data for e in game.events if e.kind == "seat.eliminated"] == [{"seat": 7, "how": "vote"}]
+        assert [e.data["voters"] for e in game.events if e.kind == "vote.count"] == [[1, 2, 4], [3]]
+        public.append([e.dumps() for e in game.observer(5).stream()])
+    assert public[0] == public[1]
+
+
+# -- each result to its own seat -------------------------------------------------------------
+PRIVATE_TO_SEAT = ("investigation", "research", "priest.seen", "hypnotized", "night.blocked", "role.dealt")
+"""Results the rules give one player: the seat in the event's ``seat`` field, and nobody else."""
+
+
+@pytest.mark.parametrize("options", [{"leader": "priest", "specialists": "journalist,hypnotist,vixen",
+                                      "mobsters": "snitch,lawyer"},
+                                     {"leader": "jailer", "yakuza": True},
+                                     {"leader": "judge", "mystery": True, "specialists": "hypnotist"}])
+def test_results_go_to_their_own_seat_only(options: dict[str, object]) -> None:
+    seen: set[str] = set()
+    for seed in range(6):
+        game = play_game("vendetta", 16, seed=seed, bots="random", options=options, decoys=True)
+        for event in game.events:
+            if event.kind in PRIVATE_TO_SEAT:
+                assert event.audience.to_json() == [event.data["seat"]], event.to_json()
+                seen.add(event.kind)
+            elif event.kind.startswith("grimoire."):
+                assert event.audience.to_json() == "gm", event.to_json()
+    assert {"investigation", "role.dealt"} <= seen

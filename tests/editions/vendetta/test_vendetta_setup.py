@@ -9,6 +9,7 @@ import pytest
 from mafioso.editions.vendetta import EDITION
 from mafioso.editions.vendetta.catalogue import LEADERS, MOBSTERS, SETUP_TABLE, SPECIALISTS
 from mafioso.engine import Game, OptionError, SetupError
+from mafioso.i18n import narrate
 
 
 def _kinds(cast: dict[str, int]) -> tuple[int, int, int, int, int]:
@@ -122,6 +123,8 @@ def test_deck_is_public_and_each_card_private() -> None:
     game = Game("vendetta", seats=BASE, decoys=False)
     deck = [e for e in game.events if e.kind == "deck"]
     assert deck and deck[0].audience.public
-    assert deck[0].data["cast"] == {"bystander": 4, "detective": 1, "nurse": 1, "thug": 2}
+    assert deck[0].data["cast"] == [["bystander", 4], ["detective", 1], ["nurse", 1], ["thug", 2]]
+    assert narrate(game.edition, deck[0]) == (
+        "The deck: 4 Bystander, 1 Detective, 1 Nurse, 2 Thug. Listen to what each of these roles can do.")
     dealt = [e for e in game.events if e.kind == "role.dealt"]
     assert [sorted(e.audience.seats) for e in dealt] == [[n] for n in range(1, 9)]

@@ -144,21 +144,20 @@ OPTIONS = (
            "Replaces list."),
     Option("interrogation_rounds", 3,
            "Rounds of talk in the interrogation (each player speaks once a round, then the Vigilante moves the "
-           "Verdict cards); the Vigilante may say Bang after any round once every Verdict card is placed."),
+           "Verdict cards); the Vigilante may say Bang after any round once every Verdict card is placed.", low=1, high=20),
     Option("goons_may_hold_fire", False,
            "Whether a safe Goon may decline to shoot (the rulebook has every safe Goon point at someone)."),
     Option("remove_missions", "",
            "Heavy: ids of Mission cards the group takes out before the shuffle, separated by commas."),
     Option("missions", "",
            "Heavy: a replacement Mission deck, as a list of mission objects (see docs/editions/blitz.md); "
-           "empty for our eight missions."),
+           "empty for our eight missions.", kind="list"),
 )
 
 ACTS = {
     "draft": "drafting: keep one of the two cards drawn (a role id); the other goes back on top of the deck",
     "swap": "night: the Stranger swaps with the middle card",
     "watch": "night: the Witness opens their eyes to see the Rat's raised hand",
-    "raise_hand": "night: the Rat raises a hand for the Witness",
     "fish": "night: the Capo lays the Fish card before himself or a nearby player",
     "peek": "night: the Canary looks at a nearby player's card",
     "bet": "night: the Gambler turns the Bet card to 'shot' or 'safe' (public)",
@@ -169,6 +168,11 @@ ACTS = {
     "bang": "interrogation: the Vigilante says 'bang' to end it, or 'continue'",
     "shoot": "shooting: a safe Goon points at another player",
 }
+
+BET_SIDES = ("shot", "safe")
+"""The two sides of the Gambler's Bet card."""
+PACKAGES = ("bullet", "ring")
+"""The two Package cards, in the order the Courier's card is drawn from."""
 
 CLAIMS = (*ROLES, "suspect", "trusted")
 """What a speech may claim about a seat: a role id, or a suspicion / a vouching."""

@@ -87,7 +87,7 @@ def loses(st: BlitzState, seat: int, role: str) -> bool:
 
 def rat_shot(st: BlitzState) -> bool:
     """Whether anyone holding the Rat was shot (a Rat in the middle is always safe)."""
-    return any(s in st.shot for s in st.holders(RAT))
+    return st.rat_shot()
 
 
 def wins(st: BlitzState, seat: int, role: str) -> bool:

@@ -60,10 +60,14 @@ class Table:
 def check_deck(missions: Sequence[Any]) -> None:
     """Raise :class:`OptionError` unless every mission is well formed (a bad card must fail at
     setup, not when the Heavy is judged at the end)."""
+    ids: set[str] = set()
     for mission in missions:
         if not isinstance(mission, Mapping) or not {"id", "text", "goal"} <= set(mission) \
                 or not isinstance(mission["id"], str) or not isinstance(mission["text"], str):
             raise OptionError(f"a mission is an object with id, text and goal, not {mission!r}")
+        if mission["id"] in ids:
+            raise OptionError(f"two missions have the id {mission['id']!r}; ids name the cards to remove and draw")
+        ids.add(mission["id"])
         goal = mission["goal"]
         if not isinstance(goal, Mapping) or goal.get("test") not in TESTS:
             raise OptionError(f"mission {mission['id']!r}: goal test must be one of {', '.join(TESTS)}")

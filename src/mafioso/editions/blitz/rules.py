@@ -9,15 +9,15 @@ bomb) only so that screens can grey it out; it still wins or loses by its card.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Generator, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Generator, Mapping, Sequence
+from typing import Any, NoReturn
 
 from mafioso.editions.blitz.catalogue import (
     ACTS,
+    BET_SIDES,
     BOMBER,
     CANARY,
     CAPO,
-    CLAIMS,
     COURIER,
     FIXER,
     GAMBLER,
@@ -26,6 +26,7 @@ from mafioso.editions.blitz.catalogue import (
     NIGHT_ORDER,
     OPTIONS,
     OUTSIDER,
+    PACKAGES,
     PREMADES,
     RAT,
     ROLES,
@@ -37,18 +38,17 @@ from mafioso.editions.blitz.catalogue import (
 )
 from mafioso.editions.blitz.judge import LOST, WON, judge
 from mafioso.editions.blitz.missions import MISSIONS, check_deck
+from mafioso.editions.blitz.secrecy import REVEALS
 from mafioso.editions.blitz.setup import build_deck, check_cast
-from mafioso.editions.blitz.state import BlitzSeat, BlitzState, Shot
+from mafioso.editions.blitz.state import BOMB, GUN, VERDICT, BlitzSeat, BlitzState, Drawn, Shot, Verdicts
 from mafioso.editions.blitz.texts import TEXTS, text_key
 from mafioso.engine import (
     CHOOSE_MANY,
-    ELIMINATED,
     PUBLIC,
-    ROLE_DEALT,
-    ROLE_REVEALED,
-    SPEECH,
     Audience,
     Edition,
+    Event,
+    Observer,
     OptionError,
     Outcome,
     Prompt,
@@ -58,6 +58,7 @@ from mafioso.engine import (
     State,
     Steps,
 )
+from mafioso.engine.steps import Secret, eliminate, reveal, secret_step, speech, tell_role
 
 
 class BlitzEdition(Edition):
@@ -65,6 +66,7 @@ class BlitzEdition(Edition):
 
     id = "blitz"
     name = "Mafia Blitz"
+    version = "2"
     min_players = 6
     max_players = 12
     teams = TEAMS
@@ -74,12 +76,14 @@ class BlitzEdition(Edition):
     state_class = BlitzState
     texts = TEXTS
     narration_key = text_key
+    reveals = REVEALS
     players_by_default = 8
 
     def format_value(self, key: str, value: Any, lang: str) -> str | None:
-        """Card lists and the deck as role names ("Goon, Fed"; "Goon x2, Rat"), not raw ids."""
-        if key == "cards" and isinstance(value, dict):
-            return ", ".join(_card(r) + (f" x{n}" if n > 1 else "") for r, n in value.items())
+        """The deck (pairs of a role and a count) and card lists as role names ("Goon x2, Rat";
+        "Goon and Fed"), not raw ids."""
+        if key == "deck" and isinstance(value, list):
+            return ", ".join(_card(r) + (f" x{n}" if n > 1 else "") for r, n in value)
         if key == "cards" and isinstance(value, list):
             return " and ".join(_card(r) for r in value)
         return None
@@ -139,66 +143,74 @@ class BlitzEdition(Edition):
 
     # -- the script --------------------------------------------------------------------------
     def flow(self, state: State) -> Steps:
-        """The five phases in the rulebook's order; an Outsider shot ends the game at once."""
+        """The rulebook's five phases in order; the End Game ends it (or an Outsider's shot, at once)."""
         st = _blitz(state)
-        self.prepare(st)
+        self.setup(st)
         yield from self.drafting(st)
         yield from self.night(st)
         yield from self.interrogation(st)
-        outcome = yield from self.shooting(st)
-        return outcome if outcome is not None else self.end_game(st)
+        yield from self.shooting(st)
+        self.end_game(st)
 
-    def prepare(self, st: BlitzState) -> None:
+    def setup(self, st: BlitzState) -> None:
         """Setup: the public Vigilante, the Verdict cards and the extra components in play."""
         st.enter("setup")
-        vig = st.vigilante
-        st.emit(ROLE_DEALT, Audience.to(vig), seat=vig, role=VIGILANTE, team=ROLES[VIGILANTE].team)
-        st.emit(ROLE_REVEALED, PUBLIC, seat=vig, role=VIGILANTE, team=ROLES[VIGILANTE].team)
-        st.emit("setup.deck", PUBLIC, cards=dict(sorted(st.setup.items())), verdicts=st.verdict_cards,
-                setup=st.options["setup"])
+        tell_role(st, st.vigilante)
+        self.show(st, st.vigilante)
+        st.emit("setup.deck", PUBLIC, deck=[[role, n] for role, n in sorted(st.setup.items())],
+                verdicts=st.verdict_cards, setup=st.options["setup"])
         if st.setup[FIXER]:
-            st.packages = {"bullet": None, "ring": None}
+            st.packages = dict.fromkeys(PACKAGES)
         if st.setup[COURIER]:
-            st.courier_card = st.rng.choice(("bullet", "ring"))
+            st.courier_card = st.chance.choice("courier.package", PACKAGES)
             st.packages = {st.courier_card: None}
         if st.setup[GAMBLER]:
-            st.bet = "safe"
+            st.bet = "safe"  # the card lies either side up (Gambler); the side does not matter
         if st.setup[HEAVY]:
-            deck = _mission_deck(st.options, st.setup[OUTSIDER] > 0)
-            st.rng.shuffle(deck)
-            st.mission = deck[0]
+            deck = {m["id"]: m for m in _mission_deck(st.options, st.setup[OUTSIDER] > 0)}
+            st.mission = deck[st.chance.shuffle("missions", list(deck))[0]]
 
+    # -- drafting ----------------------------------------------------------------------------
     def drafting(self, st: BlitzState) -> Steps:
-        """Each player left of the Vigilante in turn draws two, keeps one, returns one on top."""
+        """From the Vigilante's left, each player draws two cards, keeps one and returns the other
+        on top; the last player's leftover goes face down to the middle."""
         st.enter("drafting")
         deck = list(st.deck)
-        for turn, seat in enumerate(st.draft_order):
-            top, second = deck[0], deck[1]
-            del deck[:2]
-            st.emit("draft.turn", PUBLIC, seat=seat)
-            st.emit("draft.drew", Audience.to(seat), seat=seat, cards=[top, second])
-            prompt = Prompt(f"draft.{seat}", seat, "draft", tuple(dict.fromkeys((top, second))), optional=False,
-                            default=top, data={"cards": [top, second]})
-            reply = yield [prompt]
-            kept = reply.get(prompt.id) or top
-            other = second if kept == top else top
-            self.give(st, seat, kept)
-            if turn == len(st.draft_order) - 1:
+        last = st.draft_order[-1]
+        for seat in st.draft_order:
+            drawn = (deck.pop(0), deck.pop(0))
+            kept = yield from self.draft(st, seat, drawn)
+            other = drawn[1] if kept == drawn[0] else drawn[0]
+            if seat == last:
                 st.middle = other
                 st.emit("draft.middle", Audience.to(seat), seat=seat, role=other)
             else:
                 deck.insert(0, other)
 
+    def draft(self, st: BlitzState, seat: int, drawn: tuple[str, str]) -> Steps:
+        """One player's turn: only that player sees the two cards. A timeout keeps either card
+        at random (no default), so even the player who passed the top card cannot tell which."""
+        st.turn = seat
+        st.emit("draft.turn", PUBLIC, seat=seat)
+        st.emit("draft.drew", Audience.to(seat), seat=seat, cards=list(drawn))
+        prompt = Prompt(st.prompt_id("draft", seat), seat, "draft", tuple(dict.fromkeys(drawn)), optional=False,
+                        data=Drawn(drawn))
+        reply = yield [prompt]
+        kept: str = reply[prompt.id]
+        self.give(st, seat, kept)
+        return kept
+
     def give(self, st: BlitzState, seat: int, role: str) -> None:
         """Put a role card in front of a seat and tell that seat."""
         holder = st.seat(seat)
         holder.role, holder.team = role, ROLES[role].team
-        st.emit(ROLE_DEALT, Audience.to(seat), seat=seat, role=role, team=holder.team)
+        tell_role(st, seat)
 
     # -- the night ---------------------------------------------------------------------------
     def night(self, st: BlitzState) -> Steps:
-        """The Night Script in its printed order; steps of roles not in the deck are not read."""
-        st.enter("night", "eyes closed")
+        """The Night Script in its printed order. A step is read when its role is in the (public)
+        deck, held or not, and every living seat answers something at each step."""
+        st.enter("night", None, "eyes closed")
         steps = {
             STRANGER: self.stranger, WITNESS: self.witness, CAPO: self.capo, CANARY: self.canary,
             GAMBLER: self.gambler, FIXER: self.fixer, SWEETHEART: self.sweetheart, COURIER: self.courier,
@@ -210,59 +222,48 @@ class BlitzEdition(Edition):
         st.enter_step("wake up")
         self.morning_table(st)
 
-    def secret_step(self, st: BlitzState, key: str, prompts: list[Prompt]) -> Generator[list[Prompt], Reply, Reply]:
-        """Ask a night step's prompts with a decoy for everyone else (skipped if nobody is asked)."""
-        batch = st.with_decoys(prompts, key)
-        if not batch:
-            return {}
-        return (yield batch)
-
     def stranger(self, st: BlitzState) -> Steps:
         """The Stranger swaps with the middle card and looks at the new role."""
-        prompts = [Prompt(f"n.swap.{s}", s, "swap", ("swap",), optional=False, default="swap")
-                   for s in st.holders(STRANGER)]
-        yield from self.secret_step(st, "n.stranger", prompts)
-        for prompt in prompts:
+        strangers = st.holders(STRANGER)
+        spec = Secret(st.prompt_id(STRANGER), "swap", optional=False, neutral="swap")
+        yield from secret_step(st, spec, dict.fromkeys(strangers, ("swap",)))
+        for seat in strangers:
             new, st.middle = st.middle, STRANGER
-            st.emit("stranger.swapped", Audience.to(prompt.seat), seat=prompt.seat, role=new)
-            self.give(st, prompt.seat, new)
+            self.give(st, seat, new)
 
     def witness(self, st: BlitzState) -> Steps:
-        """The Rat raises a hand; the Witness sees whose it is."""
-        witnesses, rats = st.holders(WITNESS), st.holders(RAT)
-        prompts = [Prompt(f"n.watch.{s}", s, "watch", ("watch",), optional=False, default="watch")
-                   for s in witnesses]
-        prompts += [Prompt(f"n.raise.{s}", s, "raise_hand", ("raise",), optional=False, default="raise")
-                    for s in rats if s not in witnesses]
-        yield from self.secret_step(st, "n.witness", prompts)
+        """The Witness watches while the Rat raises a hand: the Witness alone learns the Rat.
+
+        The Rat's raised hand is no choice, so the Rat answers a decoy like everyone else (the
+        step's narration tells it to raise its hand)."""
+        witnesses = st.holders(WITNESS)
+        spec = Secret(st.prompt_id(WITNESS), "watch", optional=False, neutral="watch")
+        yield from secret_step(st, spec, dict.fromkeys(witnesses, ("watch",)))
         for seat in witnesses:
-            st.emit("witness.saw", Audience.to(seat), seat=seat, rat=rats[0] if rats else None)
+            for rat in st.holders(RAT):
+                reveal(st, rat, Audience.to(seat))
 
     def capo(self, st: BlitzState) -> Steps:
         """The Capo lays the Fish card before himself or a nearby player."""
-        prompts = [Prompt(f"n.fish.{s}", s, "fish", (s, *st.nearby(s)), optional=False, default=s)
-                   for s in st.holders(CAPO)]
-        reply = yield from self.secret_step(st, "n.capo", prompts)
-        for prompt in prompts:
-            st.fish = reply.get(prompt.id, prompt.default)
+        spec = Secret(st.prompt_id(CAPO), "fish", include_self=True, optional=False)
+        laid = yield from secret_step(st, spec, {s: (s, *st.nearby(s)) for s in st.holders(CAPO)})
+        for target in laid.values():
+            st.fish = target
 
     def canary(self, st: BlitzState) -> Steps:
-        """The Canary looks at a nearby player's card."""
-        prompts = [Prompt(f"n.peek.{s}", s, "peek", tuple(st.nearby(s)), optional=False,
-                          default=st.nearby(s)[0]) for s in st.holders(CANARY)]
-        reply = yield from self.secret_step(st, "n.canary", prompts)
-        for prompt in prompts:
-            target = int(reply.get(prompt.id) or prompt.default)
-            st.emit("canary.saw", Audience.to(prompt.seat), seat=prompt.seat, target=target,
-                    role=st.seat(target).role)
+        """The Canary looks at a nearby player's card (as it is after the Stranger's swap)."""
+        spec = Secret(st.prompt_id(CANARY), "peek", optional=False)
+        peeks = yield from secret_step(st, spec, {s: tuple(st.nearby(s)) for s in st.holders(CANARY)})
+        for seat, target in peeks.items():
+            if target is not None:
+                reveal(st, target, Audience.to(seat))
 
     def gambler(self, st: BlitzState) -> Steps:
         """The Gambler turns the Bet card: the Rat will be shot, or stay safe."""
-        prompts = [Prompt(f"n.bet.{s}", s, "bet", ("shot", "safe"), optional=False, default=st.bet or "safe")
-                   for s in st.holders(GAMBLER)]
-        reply = yield from self.secret_step(st, "n.gambler", prompts)
-        for prompt in prompts:
-            st.bet = reply.get(prompt.id, prompt.default)
+        spec = Secret(st.prompt_id(GAMBLER), "bet", optional=False)
+        bets = yield from secret_step(st, spec, dict.fromkeys(st.holders(GAMBLER), BET_SIDES))
+        for side in bets.values():
+            st.bet = side
 
     def fixer(self, st: BlitzState) -> Steps:
         """The Fixer hands the bullet Package face down to another player."""
@@ -274,22 +275,20 @@ class BlitzEdition(Edition):
 
     def courier(self, st: BlitzState) -> Steps:
         """The Courier looks at the secret Package and hands it face down to another player."""
+        card = st.courier_card or PACKAGES[1]
         for seat in st.holders(COURIER):
-            st.emit("courier.package", Audience.to(seat), seat=seat, card=st.courier_card)
-        yield from self.hand_package(st, COURIER, st.courier_card or "ring")
+            st.emit("courier.package", Audience.to(seat), seat=seat, card=card)
+        yield from self.hand_package(st, COURIER, card)
 
     def hand_package(self, st: BlitzState, role: str, card: str) -> Steps:
-        """Any other player but the Vigilante may receive a Package."""
-        prompts = []
-        for seat in st.holders(role):
-            others = tuple(n for n in st.players() if n != seat)
-            prompts.append(Prompt(f"n.package.{seat}", seat, "package", others, optional=False, default=others[0],
-                                  data={"card": card}))
-        reply = yield from self.secret_step(st, f"n.{role}", prompts)
-        for prompt in prompts:
-            st.packages[card] = reply.get(prompt.id, prompt.default)
-            st.emit("package.given", Audience.to(prompt.seat), seat=prompt.seat, card=card,
-                    target=st.packages[card])
+        """Any other player but the Vigilante may receive a Package. The prompt does not name the
+        card: decoys share its spec, and the Courier's card is a secret."""
+        spec = Secret(st.prompt_id(role), "package", optional=False)
+        givers = {s: tuple(n for n in st.players() if n != s) for s in st.holders(role)}
+        given = yield from secret_step(st, spec, givers)
+        for seat, holder in given.items():
+            st.packages[card] = holder
+            st.emit("package.given", Audience.to(seat), by=seat, seat=holder, card=card)
 
     def morning_table(self, st: BlitzState) -> None:
         """Everyone wakes and sees the table: the Fish, the Bet, face-down Packages, the Mission."""
@@ -310,141 +309,167 @@ class BlitzEdition(Edition):
     # -- interrogation -----------------------------------------------------------------------
     def interrogation(self, st: BlitzState) -> Steps:
         """Rounds of open talk; after each, the Vigilante moves the Verdicts and may say Bang."""
-        st.enter("interrogation")
         rounds = int(st.options["interrogation_rounds"])
         for number in range(1, rounds + 1):
-            st.enter_step(f"round {number}")
+            st.enter("interrogation", number, "talk")
             for seat in st.draft_order:
-                yield from self.talk(st, number, seat)
-            yield from self.place_verdicts(st, number, last=number == rounds)
-            if number == rounds:
-                break
-            if len(st.verdicts) == st.verdict_cards and (yield from self.ask_bang(st, number)):
+                st.turn = seat
+                yield from speech(st, st.prompt_id("talk", seat), seat, rules=st.speech_rules, act="talk")
+            st.turn = None
+            st.enter_step("verdicts")
+            yield from self.place_verdicts(st, last=number == rounds)
+            if number == rounds or (len(st.verdicts) == st.verdict_cards and (yield from self.ask_bang(st))):
                 break
         st.emit("bang", PUBLIC, seat=st.vigilante, verdicts=list(st.verdicts))
 
-    def talk(self, st: BlitzState, number: int, seat: int) -> Steps:
-        """One player's turn to talk: what they say is a list of claims, heard by everyone."""
-        prompt = Prompt(f"i{number}.talk.{seat}", seat, "talk", kind=SPEECH,
-                        data={"claims": CLAIMS, "seats": len(st.seats)})
-        reply = yield [prompt]
-        speech = reply.get(prompt.id) or {}
-        st.emit("talk", PUBLIC, seat=seat, claims=speech.get("claims", []))
+    def place_verdicts(self, st: BlitzState, last: bool) -> Steps:
+        """The Vigilante lays or moves the Verdict cards (all of them by the last round).
 
-    def place_verdicts(self, st: BlitzState, number: int, last: bool) -> Steps:
-        """The Vigilante lays or moves the Verdict cards (all of them by the last round)."""
+        A timeout leaves the cards where they lie, when that is legal; in the last round with
+        cards still in hand it lays them all at random (no seat is favoured)."""
         cards = st.verdict_cards
         if cards == 0:
             return
-        seats = tuple(st.players())
-        current = [s for s in st.verdicts if s in seats]
         low = cards if last else 0
-        default = current + [s for s in seats if s not in current][: max(0, low - len(current))]
-        prompt = Prompt(f"i{number}.place", st.vigilante, "place", seats, kind=CHOOSE_MANY, optional=False,
-                        default=default, min_count=low, max_count=cards, data={"verdicts": cards})
+        stay = list(st.verdicts) if len(st.verdicts) >= low else None
+        prompt = Prompt(st.prompt_id("place"), st.vigilante, "place", tuple(st.players()), kind=CHOOSE_MANY,
+                        optional=False, default=stay, min_count=low, max_count=cards, data=Verdicts(cards))
         reply = yield [prompt]
-        st.verdicts = sorted(reply.get(prompt.id) or [])
+        st.verdicts = sorted(reply[prompt.id])
         st.emit("verdicts", PUBLIC, seats=list(st.verdicts))
 
-    def ask_bang(self, st: BlitzState, number: int) -> Generator[list[Prompt], Reply, bool]:
-        """With every Verdict laid, the Vigilante may end the interrogation now."""
-        prompt = Prompt(f"i{number}.bang", st.vigilante, "bang", ("bang", "continue"), optional=False,
+    def ask_bang(self, st: BlitzState) -> Generator[list[Prompt], Reply, bool]:
+        """With every Verdict laid, the Vigilante may end the interrogation now (a timeout goes on)."""
+        prompt = Prompt(st.prompt_id("bang"), st.vigilante, "bang", ("bang", "continue"), optional=False,
                         default="continue")
         reply = yield [prompt]
-        return bool(reply.get(prompt.id) == "bang")
+        return bool(reply[prompt.id] == "bang")
 
     # -- shooting ----------------------------------------------------------------------------
-    def shooting(self, st: BlitzState) -> Generator[list[Prompt], Reply, Outcome | None]:
+    def shooting(self, st: BlitzState) -> Steps:
         """Verdict holders are shot and reveal; then, unless the phase ends, safe Goons shoot."""
-        st.enter("shooting", "verdicts")
-        self.fire(st, [Shot(st.vigilante, seat, "verdict") for seat in st.verdicts])
-        if st.outsider_ended:
-            return self.outsider_outcome(st)
+        st.enter("shooting", None, "verdicts")
+        self.fire(st, [Shot(st.vigilante, seat, VERDICT) for seat in st.verdicts])
         goons = st.holders(GOON)
-        rat_down = any(s in st.shot for s in st.holders(RAT))
-        if rat_down or all(g in st.shot for g in goons):
-            reason = "rat_shot" if rat_down else "goons_shot" if goons else "no_goons"
+        if st.rat_shot() or all(g in st.shot for g in goons):
+            reason = "rat_shot" if st.rat_shot() else "goons_shot" if goons else "no_goons"
             st.emit("shooting.over", PUBLIC, reason=reason)
-            return None
+            return
         st.enter_step("goons")
         safe = [g for g in goons if g not in st.shot]
         for seat in safe:
-            st.emit(ROLE_REVEALED, PUBLIC, seat=seat, role=GOON, team=ROLES[GOON].team)
-        hold = bool(st.options["goons_may_hold_fire"])
-        prompts = []
-        for seat in safe:
-            targets = tuple(n for n in range(1, len(st.seats) + 1) if n != seat)
-            prompts.append(Prompt(f"s.shoot.{seat}", seat, "shoot", targets, optional=hold,
-                                  default=None if hold else targets[0]))
-        reply = yield prompts
-        volley = [Shot(p.seat, int(reply[p.id]), "gun") for p in prompts if reply.get(p.id) is not None]
-        self.fire(st, volley)
-        return self.outsider_outcome(st) if st.outsider_ended else None
+            self.show(st, seat)
+        spec = Secret(st.prompt_id("shoot"), "shoot", optional=bool(st.options["goons_may_hold_fire"]))
+        aims = yield from secret_step(st, spec, {g: st.all_but(g) for g in safe}, pool=())
+        self.fire(st, [Shot(g, target, GUN) for g, target in aims.items() if target is not None])
 
     def fire(self, st: BlitzState, volley: list[Shot]) -> None:
-        """Apply one simultaneous volley: shots, the Bomber's blast, the targets' reveals."""
+        """Apply one simultaneous volley: shots, the Bomber's blast, the targets' reveals.
+
+        The blast goes off once, the first time the Bomber is shot; whoever shot him in that
+        volley is its origin. A later shot at a Bomber already shot sets nothing off."""
         hits = list(volley)
-        queue = list(volley)
-        while queue:
-            shot = queue.pop(0)
+        for shot in volley:
             if st.seat(shot.target).role == BOMBER and not st.exploded:
                 st.exploded = True
-                origin = tuple(sorted({s.shooter for s in hits if s.target == shot.target}))
-                blast = [Shot(shot.target, n, "bomb", origin) for n in st.nearby(shot.target)]
-                hits += blast
-                queue += blast
-        fresh: list[int] = []
+                origin = tuple(sorted({s.shooter for s in volley if s.target == shot.target}))
+                hits += [Shot(shot.target, n, BOMB, origin) for n in st.nearby(shot.target)]
+        hit_how: dict[int, str] = {}
         for shot in hits:
             st.shots.append(shot)
             st.emit("shot", PUBLIC, shooter=shot.shooter, target=shot.target, how=shot.how)
             if shot.target not in st.shot:
-                st.shot.add(shot.target)
-                fresh.append(shot.target)
-        for seat in fresh:
-            holder = st.seat(seat)
-            holder.alive = False
-            st.emit(ELIMINATED, PUBLIC, seat=seat, how="shot")
-            st.emit(ROLE_REVEALED, PUBLIC, seat=seat, role=holder.role, team=holder.team)
-        if any(st.seat(s).role == OUTSIDER for s in fresh):
-            st.outsider_ended = True
+                hit_how.setdefault(shot.target, shot.how)
+        for seat, how in hit_how.items():
+            st.shot.add(seat)
+            eliminate(st, seat, how)
+            self.show(st, seat)
+        if any(st.seat(s).role == OUTSIDER for s in hit_how):
+            self.outsider_end(st)
 
-    def outsider_outcome(self, st: BlitzState) -> Outcome:
+    def show(self, st: BlitzState, seat: int) -> None:
+        """Turn a seat's card face up for everyone (once)."""
+        if seat not in st.shown:
+            st.shown.add(seat)
+            reveal(st, seat)
+
+    def outsider_end(self, st: BlitzState) -> NoReturn:
         """An Outsider was shot: the game stops at once; the shot Outsider(s) alone win."""
         winners = sorted(s for s in st.shot if st.seat(s).role == OUTSIDER)
         st.emit("outsider.shot", PUBLIC, seats=winners)
-        st.results = {s.number: WON if s.number in winners else LOST for s in st.seats}
         self.reveal_all(st)
-        self.announce_results(st)
-        return Outcome("outsider_shot", (OUTSIDER,), tuple(winners))
+        self.announce_results(st, {s.number: WON if s.number in winners else LOST for s in st.seats})
+        st.end(Outcome("outsider_shot", (OUTSIDER,), tuple(winners)))
 
     # -- the end -----------------------------------------------------------------------------
-    def end_game(self, st: BlitzState) -> Outcome:
+    def end_game(self, st: BlitzState) -> NoReturn:
         """Everyone reveals; then the three steps: Civilians shot, LOSE conditions, WIN conditions."""
         st.enter("end game")
         self.reveal_all(st)
-        st.results = judge(st)
-        self.announce_results(st)
-        won = [s for s, r in st.results.items() if r == WON]
+        results = judge(st)
+        self.announce_results(st, results)
+        won = [s for s, r in results.items() if r == WON]
         roles = tuple(dict.fromkeys(st.seat(s).role for s in won))
-        return Outcome("end_game", roles, tuple(won))
+        st.end(Outcome("end_game", roles, tuple(won)))
 
-    def announce_results(self, st: BlitzState) -> None:
+    def announce_results(self, st: BlitzState, results: Mapping[int, str]) -> None:
         """Each seat's result in public, so every screen can show who kept their card."""
-        for seat, result in st.results.items():
+        for seat, result in results.items():
             st.emit("result", PUBLIC, seat=seat, role=st.seat(seat).role, result=result)
 
     def reveal_all(self, st: BlitzState) -> None:
         """All role cards face up, the middle card and the Packages too."""
-        shown = {e.data["seat"] for e in st.events if e.kind == ROLE_REVEALED and e.audience.public}
         for seat in st.seats:
-            if seat.number not in shown:
-                st.emit(ROLE_REVEALED, PUBLIC, seat=seat.number, role=seat.role, team=seat.team)
+            self.show(st, seat.number)
         st.emit("middle.revealed", PUBLIC, role=st.middle)
         for card, holder in sorted(st.packages.items()):
             st.emit("package.revealed", PUBLIC, card=card, seat=holder)
 
-    def finish(self, state: State, outcome: Outcome) -> None:
-        """Every card was already turned face up by the End Game (or by the Outsider's end)."""
+    # -- what a seat is told -----------------------------------------------------------------
+    def idle_reason(self, state: State, seat: int) -> str | None:
+        """Why a seat has nothing to decide, from what it knows: whose turn it is, what only the
+        Vigilante or the safe Goons do. At night the plain message (a reason would tell roles)."""
+        st = _blitz(state)
+        if not 1 <= seat <= len(st.seats):
+            return None
+        if seat in st.shot:
+            return f"seat {seat} was shot and decides nothing more"
+        phase = st.phase
+        if phase.name == "drafting":
+            if seat == st.vigilante:
+                return "the Vigilante draws no card in the drafting"
+            return f"it is seat {st.turn}'s turn to draft" if st.turn != seat else None
+        if phase.name == "interrogation":
+            if phase.step == "verdicts":
+                return "only the Vigilante lays the Verdict cards"
+            return f"it is seat {st.turn}'s turn to talk" if st.turn not in (None, seat) else None
+        if phase.name == "shooting":
+            return "only the safe Goons shoot"
+        return None
+
+    def observe(self, observer: Observer, event: Event) -> None:
+        """Fold what Blitz tells a seat into ``observer.facts``: the deck, the cards it drew, the
+        Package it handed out (and the Courier's card), the Bet, the Fish and the Mission."""
+        fold = _FACTS.get(event.kind)
+        if fold is not None:
+            fold(observer.facts, event.data)
+
+
+def _facts_deck(facts: dict[str, Any], data: Mapping[str, Any]) -> None:
+    facts["deck"] = {role: count for role, count in data["deck"]}
+
+
+_FACTS: dict[str, Callable[[dict[str, Any], Mapping[str, Any]], None]] = {
+    "setup.deck": _facts_deck,
+    "draft.drew": lambda facts, data: facts.__setitem__("drawn", list(data["cards"])),
+    "courier.package": lambda facts, data: facts.__setitem__("courier_card", data["card"]),
+    "package.given": lambda facts, data: facts.__setitem__("package", (data["card"], data["seat"])),
+    "bet": lambda facts, data: facts.__setitem__("bet", data["side"]),
+    "fish": lambda facts, data: facts.__setitem__("fish", data["seat"]),
+    "mission": lambda facts, data: facts.__setitem__("mission", data["id"]),
+    "verdicts": lambda facts, data: facts.__setitem__("verdicts", list(data["seats"])),
+}
+"""How each Blitz event a seat sees adds to its facts (the shared vocabulary is folded by the engine)."""
 
 
 def _mission_deck(options: Mapping[str, Any], outsider: bool) -> list[dict[str, Any]]:

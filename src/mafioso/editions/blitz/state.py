@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
-from mafioso.editions.blitz.catalogue import GOON, VIGILANTE
-from mafioso.engine import Seat, State
+from mafioso.editions.blitz.catalogue import CLAIMS, GOON, RAT, VIGILANTE
+from mafioso.engine import Seat, SpeechRules, State
+
+VERDICT, GUN, BOMB = "verdict", "gun", "bomb"
+"""How a seat is shot: by a Verdict card, by a Goon's gun, by the Bomber's blast."""
 
 
 @dataclass(slots=True)
@@ -28,16 +31,28 @@ class BlitzSeat(Seat):
 
 @dataclass(frozen=True, slots=True)
 class Shot:
-    """One shot: who fired, at whom, how (``verdict``, ``gun`` or ``bomb``).
+    """One shot: who fired, at whom, how (:data:`VERDICT`, :data:`GUN` or :data:`BOMB`).
 
-    For a ``bomb`` shot the shooter is the Bomber and ``origin`` names whoever shot the Bomber,
-    who also answers for a Civilian hit by the blast.
+    For a blast the shooter is the Bomber and ``origin`` names whoever shot the Bomber in the
+    volley that set the blast off: they answer for a Civilian role it hits.
     """
 
     shooter: int
     target: int
     how: str
     origin: tuple[int, ...] = ()
+
+
+class Drawn(NamedTuple):
+    """The payload of a draft prompt: the two cards drawn, the top one first."""
+
+    cards: tuple[str, ...]
+
+
+class Verdicts(NamedTuple):
+    """The payload of the Vigilante's ``place`` prompt: how many Verdict cards there are."""
+
+    verdicts: int
 
 
 class BlitzState(State):
@@ -50,11 +65,14 @@ class BlitzState(State):
         dealt = {s.number: getattr(s, "dealt", "") for s in self.seats}
         self.deck: list[str] = [dealt[n] for n in self.draft_order] + [dealt[self.vigilante]]
         if getattr(self.seat(self.vigilante), "reshuffle", False):
-            self.rng.shuffle(self.deck)
+            self.deck = self.chance.shuffle("deck", self.deck)
         self.setup: Counter[str] = Counter(self.deck)
         for seat in self.seats:
             if seat.number != self.vigilante:
                 seat.role, seat.team = "", ""
+        self.speech_rules = SpeechRules(CLAIMS, len(self.seats))
+        self.turn: int | None = None
+        """Whose turn it is to draft or to talk (public), for the errors of the others."""
         self.middle = ""
         self.verdict_cards = self.setup[GOON]
         self.fish: int | None = None
@@ -65,9 +83,9 @@ class BlitzState(State):
         self.verdicts: list[int] = []
         self.shots: list[Shot] = []
         self.shot: set[int] = set()
+        self.shown: set[int] = set()
+        """Seats whose card is face up for everyone."""
         self.exploded = False
-        self.outsider_ended = False
-        self.results: dict[int, str] = {}
 
     # -- the table ---------------------------------------------------------------------------
     def left_of(self, seat: int) -> int:
@@ -102,3 +120,11 @@ class BlitzState(State):
     def players(self) -> list[int]:
         """Every seat but the Vigilante's, in seat order."""
         return [s.number for s in self.seats if s.number != self.vigilante]
+
+    def all_but(self, seat: int) -> tuple[int, ...]:
+        """Every other seat, shot ones and the Vigilante's included (a Goon's targets)."""
+        return tuple(s.number for s in self.seats if s.number != seat)
+
+    def rat_shot(self) -> bool:
+        """Whether anyone holding the Rat was shot."""
+        return any(s in self.shot for s in self.holders(RAT))

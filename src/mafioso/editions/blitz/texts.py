@@ -2,24 +2,26 @@
 
 from __future__ import annotations
 
-from mafioso.engine import N_, Event
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from mafioso.engine import N_, PHASE, ROLE_DEALT, ROLE_REVEALED, Event
 
 TEXTS = {
     # what each prompt asks, in the player's words
     "prompt.draft": N_("Keep one of your two cards ({cards}); the other goes back on top of the deck."),
     "prompt.swap": N_("Stranger: trade your card for the one in the middle."),
     "prompt.watch": N_("Witness: open your eyes and look for the Rat's raised hand."),
-    "prompt.raise_hand": N_("Rat: raise your hand so the Witness can see it."),
     "prompt.fish": N_("Capo: lay the Fish card before yourself or a player beside you."),
     "prompt.peek": N_("Canary: look at the card of a player beside you."),
     "prompt.bet": N_("Gambler: bet whether the Rat will be shot or stay safe."),
-    "prompt.package": N_("Slide the {card} Package face down to another player."),
+    "prompt.package": N_("Slide your Package face down to another player (never the Vigilante)."),
     "prompt.decoy": N_("Keep your eyes closed. Tap any player: nothing happens."),
     "prompt.talk": N_("Your turn to talk: say what you know, or what you want the others to believe."),
     "prompt.place": N_("Vigilante: lay or move your {verdicts} Verdict card(s) before the players you suspect."),
     "prompt.bang": N_("Vigilante: say Bang to end the interrogation, or let it go on."),
     "prompt.shoot": N_("Goon: point at the player you shoot."),
-    # narration
+    # phases
     "phase.setup": N_("Mafia Blitz. The Vigilante takes the Verdict cards and shuffles the deck."),
     "phase.drafting": N_("Drafting. Not a word from anyone while the deck goes round."),
     "phase.night.eyes closed": N_("Night. Everyone, eyes shut."),
@@ -32,40 +34,50 @@ TEXTS = {
     "phase.night.sweetheart": N_("Sweetheart, wake up and slide your Package face down to another player. Then sleep."),
     "phase.night.courier": N_("Courier, wake up, look at the Package and slide it face down to another player. Then sleep."),
     "phase.night.wake up": N_("Everyone, open your eyes."),
-    "phase.interrogation": N_("The interrogation begins. Talk freely; the Vigilante runs the room."),
-    "phase.interrogation.round": N_("Interrogation, {step}."),
+    "phase.interrogation.first": N_("The interrogation begins. Each player speaks in turn; the Vigilante runs the room."),
+    "phase.interrogation.talk": N_("The questions go on ({phase}). Each player speaks in turn."),
+    "phase.interrogation.verdicts": N_("The Vigilante lays or moves the Verdict cards."),
     "phase.shooting.verdicts": N_("Bang! Everyone with a Verdict card, show your role."),
     "phase.shooting.goons": N_("Safe Goons, show your cards and raise a hand. Three, two, one: point!"),
     "phase.end game": N_("Every card goes face up. Who won?"),
+    # roles and the deck
     "role.dealt": N_("Your role: {role}."),
+    "role.dealt.swapped": N_("You swapped with the middle card. You are now the {role}."),
     "role.revealed": N_("Seat {seat} is the {role}."),
-    "setup.deck": N_("The deck for this game: {cards}. The Vigilante holds {verdicts} Verdict card(s)."),
+    "role.revealed.witness": N_("A hand goes up: seat {seat} is the Rat."),
+    "role.revealed.canary": N_("You look at the card of seat {seat}: the {role}."),
+    "setup.deck": N_("The deck for this game: {deck}. The Vigilante holds {verdicts} Verdict card(s)."),
     "draft.turn": N_("Seat {seat} draws two cards."),
     "draft.drew": N_("You drew: {cards}. Keep one; the other goes back on top."),
     "draft.middle": N_("Your leftover card, the {role}, goes face down to the middle."),
-    "stranger.swapped": N_("You swapped with the middle. You are now the {role}."),
-    "witness.saw": N_("The Rat's raised hand: seat {rat}."),
-    "witness.saw.none": N_("No hand went up: the Rat card is in the middle."),
-    "canary.saw": N_("Seat {target} holds the {role}."),
+    # the night and the morning table
     "courier.package": N_("The Package is the {card}."),
-    "package.given": N_("You gave the {card} Package to seat {target}."),
+    "package.given": N_("You slid the {card} Package face down to seat {seat}."),
     "fish": N_("The Fish card lies before seat {seat}."),
     "fish.none": N_("The Fish card still lies in the middle."),
     "bet": N_("The Bet card shows: the Rat will be {side}."),
     "package.placed": N_("A face-down Package lies before seat {seat}."),
     "package.left": N_("The {card} Package was never handed out."),
     "mission": N_("The Heavy's mission: {text}"),
-    "talk": N_("Seat {seat} talks."),
-    "talk.claims": N_("Seat {seat} says: {claims}."),
+    # interrogation
+    "speech": N_("Seat {seat} talks."),
+    "speech.claims": N_("Seat {seat} says: {claims}."),
     "verdicts": N_("The Verdict cards lie before seats {seats}."),
+    "verdicts.none": N_("No Verdict card lies before anyone."),
     "bang": N_("The Vigilante says: Bang!"),
+    # shooting
     "shot": N_("Seat {shooter} shoots seat {target}."),
+    "shot.verdict": N_("The Vigilante (seat {shooter}) fires at the Verdict before seat {target}."),
     "shot.bomb": N_("The Bomber at seat {shooter} goes off: seat {target} is hit."),
     "seat.eliminated": N_("Seat {seat} is shot."),
-    "shooting.over": N_("The shooting stops here."),
+    "shooting.over.rat_shot": N_("The Rat is down: the shooting stops here."),
+    "shooting.over.goons_shot": N_("Every Goon was hit by a Verdict: nobody else shoots."),
+    "shooting.over.no_goons": N_("There is no Goon in this game: nobody else shoots."),
     "outsider.shot": N_("The Outsider was shot: the game ends at once. Seats {seats} win alone."),
+    # the end
     "middle.revealed": N_("The middle card was the {role}."),
     "package.revealed": N_("The {card} Package lay before seat {seat}."),
+    "package.revealed.none": N_("The {card} Package was never handed out."),
     "result.won": N_("Seat {seat} ({role}) wins."),
     "result.shot_a_civilian": N_("Seat {seat} ({role}) shot a Civilian and loses."),
     "result.lost": N_("Seat {seat} ({role}) loses."),
@@ -73,22 +85,32 @@ TEXTS = {
     "game.over": N_("The game is over."),
 }
 
+_PRIVATE_LOOKS = {"witness": "role.revealed.witness", "canary": "role.revealed.canary"}
+"""Night steps whose private reveal has a line of its own."""
+
 
 def text_key(event: Event) -> str:
-    """Pick the narration line for an event: some kinds vary with their data."""
-    kind, data = event.kind, event.data
-    if kind == "phase":
-        step = str(data.get("step") or "")
-        phase = str(data.get("phase"))
-        if phase == "interrogation" and step:
-            return "phase.interrogation.round"
-        return f"phase.{phase}.{step}" if step else f"phase.{phase}"
-    if kind == "talk" and data.get("claims"):
-        return "talk.claims"
-    if kind == "result":
-        return f"result.{data.get('result')}"
-    if kind == "shot" and data.get("how") == "bomb":
-        return "shot.bomb"
-    if kind in ("witness.saw", "fish") and data.get("rat", data.get("seat")) is None:
-        return f"{kind}.none"
-    return kind
+    """Pick the narration line for an event: some kinds vary with their data or their phase."""
+    kind, data, phase = event.kind, event.data, event.phase
+    if kind == PHASE:
+        if phase.name == "interrogation" and phase.step == "talk" and phase.number == 1:
+            return "phase.interrogation.first"
+        return f"phase.{phase.name}.{phase.step}" if phase.step else f"phase.{phase.name}"
+    if kind == ROLE_DEALT and phase.step == "stranger":
+        return "role.dealt.swapped"
+    if kind == ROLE_REVEALED and not event.audience.public:
+        return _PRIVATE_LOOKS.get(phase.step, kind)
+    variant = _VARIANTS.get(kind)
+    return (variant(data) if variant is not None else "") or kind
+
+
+_VARIANTS: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "speech": lambda data: "speech.claims" if data.get("claims") else "",
+    "result": lambda data: f"result.{data.get('result')}",
+    "shot": lambda data: "shot" if data.get("how") == "gun" else f"shot.{data.get('how')}",
+    "fish": lambda data: "fish.none" if data.get("seat") is None else "",
+    "verdicts": lambda data: "" if data.get("seats") else "verdicts.none",
+    "shooting.over": lambda data: f"shooting.over.{data.get('reason')}",
+    "package.revealed": lambda data: "package.revealed.none" if data.get("seat") is None else "",
+}
+"""Kinds whose line depends on their data (an empty key: the kind's own line)."""

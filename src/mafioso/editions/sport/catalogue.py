@@ -57,13 +57,13 @@ OPTIONS = (
            "skip: a third foul costs the next day's speech; short: it shortens that speech to 30 s; fiim: skip, "
            "but 30 s when three or four players remain.", ("skip", "short", "fiim")),
     Option("fourth_foul_cancels_vote", False, "Removal by a fourth foul during the voting round cancels that day's vote."),
-    Option("technical_fouls", 0, "Technical fouls that remove a player (0: technical fouls are not counted)."),
-    Option("speech_seconds", 60, "Length of a day speech and of last words, in seconds."),
-    Option("defence_seconds", 30, "Length of a tied player's defence, in seconds."),
-    Option("points_win", 1.0, "Tournament points for each member of the winning team."),
-    Option("points_best_move_three", 0.5, "Extra points for a best move naming three blacks."),
-    Option("points_best_move_two", 0.3, "Extra points for a best move naming two blacks."),
-    Option("points_removed", -0.5, "Points for a player removed by fouls or disqualified."),
+    Option("technical_fouls", 0, "Technical fouls that remove a player (0: technical fouls are not counted).", low=0, high=10),
+    Option("speech_seconds", 60, "Length of a day speech and of last words, in seconds.", low=5, high=3600),
+    Option("defence_seconds", 30, "Length of a tied player's defence, in seconds.", low=5, high=3600),
+    Option("points_win", 1.0, "Tournament points for each member of the winning team.", low=-100, high=100),
+    Option("points_best_move_three", 0.5, "Extra points for a best move naming three blacks.", low=-100, high=100),
+    Option("points_best_move_two", 0.3, "Extra points for a best move naming two blacks.", low=-100, high=100),
+    Option("points_removed", -0.5, "Points for a player removed by fouls or disqualified.", low=-100, high=100),
 )
 
 ACTS = {

@@ -23,6 +23,7 @@ from mafioso.editions.sport.catalogue import (
     SHERIFF,
     TEAMS,
 )
+from mafioso.editions.sport.secrecy import REVEALS
 from mafioso.editions.sport.texts import TEXTS, text_key
 from mafioso.engine import (
     CHOOSE_MANY,
@@ -96,6 +97,7 @@ class SportEdition(Edition):
     state_class = SportState
     texts = TEXTS
     narration_key = text_key
+    reveals = REVEALS
 
     # -- setup -------------------------------------------------------------------------------
     def recommended_cast(self, players: int, options: Mapping[str, Any]) -> dict[str, int]:

@@ -145,7 +145,7 @@ OPTIONS = (
     Option("cards", "auto",
            "Extended game: the action cards in play, as a comma-separated list of card ids (new_gang stands for "
            "its three cards), or auto: the seeded generator picks one card per four players from the 13 single "
-           "cards."),
+           "cards.", kind="ids"),
     Option("card_limit", True,
            "Extended game: refuse more than one action card per four players (the book's advice; ruling 2)."),
     Option("card_deal", "",
@@ -154,7 +154,7 @@ OPTIONS = (
     Option("gang_meet", False, "The advanced New Gang rule: the gang members meet before the first Mafia phase."),
     Option("mafia_rounds", 3,
            "How many times the Mafiosi may point before a split choice is settled by plurality and lots "
-           "(the book has them agree by gestures; ruling 6)."),
+           "(the book has them agree by gestures; ruling 6).", low=1, high=20),
     Option("second_place_tie", "all",
            "A clear leader in the preliminary vote and a tie for second place: all tied go to the final (all) "
            "or one of them is drawn by lots (lots). Ruling 9c.", ("all", "lots")),
@@ -164,7 +164,7 @@ OPTIONS = (
            "final (final). Ruling 31a.", ("eliminate", "final")),
     Option("tie_rounds", 3,
            "A tied final vote is discussed again and re-voted while someone switches, at most this many times; "
-           "then lots are drawn (ruling 11)."),
+           "then lots are drawn (ruling 11).", low=0, high=20),
 )
 
 CLAIMS = (MAFIOSO, OFFICER, AGENT)

@@ -46,6 +46,7 @@ from mafioso.editions.spytown.catalogue import (
     VEST,
     WIRETAP,
 )
+from mafioso.editions.spytown.secrecy import REVEALS
 from mafioso.editions.spytown.setup import book_cast, check_cast, deal_cards
 from mafioso.editions.spytown.state import SpytownState
 from mafioso.editions.spytown.texts import TEXTS, format_card, text_key
@@ -90,6 +91,7 @@ class SpytownEdition(Edition):
     state_class = SpytownState
     texts = TEXTS
     narration_key = text_key
+    reveals = REVEALS
     players_by_default = 11
     cards = CARDS
 

@@ -1,7 +1,7 @@
 """Mafia: Blood Vendetta (Мафия: Кровная месть): vampires against hunters, with a reversed cycle.
 
-Source: ``shared/rules/vampires.ru.txt`` (the original) and ``vampires.en.md`` (its translation,
-with 41 numbered ambiguities). Our reading of each one we resolve is in ``docs/rulings/vampires.md``.
+Source: the Russian rulebook (the original) and its English translation, which ends with 41
+numbered ambiguities. Our reading of each one we resolve is in ``docs/rulings/vampires.md``.
 """
 
 from mafioso.editions.vampires.rules import EDITION, VampiresEdition

@@ -43,6 +43,10 @@ DUSK_ORDER = (*MASTERS, *SHAPESHIFTERS, BRIDE, LEADER)
 """Who is called at dusk: the one Master, the one shapeshifter, the Bride, the Leader."""
 INTRODUCED = (*DAWN_ORDER, *MASTERS, *SHAPESHIFTERS, BRIDE, LEADER, NOVICE, UPYR)
 """The order in which special roles show themselves to the facilitator on the introductory day."""
+PICKS = {REVENANT: 2}
+"""Roles whose call names several players (exactly so many, or none)."""
+LORD_MOVES = ("check", "kill")
+"""What the Lord may do to the player he picks at dusk (a :class:`~mafioso.engine.Move`'s ``what``)."""
 
 
 def _role(rid: str, name: str, ru: str, team: str, ability: str, icon: str) -> Role:
@@ -78,6 +82,10 @@ ROLES = {
     KITSUNE: _role(KITSUNE, "Kitsune", "Кицунэ", SHAPESHIFTER,
                    "Plays alone. At dusk, picks a player, who dies unless they are an ordinary vampire.", "🦊"),
 }
+
+
+BAND_NAMES = {"en": "the hunters", "ru": "охотники"}
+"""Who struck, when the hunters did, in the table's languages (as a role's ``names`` are)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +150,7 @@ OPTIONS = (
            "voted on (then the most hands of the night), or most_votes at once.", ("renominate", "most_votes")),
     Option("silenced_queen_pardons", False, "Whether a Queen silenced by the Leader can still pardon by not voting."),
     Option("strike_rounds", 3, "Rounds of gestures the hunters get to agree on a victim; then the most-pointed "
-           "player is struck (ties by lot)."),
+           "player is struck (ties by lot).", low=1, high=20),
     Option("void_checks", "shown", "What a disabled, jailed or doomed checker is shown: shown (the true answer, "
            "as if acting as usual) or withheld (nothing).", ("shown", "withheld")),
     Option("disable_passives", True, "Whether the Lamia's and Monk's disable also switches off passive abilities "
@@ -155,6 +163,9 @@ OPTIONS = (
     Option("mutual_wipeout", "draw", "When one announcement removes the last hunters and the last vampires with no "
            "shapeshifter left: draw, vampires, hunters or both.", ("draw", VAMPIRES, HUNTERS, "both")),
 )
+
+CLAIMS = (VAMPIRES, HUNTERS, SHAPESHIFTER, *ROLES)
+"""What a speech may claim about a seat: a side or a role."""
 
 ACTS = {
     "meet": "day 0: the hunters (and the Novice) open their eyes and see each other",
@@ -169,7 +180,7 @@ ACTS = {
     "scout": "dawn: the Scout learns one player's role",
     "strike": "day: a hunter (or the Novice) points at the victim; all must agree",
     "bonus_strike": "day: the hunters' extra strike after killing the Novice (may be declined)",
-    "lord": "dusk: the Lord picks 'check:N' or 'kill:N'",
+    "lord": "dusk: the Lord picks a player and a move: check them (learn the role) or kill them",
     "queen": "dusk: the Queen learns one player's role",
     "revenant": "dusk: the Revenant picks two players: same side or not",
     "prince": "dusk: the Prince learns one player's role and jails a hunter",

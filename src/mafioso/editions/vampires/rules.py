@@ -1,22 +1,25 @@
 """The script of Blood Vendetta: the introductory day, then Night, Dawn, Day and Dusk.
 
 Read :meth:`VampiresEdition.flow` top to bottom: it follows the rulebook's order. The Night is
-the open phase (discussion, nominations, the one execution); Dawn, Day and Dusk are closed-eyes
-phases in which the special roles and the hunters act, in the printed calling order. Deaths of a
-turn are announced together when the next Night begins (ambiguity 17). Every ``# n`` comment
-names the number of the ambiguity in ``vampires.en.md`` that the line resolves; the rulings are
-in ``docs/rulings/vampires.md``.
+the open phase (the news, discussion, nominations, the one execution: :mod:`.vote`); Dawn, Day
+and Dusk are closed-eyes phases in which the special roles and the hunters act, in the printed
+calling order, each a secret step with a prompt for every living seat. Kills are resolved at
+once and announced together when the next Night begins (:mod:`.deaths`, ambiguity 17). Every
+``# n`` comment names the number of the ambiguity in the rulebook's list that the line
+resolves; the rulings are in ``docs/rulings/vampires.md``.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Generator, Mapping
+from itertools import count
 from typing import Any
 
-from mafioso.editions.vampires import setup
+from mafioso.editions.vampires import setup, vote
 from mafioso.editions.vampires.catalogue import (
     ACTS,
+    BAND_NAMES,
     BRIDE,
     COUNT,
     DAWN_ORDER,
@@ -28,11 +31,13 @@ from mafioso.editions.vampires.catalogue import (
     LAMIA,
     LEADER,
     LORD,
+    LORD_MOVES,
     MASTERS,
     MONK,
     NOSFERATU,
     NOVICE,
     OPTIONS,
+    PICKS,
     PRINCE,
     QUEEN,
     REVENANT,
@@ -40,31 +45,44 @@ from mafioso.editions.vampires.catalogue import (
     SCOUT,
     SHAPESHIFTER,
     TEAMS,
-    UPYR,
     VAMPIRE,
     VAMPIRES,
     WEREWOLF,
 )
+from mafioso.editions.vampires.deaths import attack, leave
+from mafioso.editions.vampires.secrecy import REVEALS
 from mafioso.editions.vampires.state import VampiresState
-from mafioso.editions.vampires.texts import TEXTS, text_key
+from mafioso.editions.vampires.texts import TEXTS, format_picks, text_key
 from mafioso.engine import (
-    CHOOSE_MANY,
-    ELIMINATED,
     FACILITATOR,
+    POINTS,
     PUBLIC,
-    ROLE_REVEALED,
-    SPEECH,
     Audience,
     Edition,
+    Event,
+    Move,
+    Observer,
     Outcome,
     Prompt,
-    Reply,
     State,
     Steps,
 )
+from mafioso.engine.steps import (
+    LOTS,
+    Secret,
+    agree,
+    by_lot,
+    introduce,
+    leaders,
+    reveal,
+    secret_step,
+    tell_roles,
+)
 
-YES_NO = ("yes", "no")
-CLAIMS = (VAMPIRES, HUNTERS, SHAPESHIFTER, *ROLES)
+OK = ("ok",)
+"""The one answer of the introductory day's prompts: eyes opened."""
+
+Call = Generator[list[Prompt], dict[str, Any], tuple[Any, bool]]
 
 
 class VampiresEdition(Edition):
@@ -72,6 +90,7 @@ class VampiresEdition(Edition):
 
     id = "vampires"
     name = "Mafia: Blood Vendetta (Мафия: Кровная месть)"
+    version = "2"
     language = "ru"
     min_players = 6
     max_players = 16
@@ -82,6 +101,7 @@ class VampiresEdition(Edition):
     state_class = VampiresState
     texts = TEXTS
     narration_key = text_key
+    reveals = REVEALS
     players_by_default = 10  # eight to twelve play best, says the rulebook; ten is the middle
 
     # -- setup -------------------------------------------------------------------------------
@@ -97,283 +117,110 @@ class VampiresEdition(Edition):
         """The rulebook's advice against a legal cast, in words (no Master; a small shapeshifter game)."""
         return [TEXTS[f"setup.warning.{warning}"] for warning in setup.warnings(cast)]
 
+    def format_value(self, key: str, value: Any, lang: str) -> str | None:
+        """The band's pointing (``points``) as "who → whom" pairs, not a raw list; who struck
+        (``by``) as a role's name or the hunters, in the table's language."""
+        if key == "picks":
+            return format_picks(value)
+        if key == "by" and value in ROLES:
+            role = ROLES[value]
+            return role.names.get(lang, role.name)
+        if key == "by" and value == HUNTERS:
+            return BAND_NAMES.get(lang, BAND_NAMES["en"])
+        return None
+
     # -- the script --------------------------------------------------------------------------
     def flow(self, state: State) -> Steps:
         st = _vampires(state)
         self.deal(st)
         yield from self.introductory_day(st)
-        turn = 1
-        while True:
-            outcome = yield from self.night(st, turn)
-            if outcome:
-                return outcome
+        for turn in count(1):
+            yield from self.night(st, turn)
             yield from self.dawn(st, turn)
             yield from self.day(st, turn)
             yield from self.dusk(st, turn)
-            turn += 1
 
     def deal(self, st: VampiresState) -> None:
         """Each player looks at their card; the rulebook's advice about the cast is said aloud."""
-        st.deal_roles()
+        tell_roles(st)
         for warning in setup.warnings(Counter(s.role for s in st.seats)):
             st.emit("setup.warning", PUBLIC, warning=warning)
 
     def introductory_day(self, st: VampiresState) -> Steps:
         """The hunters (and the Novice) meet; each special role shows itself to the facilitator alone (8)."""
-        st.enter("day 0", "hunters")
-        group = st.strike_group()
-        st.emit("hunters.meet", Audience.group(group), members=group)
-        meet = [Prompt(f"d0.meet.{s}", s, "meet", ("ok",)) for s in group]
-        batch = st.with_decoys(meet, "d0.meet.x")
-        if batch:
-            yield batch
-        for role in INTRODUCED:
-            holder = st.holder(role)
-            if holder is None:
-                continue
+        st.enter("day", 0, "hunters")
+        band = st.strike_group()
+        self.hunters_meet(st, band)
+        yield from secret_step(st, Secret(st.prompt_id("meet"), "meet"), dict.fromkeys(band, OK))
+        for holder, role in st.called(INTRODUCED):
             st.enter_step(role)
-            prompt = Prompt(f"d0.identify.{holder}", holder, "identify", ("ok",))
-            yield st.with_decoys([prompt], f"d0.identify.{role}")
-            st.emit("role.identified", FACILITATOR, seat=holder, role=role)
+            yield from secret_step(st, Secret(st.prompt_id(role), "identify"), {holder: OK})
+            reveal(st, holder, FACILITATOR)
 
-    # -- Night: announcement, discussion, the one execution -------------------------------------
+    def hunters_meet(self, st: VampiresState, band: list[int]) -> None:
+        """The band sees each other: the hunters take the Novice for one of them; he knows better (30)."""
+        novices = [seat for seat in band if st.role_of(seat) == NOVICE]
+        hunters = [seat for seat in band if seat not in novices]
+        introduce(st, HUNTERS, band, Audience.group(hunters))
+        for novice in novices:
+            introduce(st, HUNTERS, hunters, Audience.to(novice))
+
+    # -- Night: the news, discussion, the one execution ----------------------------------------
     def night(self, st: VampiresState, turn: int) -> Steps:
-        """The turn's dead are named, then the open discussion and the vote that executes exactly one."""
+        """The turn's news, then the open discussion and the vote that executes exactly one."""
         st.turn = turn
-        st.enter(f"night {turn}", "announcement")
+        st.enter("night", turn, "announcement")
         self.announce(st, turn)
         st.new_turn()
-        outcome = self.victory(st)
-        if outcome:
-            return outcome
         st.enter_step("discussion")
-        suspects = yield from self.discussion(st, turn)
+        suspects = yield from vote.discussion(st, turn)
         st.enter_step("vote")
-        yield from self.vote(st, turn, suspects)
+        yield from vote.vote(st, suspects)
         st.silenced = None
-        return self.victory(st)
+        st.end_if_decided()
 
     def announce(self, st: VampiresState, turn: int) -> None:
-        """Who died this turn (never how or by whom), who was jailed or freed, whose vote is taken."""
+        """The news, in this order (ruling O2): the dead (never how or by whom), each showing their
+        card; then, if the game goes on, the prisoners freed and jailed; then whose vote is taken."""
         dead = sorted(st.doomed)
         if turn > 1:
             st.emit("night.dead", PUBLIC, seats=dead)
         for seat in dead:
-            self.leave(st, seat, "killed")
+            leave(st, seat, "killed")
         st.doomed = {}
+        st.end_if_decided()  # 40: victory is checked as soon as the deaths are public
+        self.announce_jail(st)
+        if st.silenced is not None and st.is_alive(st.silenced):
+            st.emit("vote.silenced", PUBLIC, seat=st.silenced)  # 37
+        else:
+            st.silenced = None
+
+    def announce_jail(self, st: VampiresState) -> None:
+        """Prisoners freed by the Prince's death, then new prisoners (32)."""
         freed = [s for s in st.released if st.is_alive(s) and s not in st.newly_jailed]
         if freed:  # a prisoner jailed and freed in the same Dusk was never announced: keep it so
             st.emit("jail.released", PUBLIC, seats=freed)
         st.released = []
         for seat in st.newly_jailed:
             if seat in st.jailed and st.is_alive(seat):
-                st.emit("jail.announced", PUBLIC, seat=seat)  # 32
+                st.emit("jail.announced", PUBLIC, seat=seat)
         st.newly_jailed = []
-        if st.silenced is not None and st.is_alive(st.silenced):
-            st.emit("vote.silenced", PUBLIC, seat=st.silenced)  # 37
-        else:
-            st.silenced = None
-
-    def leave(self, st: VampiresState, seat: int, how: str) -> None:
-        """A player shows their card and leaves the game."""
-        st.seat(seat).alive = False
-        st.jailed.discard(seat)
-        st.emit(ELIMINATED, PUBLIC, seat=seat, how=how)
-        role = st.role_of(seat)
-        st.emit(ROLE_REVEALED, PUBLIC, seat=seat, role=role, team=st.seat(seat).team)
-        if role == PRINCE and st.jailed:
-            st.emit("jail.released", PUBLIC, seats=sorted(st.jailed))
-            st.jailed.clear()
-
-    def discussion(self, st: VampiresState, turn: int) -> Generator[list[Prompt], Reply, list[int]]:
-        """Everyone speaks once, starting one seat further each night; a speech may name a suspect."""
-        first = st.next_living((turn - 1) % len(st.seats))
-        suspects: list[int] = []
-        for speaker in list(st.round_from(first)):
-            options = tuple(n for n in st.living() if n not in suspects and n not in st.voted_on)
-            prompt = Prompt(f"n{turn}.speech.{speaker}", speaker, "speech", options, kind=SPEECH,
-                            data={"claims": CLAIMS, "seats": len(st.seats)})
-            reply = yield [prompt]
-            speech = reply.get(prompt.id) or {}
-            st.emit("speech", PUBLIC, seat=speaker, claims=speech.get("claims") or [])
-            nominee = speech.get("nominate")
-            if nominee is not None:
-                suspects.append(nominee)
-                st.emit("nomination", PUBLIC, seat=speaker, nominee=nominee)
-        return self.settle_suspects(st, suspects)
-
-    def settle_suspects(self, st: VampiresState, suspects: list[int]) -> list[int]:
-        """The players must settle on suspects: if nobody named one, every candidate left stands."""
-        if not suspects:
-            suspects = [n for n in st.living() if n not in st.voted_on]
-            st.emit("suspects.all", PUBLIC, suspects=suspects)
-        st.emit("suspects", PUBLIC, suspects=suspects)
-        return suspects
-
-    def renominate(self, st: VampiresState, turn: int, remaining: list[int]) -> Generator[list[Prompt], Reply, list[int]]:
-        """Nobody is executed yet: name new suspects among those not yet voted on (10, 11, 15)."""
-        st.emit("vote.renominate", PUBLIC, remaining=remaining)
-        st.vote_round += 1
-        suspects: list[int] = []
-        for speaker in list(st.round_from(st.next_living(0))):
-            options = tuple(n for n in remaining if n not in suspects)
-            if not options:
-                break
-            prompt = Prompt(f"n{turn}.nominate{st.vote_round}.{speaker}", speaker, "nominate", options)
-            reply = yield [prompt]
-            nominee = reply.get(prompt.id)
-            if nominee is not None:
-                suspects.append(nominee)
-                st.emit("nomination", PUBLIC, seat=speaker, nominee=nominee)
-        return self.settle_suspects(st, suspects)
-
-    # -- the vote ----------------------------------------------------------------------------
-    def vote(self, st: VampiresState, turn: int, suspects: list[int]) -> Steps:
-        """Vote until exactly one player is executed (the rulebook's two mandatory rules)."""
-        one_by_one = st.options["vote_procedure"] == "one_by_one"
-        while True:
-            if one_by_one:
-                executed = yield from self.vote_one_by_one(st, turn, suspects)
-            else:
-                executed = yield from self.vote_all(st, turn, suspects)
-            if executed is not None:
-                return
-            remaining = [n for n in st.living() if n not in st.voted_on]
-            if not remaining or (one_by_one and st.options["all_acquitted"] == "most_votes"):
-                yield from self.most_votes(st, turn)
-                return
-            suspects = yield from self.renominate(st, turn, remaining)
-
-    def vote_on(self, st: VampiresState, turn: int, suspect: int) -> Steps:
-        """Hands are raised for one suspect, openly; jailed and silenced players do not vote (11, 37)."""
-        st.vote_round += 1
-        voters = st.voters()
-        prompts = [Prompt(f"n{turn}.vote{st.vote_round}.{v}", v, "vote", YES_NO, optional=False, default="no",
-                          data={"nominee": suspect}) for v in voters]
-        hands: list[int] = []
-        if prompts:
-            reply = yield prompts
-            hands = [p.seat for p in prompts if reply.get(p.id) == "yes"]
-        if suspect not in st.voted_on:
-            st.voted_on.append(suspect)
-        st.hands[suspect] = hands
-        st.emit("vote.count", PUBLIC, nominee=suspect, votes=len(hands), voters=hands, of=len(voters))
-
-    def vote_all(self, st: VampiresState, turn: int, suspects: list[int]) -> Generator[list[Prompt], Reply, int | None]:
-        """The rulebook's procedure: each suspect in turn, then the most hands is executed."""
-        for suspect in suspects:
-            yield from self.vote_on(st, turn, suspect)
-        return (yield from self.condemn_most(st, turn, list(suspects), st.options["after_pardon"] == "renominate"))
-
-    def condemn_most(self, st: VampiresState, turn: int, candidates: list[int],
-                     stop_after_pardon: bool) -> Generator[list[Prompt], Reply, int | None]:
-        """Execute the candidate with most hands; after a pardon, the next one (15)."""
-        while candidates:
-            condemned = yield from self.most_hands(st, turn, candidates)
-            candidates.remove(condemned)
-            if self.pardons(st, condemned):
-                if stop_after_pardon:
-                    return None
-                continue
-            self.execute(st, condemned)
-            return condemned
-        return None
-
-    def vote_one_by_one(self, st: VampiresState, turn: int, suspects: list[int]) -> Generator[list[Prompt], Reply, int | None]:
-        """The optional procedure: fewer than half of the voters acquit; half or more condemn (11)."""
-        for suspect in suspects:
-            if not st.is_alive(suspect) or suspect in st.voted_on:
-                continue
-            yield from self.vote_on(st, turn, suspect)
-            if 2 * len(st.hands[suspect]) < len(st.voters()):
-                st.emit("vote.acquitted", PUBLIC, seat=suspect)
-                continue
-            if self.pardons(st, suspect):
-                continue
-            self.execute(st, suspect)
-            return suspect
-        return None
-
-    def most_votes(self, st: VampiresState, turn: int) -> Steps:
-        """Last resort, so that the night still executes one: the most hands of the night (11).
-
-        If the Queen pardons the only candidate left, the pardon is spent, so a vote on the
-        players not yet voted on (or, with nobody left, the most hands among the rest) must
-        execute someone.
-        """
-        candidates = [n for n in st.voted_on if st.is_alive(n) and n not in st.pardoned]
-        if candidates:
-            st.emit("vote.most_votes", PUBLIC, candidates=candidates)
-            if (yield from self.condemn_most(st, turn, candidates, False)) is not None:
-                return
-        remaining = [n for n in st.living() if n not in st.voted_on]
-        if remaining:
-            st.emit("suspects", PUBLIC, suspects=remaining)
-            if (yield from self.vote_all(st, turn, remaining)) is not None:
-                return
-        rest = [n for n in st.living() if n not in st.pardoned]
-        if (yield from self.condemn_most(st, turn, rest, False)) is None:
-            raise RuntimeError("a night ended without an execution")
-
-    def most_hands(self, st: VampiresState, turn: int, candidates: list[int]) -> Generator[list[Prompt], Reply, int]:
-        """The candidate with most hands; a tie goes to the ``tie_break`` option (9)."""
-        best = max(len(st.hands.get(c, [])) for c in candidates)
-        tied = [c for c in candidates if len(st.hands.get(c, [])) == best]
-        if len(tied) == 1:
-            return tied[0]
-        rule = st.options["tie_break"]
-        st.emit("vote.tie", PUBLIC, tied=tied, votes=best)
-        if rule == "first_nominated":
-            return tied[0]
-        if rule == "runoff":
-            for seat in tied:
-                yield from self.vote_on(st, turn, seat)
-            best = max(len(st.hands[c]) for c in tied)
-            tied = [c for c in tied if len(st.hands[c]) == best]
-            if len(tied) == 1:
-                return tied[0]
-        chosen = st.rng.choice(tied)
-        st.emit("vote.lots", PUBLIC, tied=tied, seat=chosen)
-        return chosen
-
-    def pardons(self, st: VampiresState, condemned: int) -> bool:
-        """The Queen's pardon: automatic, once a night, when she did not raise her hand (12, 14, 16)."""
-        queen = st.holder(QUEEN)
-        if queen is None or st.pardon_used:
-            return False
-        if queen == st.silenced and not st.options["silenced_queen_pardons"]:
-            return False
-        if queen in st.hands.get(condemned, []):
-            return False
-        st.pardon_used = True
-        st.pardoned.append(condemned)
-        st.emit("vote.pardoned", PUBLIC, seat=condemned)
-        st.emit("queen.pardon", FACILITATOR, seat=queen, pardoned=condemned)
-        return True
-
-    def execute(self, st: VampiresState, seat: int) -> None:
-        """The condemned shows their card and leaves; no ability saves them (12)."""
-        st.emit("execution", PUBLIC, seat=seat)
-        self.leave(st, seat, "executed")
 
     # -- Dawn ----------------------------------------------------------------------------------
     def dawn(self, st: VampiresState, turn: int) -> Steps:
         """Lamia, Monk, Dhampir, Nosferatu, Scout, in that order."""
-        st.enter(f"dawn {turn}", "")
-        for role in DAWN_ORDER:
-            yield from self.dawn_role(st, turn, role)
+        st.enter("dawn", turn)
+        for holder, role in st.called(DAWN_ORDER):
+            yield from self.dawn_role(st, holder, role)
 
-    def dawn_role(self, st: VampiresState, turn: int, role: str) -> Steps:
-        """One dawn role, if in the game: shields and disables take hold at once, for later callers (21)."""
-        holder = st.holder(role)
-        if holder is None:
+    def dawn_role(self, st: VampiresState, holder: int, role: str) -> Steps:
+        """One dawn role: shields and disables take hold at once, for later callers (21)."""
+        target, works = yield from self.call(st, holder, role, include_self=role != DHAMPIR)  # 41
+        if target is None:
             return
-        everyone = tuple(st.living())
-        options = tuple(n for n in everyone if n != holder) if role == DHAMPIR else everyone  # 41
-        target, works = yield from self.call(st, f"w{turn}", holder, role, options)
-        if target is None or not works:
-            if role == SCOUT and target is not None:
-                self.show_role(st, holder, target, works)
+        if role == SCOUT:
+            self.show_role(st, holder, target, works)
+        if not works:
             return
         if role in (LAMIA, DHAMPIR):
             st.protected.add(target)
@@ -381,196 +228,134 @@ class VampiresEdition(Edition):
             st.disabled.add(target)  # 21: the Lamia has acted already when the Monk picks her
         if role == NOSFERATU:
             st.ward = target
-        if role == SCOUT:
-            self.show_role(st, holder, target, works)
 
-    def call(self, st: VampiresState, tag: str, holder: int, act: str, options: tuple[Any, ...],
-             kind: str = "choose") -> Generator[list[Prompt], Reply, tuple[Any, bool]]:
-        """Call a role: its holder acts as usual; a doomed, disabled or jailed holder acts in vain (18-20)."""
-        st.enter_step(act)
-        pair = kind == CHOOSE_MANY  # the Revenant points at exactly two players
-        prompt = Prompt(f"{tag}.{act}.{holder}", holder, act, options, kind=kind,
-                        min_count=2 if pair else 0, max_count=2 if pair else 1)
-        reply = yield st.with_decoys([prompt], f"{tag}.{act}.x", picks=2 if pair else 1)
-        choice = reply.get(prompt.id)
+    def call(self, st: VampiresState, holder: int, role: str, options: tuple[Any, ...] | None = None,
+             include_self: bool = True) -> Call:
+        """Call a role: its holder acts as usual; a doomed, disabled or jailed holder acts in vain (18-20).
+
+        Everyone else answers a decoy built from the same spec, with the same id shape.
+        """
+        st.enter_step(role)
+        picks = PICKS.get(role, 1)
+        spec = Secret(st.prompt_id(role), role, picks=picks, exact=picks > 1, include_self=include_self)
+        choice = (yield from secret_step(st, spec, {holder: options}))[holder]
         works = st.effective(holder)
-        st.emit("ability.used", FACILITATOR, seat=holder, role=st.role_of(holder), act=act, choice=choice,
-                effective=works)
+        st.emit("ability.used", FACILITATOR, seat=holder, role=st.role_of(holder), effective=works,
+                **_chosen(choice))
         return choice, works
 
     def show_role(self, st: VampiresState, seat: int, target: int, works: bool) -> None:
-        """A check: the facilitator shows the small card of the target's role."""
+        """A check: the facilitator shows the small card of the target's role, to the checker alone."""
         if works or st.options["void_checks"] == "shown":
-            st.emit("check.role", Audience.to(seat), seat=seat, target=target, role=st.role_of(target))
+            reveal(st, target, Audience.to(seat))
 
     # -- Day -----------------------------------------------------------------------------------
     def day(self, st: VampiresState, turn: int) -> Steps:
         """The hunters, with the Novice among them, agree on a victim; a killed Novice earns another (30)."""
-        st.enter(f"day {turn}", "hunters")
+        st.enter("day", turn, "hunters")
         st.novice_struck = False
-        group = st.strike_group()
-        target = yield from self.agree(st, f"d{turn}.strike", group, "strike", optional=False)
-        strikers = [s for s in group if st.is_hunter(s) and st.effective(s)]  # 22
-        st.emit("strike", FACILITATOR, target=target, effective=bool(strikers))
-        if strikers and target is not None:
-            self.attack(st, target, "hunters")
+        band = st.strike_group()
+        target = yield from self.strike(st, band)
         bonus = st.novice_struck
-        again = [s for s in group if s != target] if bonus else []
+        again = [s for s in band if s != target] if bonus else []
         if bonus:
-            st.emit("strike.bonus", Audience.group(again), novice=target)  # 30c: the band learns it; he does not
-        target = yield from self.agree(st, f"d{turn}.bonus", again, "bonus_strike", optional=True)
-        if bonus and target is not None:
+            st.emit("strike.bonus", Audience.group(again), seat=target)  # 30c: the band learns it; he does not
+        extra = yield from self.bonus_strike(st, again)
+        if bonus and extra is not None:
             works = any(st.is_hunter(s) and st.effective(s) for s in again)
-            st.emit("strike", FACILITATOR, target=target, effective=works, bonus=True)
+            st.emit("strike", FACILITATOR, seat=extra, effective=works, bonus=True)
             if works:
-                self.attack(st, target, "hunters")
+                attack(st, extra, "hunters")
 
-    def agree(self, st: VampiresState, tag: str, group: list[int], act: str,
-              optional: bool) -> Generator[list[Prompt], Reply, int | None]:
-        """The group points at a victim until all agree (31); after the last round, most pointed, ties by lot.
-
-        The step is played even when nobody has to act (a decoy round), so that nobody outside
-        the group can tell a bonus strike from none.
-        """
-        options = tuple(st.living())
-        rounds = int(st.options["strike_rounds"]) if group else 1
-        picks: dict[int, int | None] = {}
-        for number in range(1, rounds + 1):
-            prompts = [Prompt(f"{tag}{number}.{s}", s, act, options, optional=optional,
-                              default=None if optional else _outsider(options, group)) for s in group]
-            batch = st.with_decoys(prompts, f"{tag}{number}.x")
-            if not batch:
-                return None
-            reply = yield batch
-            picks = {p.seat: reply.get(p.id) for p in prompts}
-            if not group or len(set(picks.values())) == 1:
-                break
-            st.emit("strike.proposals", Audience.group(group), picks={str(k): v for k, v in picks.items()})
-        if not group:
-            return None
-        target = self.most_pointed(st, list(picks.values()))
-        st.emit("strike.chosen", Audience.group(group), target=target)
+    def strike(self, st: VampiresState, band: list[int]) -> Generator[list[Prompt], dict[str, Any], int | None]:
+        """The band points until all agree (31): at most ``strike_rounds`` rounds, then the most
+        pointed, ties by lot. It strikes only if a hunter among it can act (22)."""
+        spec = Secret(st.prompt_id("strike"), "strike", include_self=True, optional=False)
+        agreed = yield from agree(st, spec, band, tuple(st.living()), rounds=int(st.options["strike_rounds"]),
+                                  settle=LOTS)
+        target: int | None = agreed.target
+        if band:
+            st.emit("strike.chosen", Audience.group(band), seat=target)
+        strikers = [s for s in band if st.is_hunter(s) and st.effective(s)]  # 22
+        st.emit("strike", FACILITATOR, seat=target, effective=bool(strikers))
+        if strikers and target is not None:
+            attack(st, target, "hunters")
         return target
 
-    def most_pointed(self, st: VampiresState, picks: list[int | None]) -> int | None:
-        """The band ran out of rounds: the most pointed choice wins, ties by lot (31)."""
-        tally = Counter(picks)
-        best = max(tally.values())
-        tied = sorted((p for p, n in tally.items() if n == best), key=lambda p: -1 if p is None else p)
-        return tied[0] if len(tied) == 1 else st.rng.choice(tied)
+    def bonus_strike(self, st: VampiresState, band: list[int]) -> Generator[list[Prompt], dict[str, Any], int | None]:
+        """The extra strike after killing the Novice: optional (30b), so declining is a pick too.
 
-    # -- kills and protections -------------------------------------------------------------------
-    def attack(self, st: VampiresState, target: int, by: str) -> None:
-        """An attempt on a life, resolved at once; the death is announced at the next Night (17, 24-27)."""
-        if not st.standing(target):
-            st.emit("attack.moot", FACILITATOR, target=target, by=by)
-            return
-        if target in st.protected:
-            st.emit("attack.blocked", FACILITATOR, target=target, by=by)  # an Upyr's attempt did not happen
-            return
-        upyr = st.role_of(target) == UPYR and not st.upyr_spent and self.passive_works(st, target)
-        if st.ward == target and self.nosferatu_stands(st):
-            if upyr and st.options["upyr_nosferatu"] == "upyr_first":
-                self.upyr_survives(st, target, by)  # 26, the other reading: his own survival comes first
-                return
-            self.substitute(st, target, by)
-            return
-        if upyr:
-            self.upyr_survives(st, target, by)
-            return
-        self.doom(st, target, by)
-
-    def upyr_survives(self, st: VampiresState, target: int, by: str) -> None:
-        """The first attempt on the Upyr in the game fails, silently, and uses up his survival (27)."""
-        st.upyr_spent = True
-        st.emit("upyr.survived", FACILITATOR, target=target, by=by)
-
-    def nosferatu_stands(self, st: VampiresState) -> bool:
-        """Whether a Nosferatu is there to die for his ward: in the game and not already dead (24)."""
-        nosferatu = st.holder(NOSFERATU)
-        return nosferatu is not None and st.standing(nosferatu)
-
-    def substitute(self, st: VampiresState, ward: int, by: str) -> None:
-        """The Nosferatu dies in his ward's place, once (24); shielded himself, nobody dies (25b)."""
-        nosferatu = st.holder(NOSFERATU)
-        assert nosferatu is not None
-        st.ward = None
-        st.emit("nosferatu.substitutes", FACILITATOR, seat=nosferatu, ward=ward, by=by)
-        if nosferatu in st.protected:
-            st.emit("attack.blocked", FACILITATOR, target=nosferatu, by=by)
-            return
-        self.doom(st, nosferatu, "nosferatu")
-
-    def passive_works(self, st: VampiresState, seat: int) -> bool:
-        """A disabled player 'cannot use their abilities', passive ones included, unless ``disable_passives`` is off (23)."""
-        return not (st.options["disable_passives"] and seat in st.disabled)
-
-    def doom(self, st: VampiresState, seat: int, how: str) -> None:
-        """A player is killed: dead for the game at once, announced at the next Night (17)."""
-        st.doomed[seat] = how
-        st.emit("killed", FACILITATOR, seat=seat, by=how)
-        role = st.role_of(seat)
-        if role == NOVICE and how == "hunters" and self.passive_works(st, seat):
-            st.novice_struck = True
-        if role == PRINCE and st.jailed:
-            st.released = sorted(st.jailed)  # 32: rights come back at the moment of death
-            st.emit("jail.freed", FACILITATOR, seats=st.released)
-            st.jailed.clear()
+        Played every Day, as a decoy round when there is no bonus, so that nobody outside the
+        band can tell. The engine's ``agree`` does not fit yet: it counts a pass as no pick, so a
+        band that all decline would be asked again every round, and a band that mostly declines
+        would still strike. Until ``agree`` can count a pass as a pick for an optional spec, the
+        rounds are composed here from the engine's ``secret_step``, ``leaders`` and ``by_lot``,
+        with the populations and order of draws of release 0.1.0.
+        """
+        spec = Secret(st.prompt_id("bonus"), "bonus_strike", include_self=True)
+        picks: dict[int, int | None] = {}
+        rounds = int(st.options["strike_rounds"]) if band else 1
+        for number in range(1, rounds + 1):
+            targets = tuple(st.living())
+            picks = yield from secret_step(st, spec._replace(key=f"{spec.key}{number}"), dict.fromkeys(band, targets))
+            if not band:
+                return None
+            st.emit(POINTS, Audience.group(band), round=number, picks=[[s, picks[s]] for s in band])
+            if len(set(picks.values())) == 1:
+                break
+        tally = Counter(picks.values())
+        top = leaders(tally, sorted(tally, key=lambda pick: -1 if pick is None else pick))
+        target = by_lot(st, f"{spec.key}.lots", top)
+        st.emit("strike.chosen", Audience.group(band), seat=target)
+        return target
 
     # -- Dusk ----------------------------------------------------------------------------------
     def dusk(self, st: VampiresState, turn: int) -> Steps:
         """The Vampire Master, the shapeshifter, the Bride, the Leader, in that order."""
-        st.enter(f"dusk {turn}", "")
-        for role in DUSK_ORDER:
-            holder = st.holder(role)
-            if holder is not None:
-                yield from self.dusk_role(st, f"k{turn}", holder, role)
+        st.enter("dusk", turn)
+        for holder, role in st.called(DUSK_ORDER):
+            yield from self.dusk_role(st, holder, role)
 
-    def dusk_role(self, st: VampiresState, tag: str, holder: int, role: str) -> Steps:
-        """Call one dusk role; the Lord's one prompt carries both of his abilities."""
-        everyone = tuple(st.living())
+    def dusk_role(self, st: VampiresState, holder: int, role: str) -> Steps:
+        """Call one dusk role; the Lord's one prompt offers both of his abilities as moves (L1)."""
         if role == LORD:
-            options: tuple[Any, ...] = tuple(f"{mode}:{n}" for n in everyone for mode in ("check", "kill"))
-            choice, works = yield from self.call(st, tag, holder, role, options)
-            if choice is not None:
-                mode, seat = str(choice).split(":")
-                self.dusk_effect(st, holder, COUNT if mode == "kill" else QUEEN, int(seat), works, LORD)
+            moves = tuple(Move(what, n) for n in st.living() for what in LORD_MOVES)
+            move, works = yield from self.call(st, holder, role, moves)
+            if move is not None:
+                self.dusk_effect(st, holder, COUNT if move.what == "kill" else QUEEN, move.seat, works, LORD)
             return
-        kind = CHOOSE_MANY if role == REVENANT else "choose"
-        choice, works = yield from self.call(st, tag, holder, role, everyone, kind)
+        choice, works = yield from self.call(st, holder, role)
         if choice is not None:
             self.dusk_effect(st, holder, role, choice, works, role)
 
     def dusk_effect(self, st: VampiresState, holder: int, role: str, choice: Any, works: bool, by: str) -> None:
         """What a dusk choice does; ``role`` names the ability (the Lord kills like the Count, checks like the Queen)."""
+        shown = works or st.options["void_checks"] == "shown"
         if role in (QUEEN, PRINCE):
             self.show_role(st, holder, choice, works)
         if role == PRINCE and works and st.is_hunter(choice) and st.standing(choice) and choice not in st.jailed:
-            st.jailed.add(choice)  # 34: a shapeshifter or the Novice is not jailed
+            st.jailed.add(choice)  # 34: a shapeshifter or the Novice is not jailed; nor a hunter killed today (O3)
             st.newly_jailed.append(choice)
             st.emit("jail.jailed", FACILITATOR, seat=choice)
-        elif role == REVENANT and (works or st.options["void_checks"] == "shown"):
+        elif role == REVENANT and shown:
             first, second = choice
-            same = st.seat(first).team == st.seat(second).team and st.seat(first).team != SHAPESHIFTER  # 35
-            st.emit("check.sides", Audience.to(holder), seat=holder, targets=[first, second], same=same)
-        elif role == BRIDE and (works or st.options["void_checks"] == "shown"):
-            st.emit("check.master", Audience.to(holder), seat=holder, target=choice,
-                    master=st.role_of(choice) in MASTERS)  # 36
+            same = st.seat(first).team == st.seat(second).team != SHAPESHIFTER  # 35
+            st.emit("check.sides", Audience.to(holder), seats=[first, second], same=same)
+        elif role == BRIDE and shown:
+            st.emit("check.master", Audience.to(holder), seat=choice, master=st.role_of(choice) in MASTERS)  # 36
         elif role == LEADER and works:
             st.silenced = choice
             st.emit("leader.silences", FACILITATOR, seat=choice)
         elif works and (role in (COUNT, WEREWOLF) or (role == KITSUNE and st.role_of(choice) != VAMPIRE)):
-            self.attack(st, choice, by)
+            attack(st, choice, by)
 
     # -- victory -------------------------------------------------------------------------------
     def check_win(self, state: State) -> Outcome | None:
-        return self.victory(_vampires(state))
-
-    def victory(self, st: VampiresState) -> Outcome | None:
-        """Checked when deaths become public: after the execution and after the Night's news (39, 40)."""
+        """Checked when deaths become public: after the Night's news and after the execution (39, 40)."""
+        st = _vampires(state)
         hunters, vampires = st.side_counts()
-        shifters = st.in_team(SHAPESHIFTER)
         if hunters == 0 and vampires == 0:
+            shifters = st.in_team(SHAPESHIFTER)
             if shifters:
                 return Outcome("last_one_standing", (SHAPESHIFTER,), tuple(shifters))
             return self.wipeout(st)
@@ -598,18 +383,40 @@ class VampiresEdition(Edition):
         return self.won(st, "mutual_wipeout", *teams)
 
     def finish(self, state: State, outcome: Outcome) -> None:
-        for seat in state.seats:
-            if seat.alive:
-                state.emit(ROLE_REVEALED, PUBLIC, seat=seat.number, role=seat.role, team=seat.team)
+        """Every card still hidden is shown."""
+        for seat in state.living():
+            reveal(state, seat)
+
+    # -- what seats are told -------------------------------------------------------------------
+    def idle_reason(self, state: State, seat: int) -> str | None:
+        """Out of the game, or (while hands are raised) in jail or without a vote: only reasons
+        already announced to everyone, never a death or a jail not yet announced."""
+        reason = super().idle_reason(state, seat)
+        st = _vampires(state)
+        if reason is not None or not st.ballot_open or not 1 <= seat <= len(st.seats):
+            return reason
+        if st.known_prisoner(seat):
+            return f"seat {seat} is in the Prince's jail, and prisoners may not vote"
+        if seat == st.silenced:
+            return f"seat {seat} may not vote tonight: the Leader took their vote"
+        return None
+
+    def observe(self, observer: Observer, event: Event) -> None:
+        """Sides a seat learns for certain from this edition's events, in ``facts["sides"]``: a
+        prisoner is a hunter (the jail is announced to all, 32), the Bride's nod marks a vampire."""
+        if event.kind == "jail.announced":
+            observer.facts.setdefault("sides", {})[event.data["seat"]] = HUNTERS
+        elif event.kind == "check.master" and event.data["master"]:
+            observer.facts.setdefault("sides", {})[event.data["seat"]] = VAMPIRES
 
 
-
-def _outsider(options: tuple[Any, ...], group: list[int]) -> Any:
-    """A legal default for a strike: the first player outside the group."""
-    for option in options:
-        if option not in group:
-            return option
-    return options[0]
+def _chosen(choice: Any) -> dict[str, Any]:
+    """A called role's choice as event data: ``target``, ``targets`` (a pair) or a Lord's ``move``."""
+    if isinstance(choice, Move):
+        return {"move": choice.what, "target": choice.seat}
+    if isinstance(choice, list):
+        return {"targets": choice}
+    return {} if choice is None else {"target": choice}
 
 
 def _vampires(state: State) -> VampiresState:

@@ -8,10 +8,11 @@ ambiguities 17-19), and still counts for victory until announced (ambiguity 40).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Any
 
-from mafioso.editions.vampires.catalogue import HUNTERS, MASTERS, NOVICE, VAMPIRES
-from mafioso.engine import State
+from mafioso.editions.vampires.catalogue import CLAIMS, HUNTERS, MASTERS, NOVICE, VAMPIRES
+from mafioso.engine import SpeechRules, State
 
 
 class VampiresState(State):
@@ -28,6 +29,7 @@ class VampiresState(State):
         """The Nosferatu's chosen player for this turn (only when his choice took effect)."""
         self.jailed: set[int] = set()
         self.newly_jailed: list[int] = []
+        """Jailed this Dusk, not yet announced: nobody (the prisoner included) knows it yet."""
         self.released: list[int] = []
         self.silenced: int | None = None
         """The player the Leader took the vote from, for the coming Night."""
@@ -40,6 +42,10 @@ class VampiresState(State):
         self.pardoned: list[int] = []
         self.vote_round = 0
         """Counts vote and nomination rounds, so every prompt id of a game is unique."""
+        self.ballot_open = False
+        """Whether hands are being raised now (a prisoner or the silenced player is then told why
+        they have nothing to answer)."""
+        self.speech_rules = SpeechRules(CLAIMS, len(self.seats))
 
     # -- who is who ---------------------------------------------------------------------------
     def role_of(self, seat: int) -> str:
@@ -48,8 +54,18 @@ class VampiresState(State):
 
     def holder(self, role: str) -> int | None:
         """The seat holding ``role`` while still in the game (alive or doomed but unannounced)."""
-        seats = self.with_role(role)
-        return seats[0] if seats else None
+        for seat in self.seats:
+            if seat.role == role and seat.alive:
+                return seat.number
+        return None
+
+    def called(self, order: Iterable[str]) -> Iterator[tuple[int, str]]:
+        """(holder, role) for each role of ``order`` in the game, in that order: the roles the
+        facilitator calls, whether or not their holder can still act (ambiguities 18, 19)."""
+        for role in order:
+            holder = self.holder(role)
+            if holder is not None:
+                yield holder, role
 
     def is_hunter(self, seat: int) -> bool:
         """On the hunters' side (the Novice is a vampire; the shapeshifter is neither)."""
@@ -76,17 +92,18 @@ class VampiresState(State):
         """Whether an ability used now by ``seat`` takes effect (not doomed, disabled or jailed)."""
         return self.standing(seat) and seat not in self.disabled and seat not in self.jailed
 
-    def counted(self, team: str) -> int:
-        """Seats of a team still in the game, doomed ones included (ambiguity 40)."""
-        return len(self.in_team(team))
-
     def side_counts(self) -> tuple[int, int]:
-        """(hunters, vampires) still in the game; prisoners count as hunters, the Novice as a vampire."""
-        return self.counted(HUNTERS), self.counted(VAMPIRES)
+        """(hunters, vampires) still in the game, doomed ones included (ambiguity 40); prisoners
+        count as hunters, the Novice as a vampire."""
+        return len(self.in_team(HUNTERS)), len(self.in_team(VAMPIRES))
 
     def voters(self) -> list[int]:
         """Who may vote tonight: in play, not jailed, not silenced by the Leader."""
         return [n for n in self.living() if n not in self.jailed and n != self.silenced]
+
+    def known_prisoner(self, seat: int) -> bool:
+        """Jailed, and the jail already announced (so the prisoner may be told)."""
+        return seat in self.jailed and seat not in self.newly_jailed
 
     def new_turn(self) -> None:
         """Effects that last 'until the next night' end when the Night begins."""

@@ -6,7 +6,9 @@ package translates every template (and the role and team names) into Russian.
 
 from __future__ import annotations
 
-from mafioso.engine import N_, Event
+from typing import Any
+
+from mafioso.engine import N_, PHASE, Event, Phase
 
 TEXTS = {
     # what each prompt asks, in the player's words
@@ -50,10 +52,10 @@ TEXTS = {
     "phase.day 0.leader": N_("Leader, open your eyes and show yourself to the facilitator."),
     "phase.day 0.novice": N_("Novice, open your eyes and show yourself to the facilitator."),
     "phase.day 0.upyr": N_("Upyr, open your eyes and show yourself to the facilitator."),
-    "hunters.meet": N_("Your band of hunters: seats {members}."),
-    "role.identified": N_("Seat {seat} holds the {role} card."),
+    "team.known": N_("Your band of hunters: seats {seats}."),
+    "role.revealed.check": N_("Seat {seat} holds the {role} card."),
     # the Night
-    "phase.night.announcement": N_("Night falls and everyone gathers: open your eyes."),
+    "phase.night.announcement": N_("Night falls ({phase}) and everyone gathers: open your eyes."),
     "phase.night.discussion": N_("Who among us hunts by day? Discuss, and name your suspects."),
     "phase.night.vote": N_("The vote: raise your hand to condemn each suspect as the facilitator names them."),
     "night.dead.some": N_("Found dead this turn: seats {seats}."),
@@ -63,39 +65,38 @@ TEXTS = {
     "vote.silenced": N_("Seat {seat} may not vote tonight."),
     "speech": N_("Seat {seat} speaks."),
     "speech.claims": N_("Seat {seat} speaks and says: {claims}."),
-    "nomination": N_("Seat {seat} names seat {nominee} as a suspect."),
+    "nomination": N_("Seat {by} names seat {nominee} as a suspect."),
     "suspects": N_("Suspects, in order: {suspects}."),
     "suspects.all": N_("Nobody was named, yet someone must be executed: every player not yet voted on stands as a suspect."),
     "vote.renominate": N_("Nobody has been executed yet. Name new suspects among seats {remaining}."),
-    "vote.count": N_("Seat {nominee}: {votes} of {of} hands raised ({voters})."),
+    "vote.count": N_("Hands raised against seat {nominee}: {votes} ({voters})."),
     "vote.tie": N_("Seats {tied} are tied with {votes} hands each."),
     "vote.lots": N_("Lots are drawn among seats {tied}: seat {seat} is condemned."),
     "vote.pardoned": N_("Seat {seat} was condemned, but is acquitted."),
-    "vote.acquitted": N_("Fewer than half condemn seat {seat}: found innocent."),
+    "vote.acquitted": N_("Only {votes} of {of} voters condemn seat {seat}: fewer than half, so they are found innocent."),
     "vote.most_votes": N_("Every suspect was cleared; the most hands of the night decide among seats {candidates}."),
-    "execution": N_("Seat {seat} is executed."),
-    "seat.eliminated.executed": N_("Seat {seat} shows their card and leaves the game."),
+    "seat.eliminated.executed": N_("Seat {seat} is executed: they show their card and leave the game."),
     "seat.eliminated.killed": N_("Seat {seat} was killed: they show their card and leave the game without a word."),
     "role.revealed": N_("Seat {seat} was the {role}."),
     "role.dealt": N_("Your role: {role}."),
     "setup.warning.no_master": N_("This game has no Vampire Master: the vampires will find it harder."),
     "setup.warning.shapeshifter_small_game": N_("A shapeshifter with fewer than ten players is not advised."),
     # Dawn
-    "phase.dawn.": N_("Dawn breaks; everyone hurries to shelter. Close your eyes."),
+    "phase.dawn": N_("Dawn breaks; everyone hurries to shelter. Close your eyes."),
     "phase.dawn.lamia": N_("The Lamia picks her target."),
     "phase.dawn.monk": N_("The Monk picks his target."),
     "phase.dawn.dhampir": N_("The Dhampir picks his target."),
     "phase.dawn.nosferatu": N_("The Nosferatu picks his target."),
     "phase.dawn.scout": N_("The Scout picks her target."),
-    "check.role": N_("Seat {target} holds the {role} card."),
     # Day
     "phase.day.hunters": N_("Day: the hunters gather and choose their victim."),
-    "strike.proposals": N_("Not agreed yet. Pointed at: {picks}."),
-    "strike.chosen": N_("The hunters strike seat {target} and go home."),
+    "points": N_("Round {round} of gestures, who points at whom (— is nobody): {picks}."),
+    "strike.chosen": N_("The hunters strike seat {seat} and go home."),
     "strike.bonus": N_("Your victim was the Novice: you may strike once more."),
-    "strike": N_("The hunters' strike: seat {target}."),
+    "strike": N_("The hunters' strike: seat {seat}."),
+    "strike.void": N_("The hunters point at seat {seat}, in vain: no hunter among them can act."),
     # Dusk
-    "phase.dusk.": N_("Dusk falls. Keep your eyes closed."),
+    "phase.dusk": N_("Dusk falls. Keep your eyes closed."),
     "phase.dusk.lord": N_("The Lord leaves his castle: check a player, or kill one."),
     "phase.dusk.queen": N_("The Queen leaves her castle to look at one player."),
     "phase.dusk.revenant": N_("The Revenant leaves his castle and points at two players."),
@@ -105,21 +106,25 @@ TEXTS = {
     "phase.dusk.kitsune": N_("The Kitsune seeks her prey."),
     "phase.dusk.bride": N_("The Bride looks for her Master."),
     "phase.dusk.leader": N_("The hunters' Leader picks a player who will not vote tonight."),
-    "check.sides.same": N_("Seats {targets} are on the same side."),
-    "check.sides.different": N_("Seats {targets} are on different sides."),
-    "check.master.yes": N_("Seat {target} is the Vampire Master."),
-    "check.master.no": N_("Seat {target} is not the Vampire Master."),
+    "check.sides.same": N_("Seats {seats} are on the same side."),
+    "check.sides.different": N_("Seats {seats} are on different sides."),
+    "check.master.yes": N_("Seat {seat} is the Vampire Master."),
+    "check.master.no": N_("Seat {seat} is not the Vampire Master."),
     # the facilitator's grimoire
-    "ability.used": N_("Seat {seat} ({role}) chose {choice}; it takes effect: {effective}."),
+    "ability.used": N_("Seat {seat} ({role}) picks seat {target}. It takes effect: {effective}."),
+    "ability.used.pair": N_("Seat {seat} ({role}) picks seats {targets}. It takes effect: {effective}."),
+    "ability.used.check": N_("Seat {seat} ({role}) checks seat {target}. It takes effect: {effective}."),
+    "ability.used.kill": N_("Seat {seat} ({role}) attacks seat {target}. It takes effect: {effective}."),
+    "ability.used.none": N_("Seat {seat} ({role}) picks nobody."),
     "killed": N_("Seat {seat} is killed (by {by}); announced at the next night."),
-    "attack.blocked": N_("The attack on seat {target} (by {by}) is stopped by a protection."),
-    "attack.moot": N_("The attack on seat {target} (by {by}) finds them already dead."),
-    "upyr.survived": N_("The Upyr at seat {target} survives the first attempt on his life."),
+    "attack.blocked": N_("The attack on seat {seat} (by {by}) is stopped by a protection."),
+    "attack.moot": N_("The attack on seat {seat} (by {by}) finds them already dead."),
+    "upyr.survived": N_("The Upyr at seat {seat} survives the first attempt on his life."),
     "nosferatu.substitutes": N_("The Nosferatu at seat {seat} dies in place of seat {ward}."),
     "jail.jailed": N_("Seat {seat} goes to the Prince's jail."),
     "jail.freed": N_("The Prince is dead: seats {seats} are free again."),
     "leader.silences": N_("Seat {seat} loses the vote for the coming night."),
-    "queen.pardon": N_("The Queen (seat {seat}) did not raise her hand: seat {pardoned} is acquitted."),
+    "queen.pardon": N_("The Queen (seat {by}) did not raise her hand: seat {seat} is acquitted."),
     # the end
     "game.over.vampires": N_("The vampires win: no hunter is left."),
     "game.over.hunters": N_("The hunters win: the vampires can no longer win."),
@@ -130,26 +135,45 @@ TEXTS = {
 
 
 def text_key(event: Event) -> str:
-    """Pick the narration variant of an event."""
+    """Pick the narration variant of an event (from its phase value and data, never parsing text)."""
     kind, data = event.kind, event.data
-    if kind == "phase":
-        phase, step = str(data["phase"]), str(data.get("step", ""))
-        if phase == "day 0":
-            return f"phase.day 0.{step}"
-        return f"phase.{phase.split()[0]}.{step}"
+    if kind == PHASE:
+        return _phase_key(event.phase)
     if kind == "night.dead":
-        return "night.dead.some" if data.get("seats") else "night.dead.none"
-    if kind in ("seat.eliminated", "setup.warning"):
-        return f"{kind}.{data.get('how') or data.get('warning')}"
+        return "night.dead.some" if data["seats"] else "night.dead.none"
+    if kind == "seat.eliminated":
+        return f"{kind}.{data['how']}"
+    if kind == "setup.warning":
+        return f"{kind}.{data['warning']}"
+    if kind == "role.revealed" and not event.audience.public:
+        return "role.revealed.check"  # a check, or a role shown to the facilitator alone
     if kind == "speech" and data.get("claims"):
         return "speech.claims"
     if kind == "check.sides":
         return "check.sides.same" if data["same"] else "check.sides.different"
     if kind == "check.master":
         return "check.master.yes" if data["master"] else "check.master.no"
+    if kind == "strike" and not data["effective"]:
+        return "strike.void"
+    if kind == "ability.used":
+        return _ability_key(data)
     if kind == "game.over":
         return _game_over_key(list(data.get("winners") or []))
     return kind
+
+
+def _phase_key(phase: Phase) -> str:
+    if phase.name == "day" and phase.number == 0:
+        return f"phase.day 0.{phase.step}"
+    return f"phase.{phase.name}.{phase.step}" if phase.step else f"phase.{phase.name}"
+
+
+def _ability_key(data: dict[str, Any]) -> str:
+    if "move" in data:
+        return f"ability.used.{data['move']}"
+    if "targets" in data:
+        return "ability.used.pair"
+    return "ability.used" if "target" in data else "ability.used.none"
 
 
 def _game_over_key(winners: list[str]) -> str:
@@ -158,3 +182,12 @@ def _game_over_key(winners: list[str]) -> str:
     if len(winners) > 1:
         return "game.over.both"
     return f"game.over.{winners[0]}"
+
+
+def format_picks(picks: Any) -> str:
+    """``[[8, 5], [9, None]]`` as ``8 → 5, 9 → —``: the template says in words what the pairs mean."""
+    return ", ".join(f"{seat} → {NOBODY if target is None else target}" for seat, target in picks)
+
+
+NOBODY = "—"
+"""A pass in a pointing round (the ``points`` template says what the dash means)."""

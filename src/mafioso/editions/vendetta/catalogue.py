@@ -1,7 +1,7 @@
 """Mafia: Vendetta's teams, roles, setup table and options, in our own words.
 
-Source: ``shared/rules/vendetta.en.txt``. The role texts here paraphrase the rulebook; the
-rulings that fill its gaps are in ``docs/rulings/vendetta.md``.
+The role texts here paraphrase the rulebook (Mafia: Vendetta); the rulings that fill its gaps
+are in ``docs/rulings/vendetta.md``.
 """
 
 from __future__ import annotations
@@ -143,13 +143,14 @@ ACTS = {
     "block": "night, Thief: block one player's ability",
     "protect": "night, Nurse or Bodyguard: protect one player",
     "badmouth": "night, Snitch: investigations of one player show a Thug tonight",
-    "kill": "night: a Mafia or Yakuza member's pick for the victim, or a leader's or Loner's shot",
+    "kill": "night: a Mafia or Yakuza member's pick for the victim (cannot be declined unless family_may_decline), "
+            "or a leader's or Loner's shot",
     "investigate": "night: a leader or the Lawyer looks at one player's card (the Jailer may jail)",
     "silence": "night, Godfather: one player cannot vote the next day",
     "research": "night, Journalist: two players, same team or not",
     "hypnotize": "night, Hypnotist: one player's next vote follows the Hypnotist's",
     "speech": "day: a player's turn to talk; the choice may name one suspect and carry claims",
-    "nominate": "day: when fewer than two suspects were named, a player must name one",
-    "vote": "day: raise a hand against the suspect in the prompt (the only option), or not (null)",
+    "nominate": "day: when fewer than two suspects were named, a player must name one (cannot be declined)",
+    "vote": "day: raise a hand against the suspect in the prompt (the only option), or keep it down (null)",
     "decoy": "night: a harmless choice for a player with nothing to do at this step",
 }

@@ -5,22 +5,25 @@ day). The night calls the roles in :data:`NIGHT_SEQUENCE`, our reading of the Ni
 Card that the rulebook does not print (``docs/rulings/vendetta.md`` says why each role sits
 where it does). Each role is asked in that order and its effect is noted on the night's scratch
 sheet (:class:`Night`); deaths are applied only at dawn, so a player shot at night still acts.
+
+The shared mechanisms are the engine's flow steps: every night call is a secret step, the
+families agree by majority, speeches name suspects, eliminations show the card. What is left
+here is only what this rulebook says and no other does.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Generator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
+from mafioso.editions.vendetta.casting import book_cast, check_cast
 from mafioso.editions.vendetta.catalogue import (
     ACTS,
     BODYGUARD,
     BYSTANDER,
     FEMME_FATALE,
-    FIRST_MOBSTERS,
-    FIRST_SPECIALISTS,
     GODFATHER,
     HYPNOTIST,
     IMPOSTOR,
@@ -32,64 +35,84 @@ from mafioso.editions.vendetta.catalogue import (
     LAWYER,
     LEADERS,
     LONER,
-    LONERS,
     MAFIA,
-    MAX_THUGS_IN_BOX,
-    MIN_LONER_PLAYERS,
-    MIN_YAKUZA_PLAYERS,
-    MOBSTERS,
     NURSE,
     OPTIONS,
     PRIEST,
     PSYCHO,
     ROLES,
-    SETUP_TABLE,
     SHERIFF,
     SNITCH,
-    SPECIALISTS,
     TEAMS,
     THIEF,
     THUG,
     TOWN,
-    UNIQUE,
     VIXEN,
     YAKUZA,
-    YAKUZA_CARDS,
-    YAKUZA_ROLE,
 )
-from mafioso.editions.vendetta.texts import TEXTS, text_key
+from mafioso.editions.vendetta.knowledge import observe
+from mafioso.editions.vendetta.secrecy import REVEALS
+from mafioso.editions.vendetta.texts import TEXTS, format_value, text_key
 from mafioso.engine import (
-    ELIMINATED,
     FACILITATOR,
+    NOMINATION,
     PUBLIC,
-    ROLE_REVEALED,
-    SPEECH,
     Audience,
+    Ballot,
     Edition,
-    OptionError,
     Outcome,
     Prompt,
-    Reply,
-    SetupError,
+    SpeechRules,
     State,
     Steps,
 )
-from mafioso.engine.prompts import CHOOSE_MANY
+from mafioso.engine.steps import (
+    Secret,
+    agree,
+    count_votes,
+    eliminate,
+    introduce,
+    leaders,
+    reveal_all,
+    secret_step,
+    speech,
+    tally,
+    tell_roles,
+)
+
+LEADER = "leader"
+"""The leader's place in the night sequence (whichever leader is in the deck)."""
 
 NIGHT_SEQUENCE = (
-    VIXEN, THIEF, NURSE, BODYGUARD, SNITCH, MAFIA, YAKUZA, "leader", LAWYER, GODFATHER, JOURNALIST, HYPNOTIST,
+    VIXEN, THIEF, NURSE, BODYGUARD, SNITCH, MAFIA, YAKUZA, LEADER, LAWYER, GODFATHER, JOURNALIST, HYPNOTIST,
     FEMME_FATALE, PSYCHO,
 )
 """Our Night Sequence Card: blocks first, then protections, the badmouth, the two crime families'
 kills, the leader (after the Mafia, so a leader the Mafia kills is called but blocked; after the
 Snitch, whose badmouth must precede investigations), then the remaining abilities."""
 
-SIMPLE_ABILITIES = {
-    VIXEN: "seduce", THIEF: "block", NURSE: "protect", BODYGUARD: "protect", SNITCH: "badmouth",
-    LAWYER: "investigate", GODFATHER: "silence", JOURNALIST: "research", HYPNOTIST: "hypnotize",
-    FEMME_FATALE: "kill", PSYCHO: "kill",
+
+class Ability(NamedTuple):
+    """A role's night call: its act and how many players it points at (two for the Journalist)."""
+
+    act: str
+    picks: int = 1
+
+    def secret(self, key: str) -> Secret:
+        """The one spec of the call: the real prompt and every decoy are built from it."""
+        return Secret(key, self.act, picks=self.picks, exact=True)
+
+
+ABILITIES = {
+    VIXEN: Ability("seduce"), THIEF: Ability("block"), NURSE: Ability("protect"), BODYGUARD: Ability("protect"),
+    SNITCH: Ability("badmouth"), LAWYER: Ability("investigate"), GODFATHER: Ability("silence"),
+    JOURNALIST: Ability("research", picks=2), HYPNOTIST: Ability("hypnotize"), FEMME_FATALE: Ability("kill"),
+    PSYCHO: Ability("kill"),
 }
-"""Roles whose night turn is one optional choice, and the act of that choice."""
+"""Roles whose night turn is one optional choice (the leaders and the families have their own steps)."""
+
+INVESTIGATE, SHOOT = Ability("investigate"), Ability("kill")
+"""The leader's two calls: first the look, then (Priest, Detective, Sheriff) the shot."""
 
 NIGHT_ONE_SKIPPED = (SHERIFF, FEMME_FATALE, PSYCHO)
 """Roles whose only ability is a kill: nobody can be killed on the first night, so they are not called."""
@@ -120,20 +143,26 @@ class VendettaState(State):
         super().__init__(*args, **kwargs)
         self.deck: dict[str, int] = dict(sorted(Counter(s.role for s in self.seats).items()))
         self.jailed: list[int] = []
+        self.jail_told: set[int] = set()
+        """Prisoners already named at a dawn: they know they are jailed."""
         self.silenced: int | None = None
         self.hypnosis: tuple[int, int] | None = None
         """(subject, hypnotist) for the coming day's vote."""
         self.tonight = Night(0)
-        self.day = 0
+        self.hands: dict[int, int] = {}
+        """Today's raised hands: voter -> the suspect he raised it against (final, one a day)."""
+        self.speech_rules = SpeechRules(CLAIMS, len(self.seats))
+        self.leader_card = next((role for role in LEADERS if role in self.deck), None)
+        """The game's leader card, if the deck holds one (there is at most one)."""
+        families = {ROLES[role].team for role in self.deck}
+        self.sequence = tuple(step for step in NIGHT_SEQUENCE if step in self.deck or step in families
+                              or (step == LEADER and self.leader_card is not None))
+        """The night sequence of this deck: the card reads the same all game, so it is read once."""
 
     def holder(self, role: str) -> int | None:
         """The living seat holding a one-of-a-kind role, if any."""
         seats = self.with_role(role)
         return seats[0] if seats else None
-
-    def others(self, seat: int) -> tuple[int, ...]:
-        """Living seats other than ``seat``: the targets of any ability (never oneself, never the eliminated)."""
-        return tuple(n for n in self.living() if n != seat)
 
     def is_jailed(self, seat: int) -> bool:
         """Whether ``seat`` sits in the Jailer's jail now."""
@@ -149,6 +178,7 @@ class VendettaEdition(Edition):
 
     id = "vendetta"
     name = "Mafia: Vendetta"
+    version = "2"
     min_players = 6
     max_players = 16
     teams = TEAMS
@@ -158,67 +188,45 @@ class VendettaEdition(Edition):
     state_class = VendettaState
     texts = TEXTS
     narration_key = text_key
+    reveals = REVEALS
     players_by_default = 8
 
     # -- setup -------------------------------------------------------------------------------
     def recommended_cast(self, players: int, options: Mapping[str, Any]) -> dict[str, int]:
         """The Setup Reference row, filled in the 'Casting your first game' order, then the modes."""
         self.check_player_count(players)
-        _bystanders, specialists, leaders, thugs, mobsters = SETUP_TABLE[players]
-        cast: Counter[str] = Counter()
-        cast[str(options.get("leader", LEADERS[2]))] += leaders
-        for role in _preference(options, "specialists", FIRST_SPECIALISTS, SPECIALISTS)[:specialists]:
-            cast[role] += 1
-        if options.get("yakuza"):
-            _check_mode_size("yakuza", players, MIN_YAKUZA_PLAYERS)
-            cast[THUG] += min(thugs + mobsters, MAX_THUGS_IN_BOX)
-            cast[YAKUZA_ROLE] += YAKUZA_CARDS
-        else:
-            cast[THUG] += thugs
-            for role in _preference(options, "mobsters", FIRST_MOBSTERS, MOBSTERS)[:mobsters]:
-                cast[role] += 1
-        if options.get("loner"):
-            _check_mode_size("loner", players, MIN_LONER_PLAYERS)
-            cast[str(options.get("loner_role", PSYCHO))] += 1
-        cast[BYSTANDER] += players - sum(cast.values())
-        return {role: count for role, count in cast.items() if count > 0}
+        return book_cast(players, options)
 
     def validate_cast(self, cast: Counter[str], options: Mapping[str, Any]) -> None:
         """The rulebook's limits on a custom cast, each with a message that says how to fix it."""
         super().validate_cast(cast, options)
-        _preference(options, "specialists", FIRST_SPECIALISTS, SPECIALISTS)
-        _preference(options, "mobsters", FIRST_MOBSTERS, MOBSTERS)
-        players = sum(cast.values())
-        for role, count in cast.items():
-            if role in UNIQUE and count > 1:
-                raise SetupError(f"the box has one {ROLES[role].name} card; the cast has {count}")
-        leaders = [r for r in cast if r in LEADERS]
-        if sum(cast[r] for r in leaders) > 1:
-            raise SetupError(f"a game has at most one leader; the cast has {', '.join(sorted(leaders))}")
-        _validate_teams(cast)
-        _validate_yakuza(cast, options, players)
-        _validate_loner(cast, options, players)
+        check_cast(cast, options)
+
+    def format_value(self, key: str, value: Any, lang: str) -> str | None:
+        """The deck, a family's pointing and the facilitator's tally in words."""
+        return format_value(self, key, value, lang)
+
+    observe = staticmethod(observe)
+    """Fold what the rules tell one seat (cards shown, nods, the jail) into its facts; called for
+    every event every observer sees, so it is the function itself, with no layer between."""
 
     # -- the script --------------------------------------------------------------------------
     def flow(self, state: State) -> Steps:
+        """Deal, then night, dawn and day until a side wins (the end comes from ``st.end``)."""
         st = _vendetta(state)
         self.deal(st)
         number = 1
         while True:
             yield from self.night(st, number)
-            outcome = self.dawn(st, number)
-            if outcome:
-                return outcome
-            outcome = yield from self.day(st, number)
-            if outcome:
-                return outcome
+            self.dawn(st, number)
+            yield from self.day(st, number)
             number += 1
 
     def deal(self, st: VendettaState) -> None:
         """The deck is public (its roles are explained aloud); each card is told to its own seat."""
-        listing = ", ".join(f"{count} {ROLES[role].name}" for role, count in st.deck.items())
-        st.emit("deck", PUBLIC, cast=st.deck, listing=listing, mystery=bool(st.options["mystery"]))
-        st.deal_roles()
+        st.emit("deck", PUBLIC, cast=[[role, count] for role, count in st.deck.items()],
+                mystery=bool(st.options["mystery"]))
+        tell_roles(st)
 
     # -- night -------------------------------------------------------------------------------
     def night(self, st: VendettaState, number: int) -> Steps:
@@ -226,13 +234,11 @@ class VendettaEdition(Edition):
         st.tonight = Night(number)
         st.silenced = None
         st.hypnosis = None
-        st.enter(f"night {number}")
-        for step in NIGHT_SEQUENCE:
-            if step == MAFIA:
-                yield from self.crime_family(st, MAFIA)
-            elif step == YAKUZA:
-                yield from self.crime_family(st, YAKUZA)
-            elif step == "leader":
+        st.enter("night", number)
+        for step in st.sequence:
+            if step in (MAFIA, YAKUZA):
+                yield from self.crime_family(st, step)
+            elif step == LEADER:
                 yield from self.leader(st)
             elif self.is_called(st, step):
                 yield from self.ability(st, step)
@@ -255,51 +261,27 @@ class VendettaEdition(Edition):
             return "blocked"
         return None
 
-    def tell_blocked(self, st: VendettaState, seat: int, why: str) -> None:
-        """The facilitator's raised hand: the seat learns it is blocked, never by whom."""
+    def able(self, st: VendettaState, seat: int | None, why: str | None = None) -> list[int]:
+        """The seat that acts at this call (none if the role is gone). A blocked seat is shown
+        the facilitator's raised hand instead, never told by whom, and answers a decoy."""
+        if seat is None:
+            return []
+        why = why or self.blocked_why(st, seat)
+        if why is None:
+            return [seat]
         st.emit("night.blocked", Audience.to(seat), seat=seat)
         st.emit("grimoire.blocked", FACILITATOR, seat=seat, why=why)
-
-    def ask(
-        self, st: VendettaState, key: str, prompts: list[Prompt], picks: int = 1
-    ) -> Generator[list[Prompt], Reply, Reply]:
-        """One secret step: the real prompts plus a decoy for every other living seat.
-
-        ``picks`` is how many seats the step's real prompt picks (two for the Journalist), so the
-        decoys take the same shape whether or not the role's holder is still there.
-        """
-        batch = st.with_decoys(prompts, f"n{st.tonight.number}.{key}", picks=picks)
-        if not batch:
-            return {}
-        reply = yield batch
-        return reply
+        return []
 
     def ability(self, st: VendettaState, role: str) -> Steps:
         """One role's turn: wake, choose or pass (or be shown the raised hand), sleep."""
         st.enter_step(role)
-        act = SIMPLE_ABILITIES[role]
-        seat = st.holder(role)
-        prompts: list[Prompt] = []
-        if seat is not None:
-            why = self.blocked_why(st, seat)
-            if why:
-                self.tell_blocked(st, seat, why)
-            else:
-                prompts.append(self.target_prompt(st, seat, role, act))
-        reply = yield from self.ask(st, role, prompts, picks=2 if act == "research" else 1)
-        if not prompts or reply.get(prompts[0].id) is None:
-            return
-        choice = reply[prompts[0].id]
-        assert seat is not None
-        st.emit("grimoire.act", FACILITATOR, seat=seat, role=role, act=act, target=choice)
-        self.apply_ability(st, role, seat, choice)
-
-    def target_prompt(self, st: VendettaState, seat: int, key: str, act: str) -> Prompt:
-        """The choice of a simple ability: any other living player (two of them for the Journalist)."""
-        pid = f"n{st.tonight.number}.{key}.{seat}"
-        if act == "research":
-            return Prompt(pid, seat, act, st.others(seat), kind=CHOOSE_MANY, min_count=2, max_count=2)
-        return Prompt(pid, seat, act, st.others(seat))
+        ability = ABILITIES[role]
+        chosen = yield from secret_step(st, ability.secret(st.prompt_id(role)), self.able(st, st.holder(role)))
+        for seat, choice in chosen.items():
+            if choice is not None:
+                st.emit("grimoire.act", FACILITATOR, seat=seat, role=role, act=ability.act, target=choice)
+                self.apply_ability(st, role, seat, choice)
 
     def apply_ability(self, st: VendettaState, role: str, seat: int, choice: Any) -> None:
         """Note a simple ability's effect on tonight's sheet (or tell its result at once)."""
@@ -326,7 +308,8 @@ class VendettaEdition(Edition):
             night.attacks.append((role, choice))
 
     def investigate(self, st: VendettaState, seat: int, target: int) -> None:
-        """Show the target's card (a Thug's if badmouthed tonight); the Jailer jails criminals at once."""
+        """Show the target's card to the investigator alone (a Thug's if badmouthed tonight); the
+        Priest's target learns who the Priest is; the Jailer jails criminals at once."""
         badmouthed = target in st.tonight.badmouthed
         shown = THUG if badmouthed else st.seat(target).role
         st.emit("investigation", Audience.to(seat), seat=seat, target=target, role=shown)
@@ -346,22 +329,26 @@ class VendettaEdition(Edition):
         same = first.team == second.team and first.team != LONER
         st.emit("research", Audience.to(seat), seat=seat, targets=list(targets), same=same)
 
+    # -- the crime families ------------------------------------------------------------------
     def crime_family(self, st: VendettaState, team: str) -> Steps:
-        """The Mafia (with any Impostor) or the Yakuza wake; on the first night they only meet."""
-        role_in_deck = any(ROLES[r].team == team for r in st.deck)
-        if not role_in_deck or not (st.in_team(team) or st.options["mystery"]):
+        """The Mafia (with any Impostor) or the Yakuza wake; on the first night they only meet.
+
+        The awake, unjailed members point until a majority agrees (the engine's ``agree``):
+        one round, settled by a strict majority, else no kill.
+        """
+        if not self.family_called(st, team):
             return
         st.enter_step(team)
         members = self.family(st, team)
         if st.tonight.number == 1:
-            st.emit(f"{team}.meet", Audience.group(members), members=members)
+            introduce(st, team, members)
             return
         voters = [m for m in members if not st.is_jailed(m)]
-        prompts = [self.kill_prompt(st, team, m) for m in voters]
-        reply = yield from self.ask(st, team, prompts)
-        picks = {p.seat: reply.get(p.id) for p in prompts}
-        chosen = _majority(picks, len(voters)) if self.family_awake(st, team, voters) else None
-        st.emit(f"{team}.choice", Audience.group(voters), picks=[[m, t] for m, t in picks.items()], target=chosen)
+        spec = Secret(st.prompt_id(team), "kill", optional=bool(st.options["family_may_decline"]))
+        agreed = yield from agree(st, spec, voters, self.family_targets(st, team))
+        chosen = agreed.target if self.family_awake(st, team, voters) else None
+        if voters:
+            st.emit(f"{team}.choice", Audience.group(voters), target=chosen)
         cancelled = chosen is not None and team == MAFIA and self.mafia_seduced(st)
         st.emit("grimoire.kill", FACILITATOR, team=team, target=chosen, cancelled=cancelled)
         if chosen is None or cancelled:
@@ -372,10 +359,10 @@ class VendettaEdition(Edition):
             st.tonight.yakuza_pick = chosen
         st.tonight.attacks.append((team, chosen))
 
-    def family_awake(self, st: VendettaState, team: str, voters: list[int]) -> bool:
-        """Whether a real member of the family is free to choose: jailed members take no part in the
-        kill, and an Impostor pointing alone is not the Mafia choosing a victim."""
-        return any(st.seat(m).team == team for m in voters)
+    def family_called(self, st: VendettaState, team: str) -> bool:
+        """A family in the deck is called while (Mystery mode aside) a member is in play; its
+        deaths being shown, skipping it then tells nobody anything."""
+        return bool(st.options["mystery"] or st.in_team(team))
 
     def family(self, st: VendettaState, team: str) -> list[int]:
         """Who wakes at a family's call: its living members, and the Impostor with the Mafia."""
@@ -384,21 +371,17 @@ class VendettaEdition(Edition):
             members += st.with_role(IMPOSTOR)
         return sorted(members)
 
-    def kill_prompt(self, st: VendettaState, team: str, seat: int) -> Prompt:
-        """A family member's pick. Only an Impostor's game lets the Mafia pick one of its own."""
+    def family_targets(self, st: VendettaState, team: str) -> tuple[int, ...]:
+        """Whom the family may point at: anyone outside it, or, while an Impostor plays, anyone at
+        all (the Mafia may then kill one of its own, and its members all point at the chosen one)."""
         if team == MAFIA and self.impostor_in_game(st):
-            targets = st.others(seat)
-        else:
-            targets = tuple(n for n in st.living() if st.seat(n).team != team)
-        forced = st.seat(seat).role == IMPOSTOR or not st.options["family_may_decline"]
-        return Prompt(f"n{st.tonight.number}.{team}.{seat}", seat, "kill", targets, optional=not forced,
-                      default=self.kill_default(st, team, targets) if forced else None)
+            return tuple(st.living())
+        return tuple(n for n in st.living() if st.seat(n).team != team)
 
-    def kill_default(self, st: VendettaState, team: str, targets: tuple[int, ...]) -> int | None:
-        """A forced pick's timeout choice: the first seat outside the woken group. Every member of the
-        group sees the same group, so the default tells nobody who the Impostor is."""
-        group = self.family(st, team)
-        return next((n for n in targets if n not in group), targets[0] if targets else None)
+    def family_awake(self, st: VendettaState, team: str, voters: list[int]) -> bool:
+        """Whether a real member of the family is free to choose: jailed members take no part in the
+        kill, and an Impostor pointing alone is not the Mafia choosing a victim."""
+        return any(st.seat(m).team == team for m in voters)
 
     def impostor_in_game(self, st: VendettaState) -> bool:
         """In Mystery mode an Impostor's death is not shown, so the rule holds while the card is in the deck."""
@@ -411,54 +394,46 @@ class VendettaEdition(Edition):
         mafia = st.in_team(MAFIA)
         return len(mafia) == 1 and mafia[0] in st.tonight.seduced
 
+    # -- the leader --------------------------------------------------------------------------
     def leader(self, st: VendettaState) -> Steps:
         """The leader: investigate, or (Priest, Detective) shoot instead, or (Sheriff) only shoot.
 
         A leader the Mafia is killing tonight is still called, but shown the raised hand. Both
         secret steps run whatever the leader does, so their number tells nobody anything.
         """
-        role = next((r for r in LEADERS if r in st.deck), None)
+        role = st.leader_card
         if role is None or not self.is_called(st, role):
             return
         st.enter_step(role)
-        seat = self.active_leader(st, role)
-        looked = None
+        actors = self.able(st, st.holder(role), self.killed_why(st, st.holder(role)))
+        looked: dict[int, Any] = {}
         if role in INVESTIGATORS:
-            looked = yield from self.leader_act(st, role, seat, "investigate", role)
-            if looked is not None and seat is not None:
-                self.investigate(st, seat, looked)
+            looked = yield from secret_step(st, INVESTIGATE.secret(st.prompt_id(role)), actors)
+            for seat, target in looked.items():
+                if target is not None:
+                    st.emit("grimoire.act", FACILITATOR, seat=seat, role=role, act=INVESTIGATE.act, target=target)
+                    self.investigate(st, seat, target)
         if role in KILLERS and st.tonight.number > 1:
-            shooter = seat if looked is None else None
-            target = yield from self.leader_act(st, role, shooter, "kill", f"{role}_kill")
-            if target is not None:
-                st.tonight.attacks.append(("leader", target))
+            shooters = [seat for seat in actors if looked.get(seat) is None]
+            shots = yield from secret_step(st, SHOOT.secret(st.prompt_id(f"{role}_kill")), shooters)
+            for seat, target in shots.items():
+                if target is not None:
+                    st.emit("grimoire.act", FACILITATOR, seat=seat, role=role, act=SHOOT.act, target=target)
+                    st.tonight.attacks.append((LEADER, target))
 
-    def active_leader(self, st: VendettaState, role: str) -> int | None:
-        """The leader's seat if he may act tonight; a blocked leader is told so and gets ``None``."""
-        seat = st.holder(role)
-        if seat is None:
+    def killed_why(self, st: VendettaState, seat: int | None) -> str | None:
+        """A leader the Mafia's kill will take tonight is blocked (after any other block)."""
+        if seat is None or self.blocked_why(st, seat) is not None:
             return None
-        why = self.blocked_why(st, seat)
-        if why is None and self.dies_tonight(st, seat, MAFIA):
-            why = "killed"
-        if why:
-            self.tell_blocked(st, seat, why)
-            return None
-        return seat
-
-    def leader_act(self, st: VendettaState, role: str, seat: int | None, act: str,
-                   key: str) -> Generator[list[Prompt], Reply, int | None]:
-        """One of the leader's two secret steps; ``seat`` is ``None`` when he has nothing to choose."""
-        prompts = [] if seat is None else [Prompt(f"n{st.tonight.number}.{key}.{seat}", seat, act, st.others(seat))]
-        reply = yield from self.ask(st, key, prompts)
-        target = reply.get(prompts[0].id) if prompts else None
-        if target is not None:
-            st.emit("grimoire.act", FACILITATOR, seat=seat, role=role, act=act, target=target)
-        return target
+        return "killed" if self.dies_tonight(st, seat, MAFIA) else None
 
     # -- resolving the night -----------------------------------------------------------------
     def victim_of(self, st: VendettaState, source: str, target: int) -> int | None:
-        """Who dies of one attack: the target, the Bodyguard in its place, or nobody."""
+        """Who dies of one attack: the target, the Bodyguard in its place, or nobody.
+
+        The Nurse's patient and the Vixen's target cannot be killed at all, so a Bodyguard
+        guarding them has no death to take; a Bodyguard who takes one can himself be saved.
+        """
         night = st.tonight
         if source == FEMME_FATALE and st.seat(target).role == BYSTANDER:
             return None
@@ -483,129 +458,155 @@ class VendettaEdition(Edition):
         return deaths
 
     # -- dawn --------------------------------------------------------------------------------
-    def dawn(self, st: VendettaState, number: int) -> Outcome | None:
-        """Name the Mafia's victim first (as the Mafia's), then the others without a cause."""
-        st.enter(f"dawn {number}")
-        deaths = self.night_deaths(st)
+    def dawn(self, st: VendettaState, number: int) -> None:
+        """Name the Mafia's victim first (as the Mafia's), then the others without a cause; then
+        the jail and the silenced player; then check for a winner."""
+        st.enter("dawn", number)
         night = st.tonight
-        order = sorted(deaths, key=lambda n: (n != night.mafia_pick, n))
-        if not order:
+        deaths = sorted(self.night_deaths(st), key=lambda n: (n != night.mafia_pick, n))
+        if not deaths:
             st.emit("dawn.quiet", PUBLIC)
-        for seat in order:
-            by = None
-            if seat == night.mafia_pick:
-                by = "mafia_and_yakuza" if night.yakuza_pick == seat else MAFIA
-            st.emit("dawn.victim", PUBLIC, seat=seat, by=by)
-            self.eliminate(st, seat, MAFIA if by else "night")
+        for seat in deaths:
+            self.eliminate(st, seat, self.cause(night, seat))
         jailed = [n for n in st.jailed if st.is_alive(n)]
         if jailed:
             st.emit("jail", PUBLIC, jailed=jailed)
+            st.jail_told.update(jailed)
         if st.silenced is not None and st.is_alive(st.silenced):
             st.emit("silenced", PUBLIC, seat=st.silenced)
-        return self.check_win(st)
+        st.end_if_decided()
+
+    @staticmethod
+    def cause(night: Night, seat: int) -> str:
+        """How dawn names a death: the Mafia's chosen victim as such (with the Yakuza if both chose
+        him), every other death, a Bodyguard dying in his charge's place included, without a cause."""
+        if seat != night.mafia_pick:
+            return "night"
+        return "mafia_and_yakuza" if night.yakuza_pick == seat else MAFIA
 
     def eliminate(self, st: VendettaState, seat: int, how: str) -> None:
         """A player leaves play and shows the card (not in Mystery mode); a dead Jailer frees the jail."""
-        player = st.seat(seat)
-        player.alive = False
-        st.emit(ELIMINATED, PUBLIC, seat=seat, how=how)
-        if not st.options["mystery"]:
-            st.emit(ROLE_REVEALED, PUBLIC, seat=seat, role=player.role, team=player.team)
-        if player.role == JAILER and st.jailed:
+        eliminate(st, seat, how, reveal_to=None if st.options["mystery"] else PUBLIC)
+        if st.seat(seat).role == JAILER and st.jailed:
             freed = [n for n in st.jailed if st.is_alive(n)]
             st.jailed = []
+            st.jail_told.clear()
             st.emit("jail.freed", PUBLIC, seats=freed)
 
     # -- day ---------------------------------------------------------------------------------
     def day(self, st: VendettaState, number: int) -> Steps:
         """Talk and name at least two suspects, vote one suspect at a time, then check for a winner."""
-        st.day = number
-        st.enter(f"day {number}", "discussion")
-        suspects = yield from self.discussion(st, number)
+        st.enter("day", number, "discussion")
+        suspects = yield from self.discussion(st)
         st.enter_step("voting")
-        yield from self.voting(st, number, suspects)
-        return self.check_win(st)
+        yield from self.voting(st, suspects)
+        st.end_if_decided()
 
-    def discussion(self, st: VendettaState, number: int) -> Generator[list[Prompt], Reply, list[int]]:
+    def discussion(self, st: VendettaState) -> Steps:
         """Each living player speaks once in seat order and may name a suspect; then, while fewer than
         two suspects are named, players in seat order must name one."""
         suspects: list[int] = []
-        data = {"claims": CLAIMS, "seats": len(st.seats)}
-        for speaker in st.living():
-            options = tuple(n for n in st.others(speaker) if n not in suspects)
-            prompt = Prompt(f"d{number}.speech.{speaker}", speaker, "speech", options, kind=SPEECH, data=data)
-            reply = yield [prompt]
-            speech = reply.get(prompt.id) or {}
-            st.emit("speech", PUBLIC, seat=speaker, claims=speech.get("claims") or [])
-            self.name_suspect(st, speaker, speech.get("nominate"), suspects)
-        for speaker in st.living():
+        living, key = st.living(), st.prompt_id("speech")  # nobody leaves play during the talk
+        for speaker in living:
+            nominable = [n for n in living if n != speaker and n not in suspects]
+            said = yield from speech(st, f"{key}.{speaker}", speaker, nominable, rules=st.speech_rules)
+            if said is not None and said.nominate is not None:
+                suspects.append(said.nominate)
+        for speaker in living:
             if len(suspects) >= 2:
                 break
-            options = tuple(n for n in st.others(speaker) if n not in suspects)
-            prompt = Prompt(f"d{number}.nominate.{speaker}", speaker, "nominate", options, optional=False,
-                            default=options[0])
-            reply = yield [prompt]
-            self.name_suspect(st, speaker, reply.get(prompt.id), suspects)
+            options = tuple(n for n in living if n != speaker and n not in suspects)
+            if options:
+                suspects.append((yield from self.name_suspect(st, speaker, options)))
         return suspects
 
-    def name_suspect(self, st: VendettaState, speaker: int, nominee: int | None, suspects: list[int]) -> None:
-        """Note a newly named suspect; the facilitator lists them in the order they were named."""
-        if nominee is not None and nominee not in suspects:
-            suspects.append(nominee)
-            st.emit("suspect", PUBLIC, seat=nominee, by=speaker)
+    def name_suspect(self, st: VendettaState, speaker: int, options: tuple[int, ...]) -> Steps:
+        """A player who must name a suspect. No default: a timeout is a fair draw, never the lowest seat."""
+        prompt = Prompt(st.prompt_id("nominate", speaker), speaker, "nominate", options, optional=False)
+        reply = yield [prompt]
+        nominee: int = reply[prompt.id]
+        st.emit(NOMINATION, PUBLIC, by=speaker, nominee=nominee)
+        return nominee
 
-    def voting(self, st: VendettaState, number: int, suspects: list[int]) -> Steps:
-        """Hands go up one suspect at a time; a raised hand is final and each player votes once a day."""
+    def voting(self, st: VendettaState, suspects: list[int]) -> Steps:
+        """Hands go up one suspect at a time; a raised hand is final and each player votes once a
+        day. The hands for each suspect are counted aloud as they are; the facilitator's weights
+        (the Judge, the hypnosis) stay in his own tally."""
         st.emit("suspects", PUBLIC, suspects=suspects)
-        voted: dict[int, int] = {}
-        hands: dict[int, list[int]] = {}
+        st.hands = {}
+        electorate = [n for n in st.living() if st.can_vote(n)]
         for suspect in suspects:
-            voters = [n for n in st.living() if st.can_vote(n) and n not in voted]
-            prompts = [Prompt(f"d{number}.vote.{suspect}.{v}", v, "vote", (suspect,), data={"suspect": suspect})
-                       for v in voters]
-            reply = (yield prompts) if prompts else {}
-            hands[suspect] = [p.seat for p in prompts if reply.get(p.id) == suspect]
-            voted.update((v, suspect) for v in hands[suspect])
-            st.emit("vote.hands", PUBLIC, suspect=suspect, voters=hands[suspect])
-        self.count_votes(st, suspects, hands, voted)
+            voters = [n for n in electorate if n not in st.hands]
+            raised = yield from self.hands_up(st, suspect, voters)
+            st.hands.update(dict.fromkeys(raised, suspect))
+            count_votes(st, suspect, raised)
+        self.count(st, suspects)
 
-    def count_votes(self, st: VendettaState, suspects: list[int], hands: dict[int, list[int]],
-                    voted: dict[int, int]) -> None:
-        """The Judge counts twice and the hypnotised follow the Hypnotist; the top suspect dies, a tie saves all."""
-        counted = dict(voted)
-        if st.hypnosis is not None:
-            subject, hypnotist = st.hypnosis
-            if st.can_vote(subject) and st.is_alive(hypnotist):
-                follows = voted.get(hypnotist) if st.can_vote(hypnotist) else None
-                counted.pop(subject, None)
-                if follows is not None:
-                    counted[subject] = follows
-                st.emit("hypnotized", Audience.to(subject), seat=subject, suspect=follows)
-        tally = {s: 0 for s in suspects}
-        for voter, suspect in counted.items():
-            tally[suspect] += 2 if st.seat(voter).role == JUDGE else 1
-        for suspect in suspects:
-            st.emit("vote.count", PUBLIC, suspect=suspect, voters=hands[suspect], votes=tally[suspect])
-        top = max(tally.values(), default=0)
-        leaders = [s for s in suspects if tally[s] == top]
-        if len(leaders) != 1 or top == 0:
-            st.emit("vote.tie", PUBLIC, tied=leaders, votes=top)
+    def hands_up(self, st: VendettaState, suspect: int, voters: list[int]) -> Steps:
+        """Each voter raises a hand against the suspect or keeps it down (a timeout keeps it down).
+
+        Not the engine's yes/no ``ballot``: 0.1 logs answered this prompt with the suspect's
+        seat, and they must still replay."""
+        key, options, ballot = st.prompt_id("vote", suspect), (suspect,), Ballot(suspect)
+        prompts = [Prompt(f"{key}.{v}", v, "vote", options, data=ballot) for v in voters]
+        if not prompts:
+            return []
+        reply = yield prompts
+        return [p.seat for p in prompts if reply.get(p.id) == suspect]
+
+    def count(self, st: VendettaState, suspects: list[int]) -> None:
+        """The facilitator's tally: the Judge counts twice, the hypnotised follow the Hypnotist.
+        The top suspect dies; a tie for the most (or no vote at all) saves everyone."""
+        counted = self.after_hypnosis(st)
+        votes = tally(counted.values())
+        for judge in st.with_role(JUDGE):
+            if judge in counted:
+                votes[counted[judge]] += 1  # the Judge's raised hand counts twice
+        st.emit("grimoire.tally", FACILITATOR, tally=[[s, votes[s]] for s in suspects])
+        top = leaders(votes, suspects)
+        if len(top) != 1:
+            st.emit("vote.none", PUBLIC)
             return
-        st.emit("vote.result", PUBLIC, seat=leaders[0], votes=top)
-        self.eliminate(st, leaders[0], "vote")
+        self.eliminate(st, top[0], "vote")
 
-    # -- winning and the end -----------------------------------------------------------------
+    def after_hypnosis(self, st: VendettaState) -> dict[int, int]:
+        """Today's hands with the hypnotised player's moved to where the Hypnotist's went (or
+        dropped, if the Hypnotist raised none); only the subject is told, at the count."""
+        counted = dict(st.hands)
+        if st.hypnosis is None:
+            return counted
+        subject, hypnotist = st.hypnosis
+        if not (st.can_vote(subject) and st.is_alive(hypnotist)):
+            return counted
+        follows = st.hands.get(hypnotist) if st.can_vote(hypnotist) else None
+        counted.pop(subject, None)
+        if follows is not None:
+            counted[subject] = follows
+        st.emit("hypnotized", Audience.to(subject), seat=subject, nominee=follows)
+        return counted
+
+    # -- winning, idleness and the end -------------------------------------------------------
     def check_win(self, state: State) -> Outcome | None:
         """The four rule sets (classic, Yakuza, Loner and both) as one ordered list of checks."""
         st = _vendetta(state)
-        town, mafia, yakuza = (len(st.in_team(t)) for t in (TOWN, MAFIA, YAKUZA))
-        loners = st.in_team(LONER)
-        living = st.living()
+        town = mafia = yakuza = loners = 0
+        for seat in st.seats:  # one pass: this runs after every dawn and every vote
+            if not seat.alive:
+                continue
+            if seat.team == TOWN:
+                town += 1
+            elif seat.team == MAFIA:
+                mafia += 1
+            elif seat.team == YAKUZA:
+                yakuza += 1
+            else:
+                loners += 1
+        living = town + mafia + yakuza + loners
         if not living:
             return Outcome("nobody_left")
-        if len(living) == 1 and loners:
+        if living == 1 and loners:
             return self.loner_wins(st, "loner_last")
-        if len(living) == 2 and mafia == 1 and yakuza == 1:
+        if living == 2 and mafia == 1 and yakuza == 1:
             return Outcome("mafia_and_yakuza_alone")
         if mafia == 0 and yakuza == 0:
             return Outcome("criminals_eliminated", (TOWN,), tuple(st.in_team(TOWN, alive=False)))
@@ -621,78 +622,30 @@ class VendettaEdition(Edition):
         seat = st.in_team(LONER)[0]
         return Outcome(termination, (st.seat(seat).role,), (seat,))
 
+    def idle_reason(self, state: State, seat: int) -> str | None:
+        """Why a seat is asked nothing: out of the game, in jail (once dawn has named it), silenced
+        today, or its hand already raised. Never a reason the seat itself does not know."""
+        st = _vendetta(state)
+        if not 1 <= seat <= len(st.seats) or not st.seat(seat).alive:
+            return super().idle_reason(state, seat)
+        if seat in st.jail_told and st.is_jailed(seat):
+            return f"seat {seat} is in jail: it may talk, but it uses no ability, joins no kill and does not vote"
+        if st.phase.name != "day":
+            return None
+        if seat == st.silenced:
+            return f"seat {seat} is silenced today: it may talk, but it does not vote"
+        if st.phase.step == "voting" and seat in st.hands:
+            return f"seat {seat} already raised a hand today, against seat {st.hands[seat]}: one vote a day, and it is final"
+        return None
+
     def finish(self, state: State, outcome: Outcome) -> None:
         """Every card is shown at the end (in Mystery mode too, as the rules ask)."""
-        state.reveal_all()
+        reveal_all(state)
 
 
-# -- helpers ---------------------------------------------------------------------------------
 def _vendetta(state: State) -> VendettaState:
     assert isinstance(state, VendettaState)
     return state
-
-
-def _majority(picks: Mapping[int, int | None], voters: int) -> int | None:
-    """The target that more than half of the family's awake members point at, if any."""
-    counts = Counter(t for t in picks.values() if t is not None)
-    for target, count in counts.items():
-        if count * 2 > voters:
-            return target
-    return None
-
-
-def _preference(options: Mapping[str, Any], name: str, default: tuple[str, ...], kind: tuple[str, ...]) -> list[str]:
-    """An order of preference from a comma-separated option, completed with the first-game order."""
-    raw = options.get(name, ",".join(default))
-    if not isinstance(raw, str):
-        raise OptionError(f"option {name!r} takes comma-separated role ids, not {raw!r}")
-    picked = [part.strip() for part in raw.split(",") if part.strip()]
-    for role in picked:
-        if role not in kind:
-            raise OptionError(f"option {name!r}: {role!r} is not one of {', '.join(kind)}")
-    if len(set(picked)) != len(picked):
-        raise OptionError(f"option {name!r} names a role twice: {raw!r}")
-    return picked + [r for r in default if r not in picked]
-
-
-def _check_mode_size(mode: str, players: int, least: int) -> None:
-    if players < least:
-        raise SetupError(f"{mode} mode needs at least {least} players, not {players}")
-
-
-def _validate_teams(cast: Counter[str]) -> None:
-    mafia = sum(n for r, n in cast.items() if ROLES[r].team == MAFIA)
-    town = sum(n for r, n in cast.items() if ROLES[r].team == TOWN)
-    if mafia == 0:
-        raise SetupError("the cast needs at least one Mafia card (a Thug or a mobster)")
-    if town <= mafia:
-        raise SetupError(f"the civilians ({town}) must outnumber the Mafia ({mafia}) at the start")
-
-
-def _validate_yakuza(cast: Counter[str], options: Mapping[str, Any], players: int) -> None:
-    yakuza = cast[YAKUZA_ROLE]
-    if options.get("yakuza"):
-        _check_mode_size("yakuza", players, MIN_YAKUZA_PLAYERS)
-        if not yakuza:
-            raise SetupError("yakuza mode needs at least one Yakuza card in the cast")
-        mobsters = sorted(r for r in cast if r in MOBSTERS)
-        if mobsters:
-            raise SetupError(f"mobsters cannot be used with the Yakuza; remove {', '.join(mobsters)}")
-        town = sum(n for r, n in cast.items() if ROLES[r].team == TOWN)
-        if town <= yakuza:
-            raise SetupError(f"the civilians ({town}) must outnumber the Yakuza ({yakuza}) at the start")
-    elif yakuza:
-        raise SetupError("Yakuza cards are played only in yakuza mode (option yakuza=true)")
-
-
-def _validate_loner(cast: Counter[str], options: Mapping[str, Any], players: int) -> None:
-    loners = sum(cast[r] for r in LONERS)
-    if options.get("loner"):
-        _check_mode_size("loner", players, MIN_LONER_PLAYERS)
-        if loners != 1:
-            raise SetupError(f"loner mode plays with exactly one Loner card, not {loners}")
-    elif loners:
-        raise SetupError("Loner cards are played only in loner mode (option loner=true)")
 
 
 EDITION = VendettaEdition()

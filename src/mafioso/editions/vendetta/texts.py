@@ -1,8 +1,19 @@
-"""Vendetta's narration, in our own words. Keys are event kinds, or a kind and a variant."""
+"""Vendetta's narration and prompt texts, in our own words, and how its event values read.
+
+Keys are event kinds, or a kind and a variant (:func:`text_key`); every variant is chosen from
+the event's typed data and phase, never from a phase string. ``{phase}`` is filled in by the
+narrator. Values that are lists of pairs (the deck, a family's pointing, the facilitator's
+tally) are put into words by :func:`format_value`.
+"""
 
 from __future__ import annotations
 
-from mafioso.engine import N_, Event
+from typing import TYPE_CHECKING, Any
+
+from mafioso.engine import N_, PHASE, Event
+
+if TYPE_CHECKING:
+    from mafioso.engine import Edition
 
 TEXTS = {
     # what each prompt asks, in the player's words
@@ -17,11 +28,13 @@ TEXTS = {
     "prompt.hypnotize": N_("Hypnotist: choose a player whose vote tomorrow will count as yours."),
     "prompt.speech": N_("Your turn to speak. You may name one suspect."),
     "prompt.nominate": N_("Fewer than two suspects so far: name one."),
-    "prompt.vote": N_("Do you raise your hand against seat {suspect}?"),
+    "prompt.vote": N_("Do you raise your hand against seat {nominee}? A raised hand is final."),
     "prompt.decoy": N_("Keep your eyes closed. Tap any player: nothing happens."),
-    # narration
-    "deck": N_("The deck: {listing}. Listen to what each of these roles can do."),
+    # setup
+    "deck": N_("The deck: {cast}. Listen to what each of these roles can do."),
+    "deck.mystery": N_("The deck: {cast}. Mystery mode: the cards of eliminated players stay hidden until the end."),
     "role.dealt": N_("Your card: {role}."),
+    # night
     "phase.night": N_("Night falls ({phase}). The whole town closes its eyes."),
     "phase.night.vixen": N_("Vixen, wake up and choose whom to seduce."),
     "phase.night.thief": N_("Thief, wake up and choose whose ability to steal."),
@@ -43,41 +56,47 @@ TEXTS = {
     "phase.night.hypnotist": N_("Hypnotist, wake up and choose whom to hypnotise."),
     "phase.night.femme_fatale": N_("Femme Fatale, wake up. You may shoot."),
     "phase.night.psycho": N_("Psycho, wake up. You may shoot."),
-    "phase.dawn": N_("Dawn. Everybody, open your eyes."),
-    "phase.day.discussion": N_("Day breaks ({phase}). Talk it over and name your suspects; at least two are needed."),
-    "phase.day.voting": N_("Time to vote, one suspect at a time. A raised hand stays raised."),
-    "mafia.meet": N_("Your Mafia: seats {members}."),
-    "yakuza.meet": N_("Your Yakuza: seats {members}."),
-    "mafia.choice": N_("The Mafia has chosen: {target}."),
-    "yakuza.choice": N_("The Yakuza has chosen: {target}."),
+    "team.known": N_("Your family, the {team}: seats {seats}."),
+    "points": N_("Your family points: {picks}."),
+    "mafia.choice": N_("The Mafia has chosen: seat {target}."),
+    "mafia.choice.none": N_("No majority: the Mafia chooses nobody tonight."),
+    "yakuza.choice": N_("The Yakuza has chosen: seat {target}."),
+    "yakuza.choice.none": N_("No majority: the Yakuza chooses nobody tonight."),
     "night.blocked": N_("A raised hand: you cannot use your ability tonight."),
     "investigation": N_("Seat {target}'s card shows: {role}."),
     "priest.seen": N_("You were looked at. The Priest is seat {priest}."),
     "research.same": N_("A nod: seats {targets} play on the same team."),
     "research.different": N_("A shake of the head: seats {targets} are on different teams."),
+    # dawn
+    "phase.dawn": N_("Dawn ({phase}). Everybody, open your eyes."),
     "dawn.quiet": N_("Nobody died last night."),
-    "dawn.victim.mafia": N_("The Mafia killed seat {seat} last night."),
-    "dawn.victim.mafia_and_yakuza": N_("The Mafia and the Yakuza both chose seat {seat}, who is dead."),
-    "dawn.victim": N_("Seat {seat} was also killed last night."),
+    "seat.eliminated.mafia": N_("The Mafia killed seat {seat} last night."),
+    "seat.eliminated.mafia_and_yakuza": N_("The Mafia and the Yakuza both chose seat {seat}, who is dead."),
+    "seat.eliminated.night": N_("Seat {seat} was killed last night."),
+    "seat.eliminated.vote": N_("Seat {seat} has the most votes and is voted out."),
+    "role.revealed": N_("Seat {seat} was {role}."),
     "jail": N_("In jail: seats {jailed}."),
     "jail.freed": N_("The Jailer is gone: seats {seats} walk free."),
     "silenced": N_("Seat {seat} is silenced and cannot vote today."),
-    "seat.eliminated": N_("Seat {seat} is out of the game."),
-    "role.revealed": N_("Seat {seat} was {role}."),
+    # day
+    "phase.day.discussion": N_("Day breaks ({phase}). Talk it over and name your suspects; at least two are needed."),
+    "phase.day.voting": N_("Time to vote, one suspect at a time. A raised hand stays raised."),
     "speech": N_("Seat {seat} speaks."),
     "speech.claims": N_("Seat {seat} speaks and says: {claims}."),
-    "suspect": N_("Seat {by} names seat {seat} as a suspect."),
+    "nomination": N_("Seat {by} names seat {nominee} as a suspect."),
     "suspects": N_("Suspects, in order: {suspects}."),
-    "vote.hands": N_("Hands up against seat {suspect}: {voters}."),
-    "vote.count": N_("Votes against seat {suspect}: {votes}."),
-    "hypnotized": N_("You were hypnotised: your vote counts against {suspect}."),
-    "vote.tie": N_("No single suspect has the most votes: nobody dies today."),
-    "vote.result": N_("Seat {seat} is voted out (votes: {votes})."),
+    "vote.count": N_("Hands raised against seat {nominee}: {votes} ({voters})."),
+    "hypnotized": N_("You were hypnotised: your vote counts against seat {nominee}."),
+    "hypnotized.nobody": N_("You were hypnotised: the one who hypnotised you raised no hand, so your vote counts for nobody."),
+    "vote.none": N_("No single suspect has the most votes: nobody dies today."),
+    # the facilitator's record
     "grimoire.act": N_("(Facilitator) {role} at seat {seat}: {act} {target}."),
     "grimoire.blocked": N_("(Facilitator) Seat {seat} is blocked tonight ({why})."),
     "grimoire.jailed": N_("(Facilitator) Seat {seat} is jailed."),
     "grimoire.kill": N_("(Facilitator) The {team}'s choice: {target}."),
     "grimoire.kill.cancelled": N_("(Facilitator) The {team}'s choice, {target}, is cancelled: their last member is seduced."),
+    "grimoire.tally": N_("(Facilitator) The count, with the Judge's double vote and any hypnosis: {tally}."),
+    # the end
     "game.over.town": N_("The civilians have rid the town of crime!"),
     "game.over.mafia": N_("The Mafia rules the town!"),
     "game.over.yakuza": N_("The Yakuza rules the town!"),
@@ -85,16 +104,32 @@ TEXTS = {
     "game.over.nobody": N_("Nobody wins."),
 }
 
+FIRST_NIGHT_MEETINGS = ("mafia", "yakuza")
+"""Night steps that, on the first night, are a meeting and not a kill."""
+
+PAIRS = {
+    "cast": N_("{count} {role}"),
+    "picks": N_("seat {seat} at {target}"),
+    "tally": N_("seat {seat}: {count}"),
+}
+"""How one pair of each list-of-pairs value reads."""
+
 
 def text_key(event: Event) -> str:
-    """Pick the narration variant of an event."""
+    """Pick the narration variant of an event from its data and phase."""
     kind, data = event.kind, event.data
-    if kind == "phase":
-        return _phase_key(data["phase"], data.get("step", ""))
+    if kind == PHASE:
+        return _phase_key(event)
+    if kind == "deck" and data.get("mystery"):
+        return "deck.mystery"
     if kind == "research":
         return "research.same" if data["same"] else "research.different"
-    if kind == "dawn.victim" and data.get("by"):
-        return f"dawn.victim.{data['by']}"
+    if kind == "seat.eliminated":
+        return f"seat.eliminated.{data['how']}"
+    if kind in ("mafia.choice", "yakuza.choice") and data.get("target") is None:
+        return f"{kind}.none"
+    if kind == "hypnotized" and data.get("nominee") is None:
+        return "hypnotized.nobody"
     if kind == "grimoire.kill" and data.get("cancelled"):
         return "grimoire.kill.cancelled"
     if kind == "speech" and data.get("claims"):
@@ -107,11 +142,33 @@ def text_key(event: Event) -> str:
     return kind
 
 
-def _phase_key(phase: str, step: str) -> str:
-    word = phase.split()[0]
-    if word == "night" and step:
-        first = phase == "night 1" and step in ("mafia", "yakuza")
-        return f"phase.night.{step}" + (".first" if first else "")
-    if word == "day":
-        return f"phase.day.{step}"
-    return f"phase.{word}"
+def _phase_key(event: Event) -> str:
+    phase = event.phase
+    if phase.name == "night" and phase.step:
+        first = phase.number == 1 and phase.step in FIRST_NIGHT_MEETINGS
+        return f"phase.night.{phase.step}" + (".first" if first else "")
+    if phase.name == "day":
+        return f"phase.day.{phase.step}"
+    return f"phase.{phase.name}"
+
+
+def format_value(edition: Edition, key: str, value: Any, lang: str) -> str | None:
+    """A list of pairs in words (``4 Bystander, 1 Detective``; ``seat 7 at seat 3``); ``None``
+    for any other value, which the narrator shows its usual way."""
+    template = PAIRS.get(key)
+    if template is None or not isinstance(value, list):
+        return None
+    from mafioso.i18n import _, role_name
+
+    def seat(number: Any) -> str:
+        return _("nobody", lang) if number is None else _("seat {seat}", lang).format(seat=number)
+
+    parts = []
+    for first, second in value:
+        if key == "cast":
+            parts.append(_(template, lang).format(count=second, role=role_name(edition, first, lang)))
+        elif key == "picks":
+            parts.append(_(template, lang).format(seat=first, target=seat(second)))
+        else:
+            parts.append(_(template, lang).format(seat=first, count=second))
+    return ", ".join(parts) if parts else _("nobody", lang)

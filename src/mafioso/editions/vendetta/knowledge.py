@@ -1,0 +1,74 @@
+"""What vendetta's rules tell one seat beyond the shared vocabulary, folded once per event.
+
+The engine's :class:`~mafioso.engine.Observer` already knows a seat's role, its family, the
+revealed cards and who is out. This adds the rest the rulebook hands a seat: cards shown by an
+investigation (a Thug's, if badmouthed), the Priest who looked at it, the Journalist's nods and
+shakes, the jail and the silenced player. Bots and screens read it with :func:`knowledge`
+instead of deriving it again from the events.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mafioso.editions.vendetta.catalogue import PRIEST
+from mafioso.engine import Event, Observer
+
+FACTS_KEY = "vendetta"
+"""Where the knowledge sits in ``Observer.facts``."""
+
+
+@dataclass(slots=True)
+class Knowledge:
+    """One seat's vendetta-specific knowledge."""
+
+    cards: dict[int, str] = field(default_factory=dict)
+    """Cards this seat was shown at night, by seat (what it saw, which may be a Snitch's Thug)."""
+    research: list[tuple[int, int, bool]] = field(default_factory=list)
+    """The Journalist's results: (seat, seat, same team)."""
+    jailed: set[int] = field(default_factory=set)
+    """The prisoners named at the last dawn (emptied when the Jailer leaves play)."""
+    silenced: int | None = None
+    """The player the last dawn named as silenced (for that day's vote)."""
+
+
+def knowledge(observer: Observer) -> Knowledge:
+    """The vendetta knowledge of an observer's seat, kept up to date by the observer as the game
+    goes on (so a reader may keep the object rather than ask again)."""
+    return _of(observer)
+
+
+def _of(observer: Observer) -> Knowledge:
+    found = observer.facts.get(FACTS_KEY)
+    if not isinstance(found, Knowledge):
+        found = observer.facts[FACTS_KEY] = Knowledge()
+    return found
+
+
+def observe(observer: Observer, event: Event) -> None:
+    """Fold one event the seat saw into its :class:`Knowledge` (the engine's ``observe`` hook)."""
+    kind, data = event.kind, event.data
+    if kind not in FOLDS:
+        return
+    known = _of(observer)
+    if kind == "investigation":
+        known.cards[data["target"]] = data["role"]
+    elif kind == "priest.seen":
+        known.cards[data["priest"]] = PRIEST
+    elif kind == "research":
+        first, second = data["targets"]
+        known.research.append((first, second, bool(data["same"])))
+    elif kind == "jail":
+        known.jailed = set(data["jailed"])
+    elif kind == "jail.freed":
+        known.jailed = set()
+    elif kind == "silenced":
+        known.silenced = data["seat"]
+    elif kind == "phase" and event.phase.name == "dawn":
+        known.jailed = set()  # a dawn names every prisoner still in play, or says nothing
+    elif kind == "phase" and event.phase.name == "night":
+        known.silenced = None
+
+
+FOLDS = frozenset({"investigation", "priest.seen", "research", "jail", "jail.freed", "silenced", "phase"})
+"""The event kinds :func:`observe` folds."""

@@ -1,0 +1,1 @@
+"""Playthrough goldens, one file per edition (see playthrough.py)."""

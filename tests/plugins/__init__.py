@@ -1,0 +1,1 @@
+"""Test plug-ins: editions kept under tests/, each a package with its own pyproject.toml."""
