@@ -9,6 +9,7 @@ the screens who acted or how fast.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import random
 import time
@@ -62,6 +63,32 @@ def hand_enterable(prompt: Prompt) -> bool:
     return prompt.kind in (CHOOSE, SPEECH) and all(type(o) is int or o in ("yes", "no") for o in prompt.options)
 
 
+class RunningDigest:
+    """``game.digest()`` kept up to date event by event: rehashing a whole game at every decision
+    costs milliseconds late in a long game. Checked once against the engine's own digest; should
+    they ever differ (the engine changed its definition), the engine's is used every time."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.hasher = hashlib.sha256()
+        self.count = 0
+        self.exact = True
+        self.exact = self.value() == game.digest()
+        if not self.exact:
+            log.warning("the server's running digest differs from the engine's; using the engine's")
+
+    def value(self) -> str:
+        """The digest of the game's events now."""
+        events = self.game.events
+        if not self.exact or len(events) < self.count:
+            return self.game.digest()
+        for event in events[self.count:]:
+            self.hasher.update(event.dumps().encode())
+            self.hasher.update(b"\n")
+        self.count = len(events)
+        return self.hasher.copy().hexdigest()
+
+
 NOBODY = -1
 """The seat of an observer that is no player: it sees public events only (the host screen, spectators)."""
 
@@ -94,8 +121,15 @@ class Table:
         self.game: Game | None = None
         self.published = 0
         """How many of the game's events are published."""
-        self.batch: set[str] = set()
-        """Ids of the batch last published (to tell a new batch from one being answered)."""
+        self.batch_serial = 0
+        """Counts the batches the game has moved through since this table was built: prompt ids
+        repeat from one batch to the next (``n1.check.5`` for the don's step and the sheriff's),
+        so a new batch cannot be told by its ids."""
+        self.batch_seen = -1
+        """The batch last published."""
+        self.gate_left: set[str] = set()
+        """Ids of the held step's prompts not answered yet (its ids may already be pending again
+        in the next, hidden batch: they must not show again, nor be answered early)."""
         self.frozen: list[Prompt] | None = None
         """The prompts published when the current gate opened, while it is open."""
         self.frozen_tools: list[Prompt] = []
@@ -123,6 +157,7 @@ class Table:
         """Messages as sent, by screen (``host``, ``watch``, a member's pass), for :attr:`rendered_at`:
         a change is rendered once per screen kind, however many sockets show it."""
         self.rendered_at = -1
+        self._digest: RunningDigest | None = None
         if record.stage != "lobby":
             self.game = self._replay()
             if record.log_format != LOG_FORMAT:
@@ -235,13 +270,26 @@ class Table:
     # -- the game ----------------------------------------------------------------------------
     def log(self) -> dict[str, Any]:
         """The stored game as a log for ``Game.replay``: its inputs and its history as stored
-        (format 2), or its decisions (a table stored by 0.1, format 1: the engine migrates it)."""
+        (format 2, with the digest of its events), or its decisions (a table stored by 0.1,
+        format 1: the engine migrates it)."""
         record = self.record
-        entries = "history" if record.log_format >= 2 else "decisions"
-        return {"format": record.log_format, "edition": self.edition.id, "edition_version": record.edition_version,
-                "mafioso": record.mafioso_version, "players": self.config.players, "options": self.config.options,
-                "seats": record.roles, "seed": record.seed, "decoys": True, entries: record.history,
-                "digest": record.digest}
+        out: dict[str, Any] = {"format": record.log_format, "edition": self.edition.id,
+                               "players": self.config.players, "options": self.config.options,
+                               "seats": record.roles, "seed": record.seed, "decoys": True}
+        if record.log_format == 1:
+            out["decisions"] = record.history
+            return out
+        out.update(mafioso=record.mafioso_version, edition_version=record.edition_version or self.edition.version,
+                   history=record.history)
+        if record.digest is not None:
+            out["digest"] = record.digest
+        return out
+
+    def digest(self, game: Game) -> str:
+        """The digest of ``game``'s events, as ``game.digest()`` gives it, kept incrementally."""
+        if self._digest is None or self._digest.game is not game:
+            self._digest = RunningDigest(game)
+        return self._digest.value()
 
     def _replay(self) -> Game:
         """The game rebuilt only through ``Game.replay`` from what is stored (its digest checked)."""
@@ -268,7 +316,7 @@ class Table:
         """The prompts a seat is shown now: frozen ones during a gate, else the game's."""
         game = self.require_game()
         if self.frozen is not None:
-            prompts = [p for p in self.frozen if p.seat == seat and game.is_pending(p.id)]
+            prompts = [p for p in self.frozen if p.seat == seat and p.id in self.gate_left]
             if seat == GM:
                 prompts += self.frozen_tools
             return prompts
@@ -343,14 +391,18 @@ class Table:
             raise NotNow("the game is over")
         # a game over inside a secret step is not published yet: nothing to do, as in any step
         # where everyone answered
-        prompts = self.frozen if self.frozen is not None else game.awaiting()
-        count = 0
+        if self.frozen is not None:
+            prompts = [p for p in self.frozen if p.id in self.gate_left]
+        else:
+            prompts = game.awaiting()
+        serial, count = self.batch_serial, 0
         try:
-            for prompt in list(prompts):
+            for prompt in prompts:
                 game = self.require_game()  # a failed write replaces the game
-                if game.outcome is None and game.is_pending(prompt.id):
-                    self._record(game, prompt.seat, prompt.id, None, notify=False, timeout=True)
-                    count += 1
+                if self.batch_serial != serial or game.outcome is not None:
+                    break  # the step is over: the next one's prompts may have the same ids
+                self._record(game, prompt.seat, prompt.id, None, notify=False, timeout=True)
+                count += 1
         finally:
             self.refresh()  # the answers already stored are published even if one write failed
         return count
@@ -362,7 +414,7 @@ class Table:
         stored = len(self.record.history)
         self._apply(game, seat, prompt_id, choice, timeout)
         entries = [entry.to_json() for entry in game.history[stored:]]
-        digest = game.digest()
+        digest = self.digest(game)
         try:
             self.store.add_entries(self.id, stored, entries, digest)
         except Exception as error:
@@ -370,6 +422,7 @@ class Table:
             raise ServerError("the decision could not be saved; please try again") from error
         self.record.history.extend(entries)
         self.record.digest = digest
+        self.gate_left.discard(prompt_id)
         if self.timeline is not None:
             self.timeline.answered(seat)
         if game.outcome is not None and self.record.stage != "over":
@@ -381,6 +434,8 @@ class Table:
         """Let the engine apply a decision. A refusal (``MafiosoError``) changes nothing; any other
         exception is a bug in a rule, after which the game is rebuilt from what is stored, so the
         table stays playable and the seat is rightly told that nothing was changed."""
+        before = game.awaiting()
+        interrupt = not game.is_pending(prompt_id)
         try:
             if timeout:
                 game.timeout(seat, prompt_id)
@@ -393,6 +448,8 @@ class Table:
                           self.code, seat, prompt_id)
             self.game = self._replay()
             raise ServerError("that answer could not be applied; nothing was changed") from error
+        if game.outcome is not None or _moved_on(game, before, interrupt):
+            self.batch_serial += 1
 
     def _mark_over(self) -> None:
         """Mark the table over. The decision that ended the game is already committed: a failed
@@ -417,14 +474,15 @@ class Table:
         self.frozen = None
         self.frozen_tools = []
         self.frozen_knowledge = None
+        self.gate_left = set()
         self.published = len(game.events)
         current = game.awaiting()
-        ids = {p.id for p in current}
-        new_batch = not ids <= self.batch
-        self.batch = ids if new_batch else self.batch
+        new_batch = self.batch_serial != self.batch_seen
+        self.batch_seen = self.batch_serial
         if new_batch and game.outcome is None and is_secret(game, current) and self.step_seconds > 0:
             self.gate_until = now + self.step_seconds
             self.frozen = current
+            self.gate_left = {p.id for p in current}
             self.frozen_tools = [p for p in game.pending(GM) if p.interrupt]
             self.frozen_knowledge = {seat: self._snapshot(seat) for seat in (NOBODY, *range(1, game.players + 1))}
             self.on_gate(self, self.step_seconds)
@@ -445,15 +503,14 @@ class Table:
         else:
             limit = max((p.timer or DEFAULT_LIMIT for p in batch), default=DEFAULT_LIMIT)
         limit = max(limit, self.step_seconds)
-        ids = {p.id for p in batch}
-        self.on_timer(limit, lambda: self._time_over(ids))
+        serial = self.batch_serial
+        self.on_timer(limit, lambda: self._time_over(serial))
 
-    def _time_over(self, ids: set[str]) -> None:
+    def _time_over(self, serial: int) -> None:
         game = self.game
         if game is None or game.outcome is not None:
             return
-        current = {p.id for p in game.awaiting()}
-        if current and current <= ids:  # the same batch is still waiting: call time
+        if self.batch_serial == serial:  # the same batch is still waiting: call time
             self.time_up()
 
     def gate_expired(self) -> None:
@@ -487,6 +544,19 @@ class Table:
     def is_over_published(self) -> bool:
         """Whether the end of the game has been published."""
         return self.game is not None and self.game.outcome is not None and self.published == len(self.game.events)
+
+
+def _moved_on(game: Game, before: list[Prompt], interrupt: bool) -> bool:
+    """Whether a decision just taken moved the game to its next batch.
+
+    A batch only shrinks while it is answered, so an answer moves it on exactly when it was the
+    last prompt left. A facilitator's action (an interrupt) withdraws the prompts of the seats it
+    removes; it moved the game on when a prompt is pending now that was not before.
+    """
+    if not interrupt:
+        return len(before) == 1
+    asked = {p.id for p in before}
+    return any(p.id not in asked for p in game.awaiting())
 
 
 def _is_permutation(order: object, wanted: set[int]) -> bool:
