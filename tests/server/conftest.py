@@ -26,8 +26,9 @@ import pytest
 
 from mafioso.agents.base import random_choice
 from mafioso.engine import GM
+from mafioso.server.hub import Hub
 from mafioso.server.store import Store, open_store
-from mafioso.server.tables import Hub, Table
+from mafioso.server.tables import Table
 
 warnings.filterwarnings("ignore", message=".*httpx.*")
 
@@ -62,7 +63,7 @@ def clock() -> FakeClock:
 @pytest.fixture
 def hub(store: Store, clock: FakeClock) -> Hub:
     seeds = iter(range(1, 1_000_000))
-    return Hub(store, clock, seeds=lambda: next(seeds))
+    return Hub(store, clock, seeds=lambda: next(seeds), min_step_seconds=0)
 
 
 def seated_table(hub: Hub, edition: str, players: int, **settings: Any) -> Table:

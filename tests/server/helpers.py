@@ -11,6 +11,7 @@ from starlette.testclient import TestClient
 
 from mafioso.agents.base import random_choice
 from mafioso.engine import Prompt
+from mafioso.server.ws import pad_frame
 
 
 def new_table(client: TestClient, edition: str = "sport", players: int = 10, **settings: Any) -> dict[str, Any]:
@@ -57,9 +58,9 @@ def receive_until(socket: Any, test: Any, limit: int = 50) -> dict[str, Any]:
 
 
 def send(client: TestClient, token: str, message: dict[str, Any]) -> dict[str, Any]:
-    """Send one message from a seat and return the reply (an ack or an error)."""
+    """Send one message from a seat (padded like a phone's) and return the reply (an ack or an error)."""
     with hello(client, seat=token) as (socket, _):
-        socket.send_json(message)
+        socket.send_text(pad_frame(message))
         return receive_until(socket, lambda m: m.get("type") in ("ack", "error", "left"))
 
 

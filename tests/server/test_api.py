@@ -15,7 +15,7 @@ from tests.server.helpers import join_all, new_table
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(open_store(":memory:"), join_base="http://192.168.1.9:8000")) as test_client:
+    with TestClient(create_app(open_store(":memory:"), join_base="http://192.168.1.9:8000", min_step_seconds=0)) as test_client:
         yield test_client
 
 
@@ -47,7 +47,7 @@ def test_editions_lists_every_available_edition(client: TestClient) -> None:
     ({"edition": "sport", "players": 10, "options": {"stalemate": "maybe"}}, "stalemate"),
     ({"edition": "sport", "players": 10, "options": {"nothing": 1}}, "no option"),
     ({"edition": "sport", "players": 10, "cast": {"citizen": 10}}, "exactly"),
-    ({"edition": "sport", "players": 10, "cast": {"citizen": -1}}, "count"),
+    ({"edition": "sport", "players": 10, "cast": {"citizen": -1}}, "cast.citizen: must be at least 0"),
     ({"edition": "sport", "players": 10, "step_seconds": -3}, "seconds"),
     ({"edition": "sport", "players": 10, "lang": "../../etc"}, "language"),
 ])
@@ -68,7 +68,7 @@ def test_a_custom_cast_checked_by_the_engine(client: TestClient) -> None:
 
 def test_malformed_requests(client: TestClient) -> None:
     assert client.post("/api/tables", content=b"{not json").status_code == 400
-    assert client.post("/api/tables", content=b"x" * 70_000).status_code == 400
+    assert client.post("/api/tables", content=b"x" * 70_000).status_code == 413
     assert client.post("/api/join", json=["code"]).status_code == 400
     assert client.get("/api/tables/ZZZZZ").status_code == 404
 

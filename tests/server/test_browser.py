@@ -54,7 +54,8 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        code = f"from mafioso.server import serve; serve('127.0.0.1', {self.port}, {str(self.db)!r})"
+        code = (f"from mafioso.server import serve; "
+                f"serve('127.0.0.1', {self.port}, {str(self.db)!r}, min_step_seconds=0)")
         self.process = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:

@@ -28,9 +28,9 @@ from starlette.testclient import TestClient
 
 from mafioso.engine import find_edition
 from mafioso.server.app import create_app
+from mafioso.server.hub import Hub
 from mafioso.server.messages import seat_message
 from mafioso.server.store import MemberRecord, PostgresStore, Store, StoreError, TableRecord, open_store
-from mafioso.server.tables import Hub
 from tests.server.conftest import (
     SKIP_POSTGRES,
     FakeClock,
@@ -93,7 +93,7 @@ def test_a_refused_write_changes_nothing_and_the_store_goes_on(db_url: str) -> N
     store.add_decision("t1", 1, [4, "n0.y", None])
     (loaded,) = store.load_tables()
     assert loaded.stage == "lobby", "the failed transaction's first statement was rolled back"
-    assert loaded.decisions == [[3, "n0.x", 1], [4, "n0.y", None]]
+    assert loaded.history == [[3, "n0.x", 1], [4, "n0.y", None]]
     store.close()
 
 
@@ -131,8 +131,8 @@ def test_concurrent_writers_are_serialised(db_url: str) -> None:
         thread.join()
     assert not failures
     tables = store.load_tables()
-    assert [len(t.decisions) for t in tables] == [30] * 8
-    assert all(t.decisions == [[1, f"p{n}", n] for n in range(30)] for t in tables)
+    assert [len(t.history) for t in tables] == [30] * 8
+    assert all(t.history == [[1, f"p{n}", n] for n in range(30)] for t in tables)
     store.close()
 
 
@@ -158,7 +158,7 @@ def test_servers_starting_together_create_the_tables_once(db_url: str) -> None:
 
 def test_reopening_resumes_every_unfinished_table_by_replay(db_url: str) -> None:
     clock = FakeClock()
-    hub = Hub(open_store(db_url), clock)
+    hub = Hub(open_store(db_url), clock, min_step_seconds=0)
     lobby = hub.create({"edition": "sport", "players": 10, "step_seconds": 0})
     for name in ("Ann", "Bob", "Cy"):
         lobby.join(name)
@@ -174,7 +174,7 @@ def test_reopening_resumes_every_unfinished_table_by_replay(db_url: str) -> None
     before = {t.code: [seat_message(t, s, "") for s in range(1, 11)] for t in (gated, custom)}
     hub.store.close()
 
-    restarted = Hub(open_store(db_url), clock)
+    restarted = Hub(open_store(db_url), clock, min_step_seconds=0)
     gates: list[float] = []
     restarted.wire = lambda t: setattr(t, "on_gate", lambda _t, delay: gates.append(delay))
     assert restarted.load() == 4
@@ -196,14 +196,14 @@ def test_reopening_resumes_every_unfinished_table_by_replay(db_url: str) -> None
     play_out(restarted.by_code(gated.code), 9, clock)
     play_out(restarted.by_code(custom.code), 7, clock)
     restarted.store.close()
-    final = Hub(open_store(db_url), clock)
+    final = Hub(open_store(db_url), clock, min_step_seconds=0)
     assert final.load() == 4 and all(t.stage == "over" for t in final.tables.values())
     final.store.close()
 
 
 def test_a_restarted_app_resumes_every_table(db_url: str) -> None:
     store = open_store(db_url)
-    with TestClient(create_app(store)) as client:
+    with TestClient(create_app(store, min_step_seconds=0)) as client:
         table = new_table(client)
         tokens = join_all(client, table["code"], 10)
         deal(client, table["host"], 10)
@@ -211,7 +211,7 @@ def test_a_restarted_app_resumes_every_table(db_url: str) -> None:
         phones = [state_of(client, seat=t) for t in tokens]
     store.close()
     store = open_store(db_url)
-    with TestClient(create_app(store)) as client:
+    with TestClient(create_app(store, min_step_seconds=0)) as client:
         assert state_of(client, host=table["host"])["events"] == screen["events"]
         assert [state_of(client, seat=t) for t in tokens] == phones
         final = play_over_sockets(client, table["host"], tokens, seed=6)
@@ -278,7 +278,7 @@ def test_a_decision_cut_off_during_its_commit_is_stored_exactly_once(
     store.add_decision("t1", 0, [3, "n0.x", 1])
     assert not isinstance(store._db, CutAtCommit), "a new connection was opened"
     store.add_decision("t1", 1, [4, "n0.y", 2])
-    assert store.load_tables()[0].decisions == [[3, "n0.x", 1], [4, "n0.y", 2]]
+    assert store.load_tables()[0].history == [[3, "n0.x", 1], [4, "n0.y", 2]]
     store.close()
 
 
@@ -287,7 +287,7 @@ def test_a_restarted_database_server_is_found_again(postgres_server: PostgresSer
     store.create_table(sample_table())
     postgres_server.pg_ctl_run("restart")
     store.add_decision("t1", 0, [3, "n0.x", 1])
-    assert store.load_tables()[0].decisions == [[3, "n0.x", 1]]
+    assert store.load_tables()[0].history == [[3, "n0.x", 1]]
     store.close()
     with pytest.raises(StoreError, match="closed"):
         store.load_tables()
@@ -317,6 +317,9 @@ class LiveSocket:
     def send_json(self, message: Any) -> None:
         self.connection.send(json.dumps(message))
 
+    def send_text(self, text: str) -> None:
+        self.connection.send(text)
+
     def receive_json(self) -> Any:
         return json.loads(self.connection.recv(timeout=20))
 
@@ -344,8 +347,9 @@ class LiveClient:
 @contextmanager
 def serving(url: str) -> Iterator[tuple[subprocess.Popen[bytes], Any]]:
     port = free_port()
-    process = subprocess.Popen(mafioso("serve", "--host", "127.0.0.1", "--port", str(port), "--db", url),
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # serve() as `mafioso serve` runs it, but with instant secret steps, so whole games are quick
+    code = f"from mafioso.server import serve; serve('127.0.0.1', {port}, {url!r}, min_step_seconds=0)"
+    process = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 30
         while True:

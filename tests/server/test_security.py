@@ -7,6 +7,7 @@ hidden event: not the contents, not the size, not the moment a screen changes.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from collections.abc import Iterator
@@ -19,19 +20,20 @@ from mafioso.agents.base import random_choice
 from mafioso.engine import GM, available_editions, find_edition
 from mafioso.server.app import create_app
 from mafioso.server.errors import NotNow
+from mafioso.server.hub import Hub
 from mafioso.server.messages import PAD, public_message, seat_message, seat_text
 from mafioso.server.store import open_store
-from mafioso.server.tables import Hub, Table, summary
-from mafioso.server.ws import REPLY_PAD, parse
+from mafioso.server.tables import Table, summary
+from mafioso.server.ws import REPLY_PAD, pad_frame
 from tests.server.conftest import FakeClock, seated_table
-from tests.server.helpers import deal, hello, join_all, new_table, receive_until, state_of
+from tests.server.helpers import as_prompt, deal, hello, join_all, new_table, receive_until, state_of
 
 EDITIONS = [e.id for e in available_editions()]
 
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(open_store(":memory:"))) as test_client:
+    with TestClient(create_app(open_store(":memory:"), min_step_seconds=0)) as test_client:
         yield test_client
 
 
@@ -154,9 +156,9 @@ def test_replies_to_a_phone_do_not_tell_a_real_prompt_from_a_decoy(client: TestC
         with client.websocket_connect("/ws") as socket:
             socket.send_json({"type": "hello", "seat": token})
             prompt = json.loads(socket.receive_text())["prompts"][0]
-            socket.send_json({"type": "decide", "prompt": prompt["id"], "choice": {"bad": 1}})
+            socket.send_text(pad_frame({"type": "decide", "prompt": prompt["id"], "choice": {"bad": 1}}))
             sizes.add(len(socket.receive_text().encode()))
-            socket.send_json({"type": "decide", "prompt": prompt["id"], "choice": None})
+            socket.send_text(pad_frame({"type": "decide", "prompt": prompt["id"], "choice": None}))
             text = receive_until_text(socket, "ack")
             sizes.add(len(text.encode()))
     assert sizes == {REPLY_PAD}, sizes
@@ -173,9 +175,10 @@ def receive_until_text(socket: Any, kind: str) -> str:
 @pytest.mark.parametrize("text", ["[" * 16_000, '{"a":' * 5_000 + "1" + "}" * 5_000])
 def test_deeply_nested_json_is_a_clear_refusal(text: str, client: TestClient) -> None:
     from mafioso.server.errors import BadMessage
+    from mafioso.server.schemas import CreateTable, check_json
 
     with pytest.raises(BadMessage):
-        parse(text)
+        check_json(CreateTable, text)
     response = client.post("/api/tables", content=text.encode())
     assert response.status_code == 400 and response.json()["code"] == "bad_message"
     with client.websocket_connect("/ws") as socket:
@@ -183,14 +186,14 @@ def test_deeply_nested_json_is_a_clear_refusal(text: str, client: TestClient) ->
         assert socket.receive_json()["code"] == "bad_message"
 
 
-def test_a_token_with_a_lone_surrogate_is_just_a_bad_token(client: TestClient) -> None:
+def test_a_token_with_a_lone_surrogate_is_just_a_refusal(client: TestClient) -> None:
     table = new_table(client)
     join_all(client, table["code"], 1)  # a token to compare with
     for key in ("seat", "host"):
         with client.websocket_connect("/ws") as socket:
             socket.send_text(json.dumps({"type": "hello", key: "TOKEN"}).replace("TOKEN", "\\ud800"))
-            assert socket.receive_json()["code"] == "bad_token"
-    assert client.post("/api/log", content=b'{"host": "\\ud800"}').json()["code"] == "bad_token"
+            assert socket.receive_json()["code"] in ("bad_token", "bad_message")
+    assert client.post("/api/log", content=b'{"host": "\\ud800"}').json()["code"] in ("bad_token", "bad_message")
 
 
 def test_a_seat_pass_is_no_host_pass_and_the_other_way_round(client: TestClient) -> None:
@@ -229,7 +232,7 @@ def test_a_failed_stage_write_does_not_deny_a_stored_decision(hub: Hub, clock: F
     gated_game(table, clock, 5, lambda seat, prompt, choice: table.decide(seat, prompt.id, choice))
     assert table.stage == "over"
     del table.store.set_stage
-    again = Hub(table.store, clock)
+    again = Hub(table.store, clock, min_step_seconds=0)
     again.load()
     assert again.by_code(table.code).stage == "over"
     assert [r.stage for r in table.store.load_tables()] == ["over"]
@@ -248,3 +251,195 @@ def test_a_failed_deal_leaves_the_lobby_as_it_was(hub: Hub) -> None:
         table.deal(list(range(1, 11)))
     assert table.game is None and table.stage == "lobby"
     assert "lobby" in public_message(table, host=True)
+
+
+# -- issue 16: what an independent client found with 110,213 hostile inputs ----------------------
+@pytest.mark.parametrize("value", [b"1e999", b"-1e999", b"NaN", b"Infinity"])
+def test_an_option_that_is_not_a_finite_number_is_refused(value: bytes, client: TestClient) -> None:
+    """``1e999`` parses as infinity; the sheriff's night-0 answer then overflowed in the engine."""
+    body = b'{"edition": "sport", "players": 10, "step_seconds": 0, "options": {"speech_seconds": ' + value + b"}}"
+    response = client.post("/api/tables", content=body)
+    assert response.status_code == 400, response.text
+    assert response.json()["code"] == "bad_message" and "speech_seconds" in response.json()["error"]
+    cast = client.get("/api/cast", params={"edition": "sport", "players": 10,
+                                           "options": '{"speech_seconds": ' + value.decode() + "}"})
+    assert cast.status_code == 400 and cast.json()["code"] == "bad_message"
+
+
+def test_a_decision_that_fails_inside_the_engine_leaves_the_table_playable(
+        hub: Hub, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug in a rule may raise after the engine changed the game. The phone is told nothing
+    was changed: it must be true, in memory as in the store, and the game must play on."""
+    from mafioso.engine import Game
+    from mafioso.server.errors import ServerError
+
+    table = seated_table(hub, "sport", 10)
+    game = table.game
+    assert game is not None
+    prompt = table.published_prompts(1)[0]
+    real = Game.decide
+    failed: list[bool] = []
+
+    def half_done(self: Game, seat: int, prompt_id: str, choice: Any = None) -> Any:
+        decision = real(self, seat, prompt_id, choice)
+        if not failed:
+            failed.append(True)
+            raise OverflowError("cannot convert float infinity to integer")
+        return decision
+
+    monkeypatch.setattr(Game, "decide", half_done)
+    with pytest.raises(ServerError, match="nothing was changed"):
+        table.decide(1, prompt.id, prompt.default)
+    game = table.game
+    assert game is not None
+    assert [d.to_json() for d in game.decisions] == table.store.load_tables()[0].history == []
+    assert game.is_pending(prompt.id) and prompt.id in {p.id for p in table.published_prompts(1)}
+    gated_game(table, clock, 3, lambda seat, p, choice: table.decide(seat, p.id, choice))
+    assert game is not table.game or game.outcome is not None
+
+
+def count_calls(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[int]:
+    calls: list[int] = []
+    real = getattr(module, name)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+def test_a_change_is_rendered_once_for_all_spectators(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """1,000 spectators each got their own rendering of every change (p50 ack 5 ms -> 624 ms)."""
+    from mafioso.server import messages
+
+    table = new_table(client)
+    join_all(client, table["code"], 9)
+    with contextlib.ExitStack() as stack:
+        watchers = [stack.enter_context(client.websocket_connect("/ws")) for _ in range(8)]
+        for watcher in watchers:
+            watcher.send_json({"type": "hello", "watch": table["code"]})
+            watcher.receive_json()
+        renders = count_calls(monkeypatch, messages, "public_message")
+        assert client.post("/api/join", json={"code": table["code"], "name": "Last"}).status_code == 200  # one change
+        for watcher in watchers:
+            assert len(watcher.receive_json()["lobby"]) == 10
+    assert len(renders) == 1, f"{len(renders)} renderings of one change for 8 spectators"
+
+
+def test_spectators_are_bounded_per_network_and_per_table() -> None:
+    """The join code alone opened any number of spectator sockets."""
+    from mafioso.server.ws import MAX_WATCHERS, MAX_WATCHERS_PER_NETWORK
+
+    app = create_app(open_store(":memory:"), min_step_seconds=0, trusted_proxies=["127.0.0.1"])
+    with TestClient(app, client=("127.0.0.1", 50000)) as proxied, contextlib.ExitStack() as stack:
+        code = new_table(proxied)["code"]
+
+        def watch(address: str) -> dict[str, Any]:
+            socket = stack.enter_context(proxied.websocket_connect("/ws", headers={"x-forwarded-for": address}))
+            socket.send_json({"type": "hello", "watch": code})
+            message: dict[str, Any] = socket.receive_json()
+            return message
+
+        assert all(watch("10.0.0.1")["type"] == "state" for _ in range(MAX_WATCHERS_PER_NETWORK))
+        refused = watch("10.0.0.1")
+        assert refused["type"] == "error" and refused["code"] == "too_many"
+        others = [watch(f"10.0.1.{n}") for n in range(MAX_WATCHERS - MAX_WATCHERS_PER_NETWORK)]
+        assert all(m["type"] == "state" for m in others)
+        assert watch("10.0.2.1")["code"] == "too_many", "the table has all the spectators it may have"
+
+
+def test_a_spectator_that_never_reads_is_cut_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    """900 spectators that never read left 688 MB in kernel buffers: the 64-message guard only
+    ran when a message came in. Now a socket is cut off by the bytes it leaves unread."""
+    import httpx
+    from websockets.sync.client import connect
+
+    from mafioso.server import ws
+    from tests.server.live import RawSocket, live_server
+
+    monkeypatch.setattr(ws, "MAX_UNREAD", 48_000)
+    monkeypatch.setattr(ws, "SEND_BUFFER", 4_096)
+    app = create_app(open_store(":memory:"), min_step_seconds=0)
+    with live_server(app) as base, httpx.Client(base_url=base) as http:
+        table = http.post("/api/tables", json={"edition": "sport", "players": 10, "step_seconds": 0}).json()
+        for n in range(10):
+            http.post("/api/join", json={"code": table["code"], "name": f"P{n}"})
+        sleepers = [RawSocket(base, receive_buffer=4_096) for _ in range(4)]
+        for sleeper in sleepers:
+            sleeper.send_json({"type": "hello", "watch": table["code"]})
+        with connect(base.replace("http", "ws") + "/ws", max_size=None) as reader, \
+                connect(base.replace("http", "ws") + "/ws", max_size=None) as host:
+            reader.send(json.dumps({"type": "hello", "watch": table["code"]}))
+            host.send(json.dumps({"type": "hello", "host": table["host"]}))
+            host.send(json.dumps({"type": "deal", "order": list(range(1, 11))}))
+            live: Table = app.state.hub.by_code(table["code"])
+            sockets = app.state.sockets
+            for _ in range(200):  # the facilitator calls time again and again: a new state each time
+                host.send(json.dumps({"type": "timeup"}))
+                while _drain(host) or _drain(reader):
+                    pass
+                if sockets.count(live) == 2 or live.is_over_published():
+                    break
+            assert sockets.count(live) == 2, "only the host screen and the reading spectator remain"
+            assert _drain(reader, timeout=1) or True
+        assert all(sleeper.is_cut_off() for sleeper in sleepers)
+        for sleeper in sleepers:
+            sleeper.close()
+
+
+def _drain(connection: Any, timeout: float = 0.05) -> bool:
+    try:
+        connection.recv(timeout=timeout)
+        return True
+    except TimeoutError:
+        return False
+
+
+def test_a_phones_messages_all_have_one_size(client: TestClient) -> None:
+    """A phone's decide message was not padded: its size on the Wi-Fi told a real night choice
+    from a decoy. Every frame a phone sends is now PHONE_FRAME bytes; the server refuses others."""
+    from mafioso.server.ws import PHONE_FRAME
+
+    table = new_table(client)
+    tokens = join_all(client, table["code"], 10)
+    deal(client, table["host"], 10)
+    with hello(client, seat=tokens[0]) as (socket, state):
+        prompt = state["prompts"][0]
+        answer = {"type": "decide", "prompt": prompt["id"], "choice": random_choice(as_prompt(prompt), random.Random(1))}
+        socket.send_json(answer)
+        refused = receive_until(socket, lambda m: m["type"] in ("ack", "error"))
+        assert refused["code"] == "bad_message" and str(PHONE_FRAME) in refused["message"]
+        framed = pad_frame(answer)
+        assert len(framed.encode()) == PHONE_FRAME
+        socket.send_text(framed)
+        assert receive_until(socket, lambda m: m["type"] in ("ack", "error"))["type"] == "ack"
+
+
+def test_the_phone_page_pads_every_frame_it_sends() -> None:
+    """``common.js``'s ``frame`` (run by Node) gives every message a phone sends the same size."""
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    from mafioso.server.ws import PHONE_FRAME
+
+    node = shutil.which("node") or shutil.which("nodejs")
+    if node is None:
+        pytest.skip("Node.js is not installed")
+    script = Path(__file__).resolve().parents[2] / "src/mafioso/server/static/common.js"
+    messages = [{"type": "hello", "seat": "x" * 43}, {"type": "leave"},
+                {"type": "decide", "prompt": "n0.greet.3", "choice": None},
+                {"type": "decide", "prompt": "n12.sheriff.check.10", "choice": 7},
+                {"type": "decide", "prompt": "n3.order", "choice": list(range(21, 0, -1))},
+                {"type": "decide", "prompt": "d4.speech.2", "choice": {"nominate": 5, "signal": 3}},
+                {"type": "decide", "prompt": "n1.card", "choice": "Ü-card ♣"}]
+    program = (f"global.document = {{}}; eval(require('fs').readFileSync({json.dumps(str(script))}, 'utf8') + ';global.M = M;');"
+               f"for (const m of {json.dumps(messages)}) console.log(Buffer.byteLength(M.frame(m)), M.frame(m));")
+    done = subprocess.run([node, "-e", program], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert {int(line.split(" ", 1)[0]) for line in lines} == {PHONE_FRAME}
+    assert [json.loads(line.split(" ", 1)[1])["choice"] for line in lines if "decide" in line] == \
+        [m["choice"] for m in messages if m["type"] == "decide"]

@@ -10,9 +10,9 @@ import pytest
 
 from mafioso.engine import NotYourTurn
 from mafioso.server.errors import NotNow, ServerError
+from mafioso.server.hub import Hub
 from mafioso.server.messages import PAD, encode, public_message, seat_message
 from mafioso.server.store import MemberRecord, TableRecord, default_db_path, open_store
-from mafioso.server.tables import Hub
 from tests.server.conftest import FakeClock, play_out, play_step, seated_table
 
 
@@ -80,7 +80,7 @@ def test_the_store_keeps_everything(tmp_path: Path) -> None:
     (loaded,) = store.load_tables()
     assert loaded.stage == "playing" and loaded.roles == ["citizen"] and loaded.seed == 42
     assert loaded.members == [MemberRecord("tok", "Ann", 1, 3)]
-    assert loaded.decisions == [[3, "n0.x", {"nominate": None}]]
+    assert loaded.history == [[3, "n0.x", {"nominate": None}]]
     store.close()
     assert default_db_path().name.endswith(".sqlite3")
 
@@ -88,13 +88,13 @@ def test_the_store_keeps_everything(tmp_path: Path) -> None:
 def test_restart_rebuilds_each_table_and_its_gate(tmp_path: Path) -> None:
     clock = FakeClock()
     db = str(tmp_path / "t.sqlite3")
-    hub = Hub(open_store(db), clock)
+    hub = Hub(open_store(db), clock, min_step_seconds=0)
     table = seated_table(hub, "sport", 10, step_seconds=3)
     rng = random.Random(4)
     for _ in range(30):
         play_step(table, rng, clock)
     before = [seat_message(table, s, "") for s in range(1, 11)]
-    restarted = Hub(open_store(db), clock)
+    restarted = Hub(open_store(db), clock, min_step_seconds=0)
     gates: list[float] = []
     restarted.wire = lambda t: setattr(t, "on_gate", lambda _t, delay: gates.append(delay))
     assert restarted.load() == 1
@@ -115,7 +115,7 @@ def test_a_failed_write_is_not_acknowledged(hub: Hub) -> None:
     def broken(*args: object) -> None:
         raise OSError("disk full")
 
-    table.store.add_decision = broken  # type: ignore[method-assign,assignment]
+    table.store.add_entries = broken  # type: ignore[method-assign,assignment]
     count = len(table.game.decisions)
     with pytest.raises(ServerError):
         table.decide(1, prompt.id, prompt.default)
@@ -129,7 +129,7 @@ def test_finished_tables_expire(hub: Hub, clock: FakeClock) -> None:
     token = table.record.members[0].token
     assert hub.store.prune(0) == 0, "recent tables are kept"
     assert hub.store.prune(table.record.created + 1) == 1
-    later = Hub(hub.store, clock)
+    later = Hub(hub.store, clock, min_step_seconds=0)
     later.load()
     with pytest.raises(ServerError):
         later.by_seat(token)

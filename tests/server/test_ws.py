@@ -16,7 +16,7 @@ from tests.server.helpers import deal, hello, join_all, new_table, play_over_soc
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(open_store(":memory:"))) as test_client:
+    with TestClient(create_app(open_store(":memory:"), min_step_seconds=0)) as test_client:
         yield test_client
 
 
@@ -55,9 +55,10 @@ def lobby_then_deal(client: TestClient, host: Any, code: str, tokens: list[str])
     assert "wait for everyone" in receive_until(host, lambda m: m["type"] == "error")["message"]
     tokens += join_all_named(client, code, ["Last"])
     receive_until(host, lambda m: m.get("lobby") and len(m["lobby"]) == 10)
-    for order in ([1, 2, 3], [1] * 10, "all", list(range(2, 12))):
+    for order, code in (([1, 2, 3], "not_now"), ([1] * 10, "not_now"), ("all", "bad_message"),
+                        (list(range(2, 12)), "not_now")):
         host.send_json({"type": "deal", "order": order})
-        assert receive_until(host, lambda m: m["type"] == "error")["code"] == "not_now"
+        assert receive_until(host, lambda m: m["type"] == "error")["code"] == code
     host.send_json({"type": "deal", "order": list(range(10, 0, -1))})
     playing = receive_until(host, lambda m: m.get("stage") == "playing")
     assert playing["seats"][0]["name"] == "Last" and playing["phase"] == "night 0"
@@ -153,11 +154,11 @@ def host_controls(socket: Any, screen: dict[str, Any]) -> None:
 
 def test_a_restarted_server_resumes_every_table(tmp_path: Path) -> None:
     db = str(tmp_path / "tables.sqlite3")
-    with TestClient(create_app(open_store(db))) as client:
+    with TestClient(create_app(open_store(db), min_step_seconds=0)) as client:
         host, tokens = started(client)
         screen = play_over_sockets(client, host, tokens, seed=5, stop=lambda s: s["phase"] == "day 1")
         phones = [state_of(client, seat=t) for t in tokens]
-    with TestClient(create_app(open_store(db))) as client:
+    with TestClient(create_app(open_store(db), min_step_seconds=0)) as client:
         assert state_of(client, host=host)["events"] == screen["events"]
         assert [state_of(client, seat=t) for t in tokens] == phones
         final = play_over_sockets(client, host, tokens, seed=6)

@@ -459,10 +459,11 @@ def play(
 @app.command()
 @friendly
 def serve(
-    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "0.0.0.0",
+    host: Annotated[str, typer.Option("--host", help="Address to listen on; the default, 0.0.0.0, is every network interface (phones need it).")] = "0.0.0.0",
     port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8000,
     db: Annotated[str | None, typer.Option("--db", help="SQLite path or postgresql:// URL (default: a file in the user data dir).")] = None,
     lang: Annotated[str, typer.Option("--lang", help="Default language of new tables.")] = "en",
+    trusted_proxy: Annotated[list[str] | None, typer.Option("--trusted-proxy", help="A reverse proxy (address or network) whose X-Forwarded-For names the client; repeatable.")] = None,
 ) -> None:
     """Run the web app: a shared host screen and a phone for every player."""
     import importlib
@@ -471,7 +472,7 @@ def serve(
         server = importlib.import_module("mafioso.server")
     except ImportError as error:
         raise MafiosoError(f"the web app is not available: {error}") from None
-    server.serve(host, port, db, lang)
+    server.serve(host, port, db, lang, trusted_proxies=trusted_proxy or ())
 
 
 app.command("balance")(balance_command)

@@ -1,8 +1,8 @@
 """The ASGI application: routes, the hub of tables, the live sockets and the secret-step timers.
 
 ``create_app(store)`` builds an app over an open :class:`~mafioso.server.store.Store`. On
-start-up every stored table is rebuilt by replaying its decisions, so a restarted server
-resumes every table where it was.
+start-up every stored unfinished table is rebuilt by replaying its decisions (finished ones on
+first access), so a restarted server resumes every table where it was.
 """
 
 from __future__ import annotations
@@ -10,41 +10,82 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable
+import time
+from collections.abc import AsyncIterator, Callable, Iterable
+from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.types import ASGIApp, Receive, Scope, Send
 
+from mafioso.server.hub import MIN_STEP_SECONDS, Hub
+from mafioso.server.limits import parse_proxies
 from mafioso.server.routes import routes
 from mafioso.server.store import Store
-from mafioso.server.tables import Hub, Table
-from mafioso.server.ws import Sockets
+from mafioso.server.tables import Table
+from mafioso.server.timeline import Timeline
+from mafioso.server.ws import Sockets, limit_send_buffer
 
 log = logging.getLogger("mafioso.server")
 
 
-def create_app(store: Store, join_base: str | None = None) -> Starlette:
-    """The web app over ``store``. ``join_base`` is the address phones use (``http://ip:port``)."""
-    hub = Hub(store)
+def create_app(store: Store, join_base: str | None = None, *, trusted_proxies: Iterable[str] = (),
+               timeline: bool = False, clock: Callable[[], float] = time.monotonic,
+               min_step_seconds: float = MIN_STEP_SECONDS) -> Starlette:
+    """The web app over ``store``. ``join_base`` is the address phones use (``http://ip:port``).
+
+    ``trusted_proxies`` (addresses or networks) are the only peers whose ``X-Forwarded-For`` is
+    believed. ``timeline`` keeps each table's record of secret steps and sends (for tests and
+    for chasing a report; see :mod:`mafioso.server.timeline`). ``min_step_seconds`` is the
+    shortest secret step allowed (tests that play whole games over sockets use 0).
+    """
+    hub = Hub(store, clock, min_step_seconds=min_step_seconds)
     sockets = Sockets()
 
     def wire(table: Table) -> None:
         table.on_change = sockets.notify
         table.on_gate = _schedule_gate
         table.on_timer = _schedule
+        if timeline:
+            table.timeline = Timeline(hub.clock)
 
     hub.wire = wire
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         count = hub.load()
-        log.info("resumed %d stored tables", count)
+        log.info("resumed %d stored tables (%d in play)", count, len(hub.tables))
+        for aside in hub.set_aside.values():
+            log.warning("set aside: table %s (%s): %s", aside.code, aside.edition, aside.reason)
         yield
 
-    app = Starlette(routes=routes(), lifespan=lifespan)
+    app = Starlette(routes=routes(), lifespan=lifespan, middleware=[Middleware(TransportProbe)])
     app.state.hub = hub
     app.state.sockets = sockets
     app.state.join_base = join_base
+    app.state.proxies = parse_proxies(trusted_proxies)
     return app
+
+
+class TransportProbe:
+    """Hands each WebSocket's transport to the socket loop (as ``scope["mafioso.transport"]``), so
+    it can see how many bytes its client leaves unread and cut off a client that stops reading.
+
+    ASGI has no standard way to reach the transport; uvicorn's protocols (websockets, sansio,
+    wsproto) all keep it as ``.transport`` on the object whose bound method is ``send``. Without
+    one (another server, the test client) nothing is added and only the server's own queue counts.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            transport: Any = getattr(getattr(send, "__self__", None), "transport", None)
+            if transport is not None:
+                limit_send_buffer(transport)
+                scope = {**scope, "mafioso.transport": transport}
+        await self.app(scope, receive, send)
 
 
 def _schedule_gate(table: Table, delay: float) -> None:

@@ -7,12 +7,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from mafioso.engine import Game, find_edition
-from mafioso.server.errors import BadMessage
+from mafioso.server.schemas import CreateTable, check_data, check_json
 
-MAX_STEP_SECONDS = 300.0
 DEFAULT_LIMIT = 60.0
 """Seconds a prompt without a timer of its own stays open when the table has a time limit."""
-LANG_CHARS = set("abcdefghijklmnopqrstuvwxyz_-ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,24 +48,28 @@ class TableConfig:
         return [role for role, count in sorted(self.cast.items()) for _ in range(count)]
 
 
-def parse_config(raw: Any) -> TableConfig:
-    """Check the host's form and return the config; engine errors (bad cast, option...) propagate."""
-    if not isinstance(raw, dict):
-        raise BadMessage("the table settings must be a JSON object")
-    edition = find_edition(_text(raw.get("edition"), "edition"))
-    players = raw.get("players")
-    if type(players) is not int:
-        raise BadMessage("the number of players must be a whole number")
-    edition.check_player_count(players)
-    options = edition.resolve_options(_mapping(raw.get("options"), "options"))
-    cast = _cast(raw.get("cast"))
-    config = TableConfig(
-        edition.id, players, cast, options, _lang(raw.get("lang", "en")),
-        _seconds(raw.get("step_seconds", 8.0)), bool(raw.get("hand_votes", False)), bool(raw.get("time_limit", False)),
-    )
+def parse_config(raw: bytes | str | dict[str, Any] | CreateTable) -> TableConfig:
+    """Check the host's form (its schema, then the engine's own checks) and return the config.
+
+    Options go through ``edition.resolve_options`` (each option's ``Option.check``) and the
+    game is built once with them, so a value the engine refuses is refused here, before
+    anything is stored: a table must never hold options that break its game later.
+    """
+    if isinstance(raw, CreateTable):
+        form = raw
+    elif isinstance(raw, dict):
+        form = check_data(CreateTable, raw, "table form")
+    else:
+        form = check_json(CreateTable, raw, "table form")
+    edition = find_edition(form.edition)
+    edition.check_player_count(form.players)
+    options = edition.resolve_options(dict(form.options))
+    cast = {role: count for role, count in form.cast.items() if count} if form.cast is not None else None
+    config = TableConfig(edition.id, form.players, cast, options, form.lang, float(form.step_seconds),
+                         form.hand_votes, form.time_limit)
     if cast is not None:
         edition.validate_cast(Counter(cast), options)
-    Game(edition, players, seats=config.roles(), options=options, seed=0, decoys=True)  # the engine's own checks
+    Game(edition, form.players, seats=config.roles(), options=options, seed=0, decoys=True)  # the engine's own checks
     return config
 
 
@@ -76,38 +78,3 @@ def config_from_json(raw: dict[str, Any]) -> TableConfig:
     return TableConfig(raw["edition"], raw["players"], raw.get("cast"), raw.get("options", {}),
                        raw.get("lang", "en"), float(raw.get("step_seconds", 8.0)), bool(raw.get("hand_votes", False)),
                        bool(raw.get("time_limit", False)))
-
-
-def _text(value: Any, name: str) -> str:
-    if not isinstance(value, str) or not value:
-        raise BadMessage(f"{name} must be given as text")
-    return value
-
-
-def _mapping(value: Any, name: str) -> dict[str, Any]:
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise BadMessage(f"{name} must be an object of name: value")
-    return value
-
-
-def _cast(value: Any) -> dict[str, int] | None:
-    if value is None:
-        return None
-    cast = _mapping(value, "cast")
-    if not all(type(count) is int and 0 <= count <= 100 for count in cast.values()):
-        raise BadMessage("a cast gives each role a count from 0 up")
-    return {role: count for role, count in cast.items() if count}
-
-
-def _lang(value: Any) -> str:
-    if not isinstance(value, str) or not 1 <= len(value) <= 12 or not set(value) <= LANG_CHARS:
-        raise BadMessage("the language must be a code such as en or ru")
-    return value
-
-
-def _seconds(value: Any) -> float:
-    if type(value) not in (int, float) or not 0 <= value <= MAX_STEP_SECONDS:
-        raise BadMessage(f"the length of a secret step must be 0 to {MAX_STEP_SECONDS:.0f} seconds")
-    return float(value)

@@ -60,3 +60,9 @@ class NotNow(ServerError):
     """A request that is valid only in another stage of the table (lobby, play, end)."""
 
     code = "not_now"
+
+
+class TooMany(ServerError):
+    """Too many screens: spectators of one table, or of one network."""
+
+    code = "too_many"

@@ -14,13 +14,15 @@ the network which roles are at the table.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
-from mafioso.engine import GM, ROLE_DEALT, ROLE_REVEALED, Event, Prompt, visible
-from mafioso.engine.views import ELIMINATED, RETURNED
-from mafioso.i18n import _, describe_prompt, narrate, role_name
+from mafioso.engine import GM, Event, Prompt
+from mafioso.engine.phase import Phase
+from mafioso.engine.vocabulary import PHASE
+from mafioso.i18n import _, describe_prompt, narrate, phase_name, role_name
 from mafioso.server.store import MemberRecord
-from mafioso.server.tables import Table, hand_enterable, summary
+from mafioso.server.tables import NOBODY, Knowledge, Table, hand_enterable, summary
 
 PAD = 8192
 PHONE_EVENTS = 30
@@ -41,42 +43,37 @@ def text_of(table: Table, event: Event) -> str | None:
     return table.narration[event.index]
 
 
-def stream_numbers(events: list[Event]) -> dict[int, int]:
-    """Game-wide index -> position in one recipient's stream.
-
-    A recipient sees its events numbered 0, 1, 2...: game-wide numbers would leak, since the
-    gaps between them count the events hidden from it (whether a check happened, ...).
-    """
-    return {event.index: position for position, event in enumerate(events)}
-
-
 def event_json(table: Table, event: Event, with_audience: bool = False, n: int | None = None) -> dict[str, Any]:
-    """An event as shown: its number in the recipient's stream, kind, narration line, publicity."""
+    """An event as shown: its number, kind, narration line, publicity.
+
+    ``n`` is the event's position in the recipient's own stream (0, 1, 2...): game-wide numbers
+    would leak, since their gaps count the events hidden from it. Only the grimoire at the end
+    (``with_audience``) uses game-wide numbers.
+    """
     out: dict[str, Any] = {"n": event.index if n is None else n, "kind": event.kind, "text": text_of(table, event),
                            "public": event.audience.public}
-    if event.kind == "phase":
-        out["phase"] = event.data.get("phase")
-        out["step"] = event.data.get("step")
+    if event.kind == PHASE:
+        out["phase"] = str(event.phase)
+        out["step"] = event.phase.step
     if with_audience:
         out["to"] = event.audience.to_json()
     return out
 
 
-def seats_json(table: Table, events: list[Event]) -> list[dict[str, Any]]:
-    """Every seat with its player's name, whether it is known to be out, and its known role."""
-    gone: set[int] = set()
-    roles: dict[int, str] = {}
-    for event in events:
-        if event.kind == ELIMINATED:
-            gone.add(event.data["seat"])
-        elif event.kind == RETURNED:
-            gone.discard(event.data["seat"])
-        elif event.kind == ROLE_REVEALED:
-            roles[event.data["seat"]] = event.data["role"]
+def seats_json(table: Table, known: Knowledge, seat: int | None = None) -> list[dict[str, Any]]:
+    """Every seat with its player's name, whether it is known to be out, and its known role.
+
+    On a phone (``seat``), its own role is left to its card, which stays face down until tapped:
+    the seat list shows the roles it has been shown of others, and its own only once public.
+    """
     names = table.seat_names()
     lang = table.config.lang
+    public = table.knowledge(NOBODY).known_roles if seat is not None else known.known_roles
+    roles = {n: role for n, role in known.known_roles.items() if n != seat}
+    if seat is not None and seat in public:
+        roles[seat] = public[seat]
     return [
-        {"seat": n, "name": names.get(n, ""), "alive": n not in gone,
+        {"seat": n, "name": names.get(n, ""), "alive": n not in known.out,
          "role": role_name(table.edition, roles[n], lang) if n in roles else None}
         for n in range(1, table.config.players + 1)
     ]
@@ -91,7 +88,7 @@ def prompt_json(table: Table, prompt: Prompt) -> dict[str, Any]:
     out: dict[str, Any] = {
         "id": prompt.id, "seat": prompt.seat, "act": prompt.act, "title": describe_prompt(table.edition, prompt, lang),
         "kind": prompt.kind,
-        "options": [_option(o, names, lang) for o in prompt.options],
+        "options": [_option(o, names, lang) for o in raw["options"]],
         "optional": prompt.optional, "timer": table.timer_shown(prompt), "interrupt": prompt.interrupt,
     }
     if "min" in raw:
@@ -105,11 +102,21 @@ def prompt_json(table: Table, prompt: Prompt) -> dict[str, Any]:
 
 
 def _option(value: Any, names: dict[int, str], lang: str) -> dict[str, Any]:
+    """An option in its JSON form with its label: a seat by number and name, a move (an ability
+    or a card, and its seat) in words, an option id translated."""
     if type(value) is int:
-        name = names.get(value, "")
-        label = _("Seat {seat}", lang).format(seat=value) + (f" · {name}" if name else "")
+        return {"value": value, "label": _seat_label(value, names, lang)}
+    if isinstance(value, dict) and "what" in value:
+        label = _(str(value["what"]), lang)
+        if type(value.get("seat")) is int:
+            label += " → " + _seat_label(value["seat"], names, lang)
         return {"value": value, "label": label}
     return {"value": value, "label": _(str(value), lang)}
+
+
+def _seat_label(seat: int, names: dict[int, str], lang: str) -> str:
+    name = names.get(seat, "")
+    return _("Seat {seat}", lang).format(seat=seat) + (f" · {name}" if name else "")
 
 
 def _fact(key: str, value: Any, names: dict[int, str], lang: str) -> str:
@@ -120,19 +127,17 @@ def _fact(key: str, value: Any, names: dict[int, str], lang: str) -> str:
     return f"{_(key, lang)}: {shown}"
 
 
-def card_json(table: Table, seat: int, events: list[Event]) -> dict[str, Any] | None:
-    """The seat's secret card, from the last ``role.dealt`` event it was shown."""
-    role_id = None
-    for event in events:
-        if event.kind == ROLE_DEALT and event.data.get("seat") == seat:
-            role_id = event.data["role"]
-    if role_id is None:
+def card_json(table: Table, known: Knowledge) -> dict[str, Any] | None:
+    """The seat's secret card: its role and team as its observer last learnt them."""
+    role_id = known.role
+    if role_id is None or role_id not in table.edition.roles:
         return None
     edition, lang = table.edition, table.config.lang
     role = edition.roles[role_id]
-    team = edition.teams.get(role.team)
+    team_id = known.team or role.team
+    team = edition.teams.get(team_id)
     return {"role": role_id, "name": role_name(edition, role_id, lang), "icon": role.icon,
-            "ability": _(role.ability, lang), "team": _(team.name, lang) if team else role.team,
+            "ability": _(role.ability, lang), "team": _(team.name, lang) if team else team_id,
             "goal": _(team.goal, lang) if team else "", "colour": team.colour if team else "#888"}
 
 
@@ -147,20 +152,18 @@ def lobby_json(table: Table) -> list[dict[str, Any]]:
 
 
 def seat_message(table: Table, seat: int | None, name: str) -> dict[str, Any]:
-    """Everything one seat's phone shows, from its visible events and its own prompts only."""
+    """Everything one seat's phone shows, from its observer's knowledge and its own prompts only."""
     out = _base(table, "seat")
     out["seat"], out["name"] = seat, name
     if table.game is None or seat is None:
         out["lobby"] = lobby_json(table)
         return out
-    game = table.game
-    events = visible(game.events[: table.published], seat)
-    numbers = stream_numbers(events)
-    out.update(_play_json(table, events, numbers))
+    known = table.knowledge(seat)
+    events = list(enumerate(known.events))  # numbered by position in the seat's own stream
+    out.update(_play_json(table, known, events, seat))
     out["events"] = out["events"][-PHONE_EVENTS:]
-    out["card"] = card_json(table, seat, events)
-    out["private"] = [event_json(table, e, n=numbers[e.index]) for e in events
-                      if not e.audience.public and text_of(table, e)]
+    out["card"] = card_json(table, known)
+    out["private"] = [event_json(table, e, n=n) for n, e in events if not e.audience.public and text_of(table, e)]
     out["prompts"] = [prompt_json(table, p) for p in table.published_prompts(seat)]
     return out
 
@@ -173,39 +176,37 @@ def public_message(table: Table, host: bool) -> dict[str, Any]:
         out["lobby"] = lobby_json(table)
         return out
     game = table.game
-    events = public_events(game.events[: table.published])
-    out.update(_play_json(table, events, stream_numbers(events)))
+    known = table.knowledge(NOBODY)
+    out.update(_play_json(table, known, list(enumerate(known.events))))
     out["prompts"] = [prompt_json(table, p) for p in table.published_prompts(GM)] if host else []
     batch = table.public_batch()
     hands = host and table.config.hand_votes
     out["waiting"] = [prompt_json(table, p) for p in batch if hand_enterable(p)] if hands else []
     out["speaking"] = sorted({p.seat for p in batch})
-    out["timer"] = (table.config.step_seconds if table.is_gated() else max((p.timer or 0 for p in batch), default=0)) or None
+    out["timer"] = (table.step_seconds if table.is_gated() else max((p.timer or 0 for p in batch), default=0)) or None
     out["secret"] = table.is_gated() or (game.outcome is None and not batch)
     if host and table.is_over_published():
         out["story"] = [event_json(table, e, with_audience=True) for e in game.events if text_of(table, e)]
     return out
 
 
-def _play_json(table: Table, events: list[Event], numbers: dict[int, int]) -> dict[str, Any]:
-    phase, step = "", ""
-    for event in events:
-        if event.kind == "phase":
-            phase, step = event.data.get("phase", ""), event.data.get("step", "")
+def _play_json(table: Table, known: Knowledge, events: list[tuple[int, Event]],
+               seat: int | None = None) -> dict[str, Any]:
+    phase = known.events[-1].phase if known.events else None
     over = table.is_over_published()
     outcome = table.game.outcome if over and table.game else None
     lang = table.config.lang
     return {
-        "phase": phase_label(phase, lang), "step": _(step, lang) if step else "", "seats": seats_json(table, events),
-        "events": [event_json(table, e, n=numbers[e.index]) for e in events if e.audience.public],
+        "phase": phase_label(phase, lang) if phase else "", "step": _(phase.step, lang) if phase and phase.step else "",
+        "seats": seats_json(table, known, seat),
+        "events": [event_json(table, e, n=n) for n, e in events if e.audience.public],
         "outcome": _outcome_json(table, outcome.to_json()) if outcome else None,
     }
 
 
-def phase_label(phase: str, lang: str) -> str:
+def phase_label(phase: Phase, lang: str) -> str:
     """``"night 2"`` in the table's language: the word is translated, the number kept."""
-    word, _space, number = phase.partition(" ")
-    return f"{_(word, lang)} {number}".strip() if word else ""
+    return phase_name(phase, lang)
 
 
 def _outcome_json(table: Table, outcome: dict[str, Any]) -> dict[str, Any]:
@@ -223,7 +224,7 @@ def _config_json(table: Table) -> dict[str, Any]:
     config = table.config
     return {"edition": config.edition, "players": config.players, "hand_votes": config.hand_votes,
             "time_limit": config.time_limit,
-            "step_seconds": config.step_seconds, "lang": config.lang}
+            "step_seconds": table.step_seconds, "lang": config.lang}
 
 
 def seat_text(table: Table, member: MemberRecord) -> str:
@@ -244,6 +245,29 @@ def seat_text(table: Table, member: MemberRecord) -> str:
         table.sizes = (table.version, size)
     size = max(size, len(text.encode()))  # a longer name than computed with: never cut
     return text + " " * (size - len(text.encode()))
+
+
+def rendered(table: Table, key: str, build: Callable[[], str]) -> str:
+    """The message ``key`` of ``table`` as of its current version, built at most once per change.
+
+    Every spectator of a table is sent the same text, and so is every socket of one pass: a
+    change costs one rendering per kind of screen, not one per socket.
+    """
+    if table.rendered_at != table.version:
+        table.rendered.clear()
+        table.rendered_at = table.version
+    text = table.rendered.get(key)
+    if text is None:
+        text = table.rendered[key] = build()
+    return text
+
+
+def screen_text(table: Table, member: MemberRecord | None, host: bool = False) -> str:
+    """What a screen is sent now: a member's phone, else the host screen or a spectator's."""
+    if member is not None:
+        return rendered(table, "seat:" + member.token, lambda: seat_text(table, member))
+    kind = "host" if host else "watch"
+    return rendered(table, kind, lambda: encode(public_message(table, host=host)))
 
 
 def pad_to(text: str, block: int) -> str:

@@ -7,9 +7,7 @@ casts, draws join QR codes and serves the interface's translations. Every error 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
@@ -17,12 +15,15 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from mafioso.engine import MafiosoError, available_editions, find_edition
+from mafioso.engine import available_editions, find_edition
 from mafioso.i18n import _, role_name
 from mafioso.server.catalogs import language_name, languages
-from mafioso.server.errors import BadMessage, NotNow, ServerError
+from mafioso.server.errors import BadMessage, NotNow
+from mafioso.server.hub import Hub
+from mafioso.server.limits import client_address
 from mafioso.server.qr import qr_svg
-from mafioso.server.tables import Hub, summary
+from mafioso.server.schemas import CastQuery, CodeQuery, CreateTable, HostPass, Join, LangQuery, check_data, check_json
+from mafioso.server.tables import summary
 from mafioso.server.ui import ui_strings
 from mafioso.server.ws import Sockets, error_text, serve_socket
 
@@ -36,31 +37,38 @@ def _hub(request: Request | WebSocket) -> Hub:
     return hub
 
 
+STATUS = {"no_table": 404, "slow_down": 429, "too_many": 429, "too_large": 413}
+
+
 def refused(error: Exception) -> JSONResponse:
-    """A refused request as JSON (never a stack trace)."""
+    """A refused request as JSON ``{"error": message, "code": code}`` with a 4xx status (never a
+    stack trace; an unexpected error is logged with its traceback, as the bug it is)."""
     body = error_text(error)
-    status = {"no_table": 404, "slow_down": 429}.get(str(body.get("code")), 400)
+    status = STATUS.get(str(body.get("code")), 500 if body.get("code") == "internal" else 400)
     return JSONResponse({"error": body["message"], "code": body.get("code")}, status_code=status, headers=NO_STORE)
 
 
-async def _json_body(request: Request) -> Any:
-    """The request's JSON, read no further than :data:`MAX_BODY` bytes."""
+class TooLarge(BadMessage):
+    code = "too_large"
+
+
+async def _body(request: Request) -> bytes:
+    """The request's body, read no further than :data:`MAX_BODY` bytes."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > MAX_BODY:
-        raise BadMessage("that request is too large")
+        raise TooLarge("that request is too large")
     body = b""
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_BODY:
-            raise BadMessage("that request is too large")
-    try:
-        return json.loads(body or b"null")
-    except (ValueError, RecursionError):  # RecursionError: nested too deep
-        raise BadMessage("that request is not JSON") from None
+            raise TooLarge("that request is too large")
+    return body
 
 
-def _address(request: Request) -> str:
-    return request.client.host if request.client else "?"
+def _address(request: Request | WebSocket) -> str:
+    """The client's address, through the trusted proxies only (``--trusted-proxy``)."""
+    proxies = getattr(request.app.state, "proxies", ())
+    return client_address(request.client.host if request.client else None, request.headers, proxies)
 
 
 def _page(name: str) -> FileResponse:
@@ -81,7 +89,10 @@ async def phone_page(request: Request) -> Response:
 
 async def editions(request: Request) -> Response:
     """Every edition with what the host's form needs: roles, options, player range."""
-    lang = request.query_params.get("lang", "en")
+    try:
+        lang = check_data(LangQuery, dict(request.query_params), "query").lang
+    except Exception as error:
+        return refused(error)
     out = []
     for edition in available_editions():
         out.append({
@@ -98,18 +109,19 @@ async def editions(request: Request) -> Response:
 async def cast(request: Request) -> Response:
     """The rulebook's cast for an edition, a player count and options."""
     try:
-        edition = find_edition(request.query_params.get("edition", ""))
-        players = int(request.query_params.get("players", "0"))
-        options = edition.resolve_options(json.loads(request.query_params.get("options", "{}")))
-        return JSONResponse({"cast": edition.recommended_cast(players, options)})
-    except (MafiosoError, ServerError, ValueError) as error:
+        query = check_data(CastQuery, dict(request.query_params), "query")
+        edition = find_edition(query.edition)
+        options = edition.resolve_options(dict(query.options))
+        return JSONResponse({"cast": edition.recommended_cast(query.players, options)})
+    except Exception as error:
         return refused(error)
 
 
 async def create_table(request: Request) -> Response:
     """Create a table from the host's settings; returns its join code and the host's secret token."""
     try:
-        table = _hub(request).create(await _json_body(request))
+        form = check_json(CreateTable, await _body(request), "table form")
+        table = _hub(request).create(form, _address(request))
     except Exception as error:
         return refused(error)
     return JSONResponse({"code": table.code, "host": table.record.host_token, "table": summary(table)}, headers=NO_STORE)
@@ -127,11 +139,8 @@ async def table_info(request: Request) -> Response:
 async def join(request: Request) -> Response:
     """Take a seat at a table by code and name; returns the seat's secret token (kept on the phone)."""
     try:
-        body = await _json_body(request)
-        if not isinstance(body, dict):
-            raise BadMessage("send a table code and a name")
-        table = _hub(request).by_code(body.get("code"), _address(request))
-        member = table.join(body.get("name"))
+        body = check_json(Join, await _body(request), "request")
+        table, member = _hub(request).join(body.code, body.name, _address(request))
     except Exception as error:
         return refused(error)
     return JSONResponse({"token": member.token, "name": member.name, "table": summary(table)}, headers=NO_STORE)
@@ -143,8 +152,8 @@ async def game_log(request: Request) -> Response:
     Before the end it would reveal every role, so it is refused until then.
     """
     try:
-        body = await _json_body(request)
-        table = _hub(request).by_host(body.get("host") if isinstance(body, dict) else None)
+        body = check_json(HostPass, await _body(request), "request")
+        table = _hub(request).by_host(body.host)
         game = table.require_game()
         if not table.is_over_published():
             raise NotNow("the log tells every secret: it is available when the game is over")
@@ -175,7 +184,10 @@ async def qr(request: Request) -> Response:
 
 async def info(request: Request) -> Response:
     """Where phones should go, and the languages the interface speaks."""
-    code = request.query_params.get("code", "")
+    try:
+        code = check_data(CodeQuery, dict(request.query_params), "query").code
+    except Exception as error:
+        return refused(error)
     return JSONResponse({
         "join": join_url(request, code) if code else f"{join_base(request)}/p",
         "languages": [{"code": c, "name": language_name(c)} for c in languages()],
@@ -185,12 +197,16 @@ async def info(request: Request) -> Response:
 
 async def text(request: Request) -> Response:
     """The interface's strings in a language: ``{english: translated}``."""
-    return JSONResponse(ui_strings(request.query_params.get("lang", "en")))
+    try:
+        lang = check_data(LangQuery, dict(request.query_params), "query").lang
+    except Exception as error:
+        return refused(error)
+    return JSONResponse(ui_strings(lang))
 
 
 async def socket(websocket: WebSocket) -> None:
     sockets: Sockets = websocket.app.state.sockets
-    await serve_socket(websocket, _hub(websocket), sockets)
+    await serve_socket(websocket, _hub(websocket), sockets, _address(websocket))
 
 
 def routes() -> list[BaseRoute]:

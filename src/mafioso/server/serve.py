@@ -1,11 +1,26 @@
-"""Starting the server: open the database, build the app, print the addresses, run uvicorn."""
+"""Starting the server: open the database, bind the port, build the app, print the addresses, run uvicorn.
+
+The listening socket is bound before anything is printed, so a port in use, an impossible port
+or an unknown host is one clear line (a :class:`ServeError`, exit status 2 from the CLI) instead of
+a banner followed by uvicorn's tracebacks.
+"""
 
 from __future__ import annotations
 
+import logging
 import socket
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
+from mafioso.engine import MafiosoError
 from mafioso.server.catalogs import ensure_catalogs
+
+ANY_HOST = ("0.0.0.0", "::", "")
+
+
+class ServeError(MafiosoError):
+    """The server cannot start (address, port, proxy list). One line, fit for the CLI."""
 
 
 def lan_address() -> str | None:
@@ -23,9 +38,9 @@ def lan_address() -> str | None:
 
 def addresses(host: str, port: int) -> tuple[str, str | None]:
     """The address for the shared screen and the one phones on the LAN can reach (if any)."""
-    local = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    local = "127.0.0.1" if host in ANY_HOST else host
     screen = f"http://{local}:{port}"
-    if host in ("0.0.0.0", "::", ""):
+    if host in ANY_HOST:
         lan = lan_address()
         return screen, f"http://{lan}:{port}" if lan else None
     if host.startswith("127.") or host == "localhost":
@@ -33,33 +48,117 @@ def addresses(host: str, port: int) -> tuple[str, str | None]:
     return screen, f"http://{host}:{port}"
 
 
-def serve(host: str, port: int, db: str | None, lang: str = "en") -> None:
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port``, or :class:`ServeError` saying why not."""
+    if not 0 <= port <= 65_535:
+        raise ServeError(f"--port {port} is not a port number (0 to 65535)")
+    try:
+        infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as error:
+        raise ServeError(f"cannot listen on {host!r}: no such host or address ({_reason(error)})") from None
+    family, kind, proto, _name, address = infos[0]
+    listener = socket.socket(family, kind, proto)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(address)
+        listener.listen(2048)
+    except OSError as error:
+        listener.close()
+        raise ServeError(f"cannot listen on {host}:{port}: {_reason(error)}") from None
+    listener.setblocking(False)
+    return listener
+
+
+def _reason(error: BaseException) -> str:
+    text = getattr(error, "strerror", None) or str(error)
+    return " ".join(str(text).split()) or type(error).__name__
+
+
+def banner(host: str, port: int, stored: str, screen: str, lan: str | None) -> list[str]:
+    """What ``serve`` prints once it listens: where tables are kept, where to open the shared
+    screen, where phones join, and plainly whether the server can be reached from the network."""
+    lines = [f"mafioso is serving tables (stored in {stored})"]
+    if host in ANY_HOST:
+        lines.append(f"  listening on every network interface, port {port}: anyone on your network can open it")
+    elif host.startswith("127.") or host in ("localhost", "::1"):
+        lines.append(f"  listening on this machine only ({host}:{port})")
+    else:
+        lines.append(f"  listening on {host}:{port}: anyone who can reach that address can open it")
+    lines.append(f"  shared screen: {screen}/host")
+    if lan:
+        lines.append(f"  phones join at: {lan}/p   (same Wi-Fi network)")
+    else:
+        lines.append("  phones cannot reach this address: start with --host 0.0.0.0 to play with phones on your network")
+    return lines
+
+
+class _OneLineUtf8(logging.Filter):
+    """uvicorn logs a client's invalid UTF-8 text frame with a traceback; it is the client's
+    mistake, not a bug: keep the line, drop the traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.getMessage().startswith("Invalid UTF-8"):
+            record.exc_info = None
+            record.exc_text = None
+            record.levelno, record.levelname = logging.INFO, "INFO"
+        return True
+
+
+def uvicorn_config(app: Any) -> Any:
+    """uvicorn's settings for the app: no compression (sizes must stay padded), no proxy headers
+    (the app reads them from trusted proxies only), socket messages capped before they are read,
+    and a client's invalid UTF-8 logged in one line."""
+    import uvicorn
+
+    from mafioso.server.ws import MAX_MESSAGE
+
+    config = uvicorn.Config(app, log_level="warning", ws_per_message_deflate=False, proxy_headers=False,
+                            ws_max_size=MAX_MESSAGE * 4)
+    uvicorn_log = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, _OneLineUtf8) for f in uvicorn_log.filters):
+        uvicorn_log.addFilter(_OneLineUtf8())
+    return config
+
+
+def serve(host: str = "0.0.0.0", port: int = 8000, db: str | None = None, lang: str = "en",
+          trusted_proxies: Sequence[str] = (), min_step_seconds: float | None = None) -> None:
     """Run the web app until interrupted (blocking). ``db``: a SQLite path or a PostgreSQL URL.
 
-    ``lang`` is the default language of new tables' forms. Prints where to open the shared
-    screen and the address phones can reach.
+    ``lang`` is the default language of new tables' forms; ``trusted_proxies`` the reverse
+    proxies whose ``X-Forwarded-For`` names the client; ``min_step_seconds`` the shortest secret
+    step (the default, :data:`~mafioso.server.hub.MIN_STEP_SECONDS`, unless a test asks for less).
+    Prints where to open the shared screen and the address phones can reach, once the port is bound.
     """
     import uvicorn
 
     from mafioso.server.app import create_app
+    from mafioso.server.hub import MIN_STEP_SECONDS
+    from mafioso.server.limits import parse_proxies
     from mafioso.server.store import default_db_path, open_store
-    from mafioso.server.ws import MAX_MESSAGE
 
-    ensure_catalogs()
-    path = db or str(default_db_path())
-    store = open_store(path)
-    screen, lan = addresses(host, port)
-    app = create_app(store, join_base=lan or screen)
-    app.state.default_lang = lang
-    shown = path if "://" not in path else path.split("@")[-1]
-    print(f"mafioso is serving tables (stored in {Path(shown) if '://' not in path else shown})")
-    print(f"  shared screen: {screen}/host")
-    if lan:
-        print(f"  phones join at: {lan}/p   (same Wi-Fi network)")
-    else:
-        print("  phones cannot reach this address: start with --host 0.0.0.0 to play with phones on your network")
     try:
-        uvicorn.run(app, host=host, port=port, log_level="warning", ws_per_message_deflate=False,
-                    ws_max_size=MAX_MESSAGE * 4)  # bigger messages are cut off before they are read
+        parse_proxies(trusted_proxies)
+    except ValueError as error:
+        raise ServeError(f"--trusted-proxy: {error}") from None
+    listener = bind(host, port)
+    try:
+        ensure_catalogs()
+        if db is None:
+            default_db_path().parent.mkdir(parents=True, exist_ok=True)
+        path = db or str(default_db_path())
+        store = open_store(path)
+    except BaseException:
+        listener.close()
+        raise
+    port = listener.getsockname()[1]
+    screen, lan = addresses(host, port)
+    app = create_app(store, join_base=lan or screen, trusted_proxies=trusted_proxies,
+                     min_step_seconds=MIN_STEP_SECONDS if min_step_seconds is None else min_step_seconds)
+    app.state.default_lang = lang
+    shown = str(Path(path)) if "://" not in path else path.split("@")[-1]
+    print("\n".join(banner(host, port, shown, screen, lan)), flush=True)
+    try:
+        uvicorn.Server(uvicorn_config(app)).run(sockets=[listener])
     finally:
+        listener.close()
         store.close()

@@ -19,14 +19,16 @@ import random
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from mafioso.engine import MafiosoError
+from mafioso.engine.log import LOG_FORMAT
 
 SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)""",
     """CREATE TABLE IF NOT EXISTS tables (
         id TEXT PRIMARY KEY, code TEXT UNIQUE NOT NULL, host_token TEXT NOT NULL,
         config TEXT NOT NULL, seed BIGINT NOT NULL, roles TEXT, stage TEXT NOT NULL, created DOUBLE PRECISION NOT NULL)""",
@@ -37,6 +39,23 @@ SCHEMA = (
         choice TEXT NOT NULL, PRIMARY KEY (table_id, n))""",
 )
 
+
+SCHEMA_VERSION = 2
+"""The schema this release writes. 1: mafioso 0.1 (decisions only). 2: every table records its
+log format, the mafioso and edition versions that wrote it and the digest of its events, and
+keeps its whole history (decisions and chance draws) in ``history``."""
+MIGRATIONS: dict[int, tuple[str, ...]] = {
+    2: (
+        "ALTER TABLE tables ADD COLUMN log_format INTEGER NOT NULL DEFAULT 1",
+        "ALTER TABLE tables ADD COLUMN mafioso_version TEXT NOT NULL DEFAULT '0.1.0'",
+        "ALTER TABLE tables ADD COLUMN edition_version TEXT",
+        "ALTER TABLE tables ADD COLUMN digest TEXT",
+        """CREATE TABLE history (
+            table_id TEXT NOT NULL, n INTEGER NOT NULL, entry TEXT NOT NULL, PRIMARY KEY (table_id, n))""",
+    ),
+}
+"""Statements that bring a database from the version before up to each version, run once, in one
+transaction, under a lock (tables stored by 0.1 keep format 1 and are converted when loaded)."""
 
 SCHEMA_LOCK = 0x6D6166696F736F
 """The PostgreSQL advisory lock taken while creating the tables, so servers starting together
@@ -70,7 +89,20 @@ class TableRecord:
     stage: str = "lobby"
     created: float = 0.0
     members: list[MemberRecord] = field(default_factory=list)
-    decisions: list[list[Any]] = field(default_factory=list)
+    history: list[list[Any]] = field(default_factory=list)
+    """Format 2: every entry of ``game.history`` as JSON (``[seat, prompt, choice]`` or
+    ``["chance", key, value]``); format 1 (stored by 0.1): its decisions."""
+    log_format: int = 2
+    mafioso_version: str = field(default_factory=lambda: release_version())
+    edition_version: str | None = None
+    digest: str | None = None
+    """The digest of the game's events after the last entry stored (format 2), checked on replay."""
+
+
+def release_version() -> str:
+    import mafioso
+
+    return str(mafioso.__version__)
 
 
 class _Connection(Protocol):
@@ -88,9 +120,40 @@ class Store:
         self._mark = placeholder
         self._lock = threading.Lock()
         self._write(*self._schema())
+        self._upgrade()
 
     def _schema(self) -> list[tuple[str, tuple[Any, ...]]]:
         return [(statement, ()) for statement in SCHEMA]
+
+    def _exclusive(self) -> None:
+        """Start a transaction that no other server can run beside (SQLite: ``BEGIN IMMEDIATE``)."""
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def _upgrade(self) -> None:
+        """Bring the schema up to :data:`SCHEMA_VERSION`, once, whoever else starts at the same time.
+
+        The version is read inside the exclusive transaction that migrates, so of two servers
+        starting together over an old database, one migrates and the other finds it done.
+        """
+        with self._lock:
+            try:
+                self._exclusive()
+                rows = list(self._db.execute(self._sql("SELECT value FROM meta WHERE key = ?"), ("schema",)).fetchall())
+                version = int(rows[0][0]) if rows else 1
+                for target in sorted(MIGRATIONS):
+                    if version < target:
+                        for statement in MIGRATIONS[target]:
+                            self._db.execute(statement)
+                        version = target
+                if version > SCHEMA_VERSION:
+                    raise StoreError(f"this database was written by a newer mafioso (schema {version}; "
+                                     f"this release knows {SCHEMA_VERSION})")
+                self._db.execute(self._sql("DELETE FROM meta WHERE key = ?"), ("schema",))
+                self._db.execute(self._sql("INSERT INTO meta (key, value) VALUES (?, ?)"), ("schema", str(version)))
+                self._db.commit()
+            except BaseException:
+                self._db.rollback()
+                raise
 
     def _sql(self, sql: str) -> str:
         return sql if self._mark == "?" else sql.replace("?", self._mark)
@@ -116,9 +179,11 @@ class Store:
     def create_table(self, table: TableRecord) -> None:
         """Store a new table (in the lobby, without members)."""
         self._write((
-            "INSERT INTO tables (id, code, host_token, config, seed, roles, stage, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO tables (id, code, host_token, config, seed, roles, stage, created, log_format, "
+            "mafioso_version, edition_version, digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (table.id, table.code, table.host_token, json.dumps(table.config), table.seed,
-             _dumps_or_none(table.roles), table.stage, table.created),
+             _dumps_or_none(table.roles), table.stage, table.created, table.log_format, table.mafioso_version,
+             table.edition_version, table.digest),
         ))
 
     def add_member(self, table_id: str, member: MemberRecord) -> None:
@@ -132,21 +197,43 @@ class Store:
         """Forget a person who left the lobby before the deal."""
         self._write(("DELETE FROM members WHERE token = ?", (token,)))
 
-    def deal(self, table_id: str, seats: dict[str, int], roles: list[str] | None) -> None:
-        """Record the seating and the deal, all at once: the game starts from exactly this."""
+    def deal(self, table_id: str, seats: dict[str, int], roles: list[str] | None,
+             history: Sequence[list[Any]] = (), digest: str | None = None,
+             edition_version: str | None = None) -> None:
+        """Record the seating, the deal and the game's first history (the deal's chance draws), all
+        at once, with the versions that will write this game: it starts from exactly this."""
         statements: list[tuple[str, tuple[Any, ...]]] = [
             ("UPDATE members SET seat = ? WHERE token = ?", (seat, token)) for token, seat in seats.items()
         ]
-        statements.append(("UPDATE tables SET roles = ?, stage = ? WHERE id = ?", (_dumps_or_none(roles), "playing", table_id)))
+        statements.append((
+            "UPDATE tables SET roles = ?, stage = ?, log_format = ?, mafioso_version = ?, edition_version = ?, "
+            "digest = ? WHERE id = ?",
+            (_dumps_or_none(roles), "playing", LOG_FORMAT, release_version(), edition_version, digest, table_id)))
+        statements += _history_rows(table_id, 0, list(history))
+        self._write(*statements)
+
+    def add_entries(self, table_id: str, first: int, entries: list[list[Any]], digest: str | None = None) -> None:
+        """Append history entries (a decision and the chance draws it led to) as numbers ``first``
+        on, with the digest of the events after them, in one transaction."""
+        statements = _history_rows(table_id, first, entries)
+        if digest is not None:
+            statements.append(("UPDATE tables SET digest = ? WHERE id = ?", (digest, table_id)))
         self._write(*statements)
 
     def add_decision(self, table_id: str, number: int, decision: list[Any]) -> None:
-        """Append one accepted decision ``[seat, prompt_id, choice]`` as number ``number``."""
-        seat, prompt, choice = decision
-        self._write((
-            "INSERT INTO decisions (table_id, n, seat, prompt, choice) VALUES (?, ?, ?, ?, ?)",
-            (table_id, number, seat, prompt, json.dumps(choice)),
-        ))
+        """Append one history entry as number ``number`` (see :meth:`add_entries`)."""
+        self.add_entries(table_id, number, [decision])
+
+    def convert(self, table_id: str, history: list[list[Any]], digest: str, edition_version: str) -> None:
+        """Store a table written by 0.1 (format 1, decisions only) in today's format: its whole
+        history as the engine migrated it, replacing its old decisions, in one transaction."""
+        self._write(
+            ("DELETE FROM history WHERE table_id = ?", (table_id,)),
+            *_history_rows(table_id, 0, history),
+            ("DELETE FROM decisions WHERE table_id = ?", (table_id,)),
+            ("UPDATE tables SET log_format = ?, mafioso_version = ?, edition_version = ?, digest = ? WHERE id = ?",
+             (LOG_FORMAT, release_version(), edition_version, digest, table_id)),
+        )
 
     def set_stage(self, table_id: str, stage: str) -> None:
         """Mark a table as playing or over."""
@@ -158,18 +245,26 @@ class Store:
         for table_id in old:
             self._write(
                 ("DELETE FROM decisions WHERE table_id = ?", (table_id,)),
+                ("DELETE FROM history WHERE table_id = ?", (table_id,)),
                 ("DELETE FROM members WHERE table_id = ?", (table_id,)),
                 ("DELETE FROM tables WHERE id = ?", (table_id,)),
             )
         return len(old)
 
+    def set_code(self, table_id: str, code: str) -> None:
+        """Give a table a new join code (its guess budget was spent)."""
+        self._write(("UPDATE tables SET code = ? WHERE id = ?", (code, table_id)))
+
     # -- reads -------------------------------------------------------------------------------
-    def load_tables(self) -> list[TableRecord]:
-        """Every stored table with its members and decisions, oldest first."""
+    def load_records(self) -> list[TableRecord]:
+        """Every stored table with its members, oldest first, without its history (see
+        :meth:`load_history`): finished tables are indexed, not replayed, at start-up."""
         tables = [
             TableRecord(row[0], row[1], row[2], json.loads(row[3]), int(row[4]),
-                        json.loads(row[5]) if row[5] else None, row[6], float(row[7]))
-            for row in self._read("SELECT id, code, host_token, config, seed, roles, stage, created FROM tables ORDER BY created")
+                        json.loads(row[5]) if row[5] else None, row[6], float(row[7]),
+                        log_format=int(row[8]), mafioso_version=row[9], edition_version=row[10], digest=row[11])
+            for row in self._read("SELECT id, code, host_token, config, seed, roles, stage, created, log_format, "
+                                  "mafioso_version, edition_version, digest FROM tables ORDER BY created")
         ]
         by_id = {t.id: t for t in tables}
         for token, table_id, name, joined, seat in self._read(
@@ -177,17 +272,33 @@ class Store:
         ):
             if table_id in by_id:
                 by_id[table_id].members.append(MemberRecord(token, name, int(joined), seat))
-        for table_id, seat, prompt, choice in self._read(
-            "SELECT table_id, seat, prompt, choice FROM decisions ORDER BY table_id, n"
-        ):
-            if table_id in by_id:
-                by_id[table_id].decisions.append([int(seat), prompt, json.loads(choice)])
+        return tables
+
+    def load_history(self, record: TableRecord) -> list[list[Any]]:
+        """A table's history in order: its entries (format 2), or its decisions (format 1)."""
+        if record.log_format == 1:
+            rows = self._read("SELECT seat, prompt, choice FROM decisions WHERE table_id = ? ORDER BY n", (record.id,))
+            return [[int(seat), prompt, json.loads(choice)] for seat, prompt, choice in rows]
+        return [json.loads(row[0]) for row in
+                self._read("SELECT entry FROM history WHERE table_id = ? ORDER BY n", (record.id,))]
+
+    def load_tables(self) -> list[TableRecord]:
+        """Every stored table with its members and history, oldest first."""
+        tables = self.load_records()
+        for table in tables:
+            table.history = self.load_history(table)
         return tables
 
     def close(self) -> None:
         """Close the connection."""
         with self._lock:
             self._db.close()
+
+
+def _history_rows(table_id: str, first: int, entries: list[list[Any]]) -> list[tuple[str, tuple[Any, ...]]]:
+    return [("INSERT INTO history (table_id, n, entry) VALUES (?, ?, ?)",
+             (table_id, first + offset, json.dumps(entry, ensure_ascii=False)))
+            for offset, entry in enumerate(entries)]
 
 
 def _dumps_or_none(value: Any) -> str | None:
@@ -201,9 +312,21 @@ def open_store(db: str) -> Store:
     if db.startswith("sqlite:///"):
         db = db[len("sqlite:///"):]
     if db != ":memory:":
-        Path(db).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        db = str(Path(db).expanduser())
+        path = Path(db).expanduser()
+        _make_folder(path.parent)
+        db = str(path)
     return _open_sqlite(db)
+
+
+def _make_folder(folder: Path) -> None:
+    """Create the database's own folder, and nothing above it: a mistyped ``--db`` path must not
+    leave a tree of new folders behind (the default location is created by ``serve``)."""
+    try:
+        folder.mkdir(exist_ok=True)
+    except FileNotFoundError:
+        raise StoreError(f"cannot create {folder}: its parent folder {folder.parent} does not exist") from None
+    except OSError as error:
+        raise StoreError(f"cannot create {folder}: {error.strerror or error}") from None
 
 
 SQLITE_OPEN_TRIES = 50
@@ -266,6 +389,9 @@ class PostgresStore(Store):
 
     def _schema(self) -> list[tuple[str, tuple[Any, ...]]]:
         return [("SELECT pg_advisory_xact_lock(?)", (SCHEMA_LOCK,)), *super()._schema()]
+
+    def _exclusive(self) -> None:
+        self._db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
 
     def _lost(self) -> bool:
         return bool(self._db.closed or self._db.broken)

@@ -9,12 +9,13 @@ the screens who acted or how fast.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import random
 import time
 import unicodedata
-import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from mafioso.engine import (
@@ -23,16 +24,21 @@ from mafioso.engine import (
     SPEECH,
     Choice,
     Edition,
+    Event,
     Game,
+    MafiosoError,
     NotYourTurn,
+    Observer,
     Prompt,
     UnknownPrompt,
     find_edition,
 )
-from mafioso.server.config import DEFAULT_LIMIT, TableConfig, config_from_json, parse_config
-from mafioso.server.errors import BadName, BadToken, NameTaken, NoTable, NotNow, ServerError, TableFull
-from mafioso.server.store import MemberRecord, Store, TableRecord
-from mafioso.server.tokens import CodeGuard, new_code, new_seed, new_token, normalise_code, same
+from mafioso.engine.log import LOG_FORMAT
+from mafioso.server.config import DEFAULT_LIMIT, TableConfig, config_from_json
+from mafioso.server.errors import BadName, BadToken, NameTaken, NotNow, ServerError, TableFull
+from mafioso.server.store import MemberRecord, Store, TableRecord, release_version
+from mafioso.server.timeline import Timeline
+from mafioso.server.tokens import new_token, same
 
 MAX_NAME = 24
 KEEP_DAYS = 30.0
@@ -57,25 +63,81 @@ def hand_enterable(prompt: Prompt) -> bool:
     return prompt.kind in (CHOOSE, SPEECH) and all(type(o) is int or o in ("yes", "no") for o in prompt.options)
 
 
+class RunningDigest:
+    """``game.digest()`` kept up to date event by event: rehashing a whole game at every decision
+    costs milliseconds late in a long game. Checked once against the engine's own digest; should
+    they ever differ (the engine changed its definition), the engine's is used every time."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.hasher = hashlib.sha256()
+        self.count = 0
+        self.exact = True
+        self.exact = self.value() == game.digest()
+        if not self.exact:
+            log.warning("the server's running digest differs from the engine's; using the engine's")
+
+    def value(self) -> str:
+        """The digest of the game's events now."""
+        events = self.game.events
+        if not self.exact or len(events) < self.count:
+            return self.game.digest()
+        for event in events[self.count:]:
+            self.hasher.update(event.dumps().encode())
+            self.hasher.update(b"\n")
+        self.count = len(events)
+        return self.hasher.copy().hexdigest()
+
+
+NOBODY = -1
+"""The seat of an observer that is no player: it sees public events only (the host screen, spectators)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """What a seat (or the public) knows at the moment shown, read from the engine's observer:
+    its role and team, the roles it knows by seat, the seats it knows are out, and the events
+    it has seen (game-wide numbers, in order: a screen numbers them by position)."""
+
+    role: str | None
+    team: str | None
+    known_roles: dict[int, str]
+    out: frozenset[int]
+    events: tuple[Event, ...]
+
+
 class Table:
     """One table: its record, its members, its game (once dealt) and what is published of it."""
 
-    def __init__(self, record: TableRecord, store: Store, clock: Clock = time.monotonic) -> None:
+    def __init__(self, record: TableRecord, store: Store, clock: Clock = time.monotonic, min_step: float = 0.0) -> None:
         self.record = record
         self.store = store
         self.clock = clock
         self.config: TableConfig = config_from_json(record.config)
+        self.step_seconds = max(self.config.step_seconds, min_step)
+        """How long each secret step is held open: the host's choice, never under the server's
+        minimum (a table stored by an older release may ask for less)."""
         self.edition: Edition = find_edition(self.config.edition)
         self.game: Game | None = None
         self.published = 0
         """How many of the game's events are published."""
-        self.batch: set[str] = set()
-        """Ids of the batch last published (to tell a new batch from one being answered)."""
+        self.batch_serial = 0
+        """Counts the batches the game has moved through since this table was built: prompt ids
+        repeat from one batch to the next (``n1.check.5`` for the don's step and the sheriff's),
+        so a new batch cannot be told by its ids."""
+        self.batch_seen = -1
+        """The batch last published."""
+        self.gate_left: set[str] = set()
+        """Ids of the held step's prompts not answered yet (its ids may already be pending again
+        in the next, hidden batch: they must not show again, nor be answered early)."""
         self.frozen: list[Prompt] | None = None
         """The prompts published when the current gate opened, while it is open."""
         self.frozen_tools: list[Prompt] = []
         """The facilitator's tools (interrupts) as they were when the gate opened: their live
         seat lists would show a death resolved inside the step."""
+        self.frozen_knowledge: dict[int, Knowledge] | None = None
+        """Every screen's knowledge as it was when the gate opened, while it is open: the
+        observers go on learning inside the step, the screens must not."""
         self.version = 0
         """Counts the changes of what the screens show (lobby, game, publication)."""
         self.sizes: tuple[int, int] = (-1, 0)
@@ -87,8 +149,19 @@ class Table:
         self.on_gate: Callable[[Table, float], None] = lambda table, delay: None
         self.on_timer: Callable[[float, Callable[[], None]], None] = lambda delay, call: None
         """Set by the web layer: run ``call`` after ``delay`` seconds (time limits)."""
+        self.on_members: Callable[[Table, MemberRecord, bool], None] = lambda table, member, joined: None
+        """Set by the hub: a member joined (``True``) or left, so its pass index follows."""
+        self.timeline: Timeline | None = None
+        """Set by the web layer when asked for: the record of secret steps and sends."""
+        self.rendered: dict[str, str] = {}
+        """Messages as sent, by screen (``host``, ``watch``, a member's pass), for :attr:`rendered_at`:
+        a change is rendered once per screen kind, however many sockets show it."""
+        self.rendered_at = -1
+        self._digest: RunningDigest | None = None
         if record.stage != "lobby":
             self.game = self._replay()
+            if record.log_format != LOG_FORMAT:
+                self._convert()
             if self.game.outcome is not None and record.stage != "over":
                 self._mark_over()  # the last decision was stored, its stage was not: mend it
             self.refresh()
@@ -143,6 +216,7 @@ class Table:
         member = MemberRecord(new_token(), clean, joined)
         self.store.add_member(self.id, member)
         self.record.members.append(member)
+        self.on_members(self, member, True)
         self.changed()
         return member
 
@@ -153,6 +227,7 @@ class Table:
             raise NotNow("the cards are dealt: seats can no longer be left")
         self.store.remove_member(member.token)
         self.record.members.remove(member)
+        self.on_members(self, member, False)
         self.changed()
 
     def remove(self, joined: object) -> None:
@@ -179,8 +254,13 @@ class Table:
         seats = {members[joined].token: number for number, joined in enumerate(order, start=1)}
         game = Game(self.edition, self.config.players, seats=roles, options=self.config.options,
                     seed=self.record.seed, decoys=True)
-        self.store.deal(self.id, seats, roles)  # stored first: a failed write leaves the lobby as it was
+        history = [entry.to_json() for entry in game.history]  # the deal's chance draws
+        digest = game.digest()
+        # stored first: a failed write leaves the lobby as it was
+        self.store.deal(self.id, seats, roles, history, digest, self.edition.version)
         self.record.roles = roles
+        self.record.history, self.record.digest = history, digest
+        self.record.log_format, self.record.edition_version = LOG_FORMAT, self.edition.version
         self.game = game
         for member in self.record.members:
             member.seat = seats[member.token]
@@ -188,15 +268,43 @@ class Table:
         self.refresh()
 
     # -- the game ----------------------------------------------------------------------------
-    def _new_game(self) -> Game:
-        return Game(self.edition, self.config.players, seats=self.record.roles, options=self.config.options,
-                    seed=self.record.seed, decoys=True)
+    def log(self) -> dict[str, Any]:
+        """The stored game as a log for ``Game.replay``: its inputs and its history as stored
+        (format 2, with the digest of its events), or its decisions (a table stored by 0.1,
+        format 1: the engine migrates it)."""
+        record = self.record
+        out: dict[str, Any] = {"format": record.log_format, "edition": self.edition.id,
+                               "players": self.config.players, "options": self.config.options,
+                               "seats": record.roles, "seed": record.seed, "decoys": True}
+        if record.log_format == 1:
+            out["decisions"] = record.history
+            return out
+        out.update(mafioso=record.mafioso_version, edition_version=record.edition_version or self.edition.version,
+                   history=record.history)
+        if record.digest is not None:
+            out["digest"] = record.digest
+        return out
+
+    def digest(self, game: Game) -> str:
+        """The digest of ``game``'s events, as ``game.digest()`` gives it, kept incrementally."""
+        if self._digest is None or self._digest.game is not game:
+            self._digest = RunningDigest(game)
+        return self._digest.value()
 
     def _replay(self) -> Game:
-        game = self._new_game()
-        for seat, prompt, choice in self.record.decisions:
-            game.decide(seat, prompt, choice)
-        return game
+        """The game rebuilt only through ``Game.replay`` from what is stored (its digest checked)."""
+        return Game.replay(self.log())
+
+    def _convert(self) -> None:
+        """Store a table written by 0.1 in today's format, once its replay (by the engine's
+        migration) succeeded: from now on it is appended to like any other."""
+        game = self.require_game()
+        history = [entry.to_json() for entry in game.history]
+        digest = game.digest()
+        self.store.convert(self.id, history, digest, self.edition.version)
+        record = self.record
+        record.history, record.digest, record.log_format = history, digest, LOG_FORMAT
+        record.mafioso_version, record.edition_version = release_version(), self.edition.version
 
     def require_game(self) -> Game:
         """The game, or :class:`NotNow` while the table is still in its lobby."""
@@ -208,11 +316,35 @@ class Table:
         """The prompts a seat is shown now: frozen ones during a gate, else the game's."""
         game = self.require_game()
         if self.frozen is not None:
-            prompts = [p for p in self.frozen if p.seat == seat and game.is_pending(p.id)]
+            prompts = [p for p in self.frozen if p.seat == seat and p.id in self.gate_left]
             if seat == GM:
                 prompts += self.frozen_tools
             return prompts
         return game.pending(seat)
+
+    def observer(self, seat: int) -> Observer:
+        """The engine's observer of a seat, or of :data:`NOBODY` (public events only), kept up to
+        date by the game itself as events are emitted."""
+        game = self.require_game()
+        if seat != NOBODY:
+            return game.observer(seat)
+        public = game.state.observers.get(NOBODY)
+        if public is None:
+            public = Observer(game, NOBODY)
+            game.state.watch(NOBODY, public)
+        return public
+
+    def knowledge(self, seat: int) -> Knowledge:
+        """What a screen shows of a seat's knowledge (``NOBODY``: the public's): the observer's now,
+        or, while a secret step is held open, as it was when the step opened."""
+        if self.frozen_knowledge is not None:
+            return self.frozen_knowledge[seat]
+        return self._snapshot(seat)
+
+    def _snapshot(self, seat: int) -> Knowledge:
+        observer = self.observer(seat)
+        return Knowledge(observer.role, observer.team, dict(observer.known_roles), frozenset(observer.out),
+                         tuple(observer.history))
 
     def is_gated(self) -> bool:
         """Whether a secret step is being held open now."""
@@ -252,38 +384,72 @@ class Table:
         raise NotNow("that question is not open for a hand vote now")
 
     def time_up(self) -> int:
-        """The host ends the current step: every shown, unanswered prompt takes its default."""
+        """The host ends the current step: every shown, unanswered prompt takes the engine's
+        timeout answer (a pass where allowed, else its neutral default, else a fair draw)."""
         game = self.require_game()
         if self.is_over_published():
             raise NotNow("the game is over")
         # a game over inside a secret step is not published yet: nothing to do, as in any step
         # where everyone answered
-        prompts = self.frozen if self.frozen is not None else game.awaiting()
-        count = 0
+        if self.frozen is not None:
+            prompts = [p for p in self.frozen if p.id in self.gate_left]
+        else:
+            prompts = game.awaiting()
+        serial, count = self.batch_serial, 0
         try:
-            for prompt in list(prompts):
+            for prompt in prompts:
                 game = self.require_game()  # a failed write replaces the game
-                if game.outcome is None and game.is_pending(prompt.id):
-                    self._record(game, prompt.seat, prompt.id, prompt.default, notify=False)
-                    count += 1
+                if self.batch_serial != serial or game.outcome is not None:
+                    break  # the step is over: the next one's prompts may have the same ids
+                self._record(game, prompt.seat, prompt.id, None, notify=False, timeout=True)
+                count += 1
         finally:
-            self.refresh()  # the defaults already stored are published even if one write failed
+            self.refresh()  # the answers already stored are published even if one write failed
         return count
 
-    def _record(self, game: Game, seat: int, prompt_id: str, choice: Choice, notify: bool = True) -> None:
-        game.decide(seat, prompt_id, choice)  # raises and changes nothing when illegal
-        decision = game.decisions[-1].to_json()
+    def _record(self, game: Game, seat: int, prompt_id: str, choice: Choice, notify: bool = True,
+                timeout: bool = False) -> None:
+        """Apply a decision, store every history entry it added (it and the chance draws it led
+        to) with the new digest, and only then publish; a failed write undoes it."""
+        stored = len(self.record.history)
+        self._apply(game, seat, prompt_id, choice, timeout)
+        entries = [entry.to_json() for entry in game.history[stored:]]
+        digest = self.digest(game)
         try:
-            self.store.add_decision(self.id, len(game.decisions) - 1, decision)
+            self.store.add_entries(self.id, stored, entries, digest)
         except Exception as error:
-            game_before = self._replay()  # forget the unsaved decision
-            self.game = game_before
+            self.game = self._replay()  # forget the unsaved decision
             raise ServerError("the decision could not be saved; please try again") from error
-        self.record.decisions.append(decision)
+        self.record.history.extend(entries)
+        self.record.digest = digest
+        self.gate_left.discard(prompt_id)
+        if self.timeline is not None:
+            self.timeline.answered(seat)
         if game.outcome is not None and self.record.stage != "over":
             self._mark_over()
         if notify:
             self.refresh()
+
+    def _apply(self, game: Game, seat: int, prompt_id: str, choice: Choice, timeout: bool = False) -> None:
+        """Let the engine apply a decision. A refusal (``MafiosoError``) changes nothing; any other
+        exception is a bug in a rule, after which the game is rebuilt from what is stored, so the
+        table stays playable and the seat is rightly told that nothing was changed."""
+        before = game.awaiting()
+        interrupt = not game.is_pending(prompt_id)
+        try:
+            if timeout:
+                game.timeout(seat, prompt_id)
+            else:
+                game.decide(seat, prompt_id, choice)
+        except MafiosoError:
+            raise
+        except Exception as error:
+            log.exception("table %s: the engine failed on seat %s's answer to %r; the game is rebuilt",
+                          self.code, seat, prompt_id)
+            self.game = self._replay()
+            raise ServerError("that answer could not be applied; nothing was changed") from error
+        if game.outcome is not None or _moved_on(game, before, interrupt):
+            self.batch_serial += 1
 
     def _mark_over(self) -> None:
         """Mark the table over. The decision that ended the game is already committed: a failed
@@ -302,22 +468,29 @@ class Table:
         if self.gate_until is not None and now < self.gate_until:
             self.changed()  # the acting seat sees its answer taken; nothing else changes
             return
+        if self.timeline is not None:
+            self.timeline.closed()
         self.gate_until = None
         self.frozen = None
         self.frozen_tools = []
+        self.frozen_knowledge = None
+        self.gate_left = set()
         self.published = len(game.events)
         current = game.awaiting()
-        ids = {p.id for p in current}
-        new_batch = not ids <= self.batch
-        self.batch = ids if new_batch else self.batch
-        if new_batch and game.outcome is None and is_secret(game, current) and self.config.step_seconds > 0:
-            self.gate_until = now + self.config.step_seconds
+        new_batch = self.batch_serial != self.batch_seen
+        self.batch_seen = self.batch_serial
+        if new_batch and game.outcome is None and is_secret(game, current) and self.step_seconds > 0:
+            self.gate_until = now + self.step_seconds
             self.frozen = current
+            self.gate_left = {p.id for p in current}
             self.frozen_tools = [p for p in game.pending(GM) if p.interrupt]
-            self.on_gate(self, self.config.step_seconds)
+            self.frozen_knowledge = {seat: self._snapshot(seat) for seat in (NOBODY, *range(1, game.players + 1))}
+            self.on_gate(self, self.step_seconds)
         if new_batch:
             self.arm_time_limit()
         self.changed()
+        if self.timeline is not None and self.frozen is not None:
+            self.timeline.opened()
 
     def arm_time_limit(self) -> None:
         """With a time limit, end the current batch when its time is over, if it is still open then."""
@@ -329,16 +502,15 @@ class Table:
             limit = self.secret_timer(batch) or DEFAULT_LIMIT
         else:
             limit = max((p.timer or DEFAULT_LIMIT for p in batch), default=DEFAULT_LIMIT)
-        limit = max(limit, self.config.step_seconds)
-        ids = {p.id for p in batch}
-        self.on_timer(limit, lambda: self._time_over(ids))
+        limit = max(limit, self.step_seconds)
+        serial = self.batch_serial
+        self.on_timer(limit, lambda: self._time_over(serial))
 
-    def _time_over(self, ids: set[str]) -> None:
+    def _time_over(self, serial: int) -> None:
         game = self.game
         if game is None or game.outcome is not None:
             return
-        current = {p.id for p in game.awaiting()}
-        if current and current <= ids:  # the same batch is still waiting: call time
+        if self.batch_serial == serial:  # the same batch is still waiting: call time
             self.time_up()
 
     def gate_expired(self) -> None:
@@ -366,84 +538,25 @@ class Table:
     def phase_shown(self) -> str:
         """The phase as published (it may lag the game's during a secret step)."""
         game = self.require_game()
-        for event in reversed(game.events[: self.published]):
-            if event.kind == "phase":
-                return str(event.data.get("phase", ""))
-        return game.phase
+        events = game.events[: self.published]
+        return str(events[-1].phase if events else game.phase)
 
     def is_over_published(self) -> bool:
         """Whether the end of the game has been published."""
         return self.game is not None and self.game.outcome is not None and self.published == len(self.game.events)
 
 
-class Hub:
-    """Every table of this server, found by id, join code, host token or seat token."""
+def _moved_on(game: Game, before: list[Prompt], interrupt: bool) -> bool:
+    """Whether a decision just taken moved the game to its next batch.
 
-    def __init__(self, store: Store, clock: Clock = time.monotonic, seeds: Callable[[], int] = new_seed) -> None:
-        self.store = store
-        self.clock = clock
-        self.seeds = seeds
-        """Where new games' seeds come from: random; tests pass a fixed sequence."""
-        self.tables: dict[str, Table] = {}
-        self.guard = CodeGuard(clock)
-        self.wire: Callable[[Table], None] = lambda table: None
-        """Set by the web layer: connects a table's change and gate callbacks."""
-
-    def load(self, keep_days: float = KEEP_DAYS) -> int:
-        """Rebuild every stored table by replaying its decisions; returns how many were loaded.
-
-        Finished tables older than ``keep_days`` are deleted first: their passes expire.
-        """
-        self.store.prune(time.time() - keep_days * 86_400)
-        for record in self.store.load_tables():
-            table = Table(record, self.store, self.clock)
-            self.tables[table.id] = table
-            self.wire(table)
-            if table.gate_until is not None:  # a secret step was open when the server stopped
-                table.on_gate(table, max(0.0, table.gate_until - self.clock()))
-            table.arm_time_limit()
-        return len(self.tables)
-
-    def create(self, raw: Any) -> Table:
-        """A new table from the host's settings (checked by the engine first)."""
-        config = parse_config(raw)
-        code = new_code()
-        while any(t.code == code for t in self.tables.values()):
-            code = new_code()
-        record = TableRecord(uuid.uuid4().hex, code, new_token(), config.to_json(), self.seeds(), created=time.time())
-        self.store.create_table(record)
-        table = Table(record, self.store, self.clock)
-        self.tables[table.id] = table
-        self.wire(table)
-        return table
-
-    def by_code(self, code: object, address: str | None = None) -> Table:
-        """The table with a join code, or :class:`NoTable`. Lookups from ``address`` (a client's
-        network address) are slowed down after many wrong codes (:class:`CodeGuard`)."""
-        if address is not None:
-            self.guard.check(address)
-        wanted = normalise_code(code)
-        for table in self.tables.values():
-            if table.code == wanted:
-                return table
-        if address is not None:
-            self.guard.missed(address)
-        raise NoTable("no table has that code; check it with the host screen")
-
-    def by_host(self, token: object) -> Table:
-        """The table whose host token this is, or :class:`BadToken`."""
-        for table in self.tables.values():
-            if same(token, table.record.host_token):
-                return table
-        raise BadToken("this host pass is not valid; create a new table")
-
-    def by_seat(self, token: object) -> tuple[Table, MemberRecord]:
-        """The table and member of a seat token, or :class:`BadToken`."""
-        for table in self.tables.values():
-            for member in table.record.members:
-                if same(token, member.token):
-                    return table, member
-        raise BadToken("this seat's pass is not valid; join the table again with its code")
+    A batch only shrinks while it is answered, so an answer moves it on exactly when it was the
+    last prompt left. A facilitator's action (an interrupt) withdraws the prompts of the seats it
+    removes; it moved the game on when a prompt is pending now that was not before.
+    """
+    if not interrupt:
+        return len(before) == 1
+    asked = {p.id for p in before}
+    return any(p.id not in asked for p in game.awaiting())
 
 
 def _is_permutation(order: object, wanted: set[int]) -> bool:

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import hmac
 import secrets
-import time
-from collections.abc import Callable
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """No 0/O or 1/I: a code read aloud across a room must not be ambiguous."""
@@ -38,41 +36,6 @@ def same(given: object, expected: str) -> bool:
     """Compare a token in constant time, so response timing reveals nothing about it."""
     # surrogatepass: a lone surrogate ("\\ud800" in JSON) is just a wrong token, not a crash
     return isinstance(given, str) and hmac.compare_digest(given.encode("utf-8", "surrogatepass"), expected.encode())
-
-
-class CodeGuard:
-    """Slows down guessing join codes: after :attr:`limit` wrong codes from one address within
-    :attr:`window` seconds, every code lookup from it is refused until the window has passed.
-
-    A join code only lets someone take a free seat before the deal, or watch the public screen,
-    but 32**5 codes can be walked through quickly without this.
-    """
-
-    limit = 30
-    window = 60.0
-
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self.clock = clock
-        self.misses: dict[str, list[float]] = {}
-
-    def check(self, address: str) -> None:
-        """Raise :class:`~mafioso.server.errors.SlowDown` while ``address`` is slowed down."""
-        from mafioso.server.errors import SlowDown
-
-        now = self.clock()
-        recent = [t for t in self.misses.get(address, ()) if now - t < self.window]
-        if recent:
-            self.misses[address] = recent
-        else:
-            self.misses.pop(address, None)
-        if len(recent) >= self.limit:
-            raise SlowDown("too many wrong table codes; wait a minute and check the code on the host screen")
-
-    def missed(self, address: str) -> None:
-        """Count a wrong code from ``address``."""
-        if len(self.misses) > 10_000:  # bounded memory under a flood of addresses
-            self.misses.clear()
-        self.misses.setdefault(address, []).append(self.clock())
 
 
 def new_seed() -> int:

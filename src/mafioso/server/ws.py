@@ -1,27 +1,59 @@
 """The WebSocket endpoint: one :class:`Session` per open socket, an explicit state machine.
 
-A socket starts ``CONNECTED``; its first message must be a ``hello`` carrying a seat token, a
-host token or (for spectators) a join code. A valid hello makes it ``SEAT``, ``HOST`` or
+A socket starts ``CONNECTED``; its first message must be a ``hello`` carrying a seat pass, a
+host pass or (for spectators) a join code. A valid hello makes it ``SEAT``, ``HOST`` or
 ``WATCH``; anything else is answered with an error and the socket is ``CLOSED``. After that, a
-session only ever acts as what its token proved: a seat number sent by a client is never read.
-Every refused message gets ``{"type": "error", "message": ...}`` and changes nothing.
+session only ever acts as what its pass proved: a seat number sent by a client is never read.
+Every message is checked against the schema of what its session may send
+(:mod:`mafioso.server.schemas`); a refused one gets ``{"type": "error", ...}`` and changes nothing.
+
+Sending is built so that no client can make the server hold much for it: a screen's states are
+full snapshots, so a socket keeps at most the newest one waiting (older ones are dropped, never
+queued), and a socket whose unread bytes (waiting here, in the transport and in the kernel)
+pass :data:`MAX_UNREAD` is cut off. Spectators are bounded per table and per network, and
+sockets per pass.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import fcntl
 import json
 import logging
+import socket as sockets_module
+import struct
+import termios
+from collections import deque
+from collections.abc import Callable
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from mafioso.engine import GM, MafiosoError
-from mafioso.server.errors import BadMessage, BadToken, NotNow, ServerError
-from mafioso.server.messages import encode, pad_to, public_message, seat_text
+from mafioso.server.errors import BadMessage, BadToken, NotNow, ServerError, TooMany
+from mafioso.server.limits import network_key
+from mafioso.server.messages import pad_to, screen_text
+from mafioso.server.schemas import (
+    HOST_MESSAGES,
+    SEAT_MESSAGES,
+    WATCH_MESSAGES,
+    Deal,
+    Decide,
+    Hand,
+    Hello,
+    Leave,
+    Ping,
+    Remove,
+    TimeUp,
+    check_json,
+)
 from mafioso.server.store import MemberRecord
-from mafioso.server.tables import Hub, Table
+from mafioso.server.tables import Table
+
+if TYPE_CHECKING:
+    from mafioso.server.hub import Hub
 
 log = logging.getLogger("mafioso.server")
 HELLO_SECONDS = 15.0
@@ -29,8 +61,20 @@ MAX_MESSAGE = 16_384
 REPLY_PAD = 1024
 """A phone's replies (acks, errors) are padded to a multiple of this: an ack echoes its prompt
 id and an error may name the act, both longer or shorter for a real prompt than for a decoy."""
-MAX_QUEUED = 64
-"""A socket with more messages waiting than this does not read them (or floods): it is closed."""
+PHONE_FRAME = 1024
+"""Every frame a phone sends after its hello is exactly this many bytes (``phone.js`` pads
+them): an answer to a real night prompt must not be longer on the air than a decoy's."""
+MAX_UNREAD = 262_144
+"""A socket that leaves more bytes than this unread (a client that stopped reading) is cut off;
+it gets the newest state when it connects again."""
+SEND_BUFFER = 65_536
+"""The kernel send buffer asked for each socket, so an unread socket cannot hold megabytes there."""
+MAX_WATCHERS = 16
+"""Spectator sockets per table."""
+MAX_WATCHERS_PER_NETWORK = 8
+"""Spectator sockets per client network, over every table."""
+MAX_PER_PASS = 3
+"""Sockets per seat or host pass; a fourth replaces the oldest (a reloaded phone's stale socket)."""
 
 
 class SessionState(Enum):
@@ -43,17 +87,34 @@ class SessionState(Enum):
     CLOSED = "closed"
 
 
-class Session:
-    """One open socket: who it speaks for, and the last message it was sent (to send only changes)."""
+def pad_frame(message: dict[str, Any]) -> str:
+    """A phone's message padded to :data:`PHONE_FRAME` bytes, as ``phone.js`` sends it."""
+    text = json.dumps({**message, "pad": ""}, separators=(",", ":"))
+    room = PHONE_FRAME - len(text.encode())
+    return text.replace('"pad":""', '"pad":"' + " " * max(0, room) + '"')
 
-    def __init__(self, socket: WebSocket, hub: Hub) -> None:
+
+class Session:
+    """One open socket: who it speaks for, and what waits to be sent to it."""
+
+    def __init__(self, socket: WebSocket, hub: Hub, address: str = "?",
+                 unsent: Callable[[], int] = lambda: 0) -> None:
         self.socket = socket
         self.hub = hub
+        self.address = address
+        self.unsent = unsent
+        """Bytes written but not yet read by the client (transport and kernel buffers)."""
         self.state = SessionState.CONNECTED
+        self.role: SessionState | None = None
+        """What the hello proved (``SEAT``, ``HOST`` or ``WATCH``); unlike :attr:`state`, kept after closing."""
         self.table: Table | None = None
         self.member: MemberRecord | None = None
         self.last = ""
-        self.outbox: asyncio.Queue[str] = asyncio.Queue()
+        self.outbox: deque[tuple[str, bool]] = deque()
+        """``(text, is_state)`` in order; at most one state waits (the newest)."""
+        self.ready = asyncio.Event()
+        self.cut: Callable[[], None] = lambda: None
+        """Set by the socket loop: drop the connection at once (a client that does not read)."""
 
     def expect(self, *states: SessionState) -> None:
         """Raise unless the session is in one of ``states`` (a protocol error, not a crash)."""
@@ -61,130 +122,217 @@ class Session:
             wanted = " or ".join(s.value for s in states)
             raise BadMessage(f"expected a session that is {wanted}, but this one is {self.state.value}")
 
-    # -- hello -------------------------------------------------------------------------------
-    def hello(self, message: dict[str, Any]) -> None:
-        """Authenticate: a seat token, a host token, or a join code to watch."""
-        self.expect(SessionState.CONNECTED)
-        if "seat" in message:
-            self.table, self.member = self.hub.by_seat(message["seat"])
-            self.state = SessionState.SEAT
-        elif "host" in message:
-            self.table = self.hub.by_host(message["host"])
-            self.state = SessionState.HOST
-        elif "watch" in message:
-            client = self.socket.client
-            self.table = self.hub.by_code(message["watch"], client.host if client else "?")
-            self.state = SessionState.WATCH
-        else:
-            raise BadToken("say hello with a seat pass, a host pass or a table code")
+    @property
+    def pass_key(self) -> str | None:
+        """The pass this socket speaks for (``None`` for spectators)."""
+        if self.member is not None:
+            return "seat:" + self.member.token
+        if self.role is SessionState.HOST and self.table is not None:
+            return "host:" + self.table.id
+        return None
 
-    # -- messages ----------------------------------------------------------------------------
+    @property
+    def label(self) -> str:
+        """Who this screen is, for the timeline: ``seat 3``, ``member 2``, ``host`` or ``watch``."""
+        if self.member is not None:
+            return f"seat {self.member.seat}" if self.member.seat is not None else f"member {self.member.joined}"
+        return "host" if self.role is SessionState.HOST else "watch"
+
+    # -- hello -------------------------------------------------------------------------------
+    def hello(self, text: str) -> None:
+        """Authenticate: a seat pass, a host pass, or a join code to watch."""
+        self.expect(SessionState.CONNECTED)
+        if len(text) > MAX_MESSAGE:
+            raise BadMessage("that message is too long")
+        kind, value = check_json(Hello, text, "hello").credential()
+        if kind == "seat":
+            self.table, self.member = self.hub.by_seat(value)
+            self.state = SessionState.SEAT
+        elif kind == "host":
+            self.table = self.hub.by_host(value)
+            self.state = SessionState.HOST
+        else:
+            self.table = self.hub.by_code(value, self.address)
+            self.state = SessionState.WATCH
+        self.role = self.state
+        if self.table.timeline is not None:
+            self.table.timeline.received(self.label)
+
+    # -- messages out ------------------------------------------------------------------------
     def render(self) -> str:
-        """This session's current message (built only from what it may know)."""
+        """This session's current message (built only from what it may know, shared when it can)."""
         table = self.table
         assert table is not None
-        if self.state is SessionState.SEAT:
-            assert self.member is not None
-            if self.member not in table.record.members:  # removed from the lobby by the host
-                return json.dumps({"type": "error", "code": BadToken.code,
-                                   "message": "the host removed you from this table; join again with its code"})
-            return seat_text(table, self.member)
-        return encode(public_message(table, host=self.state is SessionState.HOST))
+        if self.member is not None and self.member not in table.record.members:  # removed by the host
+            return json.dumps({"type": "error", "code": BadToken.code,
+                               "message": "the host removed you from this table; join again with its code"})
+        return screen_text(table, self.member, host=self.state is SessionState.HOST)
 
     def push(self, force: bool = False) -> None:
-        """Queue the current message if it changed since the last one sent."""
+        """Queue the current state if it changed since the last one queued (replacing a state
+        still waiting: only the newest matters), then check that the client keeps reading."""
         if self.state in (SessionState.CONNECTED, SessionState.CLOSED):
             return
         text = self.render()
         if force or text != self.last:
             self.last = text
-            self.outbox.put_nowait(text)
+            if self.outbox and self.outbox[-1][1]:
+                self.outbox.pop()
+            self._queue(text, True)
 
-    def reply_text(self, reply: dict[str, Any]) -> str:
-        """A reply as sent: padded on a phone, so its size tells nothing of the prompt."""
+    def reply(self, reply: dict[str, Any]) -> None:
+        """Queue a reply (ack, error): padded on a phone, so its size tells nothing of the prompt."""
         text = json.dumps(reply)
-        return pad_to(text, REPLY_PAD) if self.state is SessionState.SEAT or self.member is not None else text
+        if self.member is not None:
+            text = pad_to(text, REPLY_PAD)
+        self._queue(text, False)
 
-    def handle(self, message: dict[str, Any]) -> dict[str, Any] | None:
+    def _queue(self, text: str, is_state: bool) -> None:
+        self.outbox.append((text, is_state))
+        self.ready.set()
+        table = self.table
+        if table is not None and table.timeline is not None:
+            table.timeline.sent(self.label, text)
+        if self.unread() > MAX_UNREAD:
+            log.info("cut off a %s socket of table %s that leaves %d bytes unread",
+                     self.label, table.code if table else "?", self.unread())
+            self.state = SessionState.CLOSED
+            self.outbox.clear()
+            self.cut()
+
+    def unread(self) -> int:
+        """Bytes this client has not read yet: waiting here, in the transport and in the kernel."""
+        return sum(len(text) for text, _state in self.outbox) + self.unsent()
+
+    # -- messages in -------------------------------------------------------------------------
+    def receive(self, text: str) -> None:
+        """Handle one text frame after the hello: apply it and queue the reply (never raises)."""
+        if self.table is not None and self.table.timeline is not None:
+            self.table.timeline.received(self.label)
+        try:
+            reply = self.handle(text)
+        except Exception as error:  # every refusal is shown, never raised
+            reply = error_text(error)
+        if reply is not None:
+            self.reply(reply)
+
+    def handle(self, text: str) -> dict[str, Any] | None:
         """Apply one client message; returns an acknowledgement to send, if any."""
-        kind = message.get("type")
-        if kind == "ping":
-            return {"type": "pong"}
+        if len(text) > MAX_MESSAGE:
+            raise BadMessage("that message is too long")
         table = self.table
         assert table is not None
+        if self.state is SessionState.CLOSED:
+            raise NotNow("this connection is closed")
         if self.state is SessionState.SEAT:
-            return self._seat_message(table, kind, message)
+            size = len(text.encode("utf-8", "surrogatepass"))
+            if size != PHONE_FRAME:
+                raise BadMessage(f"a phone's messages are padded to {PHONE_FRAME} bytes, so that their size "
+                                 f"tells nothing; this one has {size}")
+            return self._seat_message(table, check_json(SEAT_MESSAGES, text))
         if self.state is SessionState.HOST:
-            return self._host_message(table, kind, message)
-        raise BadMessage("spectators can only watch")
+            return self._host_message(table, check_json(HOST_MESSAGES, text))
+        check_json(WATCH_MESSAGES, text)
+        return {"type": "pong"}
 
-    def _seat_message(self, table: Table, kind: Any, message: dict[str, Any]) -> dict[str, Any]:
+    def _seat_message(self, table: Table, message: Ping | Decide | Leave) -> dict[str, Any]:
         assert self.member is not None
-        if kind == "decide":
+        if isinstance(message, Ping):
+            return {"type": "pong"}
+        if isinstance(message, Decide):
             if self.member.seat is None:
                 raise NotNow("the host has not dealt the cards yet")
-            table.decide(self.member.seat, message.get("prompt"), message.get("choice"))
-            return {"type": "ack", "prompt": message.get("prompt")}
-        if kind == "leave":
-            if table.stage != "lobby":
-                raise NotNow("the cards are dealt: seats can no longer be left")
-            self.state = SessionState.CLOSED  # this socket's story ends here: no more states
-            table.leave(self.member.token)
-            return {"type": "left"}
-        raise BadMessage(f"a phone cannot send {kind!r}")
+            table.decide(self.member.seat, message.prompt, message.choice)
+            return {"type": "ack", "prompt": message.prompt}
+        if table.stage != "lobby":
+            raise NotNow("the cards are dealt: seats can no longer be left")
+        table.leave(self.member.token)
+        self.state = SessionState.CLOSED  # this socket's story ends here: no more states
+        return {"type": "left"}
 
-    def _host_message(self, table: Table, kind: Any, message: dict[str, Any]) -> dict[str, Any]:
-        if kind == "deal":
-            table.deal(message.get("order"))
-        elif kind == "decide":
-            table.decide(GM, message.get("prompt"), message.get("choice"))
-        elif kind == "hand":
-            table.decide_for(message.get("prompt"), message.get("choice"))
-        elif kind == "timeup":
+    def _host_message(self, table: Table, message: Ping | Decide | Deal | Hand | TimeUp | Remove) -> dict[str, Any]:
+        if isinstance(message, Ping):
+            return {"type": "pong"}
+        if isinstance(message, Deal):
+            table.deal(message.order)
+        elif isinstance(message, Decide):
+            table.decide(GM, message.prompt, message.choice)
+        elif isinstance(message, Hand):
+            table.decide_for(message.prompt, message.choice)
+        elif isinstance(message, TimeUp):
             table.time_up()
-        elif kind == "remove":
-            table.remove(message.get("id"))
         else:
-            raise BadMessage(f"the host screen cannot send {kind!r}")
-        return {"type": "ack", "of": kind}
-
-
-def parse(text: str) -> dict[str, Any]:
-    """A client message: a JSON object of limited size, else :class:`BadMessage`."""
-    if len(text) > MAX_MESSAGE:
-        raise BadMessage("that message is too long")
-    try:
-        message = json.loads(text)
-    except (ValueError, RecursionError):  # RecursionError: nested too deep
-        raise BadMessage("that message is not JSON") from None
-    if not isinstance(message, dict):
-        raise BadMessage("a message is a JSON object with a type")
-    return message
+            table.remove(message.id)
+        return {"type": "ack", "of": message.type}
 
 
 def error_text(error: Exception) -> dict[str, Any]:
-    """The error shown on screen: our own message, the engine's, or a generic one."""
+    """The error shown on screen: our own message, the engine's, or a generic one (then logged
+    with its traceback: only a bug gets here)."""
     if isinstance(error, ServerError):
         return {"type": "error", "code": error.code, "message": str(error)}
     if isinstance(error, MafiosoError):
         return {"type": "error", "code": type(error).__name__, "message": str(error)}
-    log.exception("unexpected error while handling a message", exc_info=error)
+    log.error("unexpected error while handling a message", exc_info=error)
     return {"type": "error", "code": "internal", "message": "something went wrong on the server; nothing was changed"}
 
 
 class Sockets:
-    """Every live session, by table, so a change to a table reaches its screens."""
+    """Every live session, by table, so a change to a table reaches its screens; and the bounds
+    on spectators and on sockets per pass."""
 
     def __init__(self) -> None:
         self.by_table: dict[str, set[Session]] = {}
+        self.by_pass: dict[str, list[Session]] = {}
+        self.watchers: dict[str, int] = {}
+        """Spectator sockets per client network."""
 
     def add(self, session: Session) -> None:
-        assert session.table is not None
-        self.by_table.setdefault(session.table.id, set()).add(session)
+        """Admit a session that said hello, or raise :class:`TooMany`."""
+        table = session.table
+        assert table is not None
+        here = self.by_table.setdefault(table.id, set())
+        if session.state is SessionState.WATCH:
+            network = network_key(session.address)
+            if sum(1 for s in here if s.state is SessionState.WATCH) >= MAX_WATCHERS:
+                raise TooMany(f"this table already has {MAX_WATCHERS} spectator screens")
+            if self.watchers.get(network, 0) >= MAX_WATCHERS_PER_NETWORK:
+                raise TooMany(f"your network already watches on {MAX_WATCHERS_PER_NETWORK} screens")
+            self.watchers[network] = self.watchers.get(network, 0) + 1
+        key = session.pass_key
+        if key is not None:
+            same_pass = self.by_pass.setdefault(key, [])
+            same_pass.append(session)
+            while len(same_pass) > MAX_PER_PASS:
+                oldest = same_pass.pop(0)
+                oldest.state = SessionState.CLOSED
+                oldest.cut()
+        here.add(session)
 
     def discard(self, session: Session) -> None:
-        if session.table is not None:
-            self.by_table.get(session.table.id, set()).discard(session)
+        """Forget a session whose socket is gone."""
+        table = session.table
+        if table is None or session not in self.by_table.get(table.id, ()):
+            return
+        self.by_table[table.id].discard(session)
+        if not self.by_table[table.id]:
+            del self.by_table[table.id]
+        if session.role is SessionState.WATCH:
+            network = network_key(session.address)
+            left = self.watchers.get(network, 1) - 1
+            if left > 0:
+                self.watchers[network] = left
+            else:
+                self.watchers.pop(network, None)
+        for key, same_pass in list(self.by_pass.items()):
+            if session in same_pass:
+                same_pass.remove(session)
+                if not same_pass:
+                    del self.by_pass[key]
+
+    def count(self, table: Table) -> int:
+        """Open sockets of ``table``."""
+        return len(self.by_table.get(table.id, ()))
 
     def notify(self, table: Table) -> None:
         """Queue the new state for every screen of ``table`` whose message changed."""
@@ -192,59 +340,122 @@ class Sockets:
             session.push()
 
 
-async def serve_socket(socket: WebSocket, hub: Hub, sockets: Sockets) -> None:
-    """Run one socket: hello, then messages in, state out, until it closes."""
+# -- the socket loop -------------------------------------------------------------------------
+async def serve_socket(socket: WebSocket, hub: Hub, sockets: Sockets, address: str) -> None:
+    """Run one socket: hello, then messages in, states out, until it closes."""
     await socket.accept()
-    session = Session(socket, hub)
+    transport = socket.scope.get("mafioso.transport")
+    session = Session(socket, hub, address, unsent=lambda: unsent_bytes(transport))
+    closed = asyncio.Event()
+    session.cut = lambda: _cut(transport, closed)
     writer: asyncio.Task[None] | None = None
+    admitted = False
     try:
-        if not await _hello(session):
+        if not await _hello(session, sockets):
             return
-        sockets.add(session)
-        writer = asyncio.create_task(_write(session))
+        admitted = True
+        writer = asyncio.create_task(_write(session, closed))
         session.push(force=True)
-        while True:
-            text = await socket.receive_text()
-            try:
-                reply = session.handle(parse(text))
-            except Exception as error:  # every refusal is shown, never raised
-                reply = error_text(error)
-            if reply is not None:
-                session.outbox.put_nowait(session.reply_text(reply))
-            if session.outbox.qsize() > MAX_QUEUED:  # a flood, or a client that never reads
-                await socket.close(code=1008)
-                return
-    except (WebSocketDisconnect, RuntimeError):
+        await _read(session, closed)
+    except (WebSocketDisconnect, RuntimeError, OSError):
         pass
     finally:
         session.state = SessionState.CLOSED
-        sockets.discard(session)
+        if admitted:
+            sockets.discard(session)
         if writer is not None:
             writer.cancel()
 
 
-async def _hello(session: Session) -> bool:
+async def _read(session: Session, closed: asyncio.Event) -> None:
+    """Messages in until the client goes away (or the server cut it off)."""
+    while session.state is not SessionState.CLOSED:
+        message = await _next(session.socket, closed)
+        if message is None:
+            return
+        if "text" not in message or message["text"] is None:
+            session.reply(error_text(BadMessage("send JSON text frames, not binary ones")))
+            continue
+        session.receive(message["text"])
+
+
+async def _next(socket: WebSocket, closed: asyncio.Event) -> dict[str, Any] | None:
+    """The next received frame, or ``None`` once the socket is closed or cut off."""
+    receiving = asyncio.ensure_future(socket.receive())
+    stopping = asyncio.ensure_future(closed.wait())
     try:
-        text = await asyncio.wait_for(session.socket.receive_text(), HELLO_SECONDS)
-        message = parse(text)
-        if message.get("type") != "hello":
-            raise BadToken("say hello first")
-        session.hello(message)
+        done, _pending = await asyncio.wait({receiving, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopping.cancel()
+    if receiving not in done:
+        receiving.cancel()
+        return None
+    message: dict[str, Any] = dict(receiving.result())
+    return None if message["type"] == "websocket.disconnect" else message
+
+
+async def _hello(session: Session, sockets: Sockets) -> bool:
+    try:
+        message = await asyncio.wait_for(session.socket.receive(), HELLO_SECONDS)
+        if message["type"] == "websocket.disconnect":
+            return False
+        if message.get("text") is None:
+            raise BadMessage("send JSON text frames, not binary ones")
+        session.hello(message["text"])
+        sockets.add(session)
         return True
-    except (WebSocketDisconnect, RuntimeError):
+    except (WebSocketDisconnect, RuntimeError, OSError):
         return False
     except Exception as error:
-        await session.socket.send_text(session.reply_text(error_text(error)))
-        await session.socket.close(code=4401 if isinstance(error, BadToken) else 4400)
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+            text = json.dumps(error_text(error))
+            await session.socket.send_text(pad_to(text, REPLY_PAD) if session.member else text)
+            await session.socket.close(code=4401 if isinstance(error, BadToken) else 4400)
         session.state = SessionState.CLOSED
         return False
 
 
-async def _write(session: Session) -> None:
+async def _write(session: Session, closed: asyncio.Event) -> None:
     """Send queued messages in order until the socket goes away."""
     try:
-        while True:
-            text = await session.outbox.get()
-            await session.socket.send_text(text)
+        while session.state is not SessionState.CLOSED:
+            await session.ready.wait()
+            session.ready.clear()
+            while session.outbox:
+                text, _state = session.outbox.popleft()
+                await session.socket.send_text(text)
     except (WebSocketDisconnect, RuntimeError, OSError):
         session.state = SessionState.CLOSED
+        closed.set()
+
+
+# -- the transport under the socket ---------------------------------------------------------
+def unsent_bytes(transport: Any) -> int:
+    """Bytes written to a connection that its client has not taken yet: the asyncio transport's
+    buffer plus the kernel's send queue (Linux ``SIOCOUTQ``). ``0`` when they cannot be seen (the
+    test client has no transport)."""
+    if transport is None:
+        return 0
+    total = 0
+    with contextlib.suppress(Exception):
+        total += int(transport.get_write_buffer_size())
+    with contextlib.suppress(Exception):
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            total += struct.unpack("i", fcntl.ioctl(sock.fileno(), termios.TIOCOUTQ, b"\0\0\0\0"))[0]
+    return total
+
+
+def _cut(transport: Any, closed: asyncio.Event) -> None:
+    """Drop a connection at once, unread bytes and all (a close frame would wait behind them)."""
+    closed.set()
+    if transport is not None:
+        with contextlib.suppress(Exception):
+            transport.abort()
+
+
+def limit_send_buffer(transport: Any) -> None:
+    """Ask the kernel for a small send buffer on this connection (see :data:`SEND_BUFFER`)."""
+    with contextlib.suppress(Exception):
+        sock = transport.get_extra_info("socket")
+        sock.setsockopt(sockets_module.SOL_SOCKET, sockets_module.SO_SNDBUF, SEND_BUFFER)

@@ -37,12 +37,22 @@ const M = (() => {
     if (!r.ok) throw new Error(data.error || t("Refused."));
     return data;
   }
+  // Every frame a phone sends is FRAME bytes, so that an answer to a real night prompt is no
+  // longer on the air than a decoy's (the server refuses other sizes).
+  const FRAME = 1024;
+  function frame(m) {
+    const text = JSON.stringify(Object.assign({}, m, {pad: ""}));
+    const room = FRAME - new TextEncoder().encode(text).length;
+    return JSON.stringify(Object.assign({}, m, {pad: " ".repeat(Math.max(0, room))}));
+  }
   // A socket that says hello, reconnects with backoff, and re-sends hello every time.
-  function connect(hello, onMessage, onStatus) {
+  // A phone's socket (padded) sends every message as one FRAME-byte frame.
+  function connect(hello, onMessage, onStatus, padded) {
     let ws = null, delay = 500, closedByUs = false;
+    const encode = m => padded ? frame(m) : JSON.stringify(m);
     const open = () => {
       ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
-      ws.onopen = () => { delay = 500; ws.send(JSON.stringify(Object.assign({type: "hello"}, hello))); onStatus(true); };
+      ws.onopen = () => { delay = 500; ws.send(encode(Object.assign({type: "hello"}, hello))); onStatus(true); };
       ws.onmessage = e => {
         const msg = JSON.parse(e.data);
         if (msg.type === "error" && (msg.code === "bad_token" || msg.code === "no_table")) closedByUs = true;
@@ -59,7 +69,7 @@ const M = (() => {
       if (!document.hidden && ws && ws.readyState > 1 && !closedByUs) open();
     });
     return {
-      send: m => { if (ws && ws.readyState === 1) { ws.send(JSON.stringify(m)); return true; } banner(t("Not connected; retrying…")); return false; },
+      send: m => { if (ws && ws.readyState === 1) { ws.send(encode(m)); return true; } banner(t("Not connected; retrying…")); return false; },
       stop: () => { closedByUs = true; if (ws) ws.close(); },
     };
   }
@@ -113,5 +123,5 @@ const M = (() => {
     }
     return box;
   }
-  return {t, el, fill, banner, post, connect, promptForm, loadText};
+  return {t, el, fill, banner, post, connect, promptForm, loadText, frame, FRAME};
 })();

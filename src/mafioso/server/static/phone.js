@@ -41,7 +41,7 @@
     link = connect({seat: token}, receive, up => {
       $("status").textContent = up ? "" : t("Reconnecting…");
       answered.clear();  // an answer sent just before a disconnect may not have arrived: ask again
-    });
+    }, true);
   }
 
   function receive(msg) {

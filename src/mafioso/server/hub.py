@@ -1,0 +1,245 @@
+"""The hub: every table of the server, found by join code, host pass or seat pass in constant time.
+
+Passes are looked up by their SHA-256 (then compared in constant time), never by scanning every
+member of every table: a forged pass costs the same whether the server holds ten tables or ten
+thousand. Finished tables are indexed at start-up but replayed only when first asked for, so
+start-up time grows with the tables in play, not with the history kept.
+
+The hub also holds the limits that protect the server from one client: new tables and joins per
+network, wrong join codes per network, and a guess budget per table: every wrong code anyone
+sends could have been aimed at any table, so after :data:`GUESS_BUDGET` wrong codes server-wide
+a table gets a new join code (the host screen shows it at once; seated players keep their passes).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+import uuid
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from mafioso.server.config import parse_config
+from mafioso.server.errors import BadMessage, BadToken, NoTable, SlowDown
+from mafioso.server.limits import RateLimit, network_key
+from mafioso.server.store import MemberRecord, Store, TableRecord
+from mafioso.server.tables import KEEP_DAYS, Clock, Table
+from mafioso.server.tokens import new_code, new_seed, new_token, normalise_code, same
+
+log = logging.getLogger("mafioso.server")
+
+MIN_STEP_SECONDS = 3.0
+"""The shortest secret step the server holds: with none, a step would end as soon as its last
+seat answered, and its length would tell how long the real choice took."""
+GUESS_BUDGET = 10_000
+"""Wrong join codes (server-wide) a table's code survives: a guesser's chance of finding it is at
+most 10,000 / 32**5, about 0.03 %, before it changes."""
+
+
+def digest(token: object) -> bytes:
+    """The index key of a pass (a lone surrogate is just a wrong pass, never a crash)."""
+    text = token if isinstance(token, str) else ""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+
+
+@dataclass(slots=True)
+class SetAside:
+    """A stored table that could not be rebuilt: kept in the database, out of play, with why."""
+
+    code: str
+    edition: str
+    reason: str
+
+
+class Hub:
+    """Every table of this server, with indexes by code and pass and the per-client limits."""
+
+    def __init__(self, store: Store, clock: Clock = time.monotonic, seeds: Callable[[], int] = new_seed,
+                 min_step_seconds: float = MIN_STEP_SECONDS) -> None:
+        self.store = store
+        self.clock = clock
+        self.min_step = min_step_seconds
+        """Secret steps are held at least this long (tests that play over real sockets use 0)."""
+        self.seeds = seeds
+        """Where new games' seeds come from: random; tests pass a fixed sequence."""
+        self.tables: dict[str, Table] = {}
+        """Tables in memory (playing, in their lobby, or finished and asked for since start-up)."""
+        self.dormant: dict[str, TableRecord] = {}
+        """Finished tables not replayed yet (no decisions loaded): replayed on first access."""
+        self.set_aside: dict[str, SetAside] = {}
+        self.codes: dict[str, str] = {}
+        self.hosts: dict[bytes, str] = {}
+        self.seats: dict[bytes, str] = {}
+        self.misses = 0
+        self.budgets: deque[tuple[int, str]] = deque()
+        """``(misses when the code was given, table id)``, oldest first: whose guess budget ends next."""
+        self.guard = RateLimit(30, 0.5, clock)
+        """Wrong join codes per network: 30 at once, then one every two seconds."""
+        self.creations = RateLimit(10, 1 / 60, clock)
+        """New tables per network: 10 at once, then one a minute."""
+        self.joins = RateLimit(40, 0.5, clock)
+        """Joins per network: a whole table behind one router, then one every two seconds."""
+        self.wire: Callable[[Table], None] = lambda table: None
+        """Set by the web layer: connects a table's change and gate callbacks."""
+
+    # -- start-up ----------------------------------------------------------------------------
+    def load(self, keep_days: float = KEEP_DAYS) -> int:
+        """Index every stored table and rebuild the unfinished ones; returns how many are known.
+
+        Finished tables older than ``keep_days`` are deleted first (their passes expire); the
+        others are replayed on first access. A table that cannot be rebuilt is set aside with
+        a message naming it, and the server serves every other table.
+        """
+        self.store.prune(time.time() - keep_days * 86_400)
+        for record in self.store.load_records():
+            self._index(record)
+            if record.stage == "over":
+                self.dormant[record.id] = record
+            else:
+                self._build(record)
+        return len(self.tables) + len(self.dormant)
+
+    def _index(self, record: TableRecord) -> None:
+        self.codes[record.code] = record.id
+        self.hosts[digest(record.host_token)] = record.id
+        for member in record.members:
+            self.seats[digest(member.token)] = record.id
+        self.budgets.append((self.misses, record.id))
+
+    def _build(self, record: TableRecord) -> Table | None:
+        """Rebuild a stored table by replay, or set it aside (logged) when it no longer replays."""
+        record.history = self.store.load_history(record)  # a database failure is no reason to set it aside
+        try:
+            table = Table(record, self.store, self.clock, self.min_step)
+        except Exception as error:
+            self._set_aside(record, error)
+            return None
+        self._attach(table)
+        if table.gate_until is not None:  # a secret step was open when the server stopped
+            table.on_gate(table, max(0.0, table.gate_until - self.clock()))
+        table.arm_time_limit()
+        return table
+
+    def _set_aside(self, record: TableRecord, error: Exception) -> None:
+        edition = str(record.config.get("edition", "?"))
+        reason = " ".join(str(error).split()) or type(error).__name__
+        self.set_aside[record.id] = SetAside(record.code, edition, reason)
+        log.error("table %s (%s) was set aside: it cannot be rebuilt from what is stored: %s",
+                  record.code, edition, reason)
+
+    def _attach(self, table: Table) -> None:
+        self.tables[table.id] = table
+        table.on_members = self._members_changed
+        self.wire(table)
+
+    def _members_changed(self, table: Table, member: MemberRecord, joined: bool) -> None:
+        if joined:
+            self.seats[digest(member.token)] = table.id
+        else:
+            self.seats.pop(digest(member.token), None)
+
+    def get(self, table_id: str) -> Table:
+        """The table with this id, replayed now if it was dormant; :class:`NoTable` if set aside."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        record = self.dormant.pop(table_id, None)
+        if record is not None:
+            table = self._build(record)
+            if table is not None:
+                return table
+        raise NoTable("that table cannot be opened now: it was set aside when the server started")
+
+    # -- new tables --------------------------------------------------------------------------
+    def create(self, raw: Any, address: str | None = None) -> Table:
+        """A new table from the host's settings (checked by the engine first)."""
+        if address is not None and not self.creations.take(network_key(address)):
+            raise SlowDown("too many new tables from your network; wait a few minutes")
+        config = parse_config(raw)
+        if config.step_seconds < self.min_step:
+            raise BadMessage(f"step_seconds: must be at least {self.min_step:g}: a shorter secret step would "
+                             "let its rhythm tell who acts")
+        record = TableRecord(uuid.uuid4().hex, self._free_code(), new_token(), config.to_json(), self.seeds(),
+                             created=time.time())
+        self.store.create_table(record)
+        table = Table(record, self.store, self.clock, self.min_step)
+        self._index(record)
+        self._attach(table)
+        return table
+
+    def _free_code(self) -> str:
+        code = new_code()
+        while code in self.codes:
+            code = new_code()
+        return code
+
+    # -- lookups -----------------------------------------------------------------------------
+    def by_code(self, code: object, address: str | None = None) -> Table:
+        """The table with a join code, or :class:`NoTable`. Lookups from ``address`` (a client's
+        network address) are refused for a while after many wrong codes from its network."""
+        key = network_key(address) if address is not None else None
+        if key is not None and self.guard.blocked(key):
+            raise SlowDown("too many wrong table codes; wait a minute and check the code on the host screen")
+        table_id = self.codes.get(normalise_code(code))
+        if table_id is None:
+            if key is not None:
+                self.guard.take(key)
+                self._missed()
+            raise NoTable("no table has that code; check it with the host screen")
+        return self.get(table_id)
+
+    def by_host(self, token: object) -> Table:
+        """The table whose host pass this is, or :class:`BadToken`."""
+        table_id = self.hosts.get(digest(token))
+        if table_id is not None:
+            table = self.get(table_id)
+            if same(token, table.record.host_token):
+                return table
+        raise BadToken("this host pass is not valid; create a new table")
+
+    def by_seat(self, token: object) -> tuple[Table, MemberRecord]:
+        """The table and member of a seat pass, or :class:`BadToken`."""
+        table_id = self.seats.get(digest(token))
+        if table_id is not None:
+            table = self.get(table_id)
+            for member in table.record.members:
+                if same(token, member.token):
+                    return table, member
+        raise BadToken("this seat's pass is not valid; join the table again with its code")
+
+    def join(self, code: object, name: object, address: str | None = None) -> tuple[Table, MemberRecord]:
+        """Take a free seat at the table with this code."""
+        table = self.by_code(code, address)
+        if address is not None and not self.joins.take(network_key(address)):
+            raise SlowDown("too many joins from your network; wait a minute")
+        return table, table.join(name)
+
+    # -- the guess budget --------------------------------------------------------------------
+    def _missed(self) -> None:
+        """Count a wrong code against every table's budget; renew the codes whose budget is spent."""
+        self.misses += 1
+        while self.budgets and self.misses - self.budgets[0][0] >= GUESS_BUDGET:
+            _given, table_id = self.budgets.popleft()
+            self._renew_code(table_id)
+
+    def _renew_code(self, table_id: str) -> None:
+        table = self.tables.get(table_id)
+        record = table.record if table is not None else self.dormant.get(table_id)
+        if record is None:
+            return
+        code = self._free_code()
+        try:
+            self.store.set_code(table_id, code)
+        except Exception:
+            log.exception("could not store a new join code for table %s; it keeps its code", record.code)
+            self.budgets.append((self.misses, table_id))
+            return
+        self.codes.pop(record.code, None)
+        self.codes[code] = table_id
+        record.code = code
+        self.budgets.append((self.misses, table_id))
+        if table is not None:
+            table.changed()

@@ -1,0 +1,123 @@
+"""Rate limits, and who a client is (its network address, through trusted proxies only).
+
+Every limit is a token bucket per client network (an IPv4 address, an IPv6 /64: one home or
+one phone). A bucket that has filled up again is the same as no bucket at all, so memory is
+bounded by forgetting only full buckets: a limited client is never let off by being forgotten.
+When a flood of addresses fills the memory with buckets that are still spent, new addresses
+share one overflow bucket, which slows the flood down and nobody already known.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+Clock = Callable[[], float]
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+OVERFLOW = "*"
+
+
+@dataclass(slots=True)
+class Bucket:
+    """``tokens`` left as of ``stamp`` (they refill continuously up to the capacity)."""
+
+    tokens: float
+    stamp: float
+
+
+class RateLimit:
+    """At most ``capacity`` actions at once per key, refilled at ``per_second``.
+
+    ``take`` spends a token if there is one; ``blocked`` tells whether none is left without
+    spending. Memory holds at most about ``max_keys`` buckets (see the module's docstring).
+    """
+
+    def __init__(self, capacity: float, per_second: float, clock: Clock = time.monotonic,
+                 max_keys: int = 50_000) -> None:
+        self.capacity = capacity
+        self.per_second = per_second
+        self.clock = clock
+        self.max_keys = max_keys
+        self.buckets: dict[str, Bucket] = {}
+
+    def _level(self, bucket: Bucket, now: float) -> float:
+        return min(self.capacity, bucket.tokens + (now - bucket.stamp) * self.per_second)
+
+    def _bucket(self, key: str, now: float) -> Bucket:
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            if len(self.buckets) >= self.max_keys:
+                self._sweep(now)
+            if len(self.buckets) >= self.max_keys:
+                key = OVERFLOW
+                bucket = self.buckets.get(key)
+            if bucket is None:
+                bucket = self.buckets[key] = Bucket(self.capacity, now)
+        bucket.tokens, bucket.stamp = self._level(bucket, now), now
+        return bucket
+
+    def _sweep(self, now: float) -> None:
+        """Forget the buckets that are full again: they hold nothing a fresh bucket would not."""
+        for key in [k for k, b in self.buckets.items() if self._level(b, now) >= self.capacity]:
+            del self.buckets[key]
+
+    def blocked(self, key: str) -> bool:
+        """Whether ``key`` has no token left now (nothing is spent)."""
+        return self._bucket(key, self.clock()).tokens < 1
+
+    def take(self, key: str) -> bool:
+        """Spend one token of ``key``; ``False`` (and nothing spent) when none is left."""
+        bucket = self._bucket(key, self.clock())
+        if bucket.tokens < 1:
+            return False
+        bucket.tokens -= 1
+        return True
+
+
+def network_key(address: str) -> str:
+    """The key of a client for rate limits: its IPv4 address, or its IPv6 /64 (one home network).
+
+    Anything that is not an IP address (a test client's name) is its own key.
+    """
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address[:64]
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.IPv6Network((parsed, 64), strict=False))
+    return str(parsed)
+
+
+def parse_proxies(values: Iterable[str]) -> tuple[Network, ...]:
+    """``--trusted-proxy`` values (addresses or networks such as ``10.0.0.0/8``); ``ValueError`` if bad."""
+    return tuple(ipaddress.ip_network(value.strip(), strict=False) for value in values)
+
+
+def client_address(peer: str | None, headers: Mapping[str, str], proxies: tuple[Network, ...]) -> str:
+    """The client's address: the connection's peer, unless that peer is a trusted proxy.
+
+    Then ``X-Forwarded-For`` is read from its right end (the entry the proxy itself added),
+    skipping further trusted proxies; the first untrusted address is the client. A header
+    from anyone else is ignored: any client can write one.
+    """
+    address = peer or "?"
+    if not proxies or not _trusted(address, proxies):
+        return address
+    forwarded = [part.strip() for part in headers.get("x-forwarded-for", "").split(",") if part.strip()]
+    for hop in reversed(forwarded):
+        if not _trusted(hop, proxies):
+            return hop[:64]
+        address = hop
+    return address
+
+
+def _trusted(address: str, proxies: tuple[Network, ...]) -> bool:
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(parsed in network for network in proxies)

@@ -1,0 +1,112 @@
+"""Upgrading: the store written by mafioso 0.1.0 loads, converts and plays on.
+
+``tests/fixtures/release-0.1.0/store.sqlite3`` is a real database of the previous release
+(three tables per edition: in the lobby, in play, finished); ``store.json`` beside it says what
+each table was. It is copied to a temporary folder first: the fixture itself is never changed.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mafioso.engine import Game
+from mafioso.engine.log import LOG_FORMAT
+from mafioso.server.hub import Hub
+from mafioso.server.store import SCHEMA_VERSION, open_store
+from mafioso.server.tables import Table
+from tests.server.conftest import FakeClock, play_out
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "release-0.1.0"
+
+
+@pytest.fixture
+def old_store(tmp_path: Path) -> Path:
+    db = tmp_path / "store.sqlite3"
+    shutil.copyfile(FIXTURES / "store.sqlite3", db)
+    return db
+
+
+def described() -> list[dict[str, Any]]:
+    tables: list[dict[str, Any]] = json.loads((FIXTURES / "store.json").read_text())
+    return tables
+
+
+def fill_and_deal(table: Table) -> None:
+    """Bots take the free seats of a lobby and the cards are dealt."""
+    for number in range(len(table.record.members), table.config.players):
+        table.join(f"Bot {number + 1}")
+    table.deal([m.joined for m in table.record.members])
+
+
+def runs(edition: str) -> bool:
+    """Whether an edition plays at all on this engine (one still being moved to engine v2 may not)."""
+    try:
+        Game(edition, seed=1)
+    except Exception:
+        return False
+    return True
+
+
+def test_the_store_of_release_0_1_0_loads_and_its_tables_play_to_the_end(old_store: Path, clock: FakeClock) -> None:
+    hub = Hub(open_store(str(old_store)), clock, min_step_seconds=0)
+    broken = {t["edition"] for t in described() if not runs(t["edition"])}
+    hub.load()
+    assert {aside.edition for aside in hub.set_aside.values()} <= broken, hub.set_aside
+    for seed, expected in enumerate(described()):
+        if expected["edition"] in broken:
+            continue
+        table = hub.by_code(expected["code"])  # finished tables are replayed now, on first access
+        assert table.edition.id == expected["edition"] and table.stage == expected["stage"]
+        if expected["stage"] != "lobby":
+            assert table.record.log_format == LOG_FORMAT, "converted to today's format once replayed"
+        if expected["stage"] == "over":
+            game = table.game
+            assert game is not None and game.outcome is not None
+            assert game.outcome.termination == expected["outcome"]["termination"]
+            assert list(game.outcome.winners) == expected["outcome"]["winners"]
+            continue
+        if expected["stage"] == "lobby":
+            fill_and_deal(table)
+            assert table.record.log_format == LOG_FORMAT, "dealt by this release, written in its format"
+        else:
+            assert table.game is not None and len(table.game.decisions) == expected["decisions"]
+        play_out(table, seed, clock)
+        assert table.stage == "over" and table.is_over_published()
+    if broken:
+        pytest.xfail(f"not on this engine yet: {', '.join(sorted(broken))} (its tables were set aside, named)")
+
+
+def test_the_converted_store_is_format_2_and_replays_by_digest(old_store: Path, clock: FakeClock) -> None:
+    first = Hub(open_store(str(old_store)), clock, min_step_seconds=0)
+    first.load()
+    playing = [first.by_code(t["code"]) for t in described() if t["stage"] == "playing" and runs(t["edition"])]
+    digests = {t.id: t.game.digest() for t in playing if t.game is not None}
+    with sqlite3.connect(old_store) as connection:
+        assert connection.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == (str(SCHEMA_VERSION),)
+        formats = dict(connection.execute("SELECT id, log_format FROM tables").fetchall())
+        assert {formats[t] for t in digests} == {LOG_FORMAT}
+        left = [connection.execute("SELECT count(*) FROM decisions WHERE table_id = ?", (t,)).fetchone()[0]
+                for t in digests]
+        assert left == [0] * len(digests), "their old decisions were replaced by their history"
+        versions = connection.execute("SELECT DISTINCT mafioso_version FROM tables WHERE log_format = 1").fetchall()
+        assert versions in ([], [("0.1.0",)]), "tables not converted yet still say who wrote them"
+    again = Hub(open_store(str(old_store)), clock, min_step_seconds=0)
+    again.load()
+    for table_id, digest in digests.items():
+        table = again.get(table_id)
+        assert table.game is not None and table.game.digest() == digest
+        assert table.record.digest == digest
+
+
+def test_opening_an_old_store_twice_migrates_it_once(old_store: Path) -> None:
+    open_store(str(old_store)).close()
+    open_store(str(old_store)).close()
+    with sqlite3.connect(old_store) as connection:
+        columns = [row[1] for row in connection.execute("PRAGMA table_info(tables)")]
+    assert columns.count("log_format") == 1 and "edition_version" in columns
