@@ -279,7 +279,8 @@ def test_a_stored_table_that_no_longer_replays_is_set_aside(tmp_path: Any, clock
         for _ in range(12):
             table.time_up()
     with sqlite3.connect(db) as connection:
-        connection.execute("UPDATE decisions SET choice = '99' WHERE table_id = ? AND n = 11", (broken.id,))
+        connection.execute("UPDATE history SET entry = '[1, \"no.such.prompt\", null]' WHERE table_id = ? AND n = "
+                           "(SELECT MAX(n) FROM history WHERE table_id = ?)", (broken.id, broken.id))
     restarted = Hub(open_store(db), clock, min_step_seconds=0)
     with caplog.at_level(logging.ERROR):
         assert restarted.load() == 1

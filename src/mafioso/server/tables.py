@@ -391,10 +391,8 @@ class Table:
             raise NotNow("the game is over")
         # a game over inside a secret step is not published yet: nothing to do, as in any step
         # where everyone answered
-        if self.frozen is not None:
-            prompts = [p for p in self.frozen if p.id in self.gate_left]
-        else:
-            prompts = game.awaiting()
+        held = self.frozen
+        prompts = [p for p in held if p.id in self.gate_left] if held is not None else game.awaiting()
         serial, count = self.batch_serial, 0
         try:
             for prompt in prompts:
