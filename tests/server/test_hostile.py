@@ -268,25 +268,28 @@ def test_finished_tables_are_replayed_on_first_access_only(tmp_path: Any, clock:
 
 def test_a_stored_table_that_no_longer_replays_is_set_aside(tmp_path: Any, clock: FakeClock,
                                                             caplog: pytest.LogCaptureFixture) -> None:
-    """One table's decisions were tampered with: it is set aside, named, and every other table plays."""
+    """Two tables were tampered with: a decision made illegal, and one changed so that it stays
+    legal (only the digest of the events tells). Each is set aside, named, with why, and every
+    other table plays on."""
     import sqlite3
 
     db = str(tmp_path / "t.sqlite3")
     first = Hub(open_store(db), clock, min_step_seconds=0)
-    broken = seated_table(first, "sport", 10)
-    good = seated_table(first, "sport", 10)
-    for table in (broken, good):
+    illegal, edited, good = (seated_table(first, "sport", 10) for _ in range(3))
+    for table in (illegal, edited, good):
         for _ in range(12):
             table.time_up()
     with sqlite3.connect(db) as connection:
-        connection.execute("UPDATE history SET entry = '[1, \"no.such.prompt\", null]' WHERE table_id = ? AND n = "
-                           "(SELECT MAX(n) FROM history WHERE table_id = ?)", (broken.id, broken.id))
+        connection.execute("UPDATE history SET entry = '[1, \"n0.nothing\", 99]' WHERE table_id = ? AND n = 11",
+                           (illegal.id,))
+        connection.execute("UPDATE tables SET digest = ? WHERE id = ?", ("0" * 64, edited.id))
     restarted = Hub(open_store(db), clock, min_step_seconds=0)
     with caplog.at_level(logging.ERROR):
         assert restarted.load() == 1
-    assert broken.id in restarted.set_aside and good.id in restarted.tables
-    line = next(r.getMessage() for r in caplog.records if "set aside" in r.getMessage())
-    assert broken.code in line and "sport" in line
+    assert set(restarted.set_aside) == {illegal.id, edited.id} and good.id in restarted.tables
+    lines = [r.getMessage() for r in caplog.records if "set aside" in r.getMessage()]
+    assert any(illegal.code in line and "sport" in line and "rejected on replay" in line for line in lines), lines
+    assert any(edited.code in line and "differ from the recorded ones" in line for line in lines), lines
     with pytest.raises(Exception, match="set aside"):
-        restarted.by_code(broken.code)
+        restarted.by_code(illegal.code)
     play_out(restarted.by_code(good.code), 2, clock)

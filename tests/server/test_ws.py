@@ -88,7 +88,7 @@ def test_refusals_change_nothing(client: TestClient) -> None:
         ({"type": "decide", "prompt": prompt["id"], "choice": [99]}, "IllegalTarget"),
         ({"type": "decide", "prompt": prompt["id"], "choice": {"x": 1}}, "InvalidDecision"),
         ({"type": "decide", "prompt": "n0.order", "choice": [2, 3]}, "UnknownPrompt"),
-        ({"type": "decide", "prompt": 5, "choice": 2}, "refused"),
+        ({"type": "decide", "prompt": 5, "choice": 2}, "bad_message"),
         ({"type": "deal", "order": []}, "bad_message"),
         ({"type": "explode"}, "bad_message"),
         ({"seat": 4, "prompt": prompt["id"]}, "bad_message"),

@@ -391,8 +391,8 @@ class Table:
             raise NotNow("the game is over")
         # a game over inside a secret step is not published yet: nothing to do, as in any step
         # where everyone answered
-        held = self.frozen
-        prompts = [p for p in held if p.id in self.gate_left] if held is not None else game.awaiting()
+        frozen = self.frozen
+        prompts = game.awaiting() if frozen is None else [p for p in frozen if p.id in self.gate_left]
         serial, count = self.batch_serial, 0
         try:
             for prompt in prompts:

@@ -73,6 +73,8 @@ MAX_WATCHERS = 16
 """Spectator sockets per table."""
 MAX_WATCHERS_PER_NETWORK = 8
 """Spectator sockets per client network, over every table."""
+FLUSH_SECONDS = 2.0
+"""How long a socket whose session ended (a phone that left) may take to send its last replies."""
 MAX_PER_PASS = 3
 """Sockets per seat or host pass; a fourth replaces the oldest (a reloaded phone's stale socket)."""
 
@@ -246,8 +248,12 @@ class Session:
             return {"type": "ack", "prompt": message.prompt}
         if table.stage != "lobby":
             raise NotNow("the cards are dealt: seats can no longer be left")
-        table.leave(self.member.token)
         self.state = SessionState.CLOSED  # this socket's story ends here: no more states
+        try:
+            table.leave(self.member.token)
+        except Exception:
+            self.state = SessionState.SEAT
+            raise
         return {"type": "left"}
 
     def _host_message(self, table: Table, message: Ping | Decide | Deal | Hand | TimeUp | Remove) -> dict[str, Any]:
@@ -357,7 +363,11 @@ async def serve_socket(socket: WebSocket, hub: Hub, sockets: Sockets, address: s
         writer = asyncio.create_task(_write(session, closed))
         session.push(force=True)
         await _read(session, closed)
-    except (WebSocketDisconnect, RuntimeError, OSError):
+        if not closed.is_set():  # the session ended itself (a phone left): say so, then close
+            session.ready.set()
+            await asyncio.wait_for(asyncio.shield(writer), FLUSH_SECONDS)
+            await socket.close()
+    except (WebSocketDisconnect, RuntimeError, OSError, TimeoutError):
         pass
     finally:
         session.state = SessionState.CLOSED
@@ -416,14 +426,17 @@ async def _hello(session: Session, sockets: Sockets) -> bool:
 
 
 async def _write(session: Session, closed: asyncio.Event) -> None:
-    """Send queued messages in order until the socket goes away."""
+    """Send queued messages in order until the socket goes away, or the session has ended and
+    everything queued was sent (a phone that left gets its "left")."""
     try:
-        while session.state is not SessionState.CLOSED:
+        while True:
             await session.ready.wait()
             session.ready.clear()
             while session.outbox:
                 text, _state = session.outbox.popleft()
                 await session.socket.send_text(text)
+            if session.state is SessionState.CLOSED:
+                return
     except (WebSocketDisconnect, RuntimeError, OSError):
         session.state = SessionState.CLOSED
         closed.set()
