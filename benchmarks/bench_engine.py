@@ -46,12 +46,7 @@ def observed_bench(edition: str, games: int, players: int | None, pairs: int) ->
         for seed in range(games):
             for watch in (False, True):
                 started = time.process_time()
-                game = Game(edition, players, seed=seed, decoys=False)
-                bots = make_bots("random", game.edition, game.options, game.players, seed)
-                if watch:
-                    bots = {seat: ObservingBot(seat, game.edition, game.options, game.players, bot.rng)
-                            for seat, bot in bots.items()}
-                run_bots(game, bots)
+                _random_game(edition, players, seed, watch)
                 spent = time.process_time() - started
                 if watch:
                     observed += spent
@@ -60,6 +55,17 @@ def observed_bench(edition: str, games: int, players: int | None, pairs: int) ->
         ratios.append(observed / plain)
     ratios.sort()
     return {"observer_cost": ratios[len(ratios) // 2] - 1, "pairs": pairs}
+
+
+def _random_game(edition: str, players: int | None, seed: int, watch: bool) -> None:
+    """One random game, with observing bots if ``watch``; its teardown is timed with it, since
+    the game is dropped when this returns (not while the next game is timed)."""
+    game = Game(edition, players, seed=seed, decoys=False)
+    bots = make_bots("random", game.edition, game.options, game.players, seed)
+    if watch:
+        bots = {seat: ObservingBot(seat, game.edition, game.options, game.players, bot.rng)
+                for seat, bot in bots.items()}
+    run_bots(game, bots)
 
 
 def bench(edition: str, games: int, bots: str, decoys: bool, players: int | None) -> dict[str, float]:

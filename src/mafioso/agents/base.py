@@ -43,9 +43,11 @@ class Bot:
         if self.observer is None:
             return
         history = self.observer.history
-        if self._seen != len(history):
-            for event in history[self._seen:]:
-                self.observe(event)
+        seen = self._seen
+        if seen != len(history):
+            observe = self.observe
+            for event in history[seen:]:
+                observe(event)
             self._seen = len(history)
 
     @property

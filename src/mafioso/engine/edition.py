@@ -93,6 +93,10 @@ class Edition:
     (the actor's team), ``"team:<id>"``, ``"role:<id>"`` (its holders) or ``"gm"``; ``"|"``
     joins alternatives. A kind not listed must not depend on hidden roles, and may be told
     privately to the facilitator only. The secrecy tests hold every game to this table."""
+    observed: ClassVar[frozenset[str] | None] = None
+    """The event kinds :meth:`observe` folds (``None``: it is shown every kind). Declaring them
+    spares every seat's observer a call for each event the hook would ignore, which in a bot
+    game is most events times every seat."""
 
     # -- setup -------------------------------------------------------------------------------
     def default_players(self) -> int:
@@ -189,4 +193,5 @@ class Edition:
 
     def observe(self, observer: Observer, event: Event) -> None:
         """Fold an edition-specific event into a seat's knowledge (``observer.facts``); the
-        engine has already folded the shared vocabulary. The event is one the seat may see."""
+        engine has already folded the shared vocabulary. The event is one the seat may see, of
+        a kind listed in :attr:`observed` if the edition declares them."""

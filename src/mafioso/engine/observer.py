@@ -22,11 +22,11 @@ from mafioso.engine.events import Event
 from mafioso.engine.outcome import Outcome
 from mafioso.engine.phase import Phase
 from mafioso.engine.prompts import GM, Prompt
+from mafioso.engine.views import visible
 from mafioso.engine.vocabulary import ELIMINATED, FOLDED, RETURNED, ROLE_DEALT, ROLE_REVEALED, TEAM_KNOWN
 
 if TYPE_CHECKING:
     from mafioso.engine.game import Game
-
 
 
 class Observer:
@@ -36,46 +36,50 @@ class Observer:
         self.game = game
         self.seat = seat
         edition = game.edition
-        self._hook = edition.observe if type(edition).observe is not Edition.observe else None
+        hooked = type(edition).observe is not Edition.observe
+        self._hook = edition.observe if hooked else None
+        self._hooked: frozenset[str] | None = edition.observed
+        self.folds: frozenset[str] | None = FOLDED
+        """The kinds of events this observer learns from (``None``: every kind): the shared ones
+        and those the edition's hook declares. The game only files the others in its history."""
+        if hooked:
+            self.folds = None if edition.observed is None else FOLDED | edition.observed
         self.catch_up()
 
     def catch_up(self) -> None:
         """Forget everything and fold every event so far (when created, or after a restore)."""
-        self._history: list[Event] = []
         self._role: str | None = None
         self._team: str | None = None
         self._known_roles: dict[int, str] = {}
         self._known_teams: dict[int, str] = {}
         self._out: set[int] = set()
         self._mates: list[int] | None = None
+        self._living: list[int] | None = None
         self.facts: dict[str, Any] = {}
         """Edition-specific knowledge folded by the edition's ``observe`` hook."""
-        seat = self.seat
-        for event in self.game.events:
-            audience = event.audience
-            if seat == GM or audience.public or seat in audience.seats:
-                self.receive(event)
+        self._history = visible(self.game.events, self.seat)
+        folds = self.folds
+        for event in self._history:
+            if folds is None or event.kind in folds:
+                self.learn(event)
 
     def receive(self, event: Event) -> None:
         """Take in one event this seat may see (the game calls it as the event is emitted)."""
-        self.learn(event)
+        folds = self.folds
+        if folds is None or event.kind in folds:
+            self.learn(event)
         self._history.append(event)
 
     def learn(self, event: Event) -> None:
         """Fold what an event tells, without keeping it (the game keeps public events in bulk)."""
-        if event.kind in FOLDED:
-            self._fold(event)
-        if self._hook is not None:
+        kind = event.kind
+        if kind in FOLDED:
+            self._fold(kind, event.data)
+        if self._hook is not None and (self._hooked is None or kind in self._hooked):
             self._hook(self, event)
 
-    @property
-    def learns(self) -> bool:
-        """Whether every event must be folded (an edition hook reads them all), not only shared kinds."""
-        return self._hook is not None
-
-    def _fold(self, event: Event) -> None:
+    def _fold(self, kind: str, data: dict[str, Any]) -> None:
         self._mates = None
-        kind, data = event.kind, event.data
         if kind == ROLE_DEALT:
             if data["seat"] == self.seat:
                 self._role, self._team = data["role"], data["team"]
@@ -89,8 +93,10 @@ class Observer:
                 self._known_teams[member] = data["team"]
         elif kind == ELIMINATED:
             self._out.add(data["seat"])
+            self._living = None
         elif kind == RETURNED:
             self._out.discard(data["seat"])
+            self._living = None
 
     # -- what the seat knows -----------------------------------------------------------------
     @property
@@ -133,9 +139,12 @@ class Observer:
 
     @property
     def living(self) -> list[int]:
-        """Seats this seat believes to be in play."""
-        out = self.out
-        return [n for n in range(1, self.game.players + 1) if n not in out]
+        """Seats this seat believes to be in play, in seat order (kept until someone leaves or
+        returns: read it, do not change it)."""
+        if self._living is None:
+            out = self._out
+            self._living = [n for n in range(1, self.game.players + 1) if n not in out]
+        return self._living
 
     @property
     def prompts(self) -> list[Prompt]:

@@ -18,7 +18,6 @@ from mafioso.engine.events import PUBLIC, Audience, Event
 from mafioso.engine.outcome import GameEnded, Outcome
 from mafioso.engine.phase import SETUP, Phase
 from mafioso.engine.prompts import GM, Prompt
-from mafioso.engine.vocabulary import FOLDED
 
 if TYPE_CHECKING:
     from mafioso.engine.observer import Observer
@@ -82,7 +81,7 @@ class State:
         self.observers: dict[int, Observer] = {}
         """The seats' observers (see :meth:`watch`); each event is handed to those of its audience."""
         self._keep: list[Callable[[Event], None]] = []
-        self._learners: list[Observer] = []
+        self._folds: frozenset[str] | None = frozenset()
 
     # -- seats -------------------------------------------------------------------------------
     def seat(self, number: int) -> Seat:
@@ -139,20 +138,36 @@ class State:
         """Hand every event this seat may see to ``observer`` from now on."""
         self.observers[seat] = observer
         self._keep = [o.history.append for o in self.observers.values()]
-        self._learners = [o for o in self.observers.values() if o.learns]
+        folds: frozenset[str] | None = frozenset()
+        for other in self.observers.values():
+            folds = None if folds is None or other.folds is None else folds | other.folds
+        self._folds = folds
+
+    def release(self) -> dict[int, Observer]:
+        """Stop handing events to observers and return them (the game is over; none will come).
+
+        An observer refers to its game and the state to its observers: a cycle, which only the
+        garbage collector could free, walking every event of every finished game to do it.
+        Letting go at the end leaves a finished game to plain reference counting.
+        """
+        observers, self.observers = self.observers, {}
+        self._keep, self._folds = [], frozenset()
+        return observers
 
     def _deliver(self, event: Event) -> None:
         """Hand an event to the observers of its audience (the facilitator's sees everything).
 
         A public event goes to every observer: its history takes it by a bare list append, and
-        only events that change knowledge are folded, which keeps observers cheap in bot games.
+        only the kinds observers learn from are folded, which keeps observers cheap in bot games.
         """
         observers = self.observers
         if event.audience.public:
             for keep in self._keep:
                 keep(event)
-            for learner in self._learners if event.kind not in FOLDED else observers.values():
-                learner.learn(event)
+            folds = self._folds
+            if folds is None or event.kind in folds:
+                for observer in observers.values():
+                    observer.learn(event)
             return
         grimoire = observers.get(GM)
         if grimoire is not None:

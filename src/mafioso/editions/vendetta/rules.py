@@ -50,7 +50,7 @@ from mafioso.editions.vendetta.catalogue import (
     VIXEN,
     YAKUZA,
 )
-from mafioso.editions.vendetta.knowledge import observe
+from mafioso.editions.vendetta.knowledge import FOLDS, observe
 from mafioso.editions.vendetta.secrecy import REVEALS
 from mafioso.editions.vendetta.texts import TEXTS, format_value, text_key
 from mafioso.engine import (
@@ -208,7 +208,9 @@ class VendettaEdition(Edition):
 
     observe = staticmethod(observe)
     """Fold what the rules tell one seat (cards shown, nods, the jail) into its facts; called for
-    every event every observer sees, so it is the function itself, with no layer between."""
+    every event of those kinds every observer sees, so it is the function itself, with no layer
+    between."""
+    observed = FOLDS
 
     # -- the script --------------------------------------------------------------------------
     def flow(self, state: State) -> Steps:
