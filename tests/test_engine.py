@@ -246,7 +246,7 @@ def test_spytown_card_windows_are_secret_steps() -> None:
             assert {p.seat for p in batch} == set(game.state.living())  # everyone, holder or not
         for prompt in batch:
             if game.is_pending(prompt.id):
-                game.decide(prompt.seat, prompt.id, prompt.default)
+                game.timeout(prompt.seat, prompt.id)  # a vote has no default seat: its timeout draws one
     assert found
 
 

@@ -50,8 +50,8 @@ def test_event_order_fails_when_the_order_differs() -> None:
         "format": 1, "edition": "sport", "seed": 1,
         "seats": ["citizen", "citizen", "sheriff", "citizen", "citizen", "citizen", "mafia", "mafia", "don", "citizen"],
         "steps": [{"at": "day 1"},
-                  {"expect": {"event_order": [{"kind": "mafia.meet"}, {"kind": "sheriff.greeted"}]}},
-                  {"expect": {"event_order": [{"kind": "sheriff.greeted"}, {"kind": "mafia.meet"}]}}],
+                  {"expect": {"event_order": [{"kind": "team.known"}, {"kind": "sheriff.greeted"}]}},
+                  {"expect": {"event_order": [{"kind": "sheriff.greeted"}, {"kind": "team.known"}]}}],
     }
     with pytest.raises(ScenarioFailure, match=r"step 3 .*no event matching"):
         Runner(Scenario.parse(raw, "inline")).run()

@@ -23,6 +23,7 @@ import yaml
 from mafioso.agents.base import random_choice
 from mafioso.engine import GM, Event, Game, MafiosoError, Prompt, find_edition
 from mafioso.engine import errors as engine_errors
+from mafioso.engine.choices import choice_to_json
 from mafioso.engine.logcheck import SEED_LIMIT, json_type
 from mafioso.engine.options import json_problem, shown
 
@@ -638,7 +639,8 @@ class Runner:
             if prompt is None:
                 raise self.fail(f"seat {seat} is not asked to {act}; pending: {self.describe_pending()}")
             if "options" in pattern:
-                self._equal(f"options of seat {seat} {act}", sorted(prompt.options, key=str),
+                options = [choice_to_json(option) for option in prompt.options]  # moves as {what, seat}
+                self._equal(f"options of seat {seat} {act}", sorted(options, key=str),
                             sorted(pattern["options"], key=str))
             if "timer" in pattern:
                 self._equal(f"timer of seat {seat} {act}", prompt.timer, pattern["timer"])

@@ -1,7 +1,8 @@
-"""A Spytown bot that plays like a sensible person, from what its seat sees.
+"""A Spytown bot that plays like a sensible person, from what its seat knows.
 
-It remembers what its seat has been shown (its own token and card, the Agent's look, a wiretap,
-the Mafia meeting, tokens turned up) and what others have said (claims in speeches). The Agent
+What the seat has been told or shown (its token and side, its card, the tokens it saw, who wakes
+with it, who is out, the phase) comes from its :class:`~mafioso.engine.Observer`; the bot keeps
+only what it infers itself: claims heard in speeches and whom each player voted for. The Agent
 shares what it saw; the Police vote for seats named as Mafiosi by the one who claims to be the
 Agent; the Mafia hunts that claimant. Cards are played when they help, and never in the wrong
 phase. Every answer is one of the prompt's options (or a pass where passing is allowed).
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
+from typing import Any, NamedTuple
 
 from mafioso.agents.base import Bot, random_choice
 from mafioso.editions.spytown.catalogue import (
@@ -31,8 +32,26 @@ from mafioso.editions.spytown.catalogue import (
     SHOT,
     VEST,
     WIRETAP,
+    CardWindow,
+    Reaction,
 )
-from mafioso.engine import Choice, Edition, Event, Prompt
+from mafioso.engine import SPEECH, Choice, Claim, Edition, Event, Move, Prompt, Speech
+
+HEARD = frozenset({"vote.count", "vote.loser", "saved", "role.revealed", "speech"})
+"""The events this bot draws its own inferences from (claims heard, votes seen)."""
+
+
+class Knowledge(NamedTuple):
+    """What the seat's observer knows, read once for one decision (references, not copies), and
+    the Agent claimant it trusts, worked out once from that."""
+
+    role: str
+    team: str
+    roles: dict[int, str]
+    teams: dict[int, str]
+    seen: dict[int, str]
+    out: set[int]
+    trusted: int | None = None
 
 
 class HeuristicBot(Bot):
@@ -40,51 +59,68 @@ class HeuristicBot(Bot):
 
     def __init__(self, seat: int, edition: Edition, options: dict[str, Any], players: int, rng: random.Random) -> None:
         super().__init__(seat, edition, options, players, rng)
-        self.role = ""
-        self.team = ""
-        self.card = ""
-        self.known: dict[int, str] = {}
-        self.mates: set[int] = set()
-        self.out: set[int] = set()
         self.accused: Counter[int] = Counter()
         self.agent_claims: dict[int, list[dict[str, Any]]] = {}
-        self.last_votes: dict[str, int] = {}
-        self.ballot: dict[int, int] = {}
+        self.ballot: dict[int, list[int]] = {}
+        self.loser: int | None = None
         self.suspicion: Counter[int] = Counter()
+        self.now = Knowledge("", "", {}, {}, {}, set())
 
-    # -- what the seat sees ------------------------------------------------------------------
+    # -- what the seat knows (its observer) --------------------------------------------------
+    @property
+    def role(self) -> str:
+        return self.knows.role or ""
+
+    @property
+    def team(self) -> str:
+        return self.knows.team or ""
+
+    def read(self) -> None:
+        """Read the observer once per decision: references to its knowledge, not copies, so the
+        many looks a decision takes (a score per seat) read plain dicts."""
+        knows = self.knows
+        self.now = Knowledge(knows.role or "", knows.team or "", knows.known_roles, knows.known_teams,
+                             knows.facts.get("tokens", {}), knows.out)
+        self.now = self.now._replace(trusted=self.trusted_agent())
+
+    def token(self, seat: int) -> str | None:
+        """The token this seat knows ``seat`` holds: told, turned up or seen in secret; a seat
+        seen waking with the Mafia is taken for a Mafioso."""
+        now = self.now
+        token = now.roles.get(seat) or now.seen.get(seat)
+        if token is None and seat != self.seat and now.teams.get(seat) == MAFIA:
+            return MAFIOSO
+        return token
+
+    def mates(self) -> set[int]:
+        """Seats this seat knows to be on its own side, when that side hides (Mafia, New Gang)."""
+        team = self.now.team
+        if team not in (MAFIA, GANG):
+            return set()
+        return {seat for seat, known in self.now.teams.items() if known == team}
+
+    # -- what the seat infers ----------------------------------------------------------------
     def observe(self, event: Event) -> None:
         kind, data = event.kind, event.data
-        if kind == "role.dealt" and data["seat"] == self.seat:
-            self.role, self.team = data["role"], data["team"]
-        elif kind == "card.dealt":
-            self.card = data["card"] if data.get("usable") else ""
-        elif kind in ("role.revealed", "agent.check", "wiretap.result"):
-            seat = data["target"] if "target" in data else data["seat"]
-            self.known[seat] = data["role"]
-            if kind == "role.revealed" and event.audience.public:
-                self.learn_from_votes(seat, data["role"])
-        elif kind in ("mafia.meet", "recruited", "gang.meet"):
-            self.mates.update(data["members"])
-            if kind == "mafia.meet":  # a defector who wakes with the Mafia knows its tokens
-                self.known.update({m: MAFIOSO for m in data["members"] if m not in self.known})
-        elif kind == "seat.eliminated":
-            self.out.add(data["seat"])
-        elif kind == "vote.result":
-            self.ballot = {int(k): v for k, v in data["votes"].items()}
-        elif kind == "saved":
-            self.ballot = {}
+        if kind not in HEARD:
+            return
+        if kind == "vote.count":
+            self.ballot[data["nominee"]] = list(data["voters"])
         elif kind == "vote.loser":
-            self.ballot = {k: v for k, v in self.ballot.items() if v == data["seat"]}
-        elif kind in ("speech", "defence"):
+            self.loser = data["seat"]
+        elif kind == "saved":
+            self.loser = None
+        elif kind == "role.revealed" and event.audience.public and data["seat"] == self.loser:
+            self.learn_from_votes(data["seat"], data["role"])
+        elif kind == "speech":
             self.hear(data["seat"], data.get("claims") or [])
 
     def learn_from_votes(self, seat: int, role: str) -> None:
         """Those who voted a police officer out look suspect; those who voted a Mafioso out less so."""
-        voters = [v for v, target in self.ballot.items() if target == seat]
-        for voter in voters:
+        for voter in self.ballot.get(seat, []):
             self.suspicion[voter] += 1 if role != MAFIOSO else -1
         self.ballot = {}
+        self.loser = None
 
     def hear(self, speaker: int, claims: list[dict[str, Any]]) -> None:
         if any(c["seat"] == speaker and c["is"] == AGENT for c in claims):
@@ -96,11 +132,12 @@ class HeuristicBot(Bot):
     # -- judgement ---------------------------------------------------------------------------
     def enemy_score(self, seat: int) -> float:
         """How much this seat looks like an opponent, from this seat's point of view."""
-        if seat in self.mates and self.team in (MAFIA, GANG):
+        team = self.now.team
+        if team in (MAFIA, GANG) and self.now.teams.get(seat) == team:
             return -10.0
-        token = self.known.get(seat)
+        token = self.token(seat)
         score = self.rng.random() * 0.3
-        if self.team == MAFIA or self.team == GANG:
+        if team in (MAFIA, GANG):
             if token in (OFFICER, AGENT):
                 score += 3
             if seat in self.agent_claims:
@@ -110,7 +147,7 @@ class HeuristicBot(Bot):
             score += 10
         elif token in (OFFICER, AGENT):
             score -= 5
-        trusted = self.trusted_agent()
+        trusted = self.now.trusted
         if trusted is not None:
             for claim in self.agent_claims[trusted]:
                 if claim["seat"] == seat:
@@ -119,12 +156,10 @@ class HeuristicBot(Bot):
         return score
 
     def trusted_agent(self) -> int | None:
-        if self.role == AGENT:
+        if self.now.role == AGENT:
             return None
-        claimants = [s for s in self.agent_claims if s not in self.out or self.known.get(s) == AGENT]
-        if len(claimants) == 1:
-            return claimants[0]
-        return None
+        claimants = [s for s in self.agent_claims if s not in self.now.out or self.token(s) == AGENT]
+        return claimants[0] if len(claimants) == 1 else None
 
     def most_hostile(self, options: tuple[Any, ...]) -> Any:
         seats = [o for o in options if type(o) is int and o != self.seat]
@@ -134,30 +169,29 @@ class HeuristicBot(Bot):
 
     # -- answers -----------------------------------------------------------------------------
     def choose(self, prompt: Prompt) -> Choice:
-        act = prompt.act
-        handler = getattr(self, f"on_{act}", None)
-        if handler is None or (not prompt.options and prompt.kind != "speech"):
+        handler = getattr(self, f"on_{prompt.act}", None)
+        if handler is None or (not prompt.options and prompt.kind != SPEECH):
             return None if prompt.optional else random_choice(prompt, self.rng)
+        self.read()
         choice: Choice = handler(prompt)
         return choice
 
     def on_agent_check(self, prompt: Prompt) -> Choice:
-        unknown = [o for o in prompt.options if o not in self.known]
+        unknown = [o for o in prompt.options if self.token(o) is None]
         return self.rng.choice(unknown or list(prompt.options))
 
     def on_kill(self, prompt: Prompt) -> Choice:
         return self.most_hostile(prompt.options)
 
     def on_vote(self, prompt: Prompt) -> Choice:
-        choice = self.most_hostile(prompt.options)
-        self.last_votes[prompt.act] = choice
-        return choice
+        return self.most_hostile(prompt.options)
 
     on_final_vote = on_vote
 
     def on_revote(self, prompt: Prompt) -> Choice:
-        if self.rng.random() < 0.7 and prompt.default in prompt.options:
-            return prompt.default
+        """Mostly stand firm (a pass keeps the vote), sometimes switch to the likeliest enemy."""
+        if self.rng.random() < 0.7:
+            return None
         return self.most_hostile(prompt.options)
 
     def on_last_shot(self, prompt: Prompt) -> Choice:
@@ -167,55 +201,57 @@ class HeuristicBot(Bot):
         """A police officer swaps: most partners are police too, and the two then know each other
         for sure (a swap with a Mafioso only trades places). A Mafioso keeps his token: a swap
         would most likely hand it to a police officer, who would then know him."""
-        if self.team != POLICE or not prompt.options:
+        if self.now.team != POLICE or not prompt.options:
             return None
-        unknown = [o for o in prompt.options if o not in self.known]
+        unknown = [o for o in prompt.options if self.token(o) is None]
         return self.rng.choice(unknown or list(prompt.options))
 
     def on_speech(self, prompt: Prompt) -> Choice:
         claims = self.claims(defending=prompt.act == "defence")
-        return {"claims": claims} if claims else None
+        return Speech(claims=tuple(Claim(seat, says) for seat, says in claims)) if claims else None
 
     on_defence = on_speech
 
-    def claims(self, defending: bool = False) -> list[dict[str, Any]]:
+    def claims(self, defending: bool = False) -> list[tuple[int, str]]:
         """The Agent shares what it saw once it has found a Mafioso (or must defend itself);
         a Mafioso sometimes blames a police officer."""
-        found_mafioso = any(r == MAFIOSO and s not in self.out and s != self.seat for s, r in self.known.items())
-        if self.team != MAFIA and self.role == AGENT and (found_mafioso or defending):
-            seen = [{"seat": s, "is": r} for s, r in sorted(self.known.items())
-                    if s != self.seat and r in (MAFIOSO, OFFICER)]
-            return [{"seat": self.seat, "is": AGENT}, *seen]
-        if self.team == MAFIA and self.rng.random() < 0.15:
-            pool = [s for s in range(1, self.players + 1) if s not in self.mates and s not in self.out and s != self.seat]
+        seen = {s: self.token(s) for s in range(1, self.players + 1) if s != self.seat}
+        alive_mafiosi = [s for s, token in sorted(seen.items()) if token == MAFIOSO and s not in self.now.out]
+        if self.now.team != MAFIA and self.now.role == AGENT and (alive_mafiosi or defending):
+            shared = [(s, str(token)) for s, token in sorted(seen.items()) if token in (MAFIOSO, OFFICER)]
+            return [(self.seat, AGENT), *shared]
+        if self.now.team == MAFIA and self.rng.random() < 0.15:
+            mates = self.mates()
+            pool = [s for s in range(1, self.players + 1) if s not in mates and s not in self.now.out and s != self.seat]
             if pool:
-                return [{"seat": self.rng.choice(pool), "is": MAFIOSO}]
-        found = [{"seat": s, "is": MAFIOSO} for s, r in sorted(self.known.items())
-                 if r == MAFIOSO and s not in self.out and s != self.seat and self.team != MAFIA]
-        return found
+                return [(self.rng.choice(pool), MAFIOSO)]
+        if self.now.team == MAFIA:
+            return []
+        return [(s, MAFIOSO) for s in alive_mafiosi]
 
     def on_react(self, prompt: Prompt) -> Choice:
-        victim = prompt.data.get("victim")
+        victim = prompt.data.victim if isinstance(prompt.data, Reaction) else None
         if VEST in prompt.options:
             return VEST
         if BANDAGE in prompt.options and victim is not None:
-            friendly = self.enemy_score(int(victim)) < 2 if self.team != MAFIA else victim in self.mates
+            friendly = victim in self.mates() if self.now.team == MAFIA else self.enemy_score(victim) < 2
             return BANDAGE if friendly else None
         return None
 
     def on_play_card(self, prompt: Prompt) -> Choice:
-        phase = prompt.data.get("phase")
-        good = [o for o in prompt.options if CARDS[str(o).partition(":")[0]].phase == phase]
+        phase = prompt.data.phase if isinstance(prompt.data, CardWindow) else None
+        good = [o for o in prompt.options if isinstance(o, Move) and CARDS[o.what].phase == phase]
         if not good:
             return None
-        card = str(good[0]).partition(":")[0]
+        card = good[0].what
         if card in (ARREST, SHELTER, SAFE_CONDUCT):
-            return card
-        targets = [int(str(o).partition(":")[2]) for o in good]
+            return good[0]
+        targets = [move.seat for move in good if move.seat is not None]
         if card in (WIRETAP, RECRUITMENT):
-            unknown = [t for t in targets if t not in self.known and t not in self.mates]
-            return f"{card}:{self.rng.choice(unknown or targets)}"
+            mates = self.mates()
+            unknown = [t for t in targets if self.token(t) is None and t not in mates]
+            return Move(card, self.rng.choice(unknown or targets))
         best = max(targets, key=self.enemy_score)
         if card == KIDNAPPING or (card == SHOT and self.enemy_score(best) >= 5):
-            return f"{card}:{best}"
+            return Move(card, best)
         return None

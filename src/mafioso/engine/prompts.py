@@ -193,6 +193,8 @@ def _shown(value: Any) -> str:
     """A value quoted in an error message, kept short (a hostile input may be huge)."""
     if isinstance(value, float) and not math.isfinite(value):
         return str(value)
+    if type(value) is Move:
+        return value.what if value.seat is None else f"{value.what} seat {value.seat}"
     text = repr(choice_to_json(value))
     return text if len(text) <= 60 else text[:57] + "..."
 

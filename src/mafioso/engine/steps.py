@@ -184,8 +184,8 @@ def agree(
         if not members:
             return Agreement(None, {})
         st.emit(POINTS, Audience.group(members), round=number, picks=[[m, picks.get(m)] for m in members])
-        if len(set(picks.values())) == 1 and None not in picks.values():
-            break
+        if len(set(picks.values())) == 1 and (None not in picks.values() or spec.optional):
+            break  # all point at one target (or, where they may, all decline)
     counts = tally(picks.values())
     if settle == MAJORITY:
         return Agreement(majority(counts, len(members)), picks)

@@ -3,14 +3,13 @@ count, custom casts and card selections refused with clear errors."""
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 import pytest
 
 from mafioso.editions.spytown.catalogue import ACTION_CARDS, CARDS, NEUTRAL, NEW_GANG, TABLE
 from mafioso.editions.spytown.setup import chosen_cards, deal_cards, variants
-from mafioso.engine import Game, OptionError, SetupError, find_edition
+from mafioso.engine import Chance, Game, OptionError, SetupError, find_edition
 
 EDITION = find_edition("spytown")
 
@@ -46,6 +45,15 @@ def test_variants_follow_the_player_count_unless_set() -> None:
     assert variants(12, opts(large_table="on")).large
     rules = variants(10, opts(children=True, single_vote="off"))
     assert rules.no_agent and rules.everyone_shoots and not rules.single_vote
+
+
+def test_last_shot_readings_follow_the_book_unless_set() -> None:
+    """Ruling V3 (2.8) and V4 (2.9): the book's readings by default, the former ones as options."""
+    assert variants(20, opts()).large_first_out and variants(10, opts()).children_every_out
+    former = variants(20, opts(large_table_shots="mafia_and_vote", children_shots="mafia_and_vote"))
+    assert not former.large_first_out and not former.children_every_out
+    with pytest.raises(OptionError):
+        Game("spytown", 12, options={"children_shots": "everyone"})
 
 
 @pytest.mark.parametrize(
@@ -108,7 +116,7 @@ def test_card_limit_can_be_lifted_and_new_gang_expands_to_three() -> None:
 
 @pytest.mark.parametrize("players", range(6, 22))
 def test_auto_deal_gives_one_card_each_and_one_action_card_per_four(players: int) -> None:
-    deal = deal_cards(players, opts(extended=True), random.Random(players))
+    deal = deal_cards(players, opts(extended=True), Chance(players))
     assert sorted(deal) == list(range(1, players + 1))
     actions = [c for c in deal.values() if c != NEUTRAL]
     assert len(actions) == players // 4
@@ -117,7 +125,7 @@ def test_auto_deal_gives_one_card_each_and_one_action_card_per_four(players: int
 
 
 def test_fixed_deal_puts_neutral_cards_elsewhere() -> None:
-    deal = deal_cards(12, opts(extended=True, card_deal="3:vest,5:shot"), random.Random(0))
+    deal = deal_cards(12, opts(extended=True, card_deal="3:vest,5:shot"), Chance(0))
     assert deal[3] == "vest" and deal[5] == "shot"
     assert Counter(deal.values())[NEUTRAL] == 10
 

@@ -1,7 +1,8 @@
 """Mafia in Spytown, the Polish edition: Police, their secret Agent and the Mafiosi, with the
 variants for small and large tables, the children's version and the extended game's cards.
 
-Source: ``shared/rules/spytown.pl-ocr.txt`` and its cleaned translation ``spytown.en.md``.
+Source: the Polish rulebook and its cleaned English translation; the rulings are in
+``docs/rulings/spytown.md``.
 """
 
 from mafioso.editions.spytown.catalogue import CARDS, TEAMS

@@ -1,13 +1,14 @@
 """Spytown's sides, character tokens, action cards, setup table and options, in our own words.
 
 The book counts the Game Master among the people at the table; mafioso is the Game Master, so
-``players`` seats use the book's row for ``players + 1`` people (see ``shared/rules/README.md``).
+``players`` seats use the book's row for ``players + 1`` people (ruling S1).
 Polish names are kept beside the English ones (``Role.names["pl"]``, :attr:`Card.pl`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from mafioso.engine import Option, Role, Team
 
@@ -165,6 +166,16 @@ OPTIONS = (
     Option("tie_rounds", 3,
            "A tied final vote is discussed again and re-voted while someone switches, at most this many times; "
            "then lots are drawn (ruling 11).", low=0, high=20),
+    Option("large_table_shots", "first_out",
+           "Large table: who takes the turn-1 last shots. first_out (the book, 2.8): the first player put out in "
+           "the Mafia phase and the first put out in the Police phase, whatever put them out (a Shot from Around "
+           "the Corner too); mafia_and_vote: only the Mafia's choice and the vote's loser (ruling V3's former "
+           "reading).", ("first_out", "mafia_and_vote")),
+    Option("children_shots", "every_out",
+           "Children's last shots: who takes one. every_out (the book, 2.9): every player put out in a Mafia or "
+           "Police phase (a Shot from Around the Corner too), except the victim of a last shot; mafia_and_vote: "
+           "only players put out by the Mafia or the vote (ruling V4's former reading).",
+           ("every_out", "mafia_and_vote")),
 )
 
 CLAIMS = (MAFIOSO, OFFICER, AGENT)
@@ -174,13 +185,34 @@ ACTS = {
     "agent_check": "Agent phase: the Agent points at a player to see that player's token",
     "kill": "Mafia phase: a Mafioso points at the player the Mafia puts out",
     "swap": "start of the extended game: the Role Swap holder may swap tokens with a player",
-    "play_card": "extended game: reveal your action card now (choice 'card' or 'card:seat'), or pass",
+    "play_card": "extended game: reveal your action card now (a move: the card, and its target seat if it has "
+                 "one), or pass",
     "react": "extended game: a reaction window (Vest or Bandage), or pass",
     "speech": "Police phase: speak in the discussion; may carry claims",
     "defence": "Police phase: a candidate's short defence; may carry claims",
     "vote": "Police phase: point at one player (preliminary vote, or the single children's vote)",
     "final_vote": "Police phase: vote for one of the candidates",
-    "revote": "Police phase: after a tied final vote, keep or switch your vote",
+    "revote": "Police phase: after a tied final vote, switch your vote to another candidate, or pass to keep it",
     "last_shot": "a player put out points at another player, who goes out too (or passes)",
     "decoy": "a harmless choice for a player with nothing to do at this step",
 }
+
+
+# -- prompt payloads ---------------------------------------------------------------------------
+class CardWindow(NamedTuple):
+    """A card window's moment: the phase (``mafia`` or ``police``) and the step within it."""
+
+    phase: str
+    moment: str
+
+
+class Reaction(NamedTuple):
+    """A reaction window: the seat about to go out, whom a Vest or a Bandage may save."""
+
+    victim: int
+
+
+class Revote(NamedTuple):
+    """A re-vote after a tied final: the candidate this voter chose last time (kept on a pass)."""
+
+    previous: int

@@ -3,7 +3,6 @@ and the action cards (which are in play, who holds them), with clear errors for 
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -23,7 +22,7 @@ from mafioso.editions.spytown.catalogue import (
     SINGLE_CARDS,
     TABLE,
 )
-from mafioso.engine import SetupError
+from mafioso.engine import Chance, SetupError
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +36,10 @@ class Variants:
     everyone_shoots: bool
     single_vote: bool
     extended: bool
+    large_first_out: bool
+    """Large table: the turn-1 shots go to the first out in each phase (else the Mafia's choice and the vote's loser)."""
+    children_every_out: bool
+    """Children's shots: every player out in a Mafia or Police phase shoots (else the Mafia's choice and the vote's loser)."""
 
 
 def _switch(value: str, auto: bool) -> bool:
@@ -55,6 +58,8 @@ def variants(players: int, options: Mapping[str, Any]) -> Variants:
         everyone_shoots=_switch(options["everyone_last_shot"], children),
         single_vote=_switch(options["single_vote"], children),
         extended=bool(options["extended"]),
+        large_first_out=options["large_table_shots"] == "first_out",
+        children_every_out=options["children_shots"] == "every_out",
     )
 
 
@@ -149,17 +154,18 @@ def fixed_deal(players: int, options: Mapping[str, Any]) -> dict[int, str] | Non
     return deal
 
 
-def chosen_cards(players: int, options: Mapping[str, Any], rng: random.Random | None) -> list[str]:
-    """The action cards in play. ``auto`` picks one single card per four players with ``rng``
-    (the Game Master chooses in the book; here the seeded generator does)."""
+def chosen_cards(players: int, options: Mapping[str, Any], chance: Chance | None) -> list[str]:
+    """The action cards in play. ``auto`` picks one single card per four players by chance (the
+    Game Master chooses in the book; here the recorded draws do). Without ``chance``, ``auto``
+    gives no cards (the setup check, before any draw)."""
     deal = fixed_deal(players, options)
     if deal is not None:
         return sorted(deal.values())
     raw = options["cards"]
     if raw == "auto":
-        if rng is None:
+        if chance is None:
             return []
-        return sorted(rng.sample(SINGLE_CARDS, min(players // 4, len(SINGLE_CARDS))))
+        return sorted(draw_distinct(chance, "cards", SINGLE_CARDS, min(players // 4, len(SINGLE_CARDS))))
     cards = _parse_list(raw)
     if cards.count(NEW_GANG) == 1:
         cards += [NEW_GANG, NEW_GANG]
@@ -168,12 +174,29 @@ def chosen_cards(players: int, options: Mapping[str, Any], rng: random.Random | 
     return sorted(cards)
 
 
-def deal_cards(players: int, options: Mapping[str, Any], rng: random.Random) -> dict[int, str]:
-    """One card per seat: the chosen action cards and neutral cards, shuffled by ``rng``."""
+def draw_distinct(chance: Chance, key: str, population: tuple[str, ...], count: int) -> list[str]:
+    """``count`` different items, one recorded draw each (``key.1``, ``key.2``...).
+
+    After each draw the last item still in the pool fills the gap, which is how Python's
+    ``random.sample`` picks from a small population: the games of mafioso 0.1, which sampled
+    with the seeded generator, get the same cards when their logs are replayed.
+    """
+    pool = list(population)
+    picked: list[str] = []
+    for number in range(1, count + 1):
+        item = chance.choice(f"{key}.{number}", pool)
+        gap = pool.index(item)
+        pool[gap] = pool[-1]
+        pool.pop()
+        picked.append(item)
+    return picked
+
+
+def deal_cards(players: int, options: Mapping[str, Any], chance: Chance) -> dict[int, str]:
+    """One card per seat: the chosen action cards and neutral cards, shuffled by chance."""
     deal = fixed_deal(players, options)
     if deal is not None:
         return {seat: deal.get(seat, NEUTRAL) for seat in range(1, players + 1)}
-    cards = chosen_cards(players, options, rng)
-    pack = cards + [NEUTRAL] * (players - len(cards))
-    rng.shuffle(pack)
+    cards = chosen_cards(players, options, chance)
+    pack = chance.shuffle("card deal", cards + [NEUTRAL] * (players - len(cards)))
     return dict(enumerate(pack, start=1))

@@ -31,7 +31,6 @@ class SpytownState(State):
         super().__init__(*args, **kwargs)
         self.rules: Variants = variants(len(self.seats), self.options)
         self.turn = 0
-        self.counter = 0
         self.cards: dict[int, str] = {}
         self.played: set[int] = set()
         self.recruited: set[int] = set()
@@ -41,11 +40,8 @@ class SpytownState(State):
         self.arrested: set[int] = set()
         self.kidnapped: set[int] = set()
         self.mafia_met = False
-
-    def next_id(self, label: str) -> str:
-        """A fresh prompt-id stem: unique in the game, so no two batches share an id."""
-        self.counter += 1
-        return f"{self.phase.replace(' ', '')}.{label}{self.counter}"
+        self.first_out: dict[str, int] = {}
+        """Large table, turn 1: the first seat put out in the Mafia phase and in the Police phase."""
 
     # -- cards -------------------------------------------------------------------------------
     def card_of(self, seat: int) -> str | None:
@@ -88,6 +84,10 @@ class SpytownState(State):
     def awake_at_mafia(self) -> list[int]:
         """Living seats that open their eyes in the Mafia phase: Mafioso tokens and recruits."""
         return [s.number for s in self.seats if s.alive and (s.role == MAFIOSO or s.number in self.recruited)]
+
+    def token_side(self, seat: int) -> str:
+        """The side printed on the token a seat holds: what turning it up shows (not its allegiance)."""
+        return TOKEN_TEAM[self.seat(seat).role]
 
     def agent_seat(self) -> int | None:
         """The living seat holding the Agent token, if any."""

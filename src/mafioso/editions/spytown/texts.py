@@ -23,7 +23,7 @@ TEXTS = {
     "prompt.defence": N_("You are under interrogation: defend yourself, briefly."),
     "prompt.vote": N_("Your vote: point at the player you take for a Mafioso."),
     "prompt.final_vote": N_("The final vote: point at one of the candidates."),
-    "prompt.revote": N_("The final vote is tied: keep your vote or change it."),
+    "prompt.revote": N_("The final vote is tied: pass to keep your vote for seat {previous}, or point at another candidate."),
     "prompt.last_shot": N_("Last shot: point at a player who goes out with you, or pass."),
     "prompt.decoy": N_("Keep your eyes closed. Tap any player: nothing happens."),
     # narration
@@ -65,28 +65,29 @@ TEXTS = {
     "tokens.swapped": N_("Seats {seats} swap their tokens."),
     "agent.check": N_("Seat {target}'s token: {role}."),
     "agent.exposed": N_("The Agent looked at a Mafioso and was caught."),
-    "gang.meet": N_("New Gang: seats {members}."),
-    "mafia.meet": N_("The Mafia: seats {members}."),
-    "mafia.points": N_("The Mafiosi have pointed (round {round})."),
+    "team.known.new_gang": N_("New Gang: seats {seats}."),
+    "team.known.mafia": N_("The Mafia: seats {seats}."),
+    "points": N_("The Mafiosi have pointed, round {round} (who at whom): {picks}."),
     "mafia.choice": N_("The Mafia has chosen seat {target}."),
     "mafia.no_target": N_("The Mafia has nobody it may choose."),
     "mafia.no_victim": N_("Nobody was chosen by the Mafia this turn."),
     "mafia.target": N_("The Mafia has chosen seat {seat}. Seat {seat}, do you answer?"),
     "saved": N_("Seat {seat} is saved and stays in; the token stays hidden."),
     "recruitment": N_("A recruitment is taking place. The Game Master will wake one of you."),
-    "recruited": N_("Seat {seat} has been recruited. The Mafia is now seats {members}."),
+    "recruited": N_("Seat {seat} has been recruited and wakes with the Mafia."),
     "wiretap.result": N_("Seat {target}'s token: {role}."),
     "speech": N_("Seat {seat} speaks."),
     "speech.claims": N_("Seat {seat} speaks and says: {claims}."),
     "defence": N_("Seat {seat} defends."),
     "defence.claims": N_("Seat {seat} defends and says: {claims}."),
-    "vote.cast": N_("Seat {seat} points at seat {target}."),
+    "vote.cast": N_("Seat {voter} points at seat {nominee}."),
+    "vote.count": N_("Votes for seat {nominee}: {votes} (seats {voters})."),
     "vote.result": N_("The votes are counted. Most votes: seats {top}."),
     "vote.none": N_("Nobody can vote or be voted for: no vote this turn."),
     "candidates": N_("Under interrogation: seats {seats}."),
     "vote.tie": N_("A tie between seats {tied}. Talk again; will anyone change their vote?"),
     "lots": N_("Lots are drawn among seats {tied}: seat {chosen}."),
-    "commander.decides": N_("A tie: the Commander (seat {seat}) voted for seat {chosen}."),
+    "commander.decides": N_("A tie: the Commander (seat {commander}) voted for seat {chosen}."),
     "commander.passed": N_("The Commander card passes to seat {seat}."),
     "vote.loser": N_("The council has chosen seat {seat}."),
     "last_shot": N_("Seat {seat} takes a last shot at seat {target}."),
@@ -108,12 +109,14 @@ def text_key(event: Event) -> str:
     """Pick the narration variant of an event."""
     kind, data = event.kind, event.data
     if kind == "phase":
-        phase = str(data["phase"]).split()[0]
-        return f"phase.{phase}.{data['step']}"
+        return f"phase.{event.phase.name}.{event.phase.step}"
     if kind == "seat.eliminated":
         return f"seat.eliminated.{data['how']}"
-    if kind in ("speech", "defence") and data.get("claims"):
-        return f"{kind}.claims"
+    if kind == "speech":
+        said = "defence" if event.phase.step == "defence" else "speech"
+        return f"{said}.claims" if data.get("claims") else said
+    if kind == "team.known":
+        return f"team.known.{data['team']}"
     if kind == "card.played":
         return "card.played.void" if data.get("void") else f"card.played.{data['card']}"
     if kind == "card.dealt" and not data.get("usable") and data.get("card") != "neutral":
@@ -121,6 +124,14 @@ def text_key(event: Event) -> str:
     if kind == "game.over":
         return f"game.over.{(data['winners'] or ['draw'])[0]}"
     return kind
+
+
+def format_value(key: str, value: Any, lang: str) -> str | None:
+    """Card ids as card names; the Mafia's pointing (``[[seat, target], ...]``) as ``9 → 4, 10 → 4``
+    (``-`` for none). ``None`` for anything else, so the default formatting applies."""
+    if key == "picks" and isinstance(value, list):
+        return ", ".join(f"{pick[0]} → {'-' if pick[1] is None else pick[1]}" for pick in value) or "-"
+    return format_card(key, value, lang)
 
 
 def format_card(key: str, value: Any, lang: str) -> str | None:

@@ -34,8 +34,7 @@ class Knowledge:
 
 def knowledge(observer: Observer) -> Knowledge:
     """The vendetta knowledge of an observer's seat, kept up to date by the observer as the game
-    goes on (so a reader may keep the object rather than ask again): the engine pushes each
-    event to the observers of its audience as it is emitted, so there is nothing to pull."""
+    goes on (so a reader may keep the object rather than ask again)."""
     return _of(observer)
 
 

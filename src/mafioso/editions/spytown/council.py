@@ -1,0 +1,190 @@
+"""The Police council's votes: every voter points at one player, in public.
+
+The preliminary vote names the two with the most votes (or all tied for the most), who defend
+themselves; the final vote among them puts one out; a tied final is talked over again while
+someone switches, then lots decide (2.5; rulings B5-B9). The children's version has a single
+vote with a final only among the tied (2.9, rule 3). The Commander card makes the voting go
+round the table from its holder and settles ties with his vote (card 4; ruling E11).
+
+Pointing is not a yes/no hand, so these votes are prompts of their own rather than the
+engine's ``ballot``; plurality, ties and lots are the engine's ``tally``, ``leaders`` and
+``by_lot``, and every count is announced as the shared ``vote.count``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import NamedTuple
+
+from mafioso.editions.spytown.catalogue import CLAIMS, Revote
+from mafioso.editions.spytown.state import SpytownState
+from mafioso.engine import PUBLIC, VOTE_TIE, Prompt, Reply, SpeechRules
+from mafioso.engine.steps import by_lot, count_votes, leaders, speech, tally
+
+Votes = dict[int, int]
+"""Who each voter pointed at."""
+
+
+class Count(NamedTuple):
+    """A vote's result: who pointed at whom, the seats tied for the most, and those tied next."""
+
+    votes: Votes
+    top: list[int]
+    rest: list[int]
+
+
+NO_VOTE = Count({}, [], [])
+
+
+def council_vote(st: SpytownState) -> Generator[list[Prompt], Reply, tuple[int | None, bool]]:
+    """Preliminary vote, interrogation, final vote (or the children's single vote).
+
+    Returns the loser, and whether he lost a deciding vote (which a Vest may answer; not the
+    Commander's direct elimination in the preliminary vote, ruling E7).
+    """
+    voters = [n for n in st.living() if st.may_vote(n)]
+    eligible = [n for n in st.living() if st.may_be_voted(n)]
+    votes, top, rest = (yield from point(st, "vote", "vote", voters, eligible)) if voters and eligible else NO_VOTE
+    if not top:
+        st.emit("vote.none", PUBLIC)
+        return None, False
+    if st.rules.single_vote:
+        if len(top) == 1:
+            return top[0], True
+        pick = commander_pick(st, votes, top)
+        if pick is not None:
+            return pick, True
+        st.emit("candidates", PUBLIC, seats=top)
+        st.enter_step("final")
+        return (yield from final(st, voters, top)), True
+    candidates = to_interrogate(st, votes, top, rest)
+    if len(candidates) == 1 and len(top) > 1:
+        return candidates[0], False  # the Commander settled a tie for the lead (ruling E11a)
+    st.emit("candidates", PUBLIC, seats=candidates)
+    st.enter_step("defence")
+    rules = SpeechRules(CLAIMS, len(st.seats))
+    for seat in candidates:
+        yield from speech(st, st.prompt_id("defence", seat), seat, rules=rules, timer=60, act="defence")
+    if len(candidates) == 1:
+        return candidates[0], True  # only one player got votes (ruling B6d)
+    st.enter_step("final")
+    return (yield from final(st, voters, candidates)), True
+
+
+def to_interrogate(st: SpytownState, votes: Votes, top: list[int], rest: list[int]) -> list[int]:
+    """The two with the most votes, or all tied for the most (rulings B6, E11)."""
+    if len(top) > 1:
+        pick = commander_pick(st, votes, top) if st.options["commander_prelim_tie"] == "eliminate" else None
+        return [pick] if pick is not None else top
+    if len(rest) > 1:
+        pick = commander_pick(st, votes, rest)
+        if pick is None and st.options["second_place_tie"] == "lots":
+            pick = by_lot(st, st.prompt_id("second", "lots"), rest)
+            st.emit("lots", PUBLIC, tied=rest, chosen=pick)
+        rest = [pick] if pick is not None else rest
+    return top + rest
+
+
+def final(st: SpytownState, voters: list[int], candidates: list[int]) -> Generator[list[Prompt], Reply, int]:
+    """The final vote among the candidates. A tie is talked over and re-voted while someone
+    switches, at most ``tie_rounds`` times, then lots decide (ruling B8); the Commander's vote
+    settles a tie first (ruling E11)."""
+    count = yield from point(st, "final", "final_vote", voters, candidates)
+    tied = candidates
+    for again in range(1, int(st.options["tie_rounds"]) + 2):
+        if len(count.top) == 1:
+            return count.top[0]
+        tied = count.top or candidates
+        pick = commander_pick(st, count.votes, tied)
+        if pick is not None:
+            return pick
+        if again > int(st.options["tie_rounds"]):
+            break
+        st.emit(VOTE_TIE, PUBLIC, tied=tied)
+        recount = yield from point(st, f"revote{again}", "revote", voters, candidates, previous=count.votes)
+        switched = any(recount.votes[voter] != count.votes.get(voter) for voter in recount.votes)
+        count = recount
+        if not switched:
+            break
+    chosen = by_lot(st, st.prompt_id("final", "lots"), sorted(tied))
+    st.emit("lots", PUBLIC, tied=sorted(tied), chosen=chosen)
+    return chosen
+
+
+def point(
+    st: SpytownState, key: str, act: str, voters: list[int], choices: list[int], previous: Votes | None = None,
+) -> Generator[list[Prompt], Reply, Count]:
+    """Every voter points at one of ``choices`` (never himself; no abstaining, ruling B5).
+
+    All at once, or one by one round the table from the Commander when that card is in play.
+    A re-vote (``previous`` given) may be passed: the voter keeps his vote. A timeout of a
+    vote that cannot be passed is a fair draw among the seats it offers, never a fixed seat.
+    """
+    stem = st.prompt_id(key)
+    prompts = []
+    for voter in voting_order(st, voters):
+        options = tuple(c for c in choices if c != voter)
+        if not options:
+            continue
+        if previous is not None and previous.get(voter) in options:
+            prompts.append(Prompt(f"{stem}.{voter}", voter, act, options, timer=20, data=Revote(previous[voter])))
+        else:
+            prompts.append(Prompt(f"{stem}.{voter}", voter, act, options, optional=False, timer=20))
+    votes: Votes = {}
+    if st.commander is not None:
+        for prompt in prompts:
+            reply = yield [prompt]
+            votes[prompt.seat] = _vote(reply, prompt)
+            st.emit("vote.cast", PUBLIC, voter=prompt.seat, nominee=votes[prompt.seat])
+    elif prompts:
+        reply = yield prompts
+        votes = {prompt.seat: _vote(reply, prompt) for prompt in prompts}
+    return announce(st, votes)
+
+
+def _vote(reply: Reply, prompt: Prompt) -> int:
+    """The seat a voter pointed at; a passed re-vote keeps the vote he gave before."""
+    choice: int | None = reply.get(prompt.id)
+    if choice is None and isinstance(prompt.data, Revote):
+        return prompt.data.previous
+    assert choice is not None, "a vote cannot be passed"
+    return choice
+
+
+def announce(st: SpytownState, votes: Votes) -> Count:
+    """The hands against each player who got any (``vote.count``, seat order), then the leaders."""
+    hands: dict[int, list[int]] = {}
+    for voter, nominee in votes.items():
+        hands.setdefault(nominee, []).append(voter)
+    for nominee in sorted(hands):
+        count_votes(st, nominee, hands[nominee])
+    top, rest = standings(votes)
+    st.emit("vote.result", PUBLIC, top=top)
+    return Count(votes, top, rest)
+
+
+def standings(votes: Votes) -> tuple[list[int], list[int]]:
+    """Seats tied for the most votes, and seats tied for the next count (if any got votes)."""
+    counts = tally(votes.values())
+    top = leaders(counts, sorted(counts))
+    rest = leaders({seat: n for seat, n in counts.items() if seat not in top}, sorted(counts))
+    return top, rest
+
+
+def voting_order(st: SpytownState, voters: list[int]) -> list[int]:
+    """Seat order; with the Commander in play, round the table from his seat (ruling E11d)."""
+    if st.commander is None:
+        return voters
+    count = len(st.seats)
+    order = [(st.commander + i - 1) % count + 1 for i in range(count)]
+    return [n for n in order if n in voters]
+
+
+def commander_pick(st: SpytownState, votes: Votes, tied: list[int]) -> int | None:
+    """On a tie, the tied player the Commander voted for, if he voted for one of them (E11c)."""
+    holder = st.commander
+    if holder is None or votes.get(holder) not in tied:
+        return None
+    pick = votes[holder]
+    st.emit("commander.decides", PUBLIC, commander=holder, tied=tied, chosen=pick)
+    return pick
