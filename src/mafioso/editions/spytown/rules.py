@@ -77,6 +77,8 @@ class SpytownEdition(Edition):
     texts = TEXTS
     narration_key = text_key
     reveals = REVEALS
+    observed = frozenset({"agent.check", "wiretap.result", "card.dealt", "card.played"})
+    """The kinds :meth:`observe` folds into a seat's facts."""
     players_by_default = 11
     cards = CARDS
 
