@@ -7,7 +7,7 @@ import warnings
 from collections.abc import Sequence
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
-from typing import Any
+from typing import Any, cast
 
 from mafioso.engine import CHOOSE, CHOOSE_MANY, Choice, Edition, Event, Observer, Prompt
 
@@ -31,11 +31,14 @@ class Bot:
         self.players = players
         self.rng = rng
         self.observer: Observer | None = None
+        self.knows: Observer = cast(Observer, _Unattached(seat))
+        """The seat's knowledge (a bot must be attached before it plays): an attribute, not a
+        property, because bots read it at every turn."""
         self._seen = 0
 
     def attach(self, observer: Observer) -> None:
         """Play the seat this observer watches."""
-        self.observer = observer
+        self.observer = self.knows = observer
         self._seen = 0
 
     def sync(self) -> None:
@@ -50,19 +53,24 @@ class Bot:
                 observe(event)
             self._seen = len(history)
 
-    @property
-    def knows(self) -> Observer:
-        """The seat's knowledge (a bot must be attached before it plays)."""
-        if self.observer is None:
-            raise RuntimeError(f"the bot of seat {self.seat} is not attached to a game")
-        return self.observer
-
     def observe(self, event: Event) -> None:
         """Take in one event this seat saw (an edition's bot infers what it likes from it)."""
 
     def choose(self, prompt: Prompt) -> Choice:
         """Answer a prompt with a legal choice."""
         return random_choice(prompt, self.rng)
+
+
+class _Unattached:
+    """Stands for the observer of a bot not attached to a game yet: reading it says so."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):  # copy and pickle look for hooks this way
+            raise AttributeError(name)
+        raise RuntimeError(f"the bot of seat {self.seat} is not attached to a game")
 
 
 class RandomBot(Bot):

@@ -78,8 +78,11 @@ class State:
         self.judge = judge
         """The edition's win check (``Edition.check_win``), for :meth:`end_if_decided`."""
         self.phase: Phase = SETUP
+        self._tagged, self._tag = SETUP, SETUP.tag
         self.observers: dict[int, Observer] = {}
         """The seats' observers (see :meth:`watch`); each event is handed to those of its audience."""
+        self._watching: list[Observer] = []
+        self._teach: Callable[[list[Observer], Event], None] = lambda observers, event: None
         self._keep: list[Callable[[Event], None]] = []
         self._folds: frozenset[str] | None = frozenset()
 
@@ -137,11 +140,11 @@ class State:
     def watch(self, seat: int, observer: Observer) -> None:
         """Hand every event this seat may see to ``observer`` from now on."""
         self.observers[seat] = observer
-        self._keep = [o.history.append for o in self.observers.values()]
-        folds: frozenset[str] | None = frozenset()
-        for other in self.observers.values():
-            folds = None if folds is None or other.folds is None else folds | other.folds
-        self._folds = folds
+        self._watching = list(self.observers.values())
+        self._teach = observer.teach  # (the observer module imports this one: no import back)
+        self._keep = [o.history.append for o in self._watching]
+        folds = self._folds
+        self._folds = None if folds is None or observer.folds is None else folds | observer.folds
 
     def release(self) -> dict[int, Observer]:
         """Stop handing events to observers and return them (the game is over; none will come).
@@ -151,7 +154,7 @@ class State:
         Letting go at the end leaves a finished game to plain reference counting.
         """
         observers, self.observers = self.observers, {}
-        self._keep, self._folds = [], frozenset()
+        self._watching, self._keep, self._folds = [], [], frozenset()
         return observers
 
     def _deliver(self, event: Event) -> None:
@@ -166,8 +169,7 @@ class State:
                 keep(event)
             folds = self._folds
             if folds is None or event.kind in folds:
-                for observer in observers.values():
-                    observer.learn(event)
+                self._teach(self._watching, event)
             return
         grimoire = observers.get(GM)
         if grimoire is not None:
@@ -189,7 +191,10 @@ class State:
 
     def prompt_id(self, *parts: object) -> str:
         """A prompt id in the current phase: ``prompt_id("vote", 3)`` -> ``"d2.vote.3"``."""
-        return ".".join([self.phase.tag, *map(str, parts)])
+        phase = self.phase
+        if phase is not self._tagged:  # the phase's tag, worked out once per phase
+            self._tagged, self._tag = phase, phase.tag
+        return ".".join([self._tag, *map(str, parts)])
 
     # -- the end -----------------------------------------------------------------------------
     def end(self, outcome: Outcome) -> NoReturn:

@@ -235,13 +235,13 @@ def ballot(st: State, key: str, voters: Iterable[int], nominee: int, *, act: str
 
     Returns the seats that said yes; the caller announces the count (:func:`count_votes`).
     """
-    asked = list(voters)
-    prompts = [Prompt(f"{key}.{v}", v, act, YES_NO, optional=False, default=NO, timer=timer,
-                      data=Ballot(nominee)) for v in asked]
+    about = Ballot(nominee)
+    prompts = [Prompt(f"{key}.{v}", v, act, YES_NO, optional=False, default=NO, timer=timer, data=about)
+               for v in voters]
     if not prompts:
         return []
     reply = yield prompts
-    return [v for v in asked if reply.get(f"{key}.{v}") == YES]
+    return [p.seat for p in prompts if reply.get(p.id) == YES]
 
 
 def count_votes(st: State, nominee: int, voters: Sequence[int], audience: Audience = PUBLIC) -> int:
