@@ -7,7 +7,7 @@ import warnings
 from collections.abc import Sequence
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 from mafioso.engine import CHOOSE, CHOOSE_MANY, Choice, Edition, Event, Observer, Prompt
 
@@ -23,6 +23,9 @@ class Bot:
     """
 
     wants_events = True
+    listens: ClassVar[frozenset[str] | None] = None
+    """The event kinds :meth:`observe` infers from (``None``: every kind). :meth:`sync` hands
+    it only those, sparing a call for every other event of the game."""
 
     def __init__(self, seat: int, edition: Edition, options: dict[str, Any], players: int, rng: random.Random) -> None:
         self.seat = seat
@@ -35,11 +38,13 @@ class Bot:
         """The seat's knowledge (a bot must be attached before it plays): an attribute, not a
         property, because bots read it at every turn."""
         self._seen = 0
+        self._listening: frozenset[str] | None = self.listens
 
     def attach(self, observer: Observer) -> None:
         """Play the seat this observer watches."""
         self.observer = self.knows = observer
         self._seen = 0
+        self._listening = self.listens if type(self).observe is not Bot.observe else frozenset()
 
     def sync(self) -> None:
         """Take in the events seen since the last call (the driver calls it before :meth:`choose`)."""
@@ -47,11 +52,17 @@ class Bot:
             return
         history = self.observer.history
         seen = self._seen
-        if seen != len(history):
-            observe = self.observe
+        if seen == len(history):
+            return
+        observe, listening = self.observe, self._listening
+        if listening is None:
             for event in history[seen:]:
                 observe(event)
-            self._seen = len(history)
+        elif listening:
+            for event in history[seen:]:
+                if event.kind in listening:
+                    observe(event)
+        self._seen = len(history)
 
     def observe(self, event: Event) -> None:
         """Take in one event this seat saw (an edition's bot infers what it likes from it)."""

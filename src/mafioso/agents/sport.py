@@ -38,8 +38,12 @@ class HeuristicBot(Bot):
         self.suspicion: Counter[int] = Counter()
         self.sheriff_found: int | None = None
         self.claimed = False
+        self._beliefs: tuple[frozenset[int], frozenset[int]] | None = None
 
     # -- what the seat learns ----------------------------------------------------------------
+    listens = frozenset({"mafia.kill_order", "don.signal", "check_black.result", "check_sheriff.result",
+                         "speech", "defence", "last_words", "vote.count", "nomination"})
+
     def observe(self, event: Event) -> None:
         kind, data = event.kind, event.data
         if kind == "mafia.kill_order":
@@ -48,6 +52,7 @@ class HeuristicBot(Bot):
             self.signal = data["target"]
         elif kind in ("check_black.result", "check_sheriff.result"):
             self.checked[data["target"]] = data["found"]
+            self._beliefs = None
             if kind == "check_sheriff.result" and data["found"]:
                 self.sheriff_found = data["target"]
         elif kind in ("speech", "defence", "last_words"):
@@ -62,7 +67,8 @@ class HeuristicBot(Bot):
         """Catch up, then keep what the seat knows at hand: the bot asks for it often."""
         super().sync()
         knows = self.knows
-        self.role = knows.role or ""
+        if self.role != (knows.role or ""):
+            self.role, self._beliefs = knows.role or "", None
         self.out = knows.out
         self.family = knows.teammates if self.is_black() else []
 
@@ -72,6 +78,8 @@ class HeuristicBot(Bot):
         return self.knows.phase.number or 0
 
     def hear(self, speaker: int, claims: list[dict[str, Any]]) -> None:
+        if claims:
+            self._beliefs = None
         for claim in claims:
             if claim["is"] == "sheriff" and claim["seat"] == speaker and speaker not in self.sheriff_claims:
                 self.sheriff_claims.append(speaker)
@@ -87,28 +95,31 @@ class HeuristicBot(Bot):
 
     # -- beliefs -----------------------------------------------------------------------------
     def trusted_sheriff(self) -> int | None:
+        """Itself if it is the sheriff, else the one seat that claimed the role (two claims: nobody)."""
         if self.role == "sheriff":
             return self.seat
-        living = [s for s in self.sheriff_claims if s not in self.out]
-        claims = [s for s in self.sheriff_claims]
-        if len(claims) == 1:
-            return claims[0]
-        if len(living) == 1 and len(claims) == 2:
-            return None
-        return None
+        return self.sheriff_claims[0] if len(self.sheriff_claims) == 1 else None
 
-    def trusted_black(self) -> set[int]:
-        if self.role == "sheriff":
-            return {s for s, black in self.checked.items() if black}
-        sheriff = self.trusted_sheriff()
-        return set(self.said_black.get(sheriff, set())) if sheriff else set()
+    def trusted_black(self) -> frozenset[int]:
+        return self.beliefs()[0]
 
-    def trusted_red(self) -> set[int]:
-        if self.role == "sheriff":
-            return {s for s, black in self.checked.items() if not black} | {self.seat}
-        sheriff = self.trusted_sheriff()
-        reds = set(self.said_red.get(sheriff, set())) if sheriff else set()
-        return reds | ({sheriff} if sheriff else set()) | {self.seat}
+    def trusted_red(self) -> frozenset[int]:
+        return self.beliefs()[1]
+
+    def beliefs(self) -> tuple[frozenset[int], frozenset[int]]:
+        """The seats this seat trusts to be black and red, worked out again only when it has
+        heard something new (a claim, a check): scoring asks for them for every seat."""
+        if self._beliefs is None:
+            if self.role == "sheriff":
+                black = {s for s, found in self.checked.items() if found}
+                red = {s for s, found in self.checked.items() if not found} | {self.seat}
+            else:
+                sheriff = self.trusted_sheriff()
+                black = set(self.said_black.get(sheriff, set())) if sheriff else set()
+                red = set(self.said_red.get(sheriff, set())) if sheriff else set()
+                red |= ({sheriff} if sheriff else set()) | {self.seat}
+            self._beliefs = (frozenset(black), frozenset(red))
+        return self._beliefs
 
     def is_black(self) -> bool:
         return self.role in BLACK_ROLES

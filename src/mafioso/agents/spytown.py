@@ -79,9 +79,11 @@ class HeuristicBot(Bot):
         """Read the observer once per decision: references to its knowledge, not copies, so the
         many looks a decision takes (a score per seat) read plain dicts."""
         knows = self.knows
-        self.now = Knowledge(knows.role or "", knows.team or "", knows.known_roles, knows.known_teams,
-                             knows.facts.get("tokens", {}), knows.out)
-        self.now = self.now._replace(trusted=self.trusted_agent())
+        self.now = now = Knowledge(knows.role or "", knows.team or "", knows.known_roles, knows.known_teams,
+                                   knows.facts.get("tokens", {}), knows.out)
+        trusted = self.trusted_agent()
+        if trusted is not None:  # (rarely: one lone claimant)
+            self.now = now._replace(trusted=trusted)
 
     def token(self, seat: int) -> str | None:
         """The token this seat knows ``seat`` holds: told, turned up or seen in secret; a seat
@@ -100,6 +102,8 @@ class HeuristicBot(Bot):
         return {seat for seat, known in self.now.teams.items() if known == team}
 
     # -- what the seat infers ----------------------------------------------------------------
+    listens = HEARD
+
     def observe(self, event: Event) -> None:
         kind, data = event.kind, event.data
         if kind not in HEARD:

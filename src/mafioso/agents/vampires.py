@@ -32,6 +32,12 @@ from mafioso.engine import (
 
 HUNTER_SIDE = "hunters"
 VAMPIRE_SIDE = "vampires"
+NO_SIDES: dict[int, str] = {}
+"""What a seat knows of sides before the edition has told it any (read, never written)."""
+
+HANDLERS = {kind: "_on_" + kind.replace(".", "_") for kind in (
+    "role.revealed", "check.sides", "speech", "nomination", "vote.count", "points", "strike.chosen")}
+"""The events the bot draws inferences from, and the method that reads each."""
 
 
 class HeuristicBot(Bot):
@@ -72,7 +78,7 @@ class HeuristicBot(Bot):
         """The side of ``seat`` as far as this seat knows: its card, the band it met, a card it was
         shown or saw revealed, a prisoner, the Bride's nod, or the Revenant's answers. A hunter
         takes the Novice for one of the band (see :attr:`odd_one`)."""
-        return self.teams.get(seat) or self.facts.get("sides", {}).get(seat) or self.inferred.get(seat)
+        return self.teams.get(seat) or self.facts.get("sides", NO_SIDES).get(seat) or self.inferred.get(seat)
 
     @property
     def band(self) -> set[int]:
@@ -86,6 +92,8 @@ class HeuristicBot(Bot):
         return self.knows.out
 
     # -- what the seat infers ------------------------------------------------------------------
+    listens = frozenset(HANDLERS)
+
     def observe(self, event: Event) -> None:
         name = HANDLERS.get(event.kind)
         if name is not None:
@@ -260,10 +268,6 @@ class HeuristicBot(Bot):
 
     _dhampir = _nosferatu = _protector
 
-
-HANDLERS = {kind: "_on_" + kind.replace(".", "_") for kind in (
-    "role.revealed", "check.sides", "speech", "nomination", "vote.count", "points", "strike.chosen")}
-"""The events the bot draws inferences from, and the method that reads each."""
 
 
 def _plurality(picks: dict[int, int | None], options: tuple[Any, ...]) -> Any:

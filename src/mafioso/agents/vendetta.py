@@ -134,6 +134,8 @@ class HeuristicBot(Bot):
         return "criminal" if seat in self._seen_cards.jailed else None
 
     # -- what the seat infers ----------------------------------------------------------------
+    listens = HEARD
+
     def observe(self, event: Event) -> None:
         kind, data = event.kind, event.data
         if kind not in HEARD:
