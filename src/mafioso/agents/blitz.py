@@ -29,6 +29,8 @@ from mafioso.editions.blitz.state import Drawn
 from mafioso.engine import Choice, Edition, Event, Prompt
 
 CIVILIAN_ROLES = frozenset({"civilian", "driver", "gumshoe", "lookout", "canary", "lover"})
+VOUCHES = CIVILIAN_ROLES | {"trusted"}
+"""What a speaker says of a seat it vouches for."""
 WANTS_SHOT = frozenset({"mouthpiece", "outsider"})
 ACCUSERS = frozenset({"fixer", "courier", "psycho", "heavy"})
 """Roles that gain by getting someone shot: with them in the deck, an accusation is cheap."""
@@ -158,7 +160,7 @@ class HeuristicBot(Bot):
                 self.remarks[about] = self.remarks.get(about, 0.0) + 2.0
             elif value == "suspect":
                 self.remarks[about] = self.remarks.get(about, 0.0) + 1.0
-            elif value in ("trusted", *CIVILIAN_ROLES):
+            elif value in VOUCHES:
                 self.remarks[about] = self.remarks.get(about, 0.0) - 0.5
             elif value == "rat":
                 self.remarks[about] = self.remarks.get(about, 0.0) - 1.0

@@ -17,6 +17,7 @@ test) gets the same typed errors, and every answer is normalised to its typed fo
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 from mafioso.engine.choices import Claim, Move, Payload, Speech, SpeechRules, choice_to_json, payload_to_json
@@ -83,6 +84,17 @@ class Prompt(NamedTuple):
     interrupt: bool = False
     decoy: bool = False
     data: Payload | None = None
+
+    def to_each(self, seats: Iterable[int] | Mapping[int, tuple[Any, ...]]) -> list[Prompt]:
+        """This question put to each of ``seats`` under the id ``f"{self.id}.{seat}"``, each with
+        its own options if ``seats`` maps seats to them. A vote or a secret step asks many seats
+        alike: the other fields are copied as they are rather than named again for every seat."""
+        key, act, rest, make = self.id, self.act, self[4:], Prompt._make
+        # (a concatenation of tuples builds a prompt faster than unpacking into one)
+        if isinstance(seats, Mapping):
+            return [make((f"{key}.{seat}", seat, act, options) + rest) for seat, options in seats.items()]  # noqa: RUF005
+        options = self.options
+        return [make((f"{key}.{seat}", seat, act, options) + rest) for seat in seats]  # noqa: RUF005
 
     def check(self, choice: Choice) -> Choice:
         """Return the normalised choice, or raise a typed error saying why it is not legal."""

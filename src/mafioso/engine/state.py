@@ -194,7 +194,10 @@ class State:
         phase = self.phase
         if phase is not self._tagged:  # the phase's tag, worked out once per phase
             self._tagged, self._tag = phase, phase.tag
-        return ".".join([self._tag, *map(str, parts)])
+        prompt_id = self._tag
+        for part in parts:
+            prompt_id = f"{prompt_id}.{part}"
+        return prompt_id
 
     # -- the end -----------------------------------------------------------------------------
     def end(self, outcome: Outcome) -> NoReturn:

@@ -25,7 +25,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from mafioso.engine.choices import Ballot, Payload, Speech, SpeechRules
 from mafioso.engine.events import PUBLIC, Audience
-from mafioso.engine.prompts import CHOOSE, CHOOSE_MANY, SPEECH, Choice, Prompt
+from mafioso.engine.prompts import CHOOSE, CHOOSE_MANY, GM, SPEECH, Choice, Prompt
 from mafioso.engine.state import SecretBatch, State, Steps
 from mafioso.engine.vocabulary import (
     ELIMINATED,
@@ -73,11 +73,12 @@ class Secret(NamedTuple):
         """The seats a prompt of this step offers to ``seat`` by default."""
         return tuple(st.living()) if self.include_self else st.others(seat)
 
-    def prompt(self, seat: int, options: tuple[Any, ...], *, decoy: bool = False) -> Prompt:
-        """The prompt of this step for one seat (a decoy changes nothing but the act)."""
+    def question(self, *, decoy: bool = False) -> Prompt:
+        """The question of this step, before it is put to seats (:meth:`Prompt.to_each`); a
+        decoy differs from the real one in nothing a seat can see but its act."""
         many = self.picks > 1
         return Prompt(
-            f"{self.key}.{seat}", seat, "decoy" if decoy else self.act, options,
+            self.key, GM, "decoy" if decoy else self.act,
             kind=CHOOSE_MANY if many else CHOOSE,
             optional=True if decoy else self.optional,
             default=None if decoy else self.neutral,
@@ -87,6 +88,10 @@ class Secret(NamedTuple):
             decoy=decoy,
             data=self.data,
         )
+
+    def prompt(self, seat: int, options: tuple[Any, ...], *, decoy: bool = False) -> Prompt:
+        """The prompt of this step for one seat."""
+        return self.question(decoy=decoy).to_each({seat: options})[0]
 
 
 def secret_step(
@@ -105,16 +110,13 @@ def secret_step(
     Nothing is asked when the batch would be empty (no actor, and decoys are off for bot games).
     """
     own = actors if isinstance(actors, Mapping) else dict.fromkeys(actors)
-    batch = SecretBatch(
-        spec.prompt(seat, options if options is not None else spec.targets(st, seat))
-        for seat, options in own.items()
-    )
+    offered = {seat: options if options is not None else spec.targets(st, seat) for seat, options in own.items()}
+    batch = SecretBatch(spec.question().to_each(offered))
     if acts:
         batch = SecretBatch(p._replace(act=acts[p.seat]) if p.seat in acts else p for p in batch)
     if st.decoys:
-        for seat in st.living() if pool is None else pool:
-            if seat not in own:
-                batch.append(spec.prompt(seat, spec.targets(st, seat), decoy=True))
+        idle = [seat for seat in (st.living() if pool is None else pool) if seat not in own]
+        batch += spec.question(decoy=True).to_each({seat: spec.targets(st, seat) for seat in idle})
     if not batch:
         return {}
     reply = yield batch
@@ -235,9 +237,8 @@ def ballot(st: State, key: str, voters: Iterable[int], nominee: int, *, act: str
 
     Returns the seats that said yes; the caller announces the count (:func:`count_votes`).
     """
-    about = Ballot(nominee)
-    prompts = [Prompt(f"{key}.{v}", v, act, YES_NO, optional=False, default=NO, timer=timer, data=about)
-               for v in voters]
+    question = Prompt(key, GM, act, YES_NO, optional=False, default=NO, timer=timer, data=Ballot(nominee))
+    prompts = question.to_each(voters)
     if not prompts:
         return []
     reply = yield prompts

@@ -55,6 +55,7 @@ from mafioso.editions.vendetta.secrecy import REVEALS
 from mafioso.editions.vendetta.texts import TEXTS, format_value, text_key
 from mafioso.engine import (
     FACILITATOR,
+    GM,
     NOMINATION,
     PUBLIC,
     Audience,
@@ -549,8 +550,8 @@ class VendettaEdition(Edition):
 
         Not the engine's yes/no ``ballot``: 0.1 logs answered this prompt with the suspect's
         seat, and they must still replay."""
-        key, options, ballot = st.prompt_id("vote", suspect), (suspect,), Ballot(suspect)
-        prompts = [Prompt(f"{key}.{v}", v, "vote", options, data=ballot) for v in voters]
+        question = Prompt(st.prompt_id("vote", suspect), GM, "vote", (suspect,), data=Ballot(suspect))
+        prompts = question.to_each(voters)
         if not prompts:
             return []
         reply = yield prompts
