@@ -12,6 +12,16 @@ from typing import Any, ClassVar, cast
 from mafioso.engine import CHOOSE, CHOOSE_MANY, Choice, Edition, Event, Observer, Prompt
 
 
+class _Unattached:
+    """``Bot.knows`` before the bot is attached to a game: reading it says so. Attaching sets
+    the instance's own ``knows``, which then hides this (a plain attribute, read at every turn)."""
+
+    def __get__(self, bot: Bot | None, owner: type[Bot]) -> Any:
+        if bot is None:
+            return self
+        raise RuntimeError(f"the bot of seat {bot.seat} is not attached to a game")
+
+
 class Bot:
     """A player driven by code. Subclasses override :meth:`choose` and may override :meth:`observe`.
 
@@ -23,6 +33,8 @@ class Bot:
     """
 
     wants_events = True
+    knows: Observer = cast("Observer", _Unattached())
+    """The seat's knowledge (a bot must be attached before it plays)."""
     listens: ClassVar[frozenset[str] | None] = None
     """The event kinds :meth:`observe` infers from (``None``: every kind). :meth:`sync` hands
     it only those, sparing a call for every other event of the game."""
@@ -34,9 +46,6 @@ class Bot:
         self.players = players
         self.rng = rng
         self.observer: Observer | None = None
-        self.knows: Observer = cast(Observer, _Unattached(seat))
-        """The seat's knowledge (a bot must be attached before it plays): an attribute, not a
-        property, because bots read it at every turn."""
         self._seen = 0
         self._listening: frozenset[str] | None = self.listens
 
@@ -70,18 +79,6 @@ class Bot:
     def choose(self, prompt: Prompt) -> Choice:
         """Answer a prompt with a legal choice."""
         return random_choice(prompt, self.rng)
-
-
-class _Unattached:
-    """Stands for the observer of a bot not attached to a game yet: reading it says so."""
-
-    def __init__(self, seat: int) -> None:
-        self.seat = seat
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):  # copy and pickle look for hooks this way
-            raise AttributeError(name)
-        raise RuntimeError(f"the bot of seat {self.seat} is not attached to a game")
 
 
 class RandomBot(Bot):

@@ -116,7 +116,9 @@ class Game:
                 raise RuntimeError(f"the {self.edition.id} flow stopped without ending the game") from None
             self._finish(stop.value)
             return
-        pending = {prompt.id: prompt for prompt in batch}
+        pending = {}
+        for prompt in batch:
+            pending[prompt.id] = prompt
         if not pending:
             raise RuntimeError(f"the {self.edition.id} flow asked nothing in {self.phase}")
         if len(pending) != len(batch):
@@ -190,7 +192,7 @@ class Game:
         if prompt is None or prompt.seat != seat or type(seat) is not int:  # True == 1, but is no seat
             prompt = self._find(seat, prompt_id)
         value = prompt.check(choice)
-        decision = Decision(seat, prompt_id, value)
+        decision: Decision = tuple.__new__(Decision, (seat, prompt_id, value))  # Decision(...), less a call
         mark = len(self.history)
         self.history.append(decision)
         try:

@@ -85,16 +85,16 @@ class Prompt(NamedTuple):
     decoy: bool = False
     data: Payload | None = None
 
-    def to_each(self, seats: Iterable[int] | Mapping[int, tuple[Any, ...]]) -> list[Prompt]:
-        """This question put to each of ``seats`` under the id ``f"{self.id}.{seat}"``, each with
-        its own options if ``seats`` maps seats to them. A vote or a secret step asks many seats
+    def to_each(self, seats: Iterable[int], options: Mapping[int, tuple[Any, ...]] | None = None) -> list[Prompt]:
+        """This question put to each of ``seats`` under the id ``f"{self.id}.{seat}"``, with its
+        own options if ``options`` gives them by seat. A vote or a secret step asks many seats
         alike: the other fields are copied as they are rather than named again for every seat."""
-        key, act, rest, make = self.id, self.act, self[4:], Prompt._make
-        # (a concatenation of tuples builds a prompt faster than unpacking into one)
-        if isinstance(seats, Mapping):
-            return [make((f"{key}.{seat}", seat, act, options) + rest) for seat, options in seats.items()]  # noqa: RUF005
-        options = self.options
-        return [make((f"{key}.{seat}", seat, act, options) + rest) for seat in seats]  # noqa: RUF005
+        key, act, rest, new = self.id, self.act, self[4:], tuple.__new__
+        # (what Prompt._make does, less its length check; joining tuples is faster than unpacking)
+        if options is None:
+            same = self.options
+            return [new(Prompt, (f"{key}.{seat}", seat, act, same) + rest) for seat in seats]  # noqa: RUF005
+        return [new(Prompt, (f"{key}.{seat}", seat, act, options[seat]) + rest) for seat in seats]  # noqa: RUF005
 
     def check(self, choice: Choice) -> Choice:
         """Return the normalised choice, or raise a typed error saying why it is not legal."""

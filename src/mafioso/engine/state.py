@@ -131,7 +131,8 @@ class State:
     # -- events and phases -------------------------------------------------------------------
     def emit(self, kind: str, audience: Audience = PUBLIC, **data: Any) -> Event:
         """Record an event of the current phase. ``data`` must hold only JSON values."""
-        event = Event(len(self.events), kind, audience, data, self.phase)
+        # Event(...) with every field, built the way the named tuple builds itself, less a call
+        event: Event = tuple.__new__(Event, (len(self.events), kind, audience, data, self.phase))
         self.events.append(event)
         if self.observers:
             self._deliver(event)

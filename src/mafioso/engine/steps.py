@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeGuard, TypeVar
 
 from mafioso.engine.choices import Ballot, Payload, Speech, SpeechRules
 from mafioso.engine.events import PUBLIC, Audience
@@ -91,7 +91,7 @@ class Secret(NamedTuple):
 
     def prompt(self, seat: int, options: tuple[Any, ...], *, decoy: bool = False) -> Prompt:
         """The prompt of this step for one seat."""
-        return self.question(decoy=decoy).to_each({seat: options})[0]
+        return self.question(decoy=decoy).to_each((seat,), {seat: options})[0]
 
 
 def secret_step(
@@ -109,18 +109,26 @@ def secret_step(
     each with its own task), in the same shape. Returns ``{seat: choice}`` for the actors only.
     Nothing is asked when the batch would be empty (no actor, and decoys are off for bot games).
     """
-    own = actors if isinstance(actors, Mapping) else dict.fromkeys(actors)
+    own = actors if _is_mapping(actors) else dict.fromkeys(actors)
     offered = {seat: options if options is not None else spec.targets(st, seat) for seat, options in own.items()}
-    batch = SecretBatch(spec.question().to_each(offered))
+    batch = SecretBatch(spec.question().to_each(own, offered))
     if acts:
         batch = SecretBatch(p._replace(act=acts[p.seat]) if p.seat in acts else p for p in batch)
     if st.decoys:
         idle = [seat for seat in (st.living() if pool is None else pool) if seat not in own]
-        batch += spec.question(decoy=True).to_each({seat: spec.targets(st, seat) for seat in idle})
+        batch += spec.question(decoy=True).to_each(idle, {seat: spec.targets(st, seat) for seat in idle})
     if not batch:
         return {}
     reply = yield batch
     return {seat: reply.get(f"{spec.key}.{seat}") for seat in own}
+
+
+def _is_mapping(value: object) -> TypeGuard[Mapping[Any, Any]]:
+    """``isinstance(value, Mapping)``, answered at once for the usual dicts, lists and tuples (an
+    abstract-class check costs as much as the rest of a small step)."""
+    if type(value) is dict:
+        return True
+    return type(value) not in (list, tuple) and isinstance(value, Mapping)
 
 
 # -- tallies -----------------------------------------------------------------------------------
@@ -181,7 +189,7 @@ def agree(
     members = list(group)
     for number in range(1, max(1, rounds) + 1):
         key = spec.key if rounds <= 1 else f"{spec.key}{number}"
-        offered = {m: targets[m] for m in members} if isinstance(targets, Mapping) else dict.fromkeys(members, targets)
+        offered = {m: targets[m] for m in members} if _is_mapping(targets) else dict.fromkeys(members, targets)
         picks = yield from secret_step(st, spec._replace(key=key), offered)
         if not members:
             return Agreement(None, {})
