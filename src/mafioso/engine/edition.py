@@ -142,7 +142,7 @@ class Edition:
         for name in given:
             if name not in known:
                 raise OptionError(f"{self.id} has no option {name!r}; options: {', '.join(known) or 'none'}")
-        return {o.name: o.check(given[o.name]) if o.name in given else o.default for o in self.options}
+        return {o.name: _checked(o, given[o.name]) if o.name in given else o.default for o in self.options}
 
     def players_for(self, roles: Sequence[str]) -> int:
         """How many players a list of fixed roles seats (one each, unless an edition deals more cards)."""
@@ -195,3 +195,11 @@ class Edition:
         """Fold an edition-specific event into a seat's knowledge (``observer.facts``); the
         engine has already folded the shared vocabulary. The event is one the seat may see, of
         a kind listed in :attr:`observed` if the edition declares them."""
+
+
+def _checked(option: Option, value: Any) -> Any:
+    """``option.check(value)``, short for a value that is the option's own default (checked when
+    the edition was imported): options resolved by a game pass through here again and again."""
+    if value is option.default and type(value) in (bool, int, float, str):
+        return value
+    return option.check(value)
