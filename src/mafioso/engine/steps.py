@@ -187,10 +187,10 @@ def agree(
     """
     picks: dict[int, Any] = {}
     members = list(group)
+    offered = {m: targets[m] for m in members} if _is_mapping(targets) else dict.fromkeys(members, targets)
     for number in range(1, max(1, rounds) + 1):
         key = spec.key if rounds <= 1 else f"{spec.key}{number}"
-        offered = {m: targets[m] for m in members} if _is_mapping(targets) else dict.fromkeys(members, targets)
-        picks = yield from secret_step(st, spec._replace(key=key), offered)
+        picks = yield from secret_step(st, Secret(key, *spec[1:]), offered)
         if not members:
             return Agreement(None, {})
         st.emit(POINTS, Audience.group(members), round=number, picks=[[m, picks.get(m)] for m in members])

@@ -302,7 +302,7 @@ class BlitzEdition(Edition):
         """Any other player but the Vigilante may receive a Package. The prompt does not name the
         card: decoys share its spec, and the Courier's card is a secret."""
         spec = Secret(st.prompt_id(role), "package", optional=False)
-        givers = {s: tuple(n for n in st.players() if n != s) for s in st.holders(role)}
+        givers = {s: tuple([n for n in st.players() if n != s]) for s in st.holders(role)}
         given = yield from secret_step(st, spec, givers)
         for seat, holder in given.items():
             st.packages[card] = holder

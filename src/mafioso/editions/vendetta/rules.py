@@ -379,7 +379,7 @@ class VendettaEdition(Edition):
         all (the Mafia may then kill one of its own, and its members all point at the chosen one)."""
         if team == MAFIA and self.impostor_in_game(st):
             return tuple(st.living())
-        return tuple(n for n in st.living() if st.seat(n).team != team)
+        return tuple([n for n in st.living() if st.seat(n).team != team])
 
     def family_awake(self, st: VendettaState, team: str, voters: list[int]) -> bool:
         """Whether a real member of the family is free to choose: jailed members take no part in the
@@ -518,7 +518,7 @@ class VendettaEdition(Edition):
         for speaker in living:
             if len(suspects) >= 2:
                 break
-            options = tuple(n for n in living if n != speaker and n not in suspects)
+            options = tuple([n for n in living if n != speaker and n not in suspects])
             if options:
                 suspects.append((yield from self.name_suspect(st, speaker, options)))
         return suspects
