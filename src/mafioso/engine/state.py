@@ -182,7 +182,7 @@ class State:
 
     def enter(self, name: str, number: int | None = None, step: str = "") -> None:
         """Move to a phase (``enter("night", 2, "shooting")``), announcing it publicly."""
-        self.phase = Phase(name, number, step)
+        self.phase = tuple.__new__(Phase, (name, number, step))  # Phase(name, number, step), less a call
         self.emit(PHASE, PUBLIC)
 
     def enter_step(self, step: str) -> None:

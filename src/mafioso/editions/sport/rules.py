@@ -207,7 +207,7 @@ class SportEdition(Edition):
             rules = st.speech_rules
             if st.seat(speaker).role == DON:
                 rules = rules._replace(signal=tuple(st.living()))
-            nominable = [n for n in st.others(speaker) if n not in nominees]
+            nominable = tuple([n for n in st.living() if n != speaker and n not in nominees])
             said = yield from speech(st, st.prompt_id("speech", speaker), speaker, nominable,
                                      rules=rules, timer=seconds)
             if said is not None and said.signal is not None:
