@@ -16,7 +16,7 @@ from collections import Counter
 from typing import Any
 
 from mafioso.agents.base import Bot, random_choice
-from mafioso.engine import Ballot, Choice, Edition, Event, Prompt, Tied
+from mafioso.engine import Ballot, Choice, Claim, Edition, Event, Prompt, Speech, Tied
 
 BLACK_ROLES = ("mafia", "don")
 
@@ -173,34 +173,31 @@ class HeuristicBot(Bot):
         return max(options, key=lambda s: self.suspicion[s] + self.rng.random()) if options else None
 
     def on_speech(self, prompt: Prompt) -> Choice:
-        speech: dict[str, Any] = {"nominate": None}
         claims = self.claims_to_make(prompt)
-        if claims:
-            speech["claims"] = claims
-        if self.role == "don" and self.sheriff_found and self.sheriff_found not in self.out:
-            speech["signal"] = self.sheriff_found
+        found = self.sheriff_found
+        signal = found if self.role == "don" and found and found not in self.out else None
         candidates = tuple(o for o in prompt.options if self.score(o) > 0.5 or self.is_black())
+        nominee = None
         if candidates and (self.rng.random() < 0.7 or self.trusted_black() & set(candidates)):
-            speech["nominate"] = self.best(candidates)
-        return speech
+            nominee = self.best(candidates)
+        return Speech(nominee, claims, signal)
 
-    def claims_to_make(self, prompt: Prompt) -> list[dict[str, Any]]:
+    def claims_to_make(self, prompt: Prompt) -> tuple[Claim, ...]:
         if self.role != "sheriff":
-            return []
+            return ()
         found_black = any(self.checked.values())
         if not (self.day >= 3 or found_black or self.claimed):
-            return []
+            return ()
         self.claimed = True
-        claims = [{"seat": self.seat, "is": "sheriff"}]
-        claims += [{"seat": s, "is": "black" if b else "red"} for s, b in sorted(self.checked.items())]
-        return claims
+        return self.report()
+
+    def report(self) -> tuple[Claim, ...]:
+        """The sheriff's own claim, then every check it made, in seat order."""
+        checks = [Claim(s, "black" if b else "red") for s, b in sorted(self.checked.items())]
+        return (Claim(self.seat, "sheriff"), *checks)
 
     def on_last_words(self, prompt: Prompt) -> Choice:
-        claims = []
-        if self.role == "sheriff":
-            claims = [{"seat": self.seat, "is": "sheriff"}]
-            claims += [{"seat": s, "is": "black" if b else "red"} for s, b in sorted(self.checked.items())]
-        return {"claims": claims} if claims else None
+        return Speech(claims=self.report()) if self.role == "sheriff" else None
 
     on_defence = on_last_words
 

@@ -143,19 +143,20 @@ class Prompt(NamedTuple):
             if choice in self.options:
                 return Speech(choice)
             choice = {"nominate": choice}
-        elif type(choice) is Speech:
-            choice = choice.to_json()
-        if not isinstance(choice, dict):
+        said: Any
+        if type(choice) is Speech:  # typed already (bots): checked as it is, not through JSON
+            nominee, said, signal = choice
+        elif isinstance(choice, dict):
+            unknown = set(choice) - {"nominate", "claims", "signal"}
+            if unknown:
+                raise InvalidDecision(f"a speech has no field {sorted(unknown, key=str)[0]!r}")
+            nominee, said, signal = choice.get("nominate"), choice.get("claims") or [], choice.get("signal")
+        else:
             raise InvalidDecision(f"a speech is a seat to nominate, an object or null, not {_shown(choice)}")
-        unknown = set(choice) - {"nominate", "claims", "signal"}
-        if unknown:
-            raise InvalidDecision(f"a speech has no field {sorted(unknown, key=str)[0]!r}")
-        nominee = choice.get("nominate")
         if nominee is not None and (type(nominee) is not int or nominee not in self.options):
             raise IllegalTarget(f"seat {_shown(nominee)} cannot be nominated now; legal: {self.describe_options()}")
         rules = self.data if isinstance(self.data, SpeechRules) else SpeechRules()
-        claims = self._check_claims(choice.get("claims") or [], rules)
-        signal = choice.get("signal")
+        claims = self._check_claims(said, rules)
         if signal is not None and (type(signal) is not int or signal not in rules.signal):
             raise IllegalTarget(f"no signal {_shown(signal)} can be given in this speech")
         if nominee is None and not claims and signal is None:
@@ -169,15 +170,16 @@ class Prompt(NamedTuple):
         checked: list[Claim] = []
         for claim in claims:
             if type(claim) is Claim:
-                claim = claim.to_json()
-            if not isinstance(claim, dict) or set(claim) != {"seat", "is"}:
+                seat, says = claim
+            elif isinstance(claim, dict) and set(claim) == {"seat", "is"}:
+                seat, says = claim["seat"], claim["is"]
+            else:
                 raise InvalidDecision(f"a claim is {{'seat': n, 'is': value}}, not {_shown(claim)}")
-            seat, says = claim["seat"], claim["is"]
             if type(seat) is not int or not 1 <= seat <= rules.seats:
                 raise IllegalTarget(f"no seat {_shown(seat)} to make a claim about")
             if type(says) is not str or says not in rules.claims:
                 raise IllegalTarget(f"{_shown(says)} cannot be claimed; claims: {', '.join(rules.claims) or 'none'}")
-            checked.append(Claim(seat, says))
+            checked.append(claim if type(claim) is Claim else Claim(seat, says))
         return tuple(checked)
 
     def to_json(self) -> dict[str, Any]:
