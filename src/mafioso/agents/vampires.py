@@ -104,7 +104,10 @@ class HeuristicBot(Bot):
         if not event.audience.public:
             self.found.append((seat, team))  # a check of its own: worth sharing, maybe
             return
-        voters, present = self.hands.pop(seat, (set(), set()))
+        hands = self.hands.pop(seat, None)
+        if hands is None:  # no vote about this seat seen (a night death, the cards shown at the end)
+            return
+        voters, present = hands
         for other in present - voters - {seat}:
             self.suspicion[other] += 4 if team == HUNTER_SIDE else -1  # who spared a hunter is one
         for other in voters:
