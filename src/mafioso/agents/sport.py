@@ -130,12 +130,12 @@ class HeuristicBot(Bot):
             if seat in self.family:
                 return -100.0
             bonus = 10.0 if seat == self.sheriff_found or seat in self.sheriff_claims else 0.0
-            return bonus + self.suspicion[seat] + self.rng.random()
+            return bonus + self.suspicion.get(seat, 0) + self.rng.random()
         if seat in self.trusted_black():
             return 100.0
         if seat in self.trusted_red():
             return -100.0
-        return self.suspicion[seat] + self.rng.random()
+        return self.suspicion.get(seat, 0) + self.rng.random()
 
     # -- answers -----------------------------------------------------------------------------
     def choose(self, prompt: Prompt) -> Choice:
@@ -170,7 +170,7 @@ class HeuristicBot(Bot):
 
     def on_check_black(self, prompt: Prompt) -> Choice:
         options = [o for o in prompt.options if o not in self.checked]
-        return max(options, key=lambda s: self.suspicion[s] + self.rng.random()) if options else None
+        return max(options, key=lambda s: self.suspicion.get(s, 0) + self.rng.random()) if options else None
 
     def on_speech(self, prompt: Prompt) -> Choice:
         claims = self.claims_to_make(prompt)

@@ -127,6 +127,8 @@ class HeuristicBot(Bot):
         self.loser = None
 
     def hear(self, speaker: int, claims: list[dict[str, Any]]) -> None:
+        if not claims:  # (most speeches claim nothing)
+            return
         if any(c["seat"] == speaker and c["is"] == AGENT for c in claims):
             self.agent_claims[speaker] = claims
         for claim in claims:
@@ -156,7 +158,7 @@ class HeuristicBot(Bot):
             for claim in self.agent_claims[trusted]:
                 if claim["seat"] == seat:
                     score += 6 if claim["is"] == MAFIOSO else -4
-        score += self.accused[seat] + self.suspicion[seat]
+        score += self.accused.get(seat, 0) + self.suspicion.get(seat, 0)
         return score
 
     def trusted_agent(self) -> int | None:

@@ -168,11 +168,11 @@ class HeuristicBot(Bot):
                 return 60 + noise
             if side == HUNTER_SIDE:
                 return -500 + noise
-            return (40 if side == VAMPIRE_SIDE else 0) + self.suspicion[seat] + noise
+            return (40 if side == VAMPIRE_SIDE else 0) + self.suspicion.get(seat, 0) + noise
         if self.team == VAMPIRE_SIDE:
             if side == VAMPIRE_SIDE:
                 return -500 + noise
-            return (100 if side == HUNTER_SIDE else 0) + self.suspicion[seat] + noise
+            return (100 if side == HUNTER_SIDE else 0) + self.suspicion.get(seat, 0) + noise
         return noise + (5 if side else 0)  # the shapeshifter: anyone, known specials first
 
     def best(self, options: tuple[Any, ...]) -> Any:
