@@ -73,11 +73,11 @@ class Secret(NamedTuple):
         """The seats a prompt of this step offers to ``seat`` by default."""
         return tuple(st.living()) if self.include_self else st.others(seat)
 
-    def question(self, *, decoy: bool = False) -> Prompt:
-        """The question of this step, before it is put to seats (:meth:`Prompt.to_each`); a
-        decoy differs from the real one in nothing a seat can see but its act."""
+    def prompts(self, offered: Mapping[int, tuple[Any, ...]], *, decoy: bool = False) -> list[Prompt]:
+        """The prompts of this step for the seats ``offered`` maps to their options; a decoy
+        differs from the real prompt in nothing a seat can see but its act."""
         many = self.picks > 1
-        return Prompt(
+        question = Prompt(
             self.key, GM, "decoy" if decoy else self.act,
             kind=CHOOSE_MANY if many else CHOOSE,
             optional=True if decoy else self.optional,
@@ -88,10 +88,11 @@ class Secret(NamedTuple):
             decoy=decoy,
             data=self.data,
         )
+        return question.to_each(offered, offered)
 
     def prompt(self, seat: int, options: tuple[Any, ...], *, decoy: bool = False) -> Prompt:
         """The prompt of this step for one seat."""
-        return self.question(decoy=decoy).to_each((seat,), {seat: options})[0]
+        return self.prompts({seat: options}, decoy=decoy)[0]
 
 
 def secret_step(
@@ -111,12 +112,12 @@ def secret_step(
     """
     own = actors if _is_mapping(actors) else dict.fromkeys(actors)
     offered = {seat: options if options is not None else spec.targets(st, seat) for seat, options in own.items()}
-    batch = SecretBatch(spec.question().to_each(own, offered))
+    batch = SecretBatch(spec.prompts(offered))
     if acts:
         batch = SecretBatch(p._replace(act=acts[p.seat]) if p.seat in acts else p for p in batch)
     if st.decoys:
         idle = [seat for seat in (st.living() if pool is None else pool) if seat not in own]
-        batch += spec.question(decoy=True).to_each(idle, {seat: spec.targets(st, seat) for seat in idle})
+        batch += spec.prompts({seat: spec.targets(st, seat) for seat in idle}, decoy=True)
     if not batch:
         return {}
     reply = yield batch
