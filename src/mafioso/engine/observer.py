@@ -61,40 +61,21 @@ class Observer:
         """Seats this seat knows to be out of play."""
         self.facts: dict[str, Any] = {}
         """Edition-specific knowledge folded by the edition's ``observe`` hook."""
-        self._history = visible(self.game.events, self.seat)
-        self._public = self.game.state.public  # the public events filed since, for all seats
-        self._taken = len(self._public)
-        self._private: list[Event] = []  # this seat's own events since, not yet in its history
+        self.history: list[Event] = visible(self.game.events, self.seat)
+        """Every event this seat saw, in order (game-wide numbers; :meth:`stream` renumbers)."""
         self._mates: list[int] | None = None
         self._living: list[int] | None = None
         folds = self.folds
-        for event in self._history:
+        for event in self.history:
             if folds is None or event.kind in folds:
                 self.teach((self,), event)
 
     def receive(self, event: Event) -> None:
-        """Take in one private event of this seat's (the game calls it as the event is emitted);
-        it joins the history, in order, when the history is next read."""
+        """Take in one event this seat may see (the game calls it as the event is emitted)."""
         folds = self.folds
         if folds is None or event.kind in folds:
             self.teach((self,), event)
-        self._private.append(event)
-
-    @property
-    def history(self) -> list[Event]:
-        """Every event this seat saw, in order (game-wide numbers; :meth:`stream` renumbers).
-
-        Public events are filed once for all seats; each seat's history takes the new ones in a
-        single copy when it is read, rather than every seat's list taking each event as it comes.
-        """
-        if self._taken != len(self._public) or self._private:
-            new = self._public[self._taken:]
-            self._taken += len(new)
-            if self._private:  # merged by event number with the public ones
-                new = sorted(new + self._private, key=_number)
-                self._private = []
-            self._history += new
-        return self._history
+        self.history.append(event)
 
     def learn(self, event: Event) -> None:
         """Fold what an event tells, without keeping it (the game keeps public events in bulk)."""
@@ -197,10 +178,6 @@ def _returned(observers: Sequence[Observer], data: dict[str, Any]) -> None:
     for observer in observers:
         observer.out.discard(data["seat"])
         observer._living = None
-
-
-def _number(event: Event) -> int:
-    return event.index
 
 
 _FOLDS: dict[str, Callable[[Sequence[Observer], dict[str, Any]], None]] = {

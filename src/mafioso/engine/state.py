@@ -83,10 +83,8 @@ class State:
         """The seats' observers (see :meth:`watch`); each event is handed to those of its audience."""
         self._watching: list[Observer] = []
         self._teach: Callable[[list[Observer], Event], None] = lambda observers, event: None
+        self._keep: list[Callable[[Event], None]] = []
         self._folds: frozenset[str] | None = frozenset()
-        self.public: list[Event] = []
-        """The public events emitted while observers watch, filed once for all of them: each
-        observer takes them into its history when it is read (see ``Observer.history``)."""
 
     # -- seats -------------------------------------------------------------------------------
     def seat(self, number: int) -> Seat:
@@ -145,6 +143,7 @@ class State:
         self.observers[seat] = observer
         self._watching = list(self.observers.values())
         self._teach = observer.teach  # (the observer module imports this one: no import back)
+        self._keep = [o.history.append for o in self._watching]
         folds = self._folds
         self._folds = None if folds is None or observer.folds is None else folds | observer.folds
 
@@ -156,18 +155,19 @@ class State:
         Letting go at the end leaves a finished game to plain reference counting.
         """
         observers, self.observers = self.observers, {}
-        self._watching, self._folds = [], frozenset()
+        self._watching, self._keep, self._folds = [], [], frozenset()
         return observers
 
     def _deliver(self, event: Event) -> None:
         """Hand an event to the observers of its audience (the facilitator's sees everything).
 
-        A public event is filed once in :attr:`public` for every observer's history, and only
-        the kinds observers learn from are folded, which keeps observers cheap in bot games.
+        A public event goes to every observer: its history takes it by a bare list append, and
+        only the kinds observers learn from are folded, which keeps observers cheap in bot games.
         """
         observers = self.observers
         if event.audience.public:
-            self.public.append(event)
+            for keep in self._keep:
+                keep(event)
             folds = self._folds
             if folds is None or event.kind in folds:
                 self._teach(self._watching, event)
