@@ -140,10 +140,15 @@ class State:
 
     def watch(self, seat: int, observer: Observer) -> None:
         """Hand every event this seat may see to ``observer`` from now on."""
-        self.observers[seat] = observer
-        self._watching = list(self.observers.values())
+        if seat in self.observers:  # a new observer for a watched seat (a game restored)
+            self.observers[seat] = observer
+            self._watching = list(self.observers.values())
+            self._keep = [o.history.append for o in self._watching]
+        else:
+            self.observers[seat] = observer
+            self._watching.append(observer)
+            self._keep.append(observer.history.append)
         self._teach = observer.teach  # (the observer module imports this one: no import back)
-        self._keep = [o.history.append for o in self._watching]
         folds = self._folds
         self._folds = None if folds is None or observer.folds is None else folds | observer.folds
 
