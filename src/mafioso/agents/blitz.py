@@ -19,7 +19,6 @@ story for the interrogation and sticks to it, the way people play:
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -57,7 +56,7 @@ class HeuristicBot(Bot):
     def __init__(self, seat: int, edition: Edition, options: dict[str, Any], players: int, rng: random.Random) -> None:
         super().__init__(seat, edition, options, players, rng)
         self.claims: dict[int, str] = {}
-        self.claimants: Counter[str] = Counter()
+        self.claimants: dict[str, int] = {}
         """How many seats claim each role (the counts of :attr:`claims`)."""
         self.remarks: dict[int, float] = {}
         self.rat_remarks: dict[int, float] = {}
@@ -155,7 +154,7 @@ class HeuristicBot(Bot):
                 if speaker in self.claims:
                     self.claimants[self.claims[speaker]] -= 1
                 self.claims[speaker] = value
-                self.claimants[value] += 1
+                self.claimants[value] = self.claimants.get(value, 0) + 1
             elif value == "goon":
                 self.remarks[about] = self.remarks.get(about, 0.0) + 2.0
             elif value == "suspect":
@@ -349,7 +348,7 @@ class HeuristicBot(Bot):
         score = self.remarks.get(seat, 0.0) * self.remark_weight + self.rng.random() * 0.3
         if claim is None:
             return score + 1.0
-        over = self.claimants[claim] > deck.get(claim, 0)
+        over = self.claimants.get(claim, 0) > deck.get(claim, 0)
         if claim in CIVILIAN_ROLES:
             return score + (0.8 if over else -3.0)
         if claim == "rat":
@@ -398,7 +397,7 @@ class HeuristicBot(Bot):
         elif claim == "fed":
             score += 1.0
         elif claim in CIVILIAN_ROLES:
-            over = self.claimants[claim] > self.deck.get(claim, 0)
+            over = self.claimants.get(claim, 0) > self.deck.get(claim, 0)
             score += 1.5 if over else -3.0
         elif claim in ("goon", "muscle", "mouthpiece"):
             score -= 1.5
