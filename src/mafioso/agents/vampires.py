@@ -57,6 +57,7 @@ class HeuristicBot(Bot):
         """Sides worked out from the Revenant's answers (same side as a seat whose side is known)."""
         self.teams: dict[int, str] = {}
         self.facts: dict[str, Any] = {}
+        self.sides: dict[int, str] = NO_SIDES
         self.role = ""
         self.team = ""
 
@@ -71,6 +72,7 @@ class HeuristicBot(Bot):
         knows = self.knows
         self.teams = knows.known_teams
         self.facts = knows.facts
+        self.sides = knows.facts.get("sides", NO_SIDES)  # (no event comes until the next sync)
         if not self.role:  # a card is dealt once in this edition
             self.role, self.team = knows.role or "", knows.team or ""
 
@@ -78,7 +80,7 @@ class HeuristicBot(Bot):
         """The side of ``seat`` as far as this seat knows: its card, the band it met, a card it was
         shown or saw revealed, a prisoner, the Bride's nod, or the Revenant's answers. A hunter
         takes the Novice for one of the band (see :attr:`odd_one`)."""
-        return self.teams.get(seat) or self.facts.get("sides", NO_SIDES).get(seat) or self.inferred.get(seat)
+        return self.teams.get(seat) or self.sides.get(seat) or self.inferred.get(seat)
 
     @property
     def band(self) -> set[int]:
@@ -161,7 +163,7 @@ class HeuristicBot(Bot):
         """How much this seat wants ``seat`` gone: hunters for vampires, vampires for hunters."""
         if seat == self.seat:
             return -1000.0
-        side = self.side(seat)
+        side = self.teams.get(seat) or self.sides.get(seat) or self.inferred.get(seat)  # self.side(seat), inline
         noise = self.rng.random()
         if self.team == HUNTER_SIDE:
             if seat in self.odd_one:
