@@ -134,7 +134,15 @@ class State:
         # Event(...) with every field, built the way the named tuple builds itself, less a call
         event: Event = tuple.__new__(Event, (len(self.events), kind, audience, data, self.phase))
         self.events.append(event)
-        if self.observers:
+        if not self.observers:
+            return event
+        if audience.public:  # most events: every observer's history takes it by a bare list append
+            for keep in self._keep:
+                keep(event)
+            folds = self._folds
+            if folds is None or kind in folds:  # and only the kinds observers learn from are folded
+                self._teach(self._watching, event)
+        else:
             self._deliver(event)
         return event
 
@@ -164,19 +172,9 @@ class State:
         return observers
 
     def _deliver(self, event: Event) -> None:
-        """Hand an event to the observers of its audience (the facilitator's sees everything).
-
-        A public event goes to every observer: its history takes it by a bare list append, and
-        only the kinds observers learn from are folded, which keeps observers cheap in bot games.
-        """
+        """Hand a private event to the observers of its audience and the facilitator's (public
+        events are handed to every observer by :meth:`emit` itself)."""
         observers = self.observers
-        if event.audience.public:
-            for keep in self._keep:
-                keep(event)
-            folds = self._folds
-            if folds is None or event.kind in folds:
-                self._teach(self._watching, event)
-            return
         grimoire = observers.get(GM)
         if grimoire is not None:
             grimoire.receive(event)
