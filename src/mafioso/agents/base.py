@@ -46,32 +46,22 @@ class Bot:
         self.players = players
         self.rng = rng
         self.observer: Observer | None = None
-        self._seen = 0
-        self._listening: frozenset[str] | None = self.listens
+        self._news: list[Event] = []
 
     def attach(self, observer: Observer) -> None:
-        """Play the seat this observer watches."""
+        """Play the seat this observer watches (and take its events of the kinds it listens to)."""
         self.observer = self.knows = observer
-        self._seen = 0
-        self._listening = self.listens if type(self).observe is not Bot.observe else frozenset()
+        listening = type(self).observe is not Bot.observe
+        self._news = observer.feed(self.listens) if listening else []
 
     def sync(self) -> None:
         """Take in the events seen since the last call (the driver calls it before :meth:`choose`)."""
-        if self.observer is None:
-            return
-        history = self.observer.history
-        seen = self._seen
-        if seen == len(history):
-            return
-        observe, listening = self.observe, self._listening
-        if listening is None:
-            for event in history[seen:]:
+        news = self._news
+        if news:
+            observe = self.observe
+            for event in news:
                 observe(event)
-        elif listening:
-            for event in history[seen:]:
-                if event.kind in listening:
-                    observe(event)
-        self._seen = len(history)
+            news.clear()
 
     def observe(self, event: Event) -> None:
         """Take in one event this seat saw (an edition's bot infers what it likes from it)."""

@@ -45,6 +45,7 @@ class Observer:
         and those the edition's hook declares. The game only files the others in its history."""
         if hooked:
             self.folds = None if edition.observed is None else FOLDED | edition.observed
+        self._feeds: list[tuple[frozenset[str] | None, list[Event]]] = []
         self.catch_up()
 
     def catch_up(self) -> None:
@@ -61,24 +62,59 @@ class Observer:
         """Seats this seat knows to be out of play."""
         self.facts: dict[str, Any] = {}
         """Edition-specific knowledge folded by the edition's ``observe`` hook."""
-        self.history: list[Event] = visible(self.game.events, self.seat)
-        """Every event this seat saw, in order (game-wide numbers; :meth:`stream` renumbers)."""
+        self._history: list[Event] = []
+        self._upto = 0
         self._mates: list[int] | None = None
         self._living: list[int] | None = None
         folds = self.folds
         for event in self.history:
             if folds is None or event.kind in folds:
                 self.teach((self,), event)
+        events = self.game.events
+        for _, queue in self._feeds:  # a restored game: its feeds lose the events undone
+            queue[:] = [event for event in queue if event.index < len(events) and events[event.index] == event]
+
+    @property
+    def history(self) -> list[Event]:
+        """Every event this seat saw, in order (game-wide numbers; :meth:`stream` renumbers).
+
+        Taken from the game's events when it is read, the new ones only: a game need not file
+        every event in every seat's list as it comes (bots take theirs through :meth:`feed`).
+        """
+        events = self.game.events
+        if self._upto != len(events):
+            self._history += visible(events, self.seat, self._upto)
+            self._upto = len(events)
+        return self._history
+
+    def feed(self, kinds: frozenset[str] | None = None) -> list[Event]:
+        """A list of this seat's events of ``kinds`` (``None``: every kind), those seen so far
+        first, to which the game appends each new one as it is emitted; its reader empties it.
+
+        Bots take their news this way (``Bot.sync``): only the kinds they read, with nothing to
+        search through at every decision.
+        """
+        queue = [event for event in self.history if kinds is None or event.kind in kinds]
+        self._feeds.append((kinds, queue))
+        self.game.state.feed(kinds, queue)
+        return queue
 
     def receive(self, event: Event) -> None:
-        """Take in one event this seat may see (the game calls it as the event is emitted)."""
+        """Take in one private event this seat may see (the game calls it as it is emitted)."""
+        kind = event.kind
         folds = self.folds
-        if folds is None or event.kind in folds:
+        if folds is None or kind in folds:
             self.teach((self,), event)
-        self.history.append(event)
+        for kinds, queue in self._feeds:
+            if kinds is None or kind in kinds:
+                queue.append(event)
+
+    def feeds(self) -> list[tuple[frozenset[str] | None, list[Event]]]:
+        """The feeds handed out so far, with their kinds (a restored game hands them on)."""
+        return self._feeds
 
     def learn(self, event: Event) -> None:
-        """Fold what an event tells, without keeping it (the game keeps public events in bulk)."""
+        """Fold what an event tells, without keeping it."""
         self.teach((self,), event)
 
     @staticmethod

@@ -83,8 +83,9 @@ class State:
         """The seats' observers (see :meth:`watch`); each event is handed to those of its audience."""
         self._watching: list[Observer] = []
         self._teach: Callable[[list[Observer], Event], None] = lambda observers, event: None
-        self._keep: list[Callable[[Event], None]] = []
         self._folds: frozenset[str] | None = frozenset()
+        self._feeds_all: list[list[Event]] = []
+        self._feeds_of: dict[str, list[list[Event]]] = {}
 
     # -- seats -------------------------------------------------------------------------------
     def seat(self, number: int) -> Seat:
@@ -136,11 +137,15 @@ class State:
         self.events.append(event)
         if not self.observers:
             return event
-        if audience.public:  # most events: every observer's history takes it by a bare list append
-            for keep in self._keep:
-                keep(event)
+        if audience.public:  # most events: to the feeds of its kind, folded only if it tells something
+            for queue in self._feeds_all:
+                queue.append(event)
+            queues = self._feeds_of.get(kind)
+            if queues is not None:
+                for queue in queues:
+                    queue.append(event)
             folds = self._folds
-            if folds is None or kind in folds:  # and only the kinds observers learn from are folded
+            if folds is None or kind in folds:
                 self._teach(self._watching, event)
         else:
             self._deliver(event)
@@ -148,17 +153,29 @@ class State:
 
     def watch(self, seat: int, observer: Observer) -> None:
         """Hand every event this seat may see to ``observer`` from now on."""
-        if seat in self.observers:  # a new observer for a watched seat (a game restored)
-            self.observers[seat] = observer
-            self._watching = list(self.observers.values())
-            self._keep = [o.history.append for o in self._watching]
-        else:
-            self.observers[seat] = observer
+        replaced = self.observers.get(seat)
+        self.observers[seat] = observer
+        if replaced is None:
             self._watching.append(observer)
-            self._keep.append(observer.history.append)
+        else:  # another observer for a watched seat: the old one's feeds go with it
+            self._watching = list(self.observers.values())
+            gone = [queue for _, queue in replaced.feeds()]
+            self._feeds_all = [q for q in self._feeds_all if all(q is not g for g in gone)]
+            self._feeds_of = {k: [q for q in qs if all(q is not g for g in gone)] for k, qs in self._feeds_of.items()}
+        for kinds, queue in observer.feeds():  # (a restored game's observers bring theirs)
+            self.feed(kinds, queue)
         self._teach = observer.teach  # (the observer module imports this one: no import back)
         folds = self._folds
         self._folds = None if folds is None or observer.folds is None else folds | observer.folds
+
+    def feed(self, kinds: frozenset[str] | None, queue: list[Event]) -> None:
+        """Append every public event of ``kinds`` (``None``: every kind) to ``queue`` as it is
+        emitted (an observer's feed; the observer adds its private events itself)."""
+        if kinds is None:
+            self._feeds_all.append(queue)
+        else:
+            for kind in kinds:
+                self._feeds_of.setdefault(kind, []).append(queue)
 
     def release(self) -> dict[int, Observer]:
         """Stop handing events to observers and return them (the game is over; none will come).
@@ -168,7 +185,7 @@ class State:
         Letting go at the end leaves a finished game to plain reference counting.
         """
         observers, self.observers = self.observers, {}
-        self._watching, self._keep, self._folds = [], [], frozenset()
+        self._watching, self._folds, self._feeds_all, self._feeds_of = [], frozenset(), [], {}
         return observers
 
     def _deliver(self, event: Event) -> None:
