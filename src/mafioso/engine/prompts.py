@@ -169,9 +169,11 @@ class Prompt(NamedTuple):
             raise InvalidDecision(f"claims are a list, not {_shown(claims)}")
         checked: list[Claim] = []
         for claim in claims:
-            if type(claim) is Claim:
+            if type(claim) is dict and len(claim) == 2 and "seat" in claim and "is" in claim:
+                seat, says = claim["seat"], claim["is"]
+            elif type(claim) is Claim:
                 seat, says = claim
-            elif isinstance(claim, dict) and set(claim) == {"seat", "is"}:
+            elif isinstance(claim, dict) and set(claim) == {"seat", "is"}:  # a dict of another type
                 seat, says = claim["seat"], claim["is"]
             else:
                 raise InvalidDecision(f"a claim is {{'seat': n, 'is': value}}, not {_shown(claim)}")
