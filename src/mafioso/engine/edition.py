@@ -20,6 +20,7 @@ from mafioso.engine.options import Option
 from mafioso.engine.outcome import Outcome
 from mafioso.engine.prompts import Prompt
 from mafioso.engine.state import Batch, Reply, Seat, State
+from mafioso.engine.vocabulary import shared_variants
 
 if TYPE_CHECKING:
     from mafioso.engine.observer import Observer
@@ -83,7 +84,7 @@ class Edition:
     state_class: ClassVar[type[State]] = State
     texts: ClassVar[Mapping[str, str]] = {}
     """Narration templates: English msgids keyed by :meth:`text_key`, with ``{field}`` slots."""
-    narration_key: ClassVar[Callable[[Event], str] | None] = None
+    narration_key: ClassVar[Callable[[Event], str | None] | None] = None
     """The edition's function picking an event's narration key (a variant of its kind)."""
     players_by_default: ClassVar[int | None] = None
     """The player count used when none is given (the smallest one if unset)."""
@@ -153,9 +154,16 @@ class Edition:
         return [Seat(number, role, self.roles[role].team) for number, role in enumerate(roles, start=1)]
 
     def text_key(self, event: Event) -> str:
-        """The narration key of an event (its kind, unless the edition picks a variant)."""
+        """The narration key of an event: the edition's own variant if it picks one, else the
+        shared vocabulary's variant where the edition has a line for it, else the event's kind."""
         pick = type(self).narration_key
-        return pick(event) if pick is not None else event.kind
+        key = pick(event) if pick is not None else None
+        if key:
+            return key
+        for variant in shared_variants(event):
+            if variant in self.texts:
+                return variant
+        return event.kind
 
     # -- play --------------------------------------------------------------------------------
     def flow(self, state: State) -> Flow:
