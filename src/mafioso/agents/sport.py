@@ -273,3 +273,5 @@ _HANDLERS: dict[str, Callable[[HeuristicBot, dict[str, Any]], None]] = {
     "check_sheriff.result": HeuristicBot.checked_tonight,
 }
 """What the bot does with each kind of event it sees (the rest it ignores)."""
+
+HeuristicBot.listens = frozenset(_HANDLERS)  # its feed brings only these

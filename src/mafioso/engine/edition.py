@@ -94,6 +94,10 @@ class Edition:
     (the actor's team), ``"team:<id>"``, ``"role:<id>"`` (its holders) or ``"gm"``; ``"|"``
     joins alternatives. A kind not listed must not depend on hidden roles, and may be told
     privately to the facilitator only. The secrecy tests hold every game to this table."""
+    observed: ClassVar[frozenset[str] | None] = None
+    """The event kinds :meth:`observe` folds (``None``: it is shown every kind). Declaring them
+    spares every seat's observer a call for each event the hook would ignore, which in a bot
+    game is most events times every seat."""
 
     # -- setup -------------------------------------------------------------------------------
     def default_players(self) -> int:
@@ -139,7 +143,7 @@ class Edition:
         for name in given:
             if name not in known:
                 raise OptionError(f"{self.id} has no option {name!r}; options: {', '.join(known) or 'none'}")
-        return {o.name: o.check(given[o.name]) if o.name in given else o.default for o in self.options}
+        return {o.name: _checked(o, given[o.name]) if o.name in given else o.default for o in self.options}
 
     def players_for(self, roles: Sequence[str]) -> int:
         """How many players a list of fixed roles seats (one each, unless an edition deals more cards)."""
@@ -197,4 +201,13 @@ class Edition:
 
     def observe(self, observer: Observer, event: Event) -> None:
         """Fold an edition-specific event into a seat's knowledge (``observer.facts``); the
-        engine has already folded the shared vocabulary. The event is one the seat may see."""
+        engine has already folded the shared vocabulary. The event is one the seat may see, of
+        a kind listed in :attr:`observed` if the edition declares them."""
+
+
+def _checked(option: Option, value: Any) -> Any:
+    """``option.check(value)``, short for a value that is the option's own default (checked when
+    the edition was imported): options resolved by a game pass through here again and again."""
+    if value is option.default and type(value) in (bool, int, float, str):
+        return value
+    return option.check(value)

@@ -563,6 +563,8 @@ _FACTS: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
 }
 """Events a seat folds into its observer's facts (what only sport tells a seat)."""
 
+SportEdition.observed = frozenset(_FACTS)  # the observers call the hook for these kinds only
+
 
 def _is_sheriff(seat: Seat) -> bool:
     return seat.role == SHERIFF
