@@ -97,7 +97,7 @@ def no_server() -> Iterator[None]:
     import mafioso.server
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(mafioso.server, "serve", lambda *args: None)
+        patch.setattr(mafioso.server, "serve", lambda *args, **kwargs: None)
         yield
 
 
