@@ -15,7 +15,6 @@ from mafioso.desk.errors import FormatError
 from mafioso.desk.record import Protocol
 from tests.desk.helpers import SAMPLES, SCENARIOS, sample, scenario_game
 
-
 PLAYED = [path for path in SCENARIOS if "setup_error:" not in path.read_text()]
 """Every sport scenario that plays a game (those about a setup error play none)."""
 

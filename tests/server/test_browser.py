@@ -205,6 +205,8 @@ def test_decision_round_trip_latency(server: Server) -> None:
 
     from websockets.sync.client import connect
 
+    from mafioso.server.ws import pad_frame
+
     def post(path: str, body: dict[str, Any]) -> dict[str, Any]:
         request = urllib.request.Request(server.url + path, json.dumps(body).encode(), {"Content-Type": "application/json"})
         with urllib.request.urlopen(request) as response:
@@ -225,15 +227,16 @@ def test_decision_round_trip_latency(server: Server) -> None:
         phones = [stack.enter_context(connect(ws_url)) for _ in tokens]
         for phone, token in zip(phones, tokens, strict=True):
             phone.send(json.dumps({"type": "hello", "seat": token}))
-        latest = [json.loads(phone.recv()) for phone in phones]
+        latest = [json.loads(phone.recv(timeout=20)) for phone in phones]
         while len(times) < 60:
             for index, phone in enumerate(phones):
                 for raw in latest[index].get("prompts", [])[:1]:
                     choice = rng.choice([o["value"] for o in raw["options"]]) if raw["kind"] == "choose" else None
                     started = time.perf_counter()
-                    phone.send(json.dumps({"type": "decide", "prompt": raw["id"], "choice": choice}))
+                    phone.send(pad_frame({"type": "decide", "prompt": raw["id"], "choice": choice}))
                     while True:
-                        message = json.loads(phone.recv())
+                        message = json.loads(phone.recv(timeout=20))  # never wait forever
+                        assert message.get("type") != "error", message
                         if message.get("type") == "ack":
                             times.append(time.perf_counter() - started)
                             break
