@@ -42,14 +42,15 @@ class Observer:
         self._hooked: frozenset[str] | None = edition.observed
         self.folds: frozenset[str] | None = FOLDED
         """The kinds of events this observer learns from (``None``: every kind): the shared ones
-        and those the edition's hook declares. The game only files the others in its history."""
+        and those the edition's hook declares. Others only join its history (and feeds)."""
         if hooked:
             self.folds = None if edition.observed is None else FOLDED | edition.observed
         self._feeds: list[tuple[frozenset[str] | None, list[Event]]] = []
         self.catch_up()
 
     def catch_up(self) -> None:
-        """Forget everything and fold every event so far (when created, or after a restore)."""
+        """Forget everything and fold every event so far (when created, or after a restore,
+        whose undone events also leave the feeds)."""
         self.role: str | None = None
         """The seat's own role, as last told to it."""
         self.team: str | None = None
@@ -112,10 +113,6 @@ class Observer:
     def feeds(self) -> list[tuple[frozenset[str] | None, list[Event]]]:
         """The feeds handed out so far, with their kinds (a restored game hands them on)."""
         return self._feeds
-
-    def learn(self, event: Event) -> None:
-        """Fold what an event tells, without keeping it."""
-        self.teach((self,), event)
 
     @staticmethod
     def teach(observers: Sequence[Observer], event: Event) -> None:

@@ -48,12 +48,15 @@ def _of(observer: Observer) -> Knowledge:
 def observe(observer: Observer, event: Event) -> None:
     """Fold one event the seat saw into its :class:`Knowledge` (the engine's ``observe`` hook)."""
     kind, data = event.kind, event.data
-    if kind == "phase":  # the most frequent by far: most phases change nothing here
+    if kind == "phase":  # the most frequent by far, and only a dawn or a night changes anything
         name = event.phase.name
+        known = observer.facts.get(FACTS_KEY)
+        if not isinstance(known, Knowledge):  # nothing known yet: nothing to forget
+            return
         if name == "dawn":
-            _of(observer).jailed = set()  # a dawn names every prisoner still in play, or says nothing
+            known.jailed = set()  # a dawn names every prisoner still in play, or says nothing
         elif name == "night":
-            _of(observer).silenced = None
+            known.silenced = None
         return
     if kind not in FOLDS:
         return
