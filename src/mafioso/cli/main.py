@@ -25,6 +25,25 @@ from mafioso.cli.files import check_writable, decision_number, read_log, write_l
 from mafioso.engine import Edition, Game, MafiosoError, ReplayMismatch, available_editions, find_edition
 from mafioso.engine.logcheck import SEED_LIMIT
 
+
+def _help_for_people() -> None:
+    """Help shows metavars written for people (``EDITION``, ``FILE``, ``N``), never Python type
+    names: typer prints an argument's annotation (``<str>``, ``<list[Path]>``) and a flag's
+    ``<bool>`` in a column of its own, which we leave empty."""
+    from typer.core import TyperArgument, TyperOption
+
+    def argument_type(self: TyperArgument, ctx: Any) -> str | None:
+        return None
+
+    def option_type(self: TyperOption, ctx: Any) -> str | None:
+        return None if self.is_flag or self.metavar is None else self.metavar
+
+    TyperArgument.display_type_rich = argument_type  # type: ignore[method-assign]
+    TyperOption.display_type_rich = option_type  # type: ignore[method-assign]
+
+
+_help_for_people()
+
 app = typer.Typer(
     cls=FriendlyGroup,
     help="mafioso: a rules engine and automated game master for the party game Mafia.",
@@ -459,11 +478,11 @@ def play(
 @app.command()
 @friendly
 def serve(
-    host: Annotated[str, typer.Option("--host", help="Address to listen on; the default, 0.0.0.0, is every network interface (phones need it).")] = "0.0.0.0",
-    port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8000,
-    db: Annotated[str | None, typer.Option("--db", help="SQLite path or postgresql:// URL (default: a file in the user data dir).")] = None,
-    lang: Annotated[str, typer.Option("--lang", help="Default language of new tables.")] = "en",
-    trusted_proxy: Annotated[list[str] | None, typer.Option("--trusted-proxy", help="A reverse proxy (address or network) whose X-Forwarded-For names the client; repeatable.")] = None,
+    host: Annotated[str, typer.Option("--host", metavar="ADDRESS", help="Address to listen on; the default, 0.0.0.0, is every network interface (phones need it).")] = "0.0.0.0",
+    port: Annotated[int, typer.Option("--port", metavar="PORT", help="Port to listen on.")] = 8000,
+    db: Annotated[str | None, typer.Option("--db", metavar="PATH_OR_URL", help="SQLite path or postgresql:// URL (default: a file in the user data dir).")] = None,
+    lang: Annotated[str, typer.Option("--lang", metavar="LANG", help="Default language of new tables.")] = "en",
+    trusted_proxy: Annotated[list[str] | None, typer.Option("--trusted-proxy", metavar="ADDRESS", help="A reverse proxy (address or network) whose X-Forwarded-For names the client; repeatable.")] = None,
 ) -> None:
     """Run the web app: a shared host screen and a phone for every player."""
     import importlib
