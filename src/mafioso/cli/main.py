@@ -38,8 +38,8 @@ def _help_for_people() -> None:
     def option_type(self: TyperOption, ctx: Any) -> str | None:
         return None if self.is_flag or self.metavar is None else self.metavar
 
-    TyperArgument.display_type_rich = argument_type  # type: ignore[method-assign]
-    TyperOption.display_type_rich = option_type  # type: ignore[method-assign]
+    TyperArgument.display_type_rich = argument_type  # type: ignore[method-assign,assignment]
+    TyperOption.display_type_rich = option_type  # type: ignore[method-assign,assignment]
 
 
 _help_for_people()
