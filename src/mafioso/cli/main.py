@@ -39,7 +39,7 @@ def _help_for_people() -> None:
         return None if self.is_flag or self.metavar is None else self.metavar
 
     TyperArgument.display_type_rich = argument_type  # type: ignore[method-assign,assignment]
-    TyperOption.display_type_rich = option_type  # type: ignore[method-assign,assignment]
+    TyperOption.display_type_rich = option_type  # type: ignore[method-assign]
 
 
 _help_for_people()
