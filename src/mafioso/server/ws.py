@@ -112,6 +112,9 @@ class Session:
         self.table: Table | None = None
         self.member: MemberRecord | None = None
         self.last = ""
+        self.holding = False
+        """While this socket's own message is handled, its new state waits for the reply: a phone
+        must hear "accepted" before it sees the next step, whose prompt ids may be the same."""
         self.outbox: deque[tuple[str, bool]] = deque()
         """``(text, is_state)`` in order; at most one state waits (the newest)."""
         self.ready = asyncio.Event()
@@ -173,7 +176,7 @@ class Session:
     def push(self, force: bool = False) -> None:
         """Queue the current state if it changed since the last one queued (replacing a state
         still waiting: only the newest matters), then check that the client keeps reading."""
-        if self.state in (SessionState.CONNECTED, SessionState.CLOSED):
+        if self.state in (SessionState.CONNECTED, SessionState.CLOSED) or self.holding:
             return
         text = self.render()
         if force or text != self.last:
@@ -211,12 +214,16 @@ class Session:
         """Handle one text frame after the hello: apply it and queue the reply (never raises)."""
         if self.table is not None and self.table.timeline is not None:
             self.table.timeline.received(self.label)
+        self.holding = True
         try:
             reply = self.handle(text)
         except Exception as error:  # every refusal is shown, never raised
             reply = error_text(error)
+        finally:
+            self.holding = False
         if reply is not None:
             self.reply(reply)
+        self.push()  # then the state this message led to, if it changed
 
     def handle(self, text: str) -> dict[str, Any] | None:
         """Apply one client message; returns an acknowledgement to send, if any."""
