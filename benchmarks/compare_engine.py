@@ -1,13 +1,16 @@
-"""Engine speed, this checkout against an earlier revision, side by side in one run.
+"""Engine speed, this checkout against earlier revisions, side by side in one run.
 
-Usage: ``python benchmarks/compare_engine.py --base REV [--games N] [--pairs K] [--edition ID ...]
-[--bots random heuristic] [--decoys off on] [--json]``.
+Usage: ``python benchmarks/compare_engine.py --base REV [--also REV ...] [--games N] [--pairs K]
+[--edition ID ...] [--bots random heuristic] [--decoys off on] [--json]``.
 
-The earlier revision is checked out into a temporary git worktree. For every edition, bot kind
-and decoy setting, ``bench_engine.py`` runs in each tree in turn, A B A B..., ``--pairs`` times,
-each in a fresh process on one core; the figure is games per CPU second of that process. The
-ratio this/base is taken pair by pair and its median reported, so a machine whose speed drifts
-during the run still gives a fair comparison.
+Each earlier revision is checked out into a temporary git worktree. For every edition, bot kind
+and decoy setting, ``bench_engine.py`` runs in each tree in turn (base, also..., this, base,
+also..., this), ``--pairs`` times, each in a fresh process on one core; the figure is games
+per CPU second of that process. Every tree is compared with ``--base`` round by round, and the
+median of those ratios is reported, so a machine whose speed drifts during the run (a machine
+shared with others) still gives a fair comparison. ``--also`` adds revisions measured in the
+same rounds: ``--base 409f3ed --also 10754c4`` shows release 0.1.0, the engine before a piece
+of work and after it, side by side.
 """
 
 from __future__ import annotations
@@ -44,39 +47,52 @@ def rate(tree: Path, edition: str, games: int, bots: str, decoys: bool) -> float
     return float(json.loads(out)[edition]["games_per_second"])
 
 
-def compare(base: Path, args: argparse.Namespace) -> list[dict[str, object]]:
+def compare(trees: dict[str, Path], args: argparse.Namespace) -> list[dict[str, object]]:
+    """Rates of every tree, round by round, and each tree's ratios to the base tree's."""
+    base = args.base
     rows = []
     for edition in args.edition:
         for bots in args.bots:
             for decoys in (d == "on" for d in args.decoys):
-                pairs = []
-                for _ in range(args.pairs):
-                    this = rate(HERE, edition, args.games, bots, decoys)
-                    then = rate(base, edition, args.games, bots, decoys)
-                    pairs.append((this, then))
-                ratios = [a / b for a, b in pairs]
-                row = {"edition": edition, "bots": bots, "decoys": decoys,
-                       "this": statistics.median(a for a, _ in pairs), "base": statistics.median(b for _, b in pairs),
-                       "ratio": statistics.median(ratios), "ratio_min": min(ratios), "ratio_max": max(ratios)}
+                rounds = [{name: rate(tree, edition, args.games, bots, decoys) for name, tree in trees.items()}
+                          for _ in range(args.pairs)]
+                row: dict[str, object] = {"edition": edition, "bots": bots, "decoys": decoys}
+                for name in trees:
+                    row[name] = statistics.median(r[name] for r in rounds)
+                    if name != base:
+                        ratios = [r[name] / r[base] for r in rounds]
+                        row[f"ratio {name}"] = statistics.median(ratios)
+                        row[f"range {name}"] = [min(ratios), max(ratios)]
                 rows.append(row)
                 if not args.json:
-                    print(f"{edition:9} {bots:9} decoys {'on ' if decoys else 'off'}  base {row['base']:7.0f}  "
-                          f"this {row['this']:7.0f} games/s  ratio {row['ratio']:.2f} "
-                          f"({row['ratio_min']:.2f}-{row['ratio_max']:.2f})", flush=True)
+                    print(_line(row, list(trees), base), flush=True)
     return rows
+
+
+def _line(row: dict[str, object], names: list[str], base: str) -> str:
+    text = f"{row['edition']:9} {row['bots']:9} decoys {'on ' if row['decoys'] else 'off'}  {base} {row[base]:6.0f}"
+    for name in names:
+        if name != base:
+            spread: list[float] = row[f"range {name}"]  # type: ignore[assignment]
+            text += f"  {name} {row[name]:6.0f} ratio {row[f'ratio {name}']:.2f} ({spread[0]:.2f}-{spread[1]:.2f})"
+    return text + "  games/s"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--base", required=True, help="the git revision to compare against")
+    parser.add_argument("--base", required=True, help="the git revision every tree is compared with")
+    parser.add_argument("--also", nargs="*", default=[], help="more revisions measured in the same rounds")
     parser.add_argument("--games", type=int, default=300)
-    parser.add_argument("--pairs", type=int, default=3)
+    parser.add_argument("--pairs", type=int, default=3, help="rounds (each tree runs once per round)")
     parser.add_argument("--edition", nargs="+", default=["sport", "vendetta", "vampires", "spytown", "blitz"])
     parser.add_argument("--bots", nargs="+", default=["random", "heuristic"])
     parser.add_argument("--decoys", nargs="+", default=["off", "on"], choices=["off", "on"])
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    rows = compare(checkout(args.base), args)
+    trees = {args.base: checkout(args.base)}
+    trees.update({rev: checkout(rev) for rev in args.also})
+    trees["this"] = HERE
+    rows = compare(trees, args)
     if args.json:
         print(json.dumps(rows, indent=2))
 

@@ -9,6 +9,9 @@ cd "$(dirname "$0")/.."
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
 command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+# The judge's desk renders protocol PDFs with WeasyPrint (Pango) and checks them as PNG with pdftoppm.
+command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
+ldconfig -p 2>/dev/null | grep -q libpangoft2-1.0 || need+=(libpangoft2-1.0-0)
 if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
     $SUDO apt-get update -qq

@@ -150,7 +150,8 @@ def valid_parts(draw: st.DrawFn, command: str, paths: dict[str, list[str]]) -> l
     players = draw(st.integers(edition.min_players, edition.max_players))
     if command == "setup" or draw(st.booleans()):
         parts.append(["--players", str(players)])
-    for option in draw(st.lists(st.sampled_from(list(edition.options)), max_size=2, unique=True)):
+    names = list(edition.options)  # a plug-in may have no options at all
+    for option in draw(st.lists(st.sampled_from(names), max_size=2, unique=True)) if names else []:
         parts.append(["--option", f"{option.name}={json.dumps(draw(valid_values(option)))}"])
     extra = {"simulate": [["--games", draw(st.sampled_from(["1", "2"]))], ["--seed", str(draw(st.integers(0, 99)))],
                           ["--bots", draw(st.sampled_from(["random", "heuristic"]))]],

@@ -16,7 +16,7 @@ night step skipped once its role is gone.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import pytest
@@ -123,14 +123,14 @@ def test_a_decoy_shaped_unlike_the_real_prompt_is_caught(
 ) -> None:
     """The decoys of a secret step look like its real prompts: a decoy of another timer, id
     shape or size tells who acts. (No event changes: only the prompt comparison sees it.)"""
-    build = Secret.prompt
+    build = Secret.prompts
     change = DECOY_MUTATIONS[mutation]
 
-    def prompt(self: Secret, seat: int, options: tuple[Any, ...], *, decoy: bool = False) -> Prompt:
-        made = build(self, seat, options, decoy=decoy)
-        return change(made) if decoy else made
+    def prompts(self: Secret, offered: Mapping[int, tuple[Any, ...]], *, decoy: bool = False) -> list[Prompt]:
+        made = build(self, offered, decoy=decoy)
+        return [change(prompt) for prompt in made] if decoy else made
 
-    monkeypatch.setattr(Secret, "prompt", prompt)
+    monkeypatch.setattr(Secret, "prompts", prompts)
     assert "prompts differ" in first_leak(edition, range(20))
     assert not shown_leaks(edition, range(3)), "the audience check cannot see prompts: only non-interference does"
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import re
 import sys
+import warnings
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -660,6 +661,11 @@ class Runner:
             self._equal(f"points of seat {seat}", points[self.player(int(seat))], want)
 
     def expect_state(self, value: Mapping[str, Any]) -> None:
+        """Deprecated: asserts an edition's private state, which is no public contract. Scenario
+        files assert events, views and prompts instead; this key stays only so that older files
+        still run, with a warning."""
+        warnings.warn(f"{self.scenario.path}: the 'state' expectation is deprecated; assert events, views or "
+                      "prompts instead", DeprecationWarning, stacklevel=2)
         for path, want in value.items():
             try:
                 got = _lookup(self.game.state, str(path))

@@ -243,7 +243,7 @@ def test_decision_round_trip_latency(server: Server) -> None:
         phones = [stack.enter_context(connect(ws_url)) for _ in tokens]
         for phone, token in zip(phones, tokens, strict=True):
             phone.send(pad_frame({"type": "hello", "seat": token}))
-        latest = [json.loads(phone.recv()) for phone in phones]
+        latest = [json.loads(phone.recv(timeout=20)) for phone in phones]
         while len(times) < 60:
             for index, phone in enumerate(phones):
                 for raw in latest[index].get("prompts", [])[:1]:
@@ -251,8 +251,9 @@ def test_decision_round_trip_latency(server: Server) -> None:
                     started = time.perf_counter()
                     phone.send(pad_frame({"type": "decide", "prompt": raw["id"], "choice": choice}))
                     while True:
-                        message = json.loads(phone.recv())
-                        if message.get("type") in ("ack", "error"):
+                        message = json.loads(phone.recv(timeout=20))  # never wait forever
+                        assert message.get("type") != "error", message
+                        if message.get("type") == "ack":
                             times.append(time.perf_counter() - started)
                             break
                         if message.get("type") == "state":

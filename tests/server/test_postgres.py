@@ -88,7 +88,7 @@ def test_a_refused_write_changes_nothing_and_the_store_goes_on(db_url: str) -> N
     with pytest.raises(integrity_errors()):  # several statements are one transaction: all or nothing
         store._write(
             ("UPDATE tables SET stage = ? WHERE id = ?", ("playing", "t1")),
-            ("INSERT INTO history (table_id, n, entry) VALUES (?, ?, ?)", ("t1", 0, "[1, \"p\", 1]")),
+            ("INSERT INTO history (table_id, n, entry) VALUES (?, ?, ?)", ("t1", 0, '[1, "p", 1]')),
         )
     store.add_decision("t1", 1, [4, "n0.y", None])
     (loaded,) = store.load_tables()

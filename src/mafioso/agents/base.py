@@ -7,9 +7,19 @@ import warnings
 from collections.abc import Sequence
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
-from typing import Any
+from typing import Any, ClassVar, cast
 
 from mafioso.engine import CHOOSE, CHOOSE_MANY, Choice, Edition, Event, Observer, Prompt
+
+
+class _Unattached:
+    """``Bot.knows`` before the bot is attached to a game: reading it says so. Attaching sets
+    the instance's own ``knows``, which then hides this (a plain attribute, read at every turn)."""
+
+    def __get__(self, bot: Bot | None, owner: type[Bot]) -> Any:
+        if bot is None:
+            return self
+        raise RuntimeError(f"the bot of seat {bot.seat} is not attached to a game")
 
 
 class Bot:
@@ -23,6 +33,11 @@ class Bot:
     """
 
     wants_events = True
+    knows: Observer = cast("Observer", _Unattached())
+    """The seat's knowledge (a bot must be attached before it plays)."""
+    listens: ClassVar[frozenset[str] | None] = None
+    """The event kinds :meth:`observe` infers from (``None``: every kind). :meth:`sync` hands
+    it only those, sparing a call for every other event of the game."""
 
     def __init__(self, seat: int, edition: Edition, options: dict[str, Any], players: int, rng: random.Random) -> None:
         self.seat = seat
@@ -31,29 +46,22 @@ class Bot:
         self.players = players
         self.rng = rng
         self.observer: Observer | None = None
-        self._seen = 0
+        self._news: list[Event] = []
 
     def attach(self, observer: Observer) -> None:
-        """Play the seat this observer watches."""
-        self.observer = observer
-        self._seen = 0
+        """Play the seat this observer watches (and take its events of the kinds it listens to)."""
+        self.observer = self.knows = observer
+        listening = type(self).observe is not Bot.observe
+        self._news = observer.feed(self.listens) if listening else []
 
     def sync(self) -> None:
         """Take in the events seen since the last call (the driver calls it before :meth:`choose`)."""
-        if self.observer is None:
-            return
-        history = self.observer.history
-        if self._seen != len(history):
-            for event in history[self._seen:]:
-                self.observe(event)
-            self._seen = len(history)
-
-    @property
-    def knows(self) -> Observer:
-        """The seat's knowledge (a bot must be attached before it plays)."""
-        if self.observer is None:
-            raise RuntimeError(f"the bot of seat {self.seat} is not attached to a game")
-        return self.observer
+        news = self._news
+        if news:
+            observe = self.observe
+            for event in news:
+                observe(event)
+            news.clear()
 
     def observe(self, event: Event) -> None:
         """Take in one event this seat saw (an edition's bot infers what it likes from it)."""

@@ -28,6 +28,8 @@ from mafioso.editions.blitz.state import Drawn
 from mafioso.engine import Choice, Edition, Event, Prompt
 
 CIVILIAN_ROLES = frozenset({"civilian", "driver", "gumshoe", "lookout", "canary", "lover"})
+VOUCHES = CIVILIAN_ROLES | {"trusted"}
+"""What a speaker says of a seat it vouches for."""
 WANTS_SHOT = frozenset({"mouthpiece", "outsider"})
 ACCUSERS = frozenset({"fixer", "courier", "psycho", "heavy"})
 """Roles that gain by getting someone shot: with them in the deck, an accusation is cheap."""
@@ -54,6 +56,8 @@ class HeuristicBot(Bot):
     def __init__(self, seat: int, edition: Edition, options: dict[str, Any], players: int, rng: random.Random) -> None:
         super().__init__(seat, edition, options, players, rng)
         self.claims: dict[int, str] = {}
+        self.claimants: dict[str, int] = {}
+        """How many seats claim each role (the counts of :attr:`claims`)."""
         self.remarks: dict[int, float] = {}
         self.rat_remarks: dict[int, float] = {}
         self.story: list[Claim] | None = None
@@ -62,6 +66,7 @@ class HeuristicBot(Bot):
         self.passed_to = 0
         self._vigilante = 0
         self._deck: Mapping[str, int] | None = None
+        self._remark_weight = 0.0
 
     # -- what the seat knows (its observer) --------------------------------------------------
     @property
@@ -96,6 +101,18 @@ class HeuristicBot(Bot):
         return self._deck or {}
 
     @property
+    def remark_weight(self) -> float:
+        """How much a remark about a seat counts: less when the deck holds roles that gain by
+        getting someone shot (an accusation is cheap then). Worked out once, like the deck."""
+        if not self._remark_weight:
+            deck = self.deck
+            weight = 0.25 if any(deck.get(r) for r in ACCUSERS) else 0.5
+            if self._deck is None:
+                return weight
+            self._remark_weight = weight
+        return self._remark_weight
+
+    @property
     def round(self) -> int:
         """The interrogation round under way (0 before it)."""
         phase = self.knows.phase
@@ -118,6 +135,8 @@ class HeuristicBot(Bot):
         return package
 
     # -- listening ---------------------------------------------------------------------------
+    listens = frozenset({"draft.turn", "speech"})
+
     def observe(self, event: Event) -> None:
         """Infer from one visible event: whom the deck was passed to, and the claims heard."""
         data, kind = event.data, event.kind
@@ -132,12 +151,15 @@ class HeuristicBot(Bot):
         for claim in claims:
             about, value = claim["seat"], claim["is"]
             if about == speaker:
+                if speaker in self.claims:
+                    self.claimants[self.claims[speaker]] -= 1
                 self.claims[speaker] = value
+                self.claimants[value] = self.claimants.get(value, 0) + 1
             elif value == "goon":
                 self.remarks[about] = self.remarks.get(about, 0.0) + 2.0
             elif value == "suspect":
                 self.remarks[about] = self.remarks.get(about, 0.0) + 1.0
-            elif value in ("trusted", *CIVILIAN_ROLES):
+            elif value in VOUCHES:
                 self.remarks[about] = self.remarks.get(about, 0.0) - 0.5
             elif value == "rat":
                 self.remarks[about] = self.remarks.get(about, 0.0) - 1.0
@@ -323,11 +345,10 @@ class HeuristicBot(Bot):
         """
         claim = self.claims.get(seat)
         deck = self.deck
-        weight = 0.25 if any(deck.get(r) for r in ACCUSERS) else 0.5
-        score = self.remarks.get(seat, 0.0) * weight + self.rng.random() * 0.3
+        score = self.remarks.get(seat, 0.0) * self.remark_weight + self.rng.random() * 0.3
         if claim is None:
             return score + 1.0
-        over = sum(1 for c in self.claims.values() if c == claim) > deck.get(claim, 0)
+        over = self.claimants.get(claim, 0) > deck.get(claim, 0)
         if claim in CIVILIAN_ROLES:
             return score + (0.8 if over else -3.0)
         if claim == "rat":
@@ -342,8 +363,12 @@ class HeuristicBot(Bot):
 
     def least_trusted(self) -> int | None:
         """The other seat this bot suspects most (never the Vigilante)."""
-        seats = [s for s in range(1, self.players + 1) if s not in (self.seat, self.vigilante)]
-        return max(seats, key=self.suspicion) if seats else None
+        return max(self.others(), key=self.suspicion, default=None)
+
+    def others(self) -> list[int]:
+        """Every seat but this one and the Vigilante's."""
+        skip = (self.seat, self.vigilante)
+        return [s for s in range(1, self.players + 1) if s not in skip]
 
     def place(self, prompt: Prompt) -> Choice:
         """Verdicts on the most suspicious seats (as many as allowed)."""
@@ -361,8 +386,7 @@ class HeuristicBot(Bot):
 
     def likeliest_rat(self) -> int | None:
         """The seat that looks most like the Rat to this seat (for the Gambler's push)."""
-        seats = [s for s in range(1, self.players + 1) if s not in (self.seat, self.vigilante)]
-        return max(seats, key=self.rat_score) if seats else None
+        return max(self.others(), key=self.rat_score, default=None)
 
     def rat_score(self, seat: int) -> float:
         """How much ``seat`` looks like the Rat to a Goon."""
@@ -373,7 +397,7 @@ class HeuristicBot(Bot):
         elif claim == "fed":
             score += 1.0
         elif claim in CIVILIAN_ROLES:
-            over = sum(1 for c in self.claims.values() if c == claim) > self.deck.get(claim, 0)
+            over = self.claimants.get(claim, 0) > self.deck.get(claim, 0)
             score += 1.5 if over else -3.0
         elif claim in ("goon", "muscle", "mouthpiece"):
             score -= 1.5

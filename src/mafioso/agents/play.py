@@ -33,7 +33,8 @@ def run_bots(game: Game, bots: dict[int, Bot], max_decisions: int = 100_000) -> 
         if decided > max_decisions:
             raise RuntimeError(f"{game.edition.id} game (seed {game.seed}) did not end in {max_decisions} decisions")
     for bot in bots.values():
-        bot.sync()
+        if bot.wants_events:
+            bot.sync()
     return game
 
 

@@ -7,18 +7,43 @@
 - Gangsters never vote for a partner if they can help it; they shoot a revealed sheriff first,
   then follow the don's order and signals, so that every shot names the same seat.
 - The don checks for the sheriff among the seats that act like one and signals the find.
+
+What the seat knows (its role, its family, who is out, the phase, its own night checks, the
+don's order and sign) is read from its observer (``self.knows`` and the edition's
+``knows.facts``); :meth:`HeuristicBot.observe` keeps only the bot's own inferences: the claims
+it heard and the hands it saw.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from mafioso.agents.base import Bot, random_choice
-from mafioso.engine import Ballot, Choice, Edition, Event, Prompt, Tied
+from mafioso.engine import (
+    NOMINATION,
+    VOTE_COUNT,
+    Ballot,
+    Choice,
+    Edition,
+    Event,
+    Prompt,
+    Tied,
+)
 
 BLACK_ROLES = ("mafia", "don")
+
+
+class Beliefs:
+    """What a red seat makes of the claims it heard: the sheriff it trusts and the seats that
+    sheriff called black or red. Rebuilt only when a claim or a check changes it."""
+
+    def __init__(self, sheriff: int | None, black: set[int], red: set[int]) -> None:
+        self.sheriff = sheriff
+        self.black = black
+        self.red = red
 
 
 class HeuristicBot(Bot):
@@ -26,53 +51,38 @@ class HeuristicBot(Bot):
 
     def __init__(self, seat: int, edition: Edition, options: dict[str, Any], players: int, rng: random.Random) -> None:
         super().__init__(seat, edition, options, players, rng)
-        self.role = ""
-        self.out: set[int] = set()
-        self.family: list[int] = []
-        self.kill_order: list[int] = []
-        self.signal: int | None = None
-        self.checked: dict[int, bool] = {}
         self.sheriff_claims: list[int] = []
         self.said_black: dict[int, set[int]] = {}
         self.said_red: dict[int, set[int]] = {}
         self.suspicion: Counter[int] = Counter()
-        self.sheriff_found: int | None = None
         self.claimed = False
+        self._role = ""
+        self._beliefs: Beliefs | None = None
+        self._sheriff_found: int | None = None
+        self._black: bool | None = None
 
-    # -- what the seat learns ----------------------------------------------------------------
+    # -- what the seat infers ----------------------------------------------------------------
     def observe(self, event: Event) -> None:
-        kind, data = event.kind, event.data
-        if kind == "mafia.kill_order":
-            self.kill_order = list(data["order"])
-        elif kind == "don.signal":
-            self.signal = data["target"]
-        elif kind in ("check_black.result", "check_sheriff.result"):
-            self.checked[data["target"]] = data["found"]
-            if kind == "check_sheriff.result" and data["found"]:
-                self.sheriff_found = data["target"]
-        elif kind in ("speech", "defence", "last_words"):
-            self.hear(data["seat"], data.get("claims") or [])
-        elif kind == "vote.count":
-            self.judge_votes(data["nominee"], data["voters"])
-        elif kind == "nomination":
-            self.judge_votes(data["nominee"], [data["by"]])
+        handler = _HANDLERS.get(event.kind)
+        if handler is not None:
+            handler(self, event.data)
 
-    # -- what the seat knows (from its observer) ---------------------------------------------
-    def sync(self) -> None:
-        """Catch up, then keep what the seat knows at hand: the bot asks for it often."""
-        super().sync()
-        knows = self.knows
-        self.role = knows.role or ""
-        self.out = knows.out
-        self.family = knows.teammates if self.is_black() else []
+    def heard(self, data: dict[str, Any]) -> None:
+        self.hear(data["seat"], data.get("claims") or [])
 
-    @property
-    def day(self) -> int:
-        """The number of the current or last day (the night after day N is night N)."""
-        return self.knows.phase.number or 0
+    def saw_votes(self, data: dict[str, Any]) -> None:
+        self.judge_votes(data["nominee"], data["voters"])
+
+    def saw_nomination(self, data: dict[str, Any]) -> None:
+        self.judge_votes(data["nominee"], [data["by"]])
+
+    def checked_tonight(self, data: dict[str, Any]) -> None:
+        self._beliefs = None
+        self._sheriff_found = None
 
     def hear(self, speaker: int, claims: list[dict[str, Any]]) -> None:
         for claim in claims:
+            self._beliefs = None
             if claim["is"] == "sheriff" and claim["seat"] == speaker and speaker not in self.sheriff_claims:
                 self.sheriff_claims.append(speaker)
             elif claim["is"] == "black":
@@ -85,33 +95,72 @@ class HeuristicBot(Bot):
             for voter in voters:
                 self.suspicion[voter] += 1
 
+    # -- what the seat knows (from its observer) ---------------------------------------------
+    @property
+    def role(self) -> str:
+        """The seat's role (dealt once: a sport role never changes)."""
+        if not self._role:
+            self._role = self.knows.role or ""
+        return self._role
+
+    @property
+    def family(self) -> list[int]:
+        """The black seats this seat knows (itself included), if it is black itself."""
+        return self.knows.teammates if self.is_black() else []
+
+    @property
+    def out(self) -> set[int]:
+        return self.knows.out
+
+    @property
+    def day(self) -> int:
+        """The number of the current or last day (the night after day N is night N)."""
+        return self.knows.phase.number or 0
+
+    @property
+    def checked(self) -> dict[int, bool]:
+        """This seat's own night checks: ``{seat: found}`` (black for the sheriff, sheriff for the don)."""
+        facts = self.knows.facts
+        return facts.get("black_checks") or facts.get("sheriff_checks") or {}
+
+    @property
+    def sheriff_found(self) -> int | None:
+        """The seat the don's check found to be the sheriff (0 until a check finds one)."""
+        if self._sheriff_found is None:
+            checks = self.knows.facts.get("sheriff_checks", {})
+            self._sheriff_found = next((s for s, found in checks.items() if found), 0)
+        return self._sheriff_found or None
+
     # -- beliefs -----------------------------------------------------------------------------
-    def trusted_sheriff(self) -> int | None:
+    def beliefs(self) -> Beliefs:
+        if self._beliefs is None:
+            self._beliefs = self._believe()
+        return self._beliefs
+
+    def _believe(self) -> Beliefs:
         if self.role == "sheriff":
-            return self.seat
-        living = [s for s in self.sheriff_claims if s not in self.out]
-        claims = [s for s in self.sheriff_claims]
-        if len(claims) == 1:
-            return claims[0]
-        if len(living) == 1 and len(claims) == 2:
-            return None
-        return None
+            checked = self.checked
+            return Beliefs(self.seat, {s for s, b in checked.items() if b}, {s for s, b in checked.items() if not b} | {self.seat})
+        sheriff = self.sheriff_claims[0] if len(self.sheriff_claims) == 1 else None
+        if sheriff is None:
+            return Beliefs(None, set(), {self.seat})
+        return Beliefs(sheriff, set(self.said_black.get(sheriff, ())), self.said_red.get(sheriff, set()) | {sheriff, self.seat})
+
+    def trusted_sheriff(self) -> int | None:
+        return self.beliefs().sheriff
 
     def trusted_black(self) -> set[int]:
-        if self.role == "sheriff":
-            return {s for s, black in self.checked.items() if black}
-        sheriff = self.trusted_sheriff()
-        return set(self.said_black.get(sheriff, set())) if sheriff else set()
+        return self.beliefs().black
 
     def trusted_red(self) -> set[int]:
-        if self.role == "sheriff":
-            return {s for s, black in self.checked.items() if not black} | {self.seat}
-        sheriff = self.trusted_sheriff()
-        reds = set(self.said_red.get(sheriff, set())) if sheriff else set()
-        return reds | ({sheriff} if sheriff else set()) | {self.seat}
+        return self.beliefs().red
 
     def is_black(self) -> bool:
-        return self.role in BLACK_ROLES
+        if self._black is None:
+            if not self.role:
+                return False
+            self._black = self.role in BLACK_ROLES
+        return self._black
 
     def score(self, seat: int) -> float:
         """How much this seat wants ``seat`` out (higher = more)."""
@@ -120,9 +169,10 @@ class HeuristicBot(Bot):
                 return -100.0
             bonus = 10.0 if seat == self.sheriff_found or seat in self.sheriff_claims else 0.0
             return bonus + self.suspicion[seat] + self.rng.random()
-        if seat in self.trusted_black():
+        beliefs = self.beliefs()
+        if seat in beliefs.black:
             return 100.0
-        if seat in self.trusted_red():
+        if seat in beliefs.red:
             return -100.0
         return self.suspicion[seat] + self.rng.random()
 
@@ -145,50 +195,55 @@ class HeuristicBot(Bot):
 
     def on_shoot(self, prompt: Prompt) -> Choice:
         living = [o for o in prompt.options if o not in self.family]
-        for candidate in (self.sheriff_found, *self.sheriff_claims, self.signal, *self.kill_order):
+        facts = self.knows.facts
+        for candidate in (self.sheriff_found, *self.sheriff_claims, facts.get("signal"), *facts.get("kill_order", ())):
             if candidate in living:
                 return candidate
         return min(living) if living else None
 
     def on_check_sheriff(self, prompt: Prompt) -> Choice:
-        options = [o for o in prompt.options if o not in self.family and o not in self.checked]
+        checked = self.checked
+        options = [o for o in prompt.options if o not in self.family and o not in checked]
         if not options:
             return None
         claimed = [o for o in options if o in self.sheriff_claims]
         return claimed[0] if claimed else self.rng.choice(options)
 
     def on_check_black(self, prompt: Prompt) -> Choice:
-        options = [o for o in prompt.options if o not in self.checked]
+        checked = self.checked
+        options = [o for o in prompt.options if o not in checked]
         return max(options, key=lambda s: self.suspicion[s] + self.rng.random()) if options else None
 
     def on_speech(self, prompt: Prompt) -> Choice:
         speech: dict[str, Any] = {"nominate": None}
-        claims = self.claims_to_make(prompt)
+        claims = self.claims_to_make()
         if claims:
             speech["claims"] = claims
-        if self.role == "don" and self.sheriff_found and self.sheriff_found not in self.out:
-            speech["signal"] = self.sheriff_found
+        found = self.sheriff_found if self.role == "don" else None
+        if found and found not in self.out:
+            speech["signal"] = found
         candidates = tuple(o for o in prompt.options if self.score(o) > 0.5 or self.is_black())
         if candidates and (self.rng.random() < 0.7 or self.trusted_black() & set(candidates)):
             speech["nominate"] = self.best(candidates)
         return speech
 
-    def claims_to_make(self, prompt: Prompt) -> list[dict[str, Any]]:
+    def claims_to_make(self) -> list[dict[str, Any]]:
         if self.role != "sheriff":
             return []
-        found_black = any(self.checked.values())
-        if not (self.day >= 3 or found_black or self.claimed):
+        checked = self.checked
+        if not (self.day >= 3 or any(checked.values()) or self.claimed):
             return []
         self.claimed = True
+        return self.sheriff_report(checked)
+
+    def sheriff_report(self, checked: dict[int, bool]) -> list[dict[str, Any]]:
+        """The sheriff's claim and every check, as claims."""
         claims = [{"seat": self.seat, "is": "sheriff"}]
-        claims += [{"seat": s, "is": "black" if b else "red"} for s, b in sorted(self.checked.items())]
+        claims += [{"seat": s, "is": "black" if b else "red"} for s, b in sorted(checked.items())]
         return claims
 
     def on_last_words(self, prompt: Prompt) -> Choice:
-        claims = []
-        if self.role == "sheriff":
-            claims = [{"seat": self.seat, "is": "sheriff"}]
-            claims += [{"seat": s, "is": "black" if b else "red"} for s, b in sorted(self.checked.items())]
+        claims = self.sheriff_report(self.checked) if self.role == "sheriff" else []
         return {"claims": claims} if claims else None
 
     on_defence = on_last_words
@@ -207,3 +262,16 @@ class HeuristicBot(Bot):
 
     def on_decoy(self, prompt: Prompt) -> Choice:
         return random_choice(prompt, self.rng)
+
+
+_HANDLERS: dict[str, Callable[[HeuristicBot, dict[str, Any]], None]] = {
+    "speech": HeuristicBot.heard,  # a defence is a speech too
+    "last_words": HeuristicBot.heard,
+    VOTE_COUNT: HeuristicBot.saw_votes,
+    NOMINATION: HeuristicBot.saw_nomination,
+    "check_black.result": HeuristicBot.checked_tonight,
+    "check_sheriff.result": HeuristicBot.checked_tonight,
+}
+"""What the bot does with each kind of event it sees (the rest it ignores)."""
+
+HeuristicBot.listens = frozenset(_HANDLERS)  # its feed brings only these

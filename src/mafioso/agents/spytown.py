@@ -79,9 +79,11 @@ class HeuristicBot(Bot):
         """Read the observer once per decision: references to its knowledge, not copies, so the
         many looks a decision takes (a score per seat) read plain dicts."""
         knows = self.knows
-        self.now = Knowledge(knows.role or "", knows.team or "", knows.known_roles, knows.known_teams,
-                             knows.facts.get("tokens", {}), knows.out)
-        self.now = self.now._replace(trusted=self.trusted_agent())
+        self.now = now = Knowledge(knows.role or "", knows.team or "", knows.known_roles, knows.known_teams,
+                                   knows.facts.get("tokens", {}), knows.out)
+        trusted = self.trusted_agent()
+        if trusted is not None:  # (rarely: one lone claimant)
+            self.now = now._replace(trusted=trusted)
 
     def token(self, seat: int) -> str | None:
         """The token this seat knows ``seat`` holds: told, turned up or seen in secret; a seat
@@ -100,6 +102,8 @@ class HeuristicBot(Bot):
         return {seat for seat, known in self.now.teams.items() if known == team}
 
     # -- what the seat infers ----------------------------------------------------------------
+    listens = HEARD
+
     def observe(self, event: Event) -> None:
         kind, data = event.kind, event.data
         if kind not in HEARD:
@@ -123,6 +127,8 @@ class HeuristicBot(Bot):
         self.loser = None
 
     def hear(self, speaker: int, claims: list[dict[str, Any]]) -> None:
+        if not claims:  # (most speeches claim nothing)
+            return
         if any(c["seat"] == speaker and c["is"] == AGENT for c in claims):
             self.agent_claims[speaker] = claims
         for claim in claims:
@@ -152,7 +158,7 @@ class HeuristicBot(Bot):
             for claim in self.agent_claims[trusted]:
                 if claim["seat"] == seat:
                     score += 6 if claim["is"] == MAFIOSO else -4
-        score += self.accused[seat] + self.suspicion[seat]
+        score += self.accused.get(seat, 0) + self.suspicion.get(seat, 0)
         return score
 
     def trusted_agent(self) -> int | None:

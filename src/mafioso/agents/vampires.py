@@ -32,6 +32,12 @@ from mafioso.engine import (
 
 HUNTER_SIDE = "hunters"
 VAMPIRE_SIDE = "vampires"
+NO_SIDES: dict[int, str] = {}
+"""What a seat knows of sides before the edition has told it any (read, never written)."""
+
+HANDLERS = {kind: "_on_" + kind.replace(".", "_") for kind in (
+    "role.revealed", "check.sides", "speech", "nomination", "vote.count", "points", "strike.chosen")}
+"""The events the bot draws inferences from, and the method that reads each."""
 
 
 class HeuristicBot(Bot):
@@ -51,6 +57,7 @@ class HeuristicBot(Bot):
         """Sides worked out from the Revenant's answers (same side as a seat whose side is known)."""
         self.teams: dict[int, str] = {}
         self.facts: dict[str, Any] = {}
+        self.sides: dict[int, str] = NO_SIDES
         self.role = ""
         self.team = ""
 
@@ -65,6 +72,7 @@ class HeuristicBot(Bot):
         knows = self.knows
         self.teams = knows.known_teams
         self.facts = knows.facts
+        self.sides = knows.facts.get("sides", NO_SIDES)  # (no event comes until the next sync)
         if not self.role:  # a card is dealt once in this edition
             self.role, self.team = knows.role or "", knows.team or ""
 
@@ -72,7 +80,7 @@ class HeuristicBot(Bot):
         """The side of ``seat`` as far as this seat knows: its card, the band it met, a card it was
         shown or saw revealed, a prisoner, the Bride's nod, or the Revenant's answers. A hunter
         takes the Novice for one of the band (see :attr:`odd_one`)."""
-        return self.teams.get(seat) or self.facts.get("sides", {}).get(seat) or self.inferred.get(seat)
+        return self.teams.get(seat) or self.sides.get(seat) or self.inferred.get(seat)
 
     @property
     def band(self) -> set[int]:
@@ -86,6 +94,8 @@ class HeuristicBot(Bot):
         return self.knows.out
 
     # -- what the seat infers ------------------------------------------------------------------
+    listens = frozenset(HANDLERS)
+
     def observe(self, event: Event) -> None:
         name = HANDLERS.get(event.kind)
         if name is not None:
@@ -96,7 +106,10 @@ class HeuristicBot(Bot):
         if not event.audience.public:
             self.found.append((seat, team))  # a check of its own: worth sharing, maybe
             return
-        voters, present = self.hands.pop(seat, (set(), set()))
+        hands = self.hands.pop(seat, None)
+        if hands is None:  # no vote about this seat seen (a night death, the cards shown at the end)
+            return
+        voters, present = hands
         for other in present - voters - {seat}:
             self.suspicion[other] += 4 if team == HUNTER_SIDE else -1  # who spared a hunter is one
         for other in voters:
@@ -150,18 +163,18 @@ class HeuristicBot(Bot):
         """How much this seat wants ``seat`` gone: hunters for vampires, vampires for hunters."""
         if seat == self.seat:
             return -1000.0
-        side = self.side(seat)
+        side = self.teams.get(seat) or self.sides.get(seat) or self.inferred.get(seat)  # self.side(seat), inline
         noise = self.rng.random()
         if self.team == HUNTER_SIDE:
             if seat in self.odd_one:
                 return 60 + noise
             if side == HUNTER_SIDE:
                 return -500 + noise
-            return (40 if side == VAMPIRE_SIDE else 0) + self.suspicion[seat] + noise
+            return (40 if side == VAMPIRE_SIDE else 0) + self.suspicion.get(seat, 0) + noise
         if self.team == VAMPIRE_SIDE:
             if side == VAMPIRE_SIDE:
                 return -500 + noise
-            return (100 if side == HUNTER_SIDE else 0) + self.suspicion[seat] + noise
+            return (100 if side == HUNTER_SIDE else 0) + self.suspicion.get(seat, 0) + noise
         return noise + (5 if side else 0)  # the shapeshifter: anyone, known specials first
 
     def best(self, options: tuple[Any, ...]) -> Any:
@@ -260,10 +273,6 @@ class HeuristicBot(Bot):
 
     _dhampir = _nosferatu = _protector
 
-
-HANDLERS = {kind: "_on_" + kind.replace(".", "_") for kind in (
-    "role.revealed", "check.sides", "speech", "nomination", "vote.count", "points", "strike.chosen")}
-"""The events the bot draws inferences from, and the method that reads each."""
 
 
 def _plurality(picks: dict[int, int | None], options: tuple[Any, ...]) -> Any:

@@ -134,6 +134,8 @@ class HeuristicBot(Bot):
         return "criminal" if seat in self._seen_cards.jailed else None
 
     # -- what the seat infers ----------------------------------------------------------------
+    listens = HEARD
+
     def observe(self, event: Event) -> None:
         kind, data = event.kind, event.data
         if kind not in HEARD:
@@ -221,7 +223,7 @@ class HeuristicBot(Bot):
         """The suspicion of ``seat``, from claims, namings, hands and what this seat knows."""
         if seat == self.seat:
             return -1000.0
-        score = self.claim_weight(seat) + 0.5 * self.named[seat] + self.reads[seat]
+        score = self.claim_weight(seat) + 0.5 * self.named.get(seat, 0) + self.reads.get(seat, 0)
         team = self.known(seat)
         if self.is_criminal():
             if seat in self.allies:
@@ -243,7 +245,7 @@ class HeuristicBot(Bot):
         team = self.known(claimant)
         if claimant == self.seat or team == "town":
             return 8.0
-        if team is not None or self.reads[claimant] >= 3:
+        if team is not None or self.reads.get(claimant, 0) >= 3:
             return 0.0
         role = self.claimed_role.get(claimant)
         if role is not None:
@@ -254,7 +256,7 @@ class HeuristicBot(Bot):
     def claim_weight(self, seat: int) -> float:
         """Public accusations against ``seat``, each weighed by its claimant's trust."""
         if self.is_criminal():
-            return 3.0 * self.claimed[seat]
+            return 3.0 * self.claimed.get(seat, 0)
         return sum(self.trust(by) for by, accused in self.claims
                    if accused == seat and (by not in self.out or self.known(by) == "town"))
 

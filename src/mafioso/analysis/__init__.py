@@ -1,5 +1,6 @@
-"""Simulation and statistics over many bot games."""
+"""Simulation, statistics, exact baselines and the balance lab over many bot games."""
 
-from mafioso.analysis.simulate import SimulationResult, simulate, wilson_interval
+from mafioso.analysis.simulate import SimulationResult, simulate
+from mafioso.analysis.stats import wilson_interval
 
 __all__ = ["SimulationResult", "simulate", "wilson_interval"]

@@ -6,7 +6,6 @@ split across worker processes without changing its result.
 
 from __future__ import annotations
 
-import math
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -15,20 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mafioso.agents.play import play_game
+from mafioso.analysis.stats import wilson_interval
 from mafioso.engine import Game
-
-Z95 = 1.959963984540054
-
-
-def wilson_interval(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval for a proportion: sound even near 0 and 1."""
-    if games == 0:
-        return (0.0, 1.0)
-    p = wins / games
-    denom = 1 + z * z / games
-    centre = (p + z * z / (2 * games)) / denom
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 @dataclass

@@ -19,6 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 import mafioso
+from mafioso.cli.balance import balance as balance_command
 from mafioso.cli.errors import EXIT_INTERRUPTED, CommandError, FriendlyGroup, emit_json, friendly
 from mafioso.cli.files import check_writable, decision_number, read_log, write_log
 from mafioso.engine import Edition, Game, MafiosoError, ReplayMismatch, available_editions, find_edition
@@ -425,21 +426,28 @@ def play(
     seed: Annotated[int | None, typer.Option("--seed", metavar="S", help="Seed (random if not given).")] = None,
     bots: Bots = "heuristic",
     option: OptionList = None,
-    lang: Annotated[str, typer.Option("--lang", metavar="LANG", help="Language of the narration: en, pl or ru.")] = "en",
+    lang: Annotated[str, typer.Option("--lang", metavar="LANG",
+                                      help="Language of the whole game: en, or one the edition is translated into "
+                                           "(vampires: ru, spytown: pl).")] = "en",
+    timers: Annotated[bool, typer.Option("--timers/--no-timers",
+                                         help="Count down each prompt's time at a terminal; when it runs out, "
+                                              "the game answers as a timeout does.")] = True,
     log: Annotated[Path | None, typer.Option("--log", metavar="FILE",
                                              help="Write the game log here at the end (or when you quit).")] = None,
 ) -> None:
     """Play in the terminal: you hold one seat, bots hold the others. Ctrl-D quits, keeping the log."""
     from mafioso.cli.terminal import INTERRUPTED, TerminalGame
+    from mafioso.cli.words import check_language
 
     check_choice("--bots", bots, BOT_KINDS)
     check_choice("--lang", lang, languages())
     check_seed(seed)
+    check_language(find_edition(edition), lang, languages())
     if log is not None:
         check_writable(log)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
-    terminal = TerminalGame(console, edition, players, seat, seed, bots, parse_options(option), lang)
+    terminal = TerminalGame(console, edition, players, seat, seed, bots, parse_options(option), lang, timers=timers)
     status = terminal.run()
     if log is not None:
         written = write_log(log, terminal.log())
@@ -466,6 +474,13 @@ def serve(
         raise MafiosoError(f"the web app is not available: {error}") from None
     server.serve(host, port, db, lang, trusted_proxies=trusted_proxy or ())
 
+
+app.command("balance")(balance_command)
+
+from mafioso.cli import desk as _desk  # noqa: E402 - the judge's desk: its commands live in cli/desk.py
+
+app.add_typer(_desk.protocol_app, name="protocol")
+app.add_typer(_desk.tournament_app, name="tournament")
 
 if __name__ == "__main__":  # pragma: no cover
     app()

@@ -20,6 +20,7 @@ from mafioso.engine.options import Option
 from mafioso.engine.outcome import Outcome
 from mafioso.engine.prompts import Prompt
 from mafioso.engine.state import Batch, Reply, Seat, State
+from mafioso.engine.vocabulary import shared_variants
 
 if TYPE_CHECKING:
     from mafioso.engine.observer import Observer
@@ -83,7 +84,7 @@ class Edition:
     state_class: ClassVar[type[State]] = State
     texts: ClassVar[Mapping[str, str]] = {}
     """Narration templates: English msgids keyed by :meth:`text_key`, with ``{field}`` slots."""
-    narration_key: ClassVar[Callable[[Event], str] | None] = None
+    narration_key: ClassVar[Callable[[Event], str | None] | None] = None
     """The edition's function picking an event's narration key (a variant of its kind)."""
     players_by_default: ClassVar[int | None] = None
     """The player count used when none is given (the smallest one if unset)."""
@@ -93,6 +94,10 @@ class Edition:
     (the actor's team), ``"team:<id>"``, ``"role:<id>"`` (its holders) or ``"gm"``; ``"|"``
     joins alternatives. A kind not listed must not depend on hidden roles, and may be told
     privately to the facilitator only. The secrecy tests hold every game to this table."""
+    observed: ClassVar[frozenset[str] | None] = None
+    """The event kinds :meth:`observe` folds (``None``: it is shown every kind). Declaring them
+    spares every seat's observer a call for each event the hook would ignore, which in a bot
+    game is most events times every seat."""
 
     # -- setup -------------------------------------------------------------------------------
     def default_players(self) -> int:
@@ -138,7 +143,7 @@ class Edition:
         for name in given:
             if name not in known:
                 raise OptionError(f"{self.id} has no option {name!r}; options: {', '.join(known) or 'none'}")
-        return {o.name: o.check(given[o.name]) if o.name in given else o.default for o in self.options}
+        return {o.name: _checked(o, given[o.name]) if o.name in given else o.default for o in self.options}
 
     def players_for(self, roles: Sequence[str]) -> int:
         """How many players a list of fixed roles seats (one each, unless an edition deals more cards)."""
@@ -149,9 +154,16 @@ class Edition:
         return [Seat(number, role, self.roles[role].team) for number, role in enumerate(roles, start=1)]
 
     def text_key(self, event: Event) -> str:
-        """The narration key of an event (its kind, unless the edition picks a variant)."""
+        """The narration key of an event: the edition's own variant if it picks one, else the
+        shared vocabulary's variant where the edition has a line for it, else the event's kind."""
         pick = type(self).narration_key
-        return pick(event) if pick is not None else event.kind
+        key = pick(event) if pick is not None else None
+        if key:
+            return key
+        for variant in shared_variants(event):
+            if variant in self.texts:
+                return variant
+        return event.kind
 
     # -- play --------------------------------------------------------------------------------
     def flow(self, state: State) -> Flow:
@@ -189,4 +201,13 @@ class Edition:
 
     def observe(self, observer: Observer, event: Event) -> None:
         """Fold an edition-specific event into a seat's knowledge (``observer.facts``); the
-        engine has already folded the shared vocabulary. The event is one the seat may see."""
+        engine has already folded the shared vocabulary. The event is one the seat may see, of
+        a kind listed in :attr:`observed` if the edition declares them."""
+
+
+def _checked(option: Option, value: Any) -> Any:
+    """``option.check(value)``, short for a value that is the option's own default (checked when
+    the edition was imported): options resolved by a game pass through here again and again."""
+    if value is option.default and type(value) in (bool, int, float, str):
+        return value
+    return option.check(value)

@@ -9,16 +9,18 @@ when the event is emitted: a player who joins a team later does not learn its pa
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from mafioso.engine.phase import SETUP, Phase
 from mafioso.engine.prompts import GM
 
 
-@dataclass(frozen=True, slots=True)
-class Audience:
-    """Who may see an event. The facilitator (seat 0) sees every event."""
+class Audience(NamedTuple):
+    """Who may see an event. The facilitator (seat 0) sees every event.
+
+    A ``NamedTuple``, like :class:`Event`: every private event makes one, and :meth:`to` and
+    :meth:`group` build it as the named tuple builds itself (``tuple.__new__``), less a call.
+    """
 
     public: bool = False
     seats: frozenset[int] = frozenset()
@@ -38,12 +40,12 @@ class Audience:
     @classmethod
     def to(cls, *seats: int) -> Audience:
         """An audience of exactly these seats (and the facilitator)."""
-        return cls(False, frozenset(seats))
+        return tuple.__new__(cls, (False, frozenset(seats)))
 
     @classmethod
     def group(cls, seats: Any) -> Audience:
         """An audience of an iterable of seats."""
-        return cls(False, frozenset(seats))
+        return tuple.__new__(cls, (False, frozenset(seats)))
 
 
 PUBLIC = Audience(public=True)

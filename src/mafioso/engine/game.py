@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import weakref
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -84,6 +85,8 @@ class Game:
         self._answers: Reply = {}
         self._answered: dict[str, int] = {}
         self._required = 0
+        self._finished_observers: dict[int, weakref.ref[Observer]] = {}
+        """The seats' observers once the game is over, for as long as someone reads them."""
         self._flow = self.edition.flow(self.state)
         self._advance(None)
 
@@ -113,7 +116,9 @@ class Game:
                 raise RuntimeError(f"the {self.edition.id} flow stopped without ending the game") from None
             self._finish(stop.value)
             return
-        pending = {prompt.id: prompt for prompt in batch}
+        pending = {}
+        for prompt in batch:
+            pending[prompt.id] = prompt
         if not pending:
             raise RuntimeError(f"the {self.edition.id} flow asked nothing in {self.phase}")
         if len(pending) != len(batch):
@@ -132,6 +137,8 @@ class Game:
         self.edition.finish(self.state, outcome)
         self.state.phase = END
         self.state.emit(GAME_OVER, PUBLIC, **outcome.to_json())
+        for seat, observer in self.state.release().items():
+            self._finished_observers[seat] = weakref.ref(observer)
 
     # -- the verbs ---------------------------------------------------------------------------
     @property
@@ -147,7 +154,7 @@ class Game:
     @property
     def decisions(self) -> list[Decision]:
         """The seats' decisions so far, in order (the history without its chance draws)."""
-        return [entry for entry in self.history if isinstance(entry, Decision)]
+        return [entry for entry in self.history if type(entry) is Decision]
 
     @property
     def secret_step(self) -> bool:
@@ -185,7 +192,7 @@ class Game:
         if prompt is None or prompt.seat != seat or type(seat) is not int:  # True == 1, but is no seat
             prompt = self._find(seat, prompt_id)
         value = prompt.check(choice)
-        decision = Decision(seat, prompt_id, value)
+        decision: Decision = tuple.__new__(Decision, (seat, prompt_id, value))  # Decision(...), less a call
         mark = len(self.history)
         self.history.append(decision)
         try:
@@ -275,11 +282,17 @@ class Game:
     def observer(self, seat: int) -> Observer:
         """The incremental knowledge of ``seat`` (0: the facilitator's grimoire)."""
         observer = self.state.observers.get(seat)
+        if observer is None and self.outcome is not None:
+            finished = self._finished_observers.get(seat)
+            observer = finished() if finished is not None else None
         if observer is None:
             if type(seat) is not int or not 0 <= seat <= self.players:
                 raise InvalidDecision(f"there is no seat {seat!r}; seats are 1 to {self.players}")
             observer = Observer(self, seat)
-            self.state.watch(seat, observer)
+            if self.outcome is None:
+                self.state.watch(seat, observer)
+            else:
+                self._finished_observers[seat] = weakref.ref(observer)  # no event will come
         return observer
 
     def view(self, seat: int) -> View:

@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from mafioso.engine.edition import Edition
@@ -22,11 +23,11 @@ from mafioso.engine.events import Event
 from mafioso.engine.outcome import Outcome
 from mafioso.engine.phase import Phase
 from mafioso.engine.prompts import GM, Prompt
+from mafioso.engine.views import visible
 from mafioso.engine.vocabulary import ELIMINATED, FOLDED, RETURNED, ROLE_DEALT, ROLE_REVEALED, TEAM_KNOWN
 
 if TYPE_CHECKING:
     from mafioso.engine.game import Game
-
 
 
 class Observer:
@@ -36,106 +37,120 @@ class Observer:
         self.game = game
         self.seat = seat
         edition = game.edition
-        self._hook = edition.observe if type(edition).observe is not Edition.observe else None
+        hooked = type(edition).observe is not Edition.observe
+        self._hook = edition.observe if hooked else None
+        self._hooked: frozenset[str] | None = edition.observed
+        self.folds: frozenset[str] | None = FOLDED
+        """The kinds of events this observer learns from (``None``: every kind): the shared ones
+        and those the edition's hook declares. The game only files the others in its history."""
+        if hooked:
+            self.folds = None if edition.observed is None else FOLDED | edition.observed
+        self._feeds: list[tuple[frozenset[str] | None, list[Event]]] = []
         self.catch_up()
 
     def catch_up(self) -> None:
         """Forget everything and fold every event so far (when created, or after a restore)."""
-        self._history: list[Event] = []
-        self._role: str | None = None
-        self._team: str | None = None
-        self._known_roles: dict[int, str] = {}
-        self._known_teams: dict[int, str] = {}
-        self._out: set[int] = set()
-        self._mates: list[int] | None = None
+        self.role: str | None = None
+        """The seat's own role, as last told to it."""
+        self.team: str | None = None
+        """The seat's own team, as last told to it."""
+        self.known_roles: dict[int, str] = {}
+        """Roles this seat has been told or shown (its own included), by seat."""
+        self.known_teams: dict[int, str] = {}
+        """Teams this seat knows, by seat: its own, its partners', revealed ones."""
+        self.out: set[int] = set()
+        """Seats this seat knows to be out of play."""
         self.facts: dict[str, Any] = {}
         """Edition-specific knowledge folded by the edition's ``observe`` hook."""
-        seat = self.seat
-        for event in self.game.events:
-            audience = event.audience
-            if seat == GM or audience.public or seat in audience.seats:
-                self.receive(event)
+        self._history: list[Event] = []
+        self._upto = 0
+        self._mates: list[int] | None = None
+        self._living: list[int] | None = None
+        folds = self.folds
+        for event in self.history:
+            if folds is None or event.kind in folds:
+                self.teach((self,), event)
+        events = self.game.events
+        for _, queue in self._feeds:  # a restored game: its feeds lose the events undone
+            queue[:] = [event for event in queue if event.index < len(events) and events[event.index] == event]
 
-    def receive(self, event: Event) -> None:
-        """Take in one event this seat may see (the game calls it as the event is emitted)."""
-        self.learn(event)
-        self._history.append(event)
-
-    def learn(self, event: Event) -> None:
-        """Fold what an event tells, without keeping it (the game keeps public events in bulk)."""
-        if event.kind in FOLDED:
-            self._fold(event)
-        if self._hook is not None:
-            self._hook(self, event)
-
-    @property
-    def learns(self) -> bool:
-        """Whether every event must be folded (an edition hook reads them all), not only shared kinds."""
-        return self._hook is not None
-
-    def _fold(self, event: Event) -> None:
-        self._mates = None
-        kind, data = event.kind, event.data
-        if kind == ROLE_DEALT:
-            if data["seat"] == self.seat:
-                self._role, self._team = data["role"], data["team"]
-            self._known_roles[data["seat"]] = data["role"]
-            self._known_teams[data["seat"]] = data["team"]
-        elif kind == ROLE_REVEALED:
-            self._known_roles[data["seat"]] = data["role"]
-            self._known_teams[data["seat"]] = data["team"]
-        elif kind == TEAM_KNOWN:
-            for member in data["seats"]:
-                self._known_teams[member] = data["team"]
-        elif kind == ELIMINATED:
-            self._out.add(data["seat"])
-        elif kind == RETURNED:
-            self._out.discard(data["seat"])
-
-    # -- what the seat knows -----------------------------------------------------------------
     @property
     def history(self) -> list[Event]:
-        """Every event this seat saw, in order (game-wide numbers; :meth:`stream` renumbers)."""
+        """Every event this seat saw, in order (game-wide numbers; :meth:`stream` renumbers).
+
+        Taken from the game's events when it is read, the new ones only: a game need not file
+        every event in every seat's list as it comes (bots take theirs through :meth:`feed`).
+        """
+        events = self.game.events
+        if self._upto != len(events):
+            self._history += visible(events, self.seat, self._upto)
+            self._upto = len(events)
         return self._history
 
-    @property
-    def role(self) -> str | None:
-        """The seat's own role, as last told to it."""
-        return self._role
+    def feed(self, kinds: frozenset[str] | None = None) -> list[Event]:
+        """A list of this seat's events of ``kinds`` (``None``: every kind), those seen so far
+        first, to which the game appends each new one as it is emitted; its reader empties it.
 
-    @property
-    def team(self) -> str | None:
-        """The seat's own team, as last told to it."""
-        return self._team
+        Bots take their news this way (``Bot.sync``): only the kinds they read, with nothing to
+        search through at every decision.
+        """
+        queue = [event for event in self.history if kinds is None or event.kind in kinds]
+        self._feeds.append((kinds, queue))
+        self.game.state.feed(kinds, queue)
+        return queue
 
-    @property
-    def known_roles(self) -> dict[int, str]:
-        """Roles this seat has been told or shown (its own included), by seat."""
-        return self._known_roles
+    def receive(self, event: Event) -> None:
+        """Take in one private event this seat may see (the game calls it as it is emitted)."""
+        kind = event.kind
+        folds = self.folds
+        if folds is None or kind in folds:
+            self.teach((self,), event)
+        for kinds, queue in self._feeds:
+            if kinds is None or kind in kinds:
+                queue.append(event)
 
-    @property
-    def known_teams(self) -> dict[int, str]:
-        """Teams this seat knows, by seat: its own, its partners', revealed ones."""
-        return self._known_teams
+    def feeds(self) -> list[tuple[frozenset[str] | None, list[Event]]]:
+        """The feeds handed out so far, with their kinds (a restored game hands them on)."""
+        return self._feeds
 
+    def learn(self, event: Event) -> None:
+        """Fold what an event tells, without keeping it."""
+        self.teach((self,), event)
+
+    @staticmethod
+    def teach(observers: Sequence[Observer], event: Event) -> None:
+        """Fold one event into each of ``observers`` (one game's, for seats that all see it): the
+        shared vocabulary first, then the edition's hook for the kinds it declares.
+
+        A public event is taught to every seat at once, so the work per seat is a few dict
+        stores rather than a chain of calls.
+        """
+        kind = event.kind
+        fold = _FOLDS.get(kind)
+        if fold is not None:
+            fold(observers, event.data)
+        hook, hooked = observers[0]._hook, observers[0]._hooked
+        if hook is not None and (hooked is None or kind in hooked):
+            for observer in observers:
+                hook(observer, event)
+
+    # -- what the seat knows besides (its attributes above are read, never changed) ----------
     @property
     def teammates(self) -> list[int]:
         """The seats this seat knows to share its team, itself included, in seat order."""
         if self._mates is None:
-            team = self._team
-            self._mates = sorted(s for s, t in self._known_teams.items() if t == team) if team else []
+            team = self.team
+            self._mates = sorted(s for s, t in self.known_teams.items() if t == team) if team else []
         return self._mates
 
     @property
-    def out(self) -> set[int]:
-        """Seats this seat knows to be out of play."""
-        return self._out
-
-    @property
     def living(self) -> list[int]:
-        """Seats this seat believes to be in play."""
-        out = self.out
-        return [n for n in range(1, self.game.players + 1) if n not in out]
+        """Seats this seat believes to be in play, in seat order (kept until someone leaves or
+        returns: read it, do not change it)."""
+        if self._living is None:
+            out = self.out
+            self._living = [n for n in range(1, self.game.players + 1) if n not in out]
+        return self._living
 
     @property
     def prompts(self) -> list[Prompt]:
@@ -161,3 +176,52 @@ class Observer:
             return self.history[start:]
         history = self.history
         return [history[i].renumbered(i) for i in range(start, len(history))]
+
+
+def _role_dealt(observers: Sequence[Observer], data: dict[str, Any]) -> None:
+    seat, role, team = data["seat"], data["role"], data["team"]
+    for observer in observers:
+        if observer.seat == seat:
+            observer.role, observer.team = role, team
+        observer.known_roles[seat] = role
+        observer.known_teams[seat] = team
+        observer._mates = None
+
+
+def _role_revealed(observers: Sequence[Observer], data: dict[str, Any]) -> None:
+    seat, role, team = data["seat"], data["role"], data["team"]
+    for observer in observers:
+        observer.known_roles[seat] = role
+        observer.known_teams[seat] = team
+        observer._mates = None
+
+
+def _team_known(observers: Sequence[Observer], data: dict[str, Any]) -> None:
+    team = data["team"]
+    for observer in observers:
+        for member in data["seats"]:
+            observer.known_teams[member] = team
+        observer._mates = None
+
+
+def _eliminated(observers: Sequence[Observer], data: dict[str, Any]) -> None:
+    for observer in observers:
+        observer.out.add(data["seat"])
+        observer._living = None
+
+
+def _returned(observers: Sequence[Observer], data: dict[str, Any]) -> None:
+    for observer in observers:
+        observer.out.discard(data["seat"])
+        observer._living = None
+
+
+_FOLDS: dict[str, Callable[[Sequence[Observer], dict[str, Any]], None]] = {
+    ROLE_DEALT: _role_dealt,
+    ROLE_REVEALED: _role_revealed,
+    TEAM_KNOWN: _team_known,
+    ELIMINATED: _eliminated,
+    RETURNED: _returned,
+}
+"""How each kind of the shared vocabulary (:data:`~mafioso.engine.vocabulary.FOLDED`) changes
+what a seat knows."""

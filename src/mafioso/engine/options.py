@@ -186,9 +186,12 @@ class Option:
 
 # Each check returns None for a value the option takes, else an extra reason ("" for none).
 def _check_choice(option: Option, value: Any) -> str | None:
-    # True == 1 and 1.0 == 1: a choice must match in type too
-    ok = any(value == choice and type(value) is type(choice) for choice in option.choices)
-    return None if ok else ""
+    # True == 1 and 1.0 == 1: a choice must match in type too (a plain loop: every game checks
+    # every option, some editions more than once)
+    for choice in option.choices:
+        if value == choice and type(value) is type(choice):
+            return None
+    return ""
 
 
 def _check_bool(option: Option, value: Any) -> str | None:

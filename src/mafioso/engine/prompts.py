@@ -17,6 +17,7 @@ test) gets the same typed errors, and every answer is normalised to its typed fo
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 from mafioso.engine.choices import Claim, Move, Payload, Speech, SpeechRules, choice_to_json, payload_to_json
@@ -84,6 +85,17 @@ class Prompt(NamedTuple):
     decoy: bool = False
     data: Payload | None = None
 
+    def to_each(self, seats: Iterable[int], options: Mapping[int, tuple[Any, ...]] | None = None) -> list[Prompt]:
+        """This question put to each of ``seats`` under the id ``f"{self.id}.{seat}"``, with its
+        own options if ``options`` gives them by seat. A vote or a secret step asks many seats
+        alike: the other fields are copied as they are rather than named again for every seat."""
+        key, act, rest, new = self.id, self.act, self[4:], tuple.__new__
+        # (what Prompt._make does, less its length check; joining tuples is faster than unpacking)
+        if options is None:
+            same = self.options
+            return [new(Prompt, (f"{key}.{seat}", seat, act, same) + rest) for seat in seats]  # noqa: RUF005
+        return [new(Prompt, (f"{key}.{seat}", seat, act, options[seat]) + rest) for seat in seats]  # noqa: RUF005
+
     def check(self, choice: Choice) -> Choice:
         """Return the normalised choice, or raise a typed error saying why it is not legal."""
         if choice is None:
@@ -131,19 +143,20 @@ class Prompt(NamedTuple):
             if choice in self.options:
                 return Speech(choice)
             choice = {"nominate": choice}
-        elif type(choice) is Speech:
-            choice = choice.to_json()
-        if not isinstance(choice, dict):
+        said: Any
+        if type(choice) is Speech:  # typed already (bots): checked as it is, not through JSON
+            nominee, said, signal = choice
+        elif isinstance(choice, dict):
+            unknown = set(choice) - {"nominate", "claims", "signal"}
+            if unknown:
+                raise InvalidDecision(f"a speech has no field {sorted(unknown, key=str)[0]!r}")
+            nominee, said, signal = choice.get("nominate"), choice.get("claims") or [], choice.get("signal")
+        else:
             raise InvalidDecision(f"a speech is a seat to nominate, an object or null, not {_shown(choice)}")
-        unknown = set(choice) - {"nominate", "claims", "signal"}
-        if unknown:
-            raise InvalidDecision(f"a speech has no field {sorted(unknown, key=str)[0]!r}")
-        nominee = choice.get("nominate")
         if nominee is not None and (type(nominee) is not int or nominee not in self.options):
             raise IllegalTarget(f"seat {_shown(nominee)} cannot be nominated now; legal: {self.describe_options()}")
         rules = self.data if isinstance(self.data, SpeechRules) else SpeechRules()
-        claims = self._check_claims(choice.get("claims") or [], rules)
-        signal = choice.get("signal")
+        claims = self._check_claims(said, rules)
         if signal is not None and (type(signal) is not int or signal not in rules.signal):
             raise IllegalTarget(f"no signal {_shown(signal)} can be given in this speech")
         if nominee is None and not claims and signal is None:
@@ -156,16 +169,19 @@ class Prompt(NamedTuple):
             raise InvalidDecision(f"claims are a list, not {_shown(claims)}")
         checked: list[Claim] = []
         for claim in claims:
-            if type(claim) is Claim:
-                claim = claim.to_json()
-            if not isinstance(claim, dict) or set(claim) != {"seat", "is"}:
+            if type(claim) is dict and len(claim) == 2 and "seat" in claim and "is" in claim:
+                seat, says = claim["seat"], claim["is"]
+            elif type(claim) is Claim:
+                seat, says = claim
+            elif isinstance(claim, dict) and set(claim) == {"seat", "is"}:  # a dict of another type
+                seat, says = claim["seat"], claim["is"]
+            else:
                 raise InvalidDecision(f"a claim is {{'seat': n, 'is': value}}, not {_shown(claim)}")
-            seat, says = claim["seat"], claim["is"]
             if type(seat) is not int or not 1 <= seat <= rules.seats:
                 raise IllegalTarget(f"no seat {_shown(seat)} to make a claim about")
             if type(says) is not str or says not in rules.claims:
                 raise IllegalTarget(f"{_shown(says)} cannot be claimed; claims: {', '.join(rules.claims) or 'none'}")
-            checked.append(Claim(seat, says))
+            checked.append(claim if type(claim) is Claim else Claim(seat, says))
         return tuple(checked)
 
     def to_json(self) -> dict[str, Any]:

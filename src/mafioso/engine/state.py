@@ -18,7 +18,6 @@ from mafioso.engine.events import PUBLIC, Audience, Event
 from mafioso.engine.outcome import GameEnded, Outcome
 from mafioso.engine.phase import SETUP, Phase
 from mafioso.engine.prompts import GM, Prompt
-from mafioso.engine.vocabulary import FOLDED
 
 if TYPE_CHECKING:
     from mafioso.engine.observer import Observer
@@ -79,10 +78,14 @@ class State:
         self.judge = judge
         """The edition's win check (``Edition.check_win``), for :meth:`end_if_decided`."""
         self.phase: Phase = SETUP
+        self._tagged, self._tag = SETUP, SETUP.tag
         self.observers: dict[int, Observer] = {}
         """The seats' observers (see :meth:`watch`); each event is handed to those of its audience."""
-        self._keep: list[Callable[[Event], None]] = []
-        self._learners: list[Observer] = []
+        self._watching: list[Observer] = []
+        self._teach: Callable[[list[Observer], Event], None] = lambda observers, event: None
+        self._folds: frozenset[str] | None = frozenset()
+        self._feeds_all: list[list[Event]] = []
+        self._feeds_of: dict[str, list[list[Event]]] = {}
 
     # -- seats -------------------------------------------------------------------------------
     def seat(self, number: int) -> Seat:
@@ -129,31 +132,66 @@ class State:
     # -- events and phases -------------------------------------------------------------------
     def emit(self, kind: str, audience: Audience = PUBLIC, **data: Any) -> Event:
         """Record an event of the current phase. ``data`` must hold only JSON values."""
-        event = Event(len(self.events), kind, audience, data, self.phase)
+        # Event(...) with every field, built the way the named tuple builds itself, less a call
+        event: Event = tuple.__new__(Event, (len(self.events), kind, audience, data, self.phase))
         self.events.append(event)
-        if self.observers:
+        if not self.observers:
+            return event
+        if audience.public:  # most events: to the feeds of its kind, folded only if it tells something
+            for queue in self._feeds_all:
+                queue.append(event)
+            queues = self._feeds_of.get(kind)
+            if queues is not None:
+                for queue in queues:
+                    queue.append(event)
+            folds = self._folds
+            if folds is None or kind in folds:
+                self._teach(self._watching, event)
+        else:
             self._deliver(event)
         return event
 
     def watch(self, seat: int, observer: Observer) -> None:
         """Hand every event this seat may see to ``observer`` from now on."""
+        replaced = self.observers.get(seat)
         self.observers[seat] = observer
-        self._keep = [o.history.append for o in self.observers.values()]
-        self._learners = [o for o in self.observers.values() if o.learns]
+        if replaced is None:
+            self._watching.append(observer)
+        else:  # another observer for a watched seat: the old one's feeds go with it
+            self._watching = list(self.observers.values())
+            gone = [queue for _, queue in replaced.feeds()]
+            self._feeds_all = [q for q in self._feeds_all if all(q is not g for g in gone)]
+            self._feeds_of = {k: [q for q in qs if all(q is not g for g in gone)] for k, qs in self._feeds_of.items()}
+        for kinds, queue in observer.feeds():  # (a restored game's observers bring theirs)
+            self.feed(kinds, queue)
+        self._teach = observer.teach  # (the observer module imports this one: no import back)
+        folds = self._folds
+        self._folds = None if folds is None or observer.folds is None else folds | observer.folds
+
+    def feed(self, kinds: frozenset[str] | None, queue: list[Event]) -> None:
+        """Append every public event of ``kinds`` (``None``: every kind) to ``queue`` as it is
+        emitted (an observer's feed; the observer adds its private events itself)."""
+        if kinds is None:
+            self._feeds_all.append(queue)
+        else:
+            for kind in kinds:
+                self._feeds_of.setdefault(kind, []).append(queue)
+
+    def release(self) -> dict[int, Observer]:
+        """Stop handing events to observers and return them (the game is over; none will come).
+
+        An observer refers to its game and the state to its observers: a cycle, which only the
+        garbage collector could free, walking every event of every finished game to do it.
+        Letting go at the end leaves a finished game to plain reference counting.
+        """
+        observers, self.observers = self.observers, {}
+        self._watching, self._folds, self._feeds_all, self._feeds_of = [], frozenset(), [], {}
+        return observers
 
     def _deliver(self, event: Event) -> None:
-        """Hand an event to the observers of its audience (the facilitator's sees everything).
-
-        A public event goes to every observer: its history takes it by a bare list append, and
-        only events that change knowledge are folded, which keeps observers cheap in bot games.
-        """
+        """Hand a private event to the observers of its audience and the facilitator's (public
+        events are handed to every observer by :meth:`emit` itself)."""
         observers = self.observers
-        if event.audience.public:
-            for keep in self._keep:
-                keep(event)
-            for learner in self._learners if event.kind not in FOLDED else observers.values():
-                learner.learn(event)
-            return
         grimoire = observers.get(GM)
         if grimoire is not None:
             grimoire.receive(event)
@@ -164,7 +202,7 @@ class State:
 
     def enter(self, name: str, number: int | None = None, step: str = "") -> None:
         """Move to a phase (``enter("night", 2, "shooting")``), announcing it publicly."""
-        self.phase = Phase(name, number, step)
+        self.phase = tuple.__new__(Phase, (name, number, step))  # Phase(name, number, step), less a call
         self.emit(PHASE, PUBLIC)
 
     def enter_step(self, step: str) -> None:
@@ -174,7 +212,13 @@ class State:
 
     def prompt_id(self, *parts: object) -> str:
         """A prompt id in the current phase: ``prompt_id("vote", 3)`` -> ``"d2.vote.3"``."""
-        return ".".join([self.phase.tag, *map(str, parts)])
+        phase = self.phase
+        if phase is not self._tagged:  # the phase's tag, worked out once per phase
+            self._tagged, self._tag = phase, phase.tag
+        prompt_id = self._tag
+        for part in parts:
+            prompt_id = f"{prompt_id}.{part}"
+        return prompt_id
 
     # -- the end -----------------------------------------------------------------------------
     def end(self, outcome: Outcome) -> NoReturn:

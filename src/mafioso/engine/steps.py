@@ -21,11 +21,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeGuard, TypeVar
 
 from mafioso.engine.choices import Ballot, Payload, Speech, SpeechRules
 from mafioso.engine.events import PUBLIC, Audience
-from mafioso.engine.prompts import CHOOSE, CHOOSE_MANY, SPEECH, Choice, Prompt
+from mafioso.engine.prompts import CHOOSE, CHOOSE_MANY, GM, SPEECH, Choice, Prompt
 from mafioso.engine.state import SecretBatch, State, Steps
 from mafioso.engine.vocabulary import (
     ELIMINATED,
@@ -73,11 +73,12 @@ class Secret(NamedTuple):
         """The seats a prompt of this step offers to ``seat`` by default."""
         return tuple(st.living()) if self.include_self else st.others(seat)
 
-    def prompt(self, seat: int, options: tuple[Any, ...], *, decoy: bool = False) -> Prompt:
-        """The prompt of this step for one seat (a decoy changes nothing but the act)."""
+    def prompts(self, offered: Mapping[int, tuple[Any, ...]], *, decoy: bool = False) -> list[Prompt]:
+        """The prompts of this step for the seats ``offered`` maps to their options; a decoy
+        differs from the real prompt in nothing a seat can see but its act."""
         many = self.picks > 1
-        return Prompt(
-            f"{self.key}.{seat}", seat, "decoy" if decoy else self.act, options,
+        question = Prompt(
+            self.key, GM, "decoy" if decoy else self.act,
             kind=CHOOSE_MANY if many else CHOOSE,
             optional=True if decoy else self.optional,
             default=None if decoy else self.neutral,
@@ -87,6 +88,11 @@ class Secret(NamedTuple):
             decoy=decoy,
             data=self.data,
         )
+        return question.to_each(offered, offered)
+
+    def prompt(self, seat: int, options: tuple[Any, ...], *, decoy: bool = False) -> Prompt:
+        """The prompt of this step for one seat."""
+        return self.prompts({seat: options}, decoy=decoy)[0]
 
 
 def secret_step(
@@ -104,21 +110,26 @@ def secret_step(
     each with its own task), in the same shape. Returns ``{seat: choice}`` for the actors only.
     Nothing is asked when the batch would be empty (no actor, and decoys are off for bot games).
     """
-    own = actors if isinstance(actors, Mapping) else dict.fromkeys(actors)
-    batch = SecretBatch(
-        spec.prompt(seat, options if options is not None else spec.targets(st, seat))
-        for seat, options in own.items()
-    )
+    own = actors if _is_mapping(actors) else dict.fromkeys(actors)
+    offered = {seat: options if options is not None else spec.targets(st, seat) for seat, options in own.items()}
+    batch = SecretBatch(spec.prompts(offered))
     if acts:
         batch = SecretBatch(p._replace(act=acts[p.seat]) if p.seat in acts else p for p in batch)
     if st.decoys:
-        for seat in st.living() if pool is None else pool:
-            if seat not in own:
-                batch.append(spec.prompt(seat, spec.targets(st, seat), decoy=True))
+        idle = [seat for seat in (st.living() if pool is None else pool) if seat not in own]
+        batch += spec.prompts({seat: spec.targets(st, seat) for seat in idle}, decoy=True)
     if not batch:
         return {}
     reply = yield batch
     return {seat: reply.get(f"{spec.key}.{seat}") for seat in own}
+
+
+def _is_mapping(value: object) -> TypeGuard[Mapping[Any, Any]]:
+    """``isinstance(value, Mapping)``, answered at once for the usual dicts, lists and tuples (an
+    abstract-class check costs as much as the rest of a small step)."""
+    if type(value) is dict:
+        return True
+    return type(value) not in (list, tuple) and isinstance(value, Mapping)
 
 
 # -- tallies -----------------------------------------------------------------------------------
@@ -177,10 +188,10 @@ def agree(
     """
     picks: dict[int, Any] = {}
     members = list(group)
+    offered = {m: targets[m] for m in members} if _is_mapping(targets) else dict.fromkeys(members, targets)
     for number in range(1, max(1, rounds) + 1):
         key = spec.key if rounds <= 1 else f"{spec.key}{number}"
-        offered = {m: targets[m] for m in members} if isinstance(targets, Mapping) else dict.fromkeys(members, targets)
-        picks = yield from secret_step(st, spec._replace(key=key), offered)
+        picks = yield from secret_step(st, Secret(key, *spec[1:]), offered)
         if not members:
             return Agreement(None, {})
         st.emit(POINTS, Audience.group(members), round=number, picks=[[m, picks.get(m)] for m in members])
@@ -235,13 +246,12 @@ def ballot(st: State, key: str, voters: Iterable[int], nominee: int, *, act: str
 
     Returns the seats that said yes; the caller announces the count (:func:`count_votes`).
     """
-    asked = list(voters)
-    prompts = [Prompt(f"{key}.{v}", v, act, YES_NO, optional=False, default=NO, timer=timer,
-                      data=Ballot(nominee)) for v in asked]
+    question = Prompt(key, GM, act, YES_NO, optional=False, default=NO, timer=timer, data=Ballot(nominee))
+    prompts = question.to_each(voters)
     if not prompts:
         return []
     reply = yield prompts
-    return [v for v in asked if reply.get(f"{key}.{v}") == YES]
+    return [p.seat for p in prompts if reply.get(p.id) == YES]
 
 
 def count_votes(st: State, nominee: int, voters: Sequence[int], audience: Audience = PUBLIC) -> int:

@@ -61,6 +61,23 @@ from mafioso.engine import (
 from mafioso.engine.steps import Secret, eliminate, reveal, secret_step, speech, tell_role
 
 
+def _facts_deck(facts: dict[str, Any], data: Mapping[str, Any]) -> None:
+    facts["deck"] = {role: count for role, count in data["deck"]}
+
+
+_FACTS: dict[str, Callable[[dict[str, Any], Mapping[str, Any]], None]] = {
+    "setup.deck": _facts_deck,
+    "draft.drew": lambda facts, data: facts.__setitem__("drawn", list(data["cards"])),
+    "courier.package": lambda facts, data: facts.__setitem__("courier_card", data["card"]),
+    "package.given": lambda facts, data: facts.__setitem__("package", (data["card"], data["seat"])),
+    "bet": lambda facts, data: facts.__setitem__("bet", data["side"]),
+    "fish": lambda facts, data: facts.__setitem__("fish", data["seat"]),
+    "mission": lambda facts, data: facts.__setitem__("mission", data["id"]),
+    "verdicts": lambda facts, data: facts.__setitem__("verdicts", list(data["seats"])),
+}
+"""How each Blitz event a seat sees adds to its facts (the shared vocabulary is folded by the engine)."""
+
+
 class BlitzEdition(Edition):
     """Mafia Blitz: one night, a public Vigilante, drafted roles and a single round of shooting."""
 
@@ -77,6 +94,7 @@ class BlitzEdition(Edition):
     texts = TEXTS
     narration_key = text_key
     reveals = REVEALS
+    observed = frozenset(_FACTS)
     players_by_default = 8
 
     def format_value(self, key: str, value: Any, lang: str) -> str | None:
@@ -284,7 +302,7 @@ class BlitzEdition(Edition):
         """Any other player but the Vigilante may receive a Package. The prompt does not name the
         card: decoys share its spec, and the Courier's card is a secret."""
         spec = Secret(st.prompt_id(role), "package", optional=False)
-        givers = {s: tuple(n for n in st.players() if n != s) for s in st.holders(role)}
+        givers = {s: tuple([n for n in st.players() if n != s]) for s in st.holders(role)}
         given = yield from secret_step(st, spec, givers)
         for seat, holder in given.items():
             st.packages[card] = holder
@@ -453,23 +471,6 @@ class BlitzEdition(Edition):
         fold = _FACTS.get(event.kind)
         if fold is not None:
             fold(observer.facts, event.data)
-
-
-def _facts_deck(facts: dict[str, Any], data: Mapping[str, Any]) -> None:
-    facts["deck"] = {role: count for role, count in data["deck"]}
-
-
-_FACTS: dict[str, Callable[[dict[str, Any], Mapping[str, Any]], None]] = {
-    "setup.deck": _facts_deck,
-    "draft.drew": lambda facts, data: facts.__setitem__("drawn", list(data["cards"])),
-    "courier.package": lambda facts, data: facts.__setitem__("courier_card", data["card"]),
-    "package.given": lambda facts, data: facts.__setitem__("package", (data["card"], data["seat"])),
-    "bet": lambda facts, data: facts.__setitem__("bet", data["side"]),
-    "fish": lambda facts, data: facts.__setitem__("fish", data["seat"]),
-    "mission": lambda facts, data: facts.__setitem__("mission", data["id"]),
-    "verdicts": lambda facts, data: facts.__setitem__("verdicts", list(data["seats"])),
-}
-"""How each Blitz event a seat sees adds to its facts (the shared vocabulary is folded by the engine)."""
 
 
 def _mission_deck(options: Mapping[str, Any], outsider: bool) -> list[dict[str, Any]]:

@@ -89,19 +89,19 @@ _PRIVATE_LOOKS = {"witness": "role.revealed.witness", "canary": "role.revealed.c
 """Night steps whose private reveal has a line of its own."""
 
 
-def text_key(event: Event) -> str:
-    """Pick the narration line for an event: some kinds vary with their data or their phase."""
+def text_key(event: Event) -> str | None:
+    """Blitz's own narration lines (the shared variants are the engine's): some kinds vary with
+    their data or their phase."""
     kind, data, phase = event.kind, event.data, event.phase
     if kind == PHASE:
-        if phase.name == "interrogation" and phase.step == "talk" and phase.number == 1:
-            return "phase.interrogation.first"
-        return f"phase.{phase.name}.{phase.step}" if phase.step else f"phase.{phase.name}"
+        first = phase.name == "interrogation" and phase.step == "talk" and phase.number == 1
+        return "phase.interrogation.first" if first else None
     if kind == ROLE_DEALT and phase.step == "stranger":
         return "role.dealt.swapped"
     if kind == ROLE_REVEALED and not event.audience.public:
         return _PRIVATE_LOOKS.get(phase.step, kind)
     variant = _VARIANTS.get(kind)
-    return (variant(data) if variant is not None else "") or kind
+    return (variant(data) if variant is not None else "") or None
 
 
 _VARIANTS: dict[str, Callable[[Mapping[str, Any]], str]] = {

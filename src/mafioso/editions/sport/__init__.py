@@ -1,7 +1,8 @@
 """Classic / Sport Mafia, as played in tournaments: ten seats, the sheriff and the don.
 
-Source: ``shared/rules/sport.en.txt`` (the default ruleset) and ``sport-notes.md`` (the
-federations' variants, offered as options).
+The sport rulebook (the seed text of the federations' rules) is the default ruleset; the
+federations' variants (FIIM and club rules) are named options. How mafioso reads the book where it
+is silent is in ``docs/rulings/sport.md``.
 """
 
 from mafioso.editions.sport.rules import EDITION, SportEdition, SportState

@@ -1,16 +1,20 @@
 """The script of Sport Mafia: the zero night, then days and nights until a team wins.
 
-Read :meth:`SportEdition.flow` top to bottom: it follows the rulebook's order (the seed text
-of the federations' rules). Roles of players who leave are not revealed until the game ends,
-as in tournament play. The shared mechanisms (secret steps with decoys, speeches, hand votes,
-eliminations) are the engine's flow steps.
+Read :meth:`SportEdition.flow` top to bottom: it follows the sport rulebook (the seed text of the
+federations' rules) section by section: the zero night, then each day (the night's result, the
+discussion round, the voting round) and each night (the gangsters' hunt, the boss's
+investigation, the sheriff's investigation). Roles of players who leave are not revealed until
+the game ends, as in tournament play. The mechanisms other editions share (secret steps with
+decoys, speeches, hand votes, tallies, eliminations) are the engine's flow steps; what is left
+here is what only this rulebook says. The rulings cited (S1...) are in ``docs/rulings/sport.md``.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Generator, Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from itertools import count
+from typing import TYPE_CHECKING, Any
 
 from mafioso.editions.sport.catalogue import (
     ACTS,
@@ -24,18 +28,20 @@ from mafioso.editions.sport.catalogue import (
     TEAMS,
 )
 from mafioso.editions.sport.secrecy import REVEALS
-from mafioso.editions.sport.texts import TEXTS, text_key
+from mafioso.editions.sport.texts import TEXTS, format_value, text_key
 from mafioso.engine import (
     CHOOSE_MANY,
     FACILITATOR,
     GM,
     PUBLIC,
     SPEECH,
+    VOTE_TIE,
     Audience,
     Edition,
+    Event,
     Outcome,
     Prompt,
-    Reply,
+    Seat,
     SetupError,
     SpeechRules,
     State,
@@ -43,6 +49,7 @@ from mafioso.engine import (
     Tied,
 )
 from mafioso.engine.steps import (
+    NO,
     YES,
     YES_NO,
     Secret,
@@ -54,31 +61,53 @@ from mafioso.engine.steps import (
     reveal_all,
     secret_step,
     speech,
+    tally,
     tell_roles,
 )
 
+if TYPE_CHECKING:
+    from mafioso.engine import Game, Observer
+
 CLAIMS = (SHERIFF, RED, BLACK)
+"""What a speech may claim about a seat: the sheriff, red or black."""
+GREET = "greet"
+"""The one option of the sheriff's zero-night greeting."""
+VOTING_ROUND = ("voting", "defence", "revote", "lift")
+"""The steps of the voting round (a fourth foul there may cancel the vote, S12)."""
+LEFT = {
+    "shot": "was shot in the night",
+    "voted": "was voted out",
+    "fouls": "was removed with a fourth foul",
+    "technical_fouls": "was removed for technical fouls",
+    "disqualified": "was disqualified",
+}
+"""How a seat left the game, in words (all public), for the errors of a seat that is out."""
 
 
 class SportState(State):
-    """Sport's own bookkeeping: fouls, the don's kill order, speech order and stalemate counts."""
+    """Sport's own bookkeeping: fouls, the don's kill order, the night's shot, stalemate counts."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.day = 0
         self.fouls: Counter[int] = Counter()
         self.technical: Counter[int] = Counter()
-        self.silenced: dict[int, int] = {}  # seat -> the day whose speech it loses
+        self.silenced: dict[int, int] = {}
+        """Seat -> the day whose speech its third foul costs it (S11)."""
         self.kill_order: list[int] = []
         self.opener = 0
+        self.shot: int | None = None
+        """The seat every living black shot tonight (``None``: a miss), applied in the morning."""
         self.nights_without_kill = 0
+        """Nights in a row on which the blacks' shots killed nobody (the rulebook; S18, S23)."""
         self.quiet_nights = 0
+        """Nights in a row on which nobody left, with no departure on the days between (FIIM; S18)."""
+        self.departures = 0
+        self.departures_at_dusk = 0
         self.left_today: list[int] = []
+        self.left: dict[int, str] = {}
+        """Seat -> how it left the game (public)."""
         self.vote_cancelled = False
-        self.first_victim: int | None = None
-        self.best_move: list[int] = []
-        self.removed: dict[int, str] = {}
-        self.pending_victim: int | None = None
         self.day_one_departures = 0
         self.speech_rules = SpeechRules(CLAIMS, len(self.seats))
 
@@ -88,6 +117,7 @@ class SportEdition(Edition):
 
     id = "sport"
     name = "Classic / Sport Mafia"
+    version = "2"
     min_players = 10
     max_players = 10
     teams = TEAMS
@@ -110,39 +140,42 @@ class SportEdition(Edition):
             wanted = ", ".join(f"{n} {r}" for r, n in CAST.items())
             raise SetupError(f"sport is played with exactly {wanted}")
 
+    def format_value(self, key: str, value: Any, lang: str) -> str | None:
+        """The facilitator's record of the shots, as ``shooter → target`` pairs."""
+        return format_value(key, value)
+
     # -- the script --------------------------------------------------------------------------
     def flow(self, state: State) -> Steps:
+        """Roles are dealt, the zero night; then day and night in turn until a team wins."""
         st = _sport(state)
         tell_roles(st)
         yield from self.zero_night(st)
-        day = 1
-        while True:
-            yield from self.day(st, day)
-            yield from self.night(st, day)
-            day += 1
+        for number in count(1):
+            yield from self.day(st, number)
+            yield from self.night(st, number)
 
     def zero_night(self, st: SportState) -> Steps:
-        """The mafia meet, the don sets the order of kills, the sheriff greets the facilitator."""
+        """The blacks meet and see their don, who sets the order of kills; the sheriff greets the
+        facilitator. Nobody is shot and nobody checks (S2, S3)."""
         st.enter("night", 0, "mafia")
         blacks = st.in_team(BLACK)
-        dons = st.with_role(DON)
         introduce(st, BLACK, blacks)
-        for don in dons:
+        for don in st.with_role(DON):
             st.emit("don.shown", Audience.group(blacks), seat=don)
         spec = Secret(st.prompt_id("order"), "kill_order", timer=60, picks=3)
-        orders = yield from secret_step(st, spec, dons)
-        if orders or not st.decoys:
-            st.kill_order = next((orders[don] or [] for don in dons if st.is_alive(don)), [])
-            st.emit("mafia.kill_order", Audience.group(st.in_team(BLACK)), order=st.kill_order)
+        orders = yield from secret_step(st, spec, st.with_role(DON))
+        st.kill_order = next((orders[don] or [] for don in orders if st.is_alive(don)), [])
+        st.emit("mafia.kill_order", Audience.group(st.in_team(BLACK)), order=st.kill_order)
         st.enter_step("sheriff")
         sheriffs = st.with_role(SHERIFF)
-        yield from secret_step(st, Secret(st.prompt_id("greet"), "greet", timer=10), dict.fromkeys(sheriffs, ("greet",)))
+        greeting = Secret(st.prompt_id("greet"), "greet", timer=10)
+        yield from secret_step(st, greeting, dict.fromkeys(sheriffs, (GREET,)))
         for sheriff in sheriffs:
             if st.is_alive(sheriff):
                 st.emit("sheriff.greeted", FACILITATOR, seat=sheriff)
 
     def day(self, st: SportState, day: int) -> Steps:
-        """Morning (the night's result), speeches with nominations, then the voting round."""
+        """Good morning (the night's result), the discussion round, then the voting round."""
         st.day = day
         st.left_today = []
         st.vote_cancelled = False
@@ -158,16 +191,15 @@ class SportEdition(Edition):
         if day == 1:
             st.day_one_departures = len(st.left_today)
 
+    # -- morning -----------------------------------------------------------------------------
     def morning(self, st: SportState, day: int) -> Steps:
-        victim = st.pending_victim
-        st.emit("night.result", PUBLIC, killed=victim)
+        """The night's shot is announced; its victim leaves, with a best move and last words."""
+        shot = st.shot
+        victim = shot if shot is not None and st.is_alive(shot) else None
+        st.emit("night.result", PUBLIC, killed=victim, shot=shot)
+        self.count_night(st, shot, left=st.departures > st.departures_at_dusk)
         if victim is None:
-            self.after_quiet_night(st)
             return
-        st.nights_without_kill = 0
-        st.quiet_nights = 0
-        if day == 2:
-            st.first_victim = victim
         self.eliminate(st, victim, "shot")
         decided = self.check_win(st)
         if decided is None and day == 2 and st.options["best_move"] and st.day_one_departures < 2:
@@ -176,29 +208,39 @@ class SportEdition(Edition):
             yield from self.last_words(st, victim)
         st.end_if_decided()
 
-    def after_quiet_night(self, st: SportState) -> None:
-        st.nights_without_kill += 1
-        st.quiet_nights += 1
-        if st.options["stalemate"] == "town_wins" and st.nights_without_kill >= 3:
-            st.emit("stalemate", PUBLIC, nights=st.nights_without_kill)
+    def count_night(self, st: SportState, shot: int | None, left: bool) -> None:
+        """Count the night for the stalemate rule, and end the game if it is reached (S18, S23).
+
+        A night counts as one without a kill only when the shots missed; a hit on a seat that the
+        facilitator removed before the morning is not a miss. For the FIIM draw, a night is quiet
+        only if nobody left during it, removals included.
+        """
+        st.nights_without_kill = st.nights_without_kill + 1 if shot is None else 0
+        st.quiet_nights = st.quiet_nights + 1 if shot is None and not left else 0
+        rule = st.options["stalemate"]
+        if rule == "town_wins" and st.nights_without_kill >= 3:
+            st.emit("stalemate", PUBLIC, nights=st.nights_without_kill, rule=rule)
             st.end(Outcome("three_nights_without_kill", (RED,), tuple(st.in_team(RED, alive=False))))
-        if st.options["stalemate"] == "draw" and st.quiet_nights >= 3:
-            st.emit("stalemate", PUBLIC, nights=st.quiet_nights)
+        if rule == "draw" and st.quiet_nights >= 3:
+            st.emit("stalemate", PUBLIC, nights=st.quiet_nights, rule=rule)
             st.end(Outcome("draw"))
 
     def best_move(self, st: SportState, victim: int) -> Steps:
+        """The first night's victim names three seats as black (tournament option, S20)."""
         prompt = Prompt(st.prompt_id("best_move"), victim, "best_move", st.others(victim),
                         kind=CHOOSE_MANY, min_count=3, max_count=3, timer=20)
         reply = yield [prompt]
-        st.best_move = reply.get(prompt.id) or []
-        st.emit("best_move", PUBLIC, seat=victim, named=st.best_move)
+        st.emit("best_move", PUBLIC, by=victim, named=reply.get(prompt.id) or [])
 
-    def speeches(self, st: SportState, day: int) -> Generator[list[Prompt], Reply, list[int]]:
-        """Every living player speaks once, in seat order; each may nominate one other player."""
+    # -- discussion round --------------------------------------------------------------------
+    def speeches(self, st: SportState, day: int) -> Steps:
+        """Every living player speaks once, in seat order; each may nominate one other player
+        not yet nominated (S4, S5). The don may give his sign to the blacks (S2)."""
         st.opener = self.opening_speaker(st, day)
         nominees: list[int] = []
+        seats = st.seats
         for speaker in list(st.round_from(st.opener)):
-            if not st.is_alive(speaker):
+            if not seats[speaker - 1].alive:
                 continue
             seconds = self.speech_seconds(st, speaker, day)
             if seconds == 0:
@@ -207,21 +249,25 @@ class SportEdition(Edition):
             rules = st.speech_rules
             if st.seat(speaker).role == DON:
                 rules = rules._replace(signal=tuple(st.living()))
-            nominable = [n for n in st.others(speaker) if n not in nominees]
-            said = yield from speech(st, st.prompt_id("speech", speaker), speaker, nominable,
+            nominable = tuple([s.number for s in seats if s.alive and s.number != speaker and s.number not in nominees])
+            said = yield from speech(st, f"{st.phase.tag}.speech.{speaker}", speaker, nominable,
                                      rules=rules, timer=seconds)
-            if said is not None and said.signal is not None:
-                st.emit("don.signal", Audience.group(st.in_team(BLACK)), seat=speaker, target=said.signal)
-            if said is not None and said.nominate is not None:
+            if said is None:
+                continue
+            if said.signal is not None:
+                st.emit("don.signal", Audience.group(st.in_team(BLACK)), by=speaker, seat=said.signal)
+            if said.nominate is not None:
                 nominees.append(said.nominate)
         return nominees
 
     def opening_speaker(self, st: SportState, day: int) -> int:
+        """Seat 1's side of the table opens, or the seat after yesterday's opener (S4)."""
         if day == 1 or st.options["opening_speaker"] == "seat_one" or not st.opener:
             return st.next_living(0)
         return st.next_living(st.opener)
 
     def speech_seconds(self, st: SportState, seat: int, day: int) -> int:
+        """A full speech, or what a third foul leaves of it (0: none, S11)."""
         full = int(st.options["speech_seconds"])
         if st.silenced.get(seat) != day:
             return full
@@ -230,152 +276,179 @@ class SportEdition(Edition):
             return 30
         return 0
 
-    # -- voting ------------------------------------------------------------------------------
+    # -- voting round ------------------------------------------------------------------------
     def voting(self, st: SportState, day: int, nominees: list[int]) -> Steps:
+        """The nominees still in play are voted on in order; the leader (or the tied) leave (S6-S10)."""
         nominees = [n for n in nominees if st.is_alive(n)]
         st.emit("nominees", PUBLIC, nominees=nominees)
         if not nominees:
-            return None
-        rule = st.options["day_one"]
-        if day == 1 and (rule == "no_elimination" or (rule == "single_nominee_skipped" and len(nominees) == 1)):
-            st.emit("vote.skipped", PUBLIC, reason="first day")
-            return None
-        leaving = yield from self.decide_vote(st, day, nominees)
+            return
+        skip = self.day_one_skip(st, day, nominees)
+        if skip:
+            st.emit("vote.skipped", PUBLIC, reason=skip)
+            return
+        leaving = yield from self.decide_vote(st, nominees)
         if st.vote_cancelled:
             st.emit("vote.cancelled", PUBLIC)
-            return None
-        if leaving == "draw":
-            st.end(Outcome("draw"))
+            return
         yield from self.depart(st, [seat for seat in leaving if st.is_alive(seat)], "voted")
-        return None
 
-    def decide_vote(self, st: SportState, day: int, nominees: list[int]) -> Generator[list[Prompt], Reply, Any]:
-        """The vote, re-votes after ties, and the final vote on removing every tied player."""
+    @staticmethod
+    def day_one_skip(st: SportState, day: int, nominees: list[int]) -> str:
+        """Why day 1 has no vote under the ``day_one`` option (S7), or ``""``."""
+        rule = st.options["day_one"]
+        if day != 1 or rule == "normal":
+            return ""
+        if rule == "no_elimination":
+            return "no_elimination"
+        return "single_nominee" if len(nominees) == 1 else ""
+
+    def decide_vote(self, st: SportState, nominees: list[int]) -> Steps:
+        """The vote; after a tie, defences and a re-vote; the same tie again: the lift vote (S8)."""
         top = yield from self.vote(st, st.prompt_id("vote"), nominees)
         attempt = 0
         while len(top) > 1 and not st.vote_cancelled:
             attempt += 1
-            st.emit("vote.tie", PUBLIC, tied=top)
-            yield from self.defences(st, day, attempt, top)
+            st.emit(VOTE_TIE, PUBLIC, tied=top)
+            st.enter_step("defence")
+            yield from self.defences(st, attempt, top)
+            st.enter_step("revote")
             again = yield from self.vote(st, st.prompt_id(f"revote{attempt}"), top)
-            if len(again) <= 1:
+            if len(again) <= 1 or st.vote_cancelled:
                 return again
             if set(again) == set(top) or st.options["retie"] == "lift":
-                return (yield from self.lift(st, day, again))
+                return (yield from self.lift(st, again))
             top = again
         return top
 
-    def vote(self, st: SportState, key: str, candidates: list[int]) -> Generator[list[Prompt], Reply, list[int]]:
-        """Hands for each candidate in order; a player who never raises a hand counts for the last."""
+    def vote(self, st: SportState, key: str, candidates: list[int]) -> Steps:
+        """Hands for each candidate in order; each player raises a hand once at most, and every
+        player who has not by the last candidate counts for the last (rulebook: Voting round; S6)."""
         remaining = st.living()
-        tally: dict[int, int] = {}
+        counts: dict[int, int] = {}
         for index, candidate in enumerate(candidates):
             if not st.is_alive(candidate):
                 continue
-            if self.is_last(st, candidates, index) or not remaining:
+            if self.is_last(st, candidates[index + 1:]) or not remaining:
                 voters = remaining
             else:
                 voters = yield from ballot(st, f"{key}.{candidate}", remaining, candidate)
-                if self.is_last(st, candidates, index):
+                if st.vote_cancelled:
+                    return []
+                if self.is_last(st, candidates[index + 1:]):
                     voters = remaining  # the later nominees were removed: this one is now the last
             living = set(st.living())
             raised = set(voters)
             remaining = [v for v in remaining if v not in raised and v in living]
-            voters = [v for v in voters if v in living]
             if candidate in living:
-                tally[candidate] = count_votes(st, candidate, voters)
-        return leaders(tally, candidates)
+                counts[candidate] = count_votes(st, candidate, [v for v in voters if v in living])
+        return leaders(counts, candidates)
 
     @staticmethod
-    def is_last(st: SportState, candidates: list[int], index: int) -> bool:
-        """Whether no nominee after ``index`` is still in play (the silent votes go to this one)."""
-        return not any(st.is_alive(c) for c in candidates[index + 1:])
+    def is_last(st: SportState, later: list[int]) -> bool:
+        """Whether none of the ``later`` nominees is still in play (the silent votes go to this one)."""
+        seats = st.seats
+        return not [seat for seat in later if seats[seat - 1].alive]
 
-    def defences(self, st: SportState, day: int, attempt: int, tied: list[int]) -> Steps:
+    def defences(self, st: SportState, attempt: int, tied: list[int]) -> Steps:
+        """Each tied player still in play defends, in nomination order (30 s by default)."""
         seconds = int(st.options["defence_seconds"])
         for seat in tied:
-            if st.is_alive(seat):
-                prompt = Prompt(st.prompt_id(f"defence{attempt}", seat), seat, "defence", kind=SPEECH,
-                                timer=seconds, data=st.speech_rules)
-                reply = yield [prompt]
-                if st.is_alive(seat):
-                    st.emit("defence", PUBLIC, seat=seat, claims=_claims(reply.get(prompt.id)))
+            if st.is_alive(seat) and not st.vote_cancelled:
+                yield from speech(st, st.prompt_id(f"defence{attempt}", seat), seat, (),
+                                  rules=st.speech_rules, timer=seconds, act="defence")
 
-    def lift(self, st: SportState, day: int, tied: list[int]) -> Generator[list[Prompt], Reply, Any]:
-        """Should all the tied players leave? Only a strict majority of the living says yes."""
+    def lift(self, st: SportState, tied: list[int]) -> Steps:
+        """Should all the tied players leave? Only a strict majority of the living says yes (S8-S10)."""
         living = st.living()
-        if len(tied) == len(living):
+        if len(tied) == len(living) and st.options["all_tied"] != "lift":
             rule = st.options["all_tied"]
-            if rule != "lift":
-                st.emit("vote.all_tied", PUBLIC, rule=rule)
-                return "draw" if rule == "draw" else []
-        if (len(living), len(tied)) in ((4, 2),) and not st.options["lift_two_of_four"]:
+            st.emit("vote.all_tied", PUBLIC, rule=rule)
+            if rule == "draw":
+                st.end(Outcome("draw"))
+            return []
+        if not self.may_lift(st, len(living), len(tied)):
             st.emit("lift.not_allowed", PUBLIC, tied=tied)
             return []
-        if (len(living), len(tied)) == (9, 3) and not st.options["lift_three_at_nine"]:
-            st.emit("lift.not_allowed", PUBLIC, tied=tied)
-            return []
+        st.enter_step("lift")
         key = st.prompt_id("lift")
-        prompts = [Prompt(f"{key}.{v}", v, "lift", YES_NO, optional=False, default="no",
+        prompts = [Prompt(f"{key}.{v}", v, "lift", YES_NO, optional=False, default=NO,
                           data=Tied(tuple(tied))) for v in living]
         reply = yield prompts
+        if st.vote_cancelled:
+            return []
         yes = [v for v in living if reply.get(f"{key}.{v}") == YES and st.is_alive(v)]
         passed = len(yes) * 2 > len(st.living())
         st.emit("lift.result", PUBLIC, tied=tied, voters=yes, votes=len(yes), passed=passed)
         return tied if passed else []
 
+    @staticmethod
+    def may_lift(st: SportState, living: int, tied: int) -> bool:
+        """Whether the options allow removing ``tied`` players at once with ``living`` in play (S10)."""
+        if (living, tied) == (4, 2):
+            return bool(st.options["lift_two_of_four"])
+        if (living, tied) == (9, 3):
+            return bool(st.options["lift_three_at_nine"])
+        return True
+
     # -- leaving -----------------------------------------------------------------------------
     def depart(self, st: SportState, seats: list[int], how: str) -> Steps:
-        """Players leave together; then check for a winner; then each gets last words.
+        """Players leave together; then the win is checked; then each gets last words (S8, S19).
 
         Several tied players leave by one vote, so the win is checked once all have left.
         At the end of the game there are no last words unless ``last_words_at_end``.
         """
         for seat in seats:
             self.eliminate(st, seat, how)
-        decided = self.check_win(st)
-        if decided is None or st.options["last_words_at_end"]:
+        if self.check_win(st) is None or st.options["last_words_at_end"]:
             for seat in seats:
-                if not st.removed.get(seat):
-                    yield from self.last_words(st, seat)
+                yield from self.last_words(st, seat)
         st.end_if_decided()
 
     def eliminate(self, st: SportState, seat: int, how: str) -> None:
-        """A player leaves; roles are not revealed until the end of the game."""
+        """A player leaves; roles are not revealed until the end of the game (S21)."""
         st.left_today.append(seat)
+        st.left[seat] = how
+        st.departures += 1
         eliminate(st, seat, how)
 
     def last_words(self, st: SportState, seat: int) -> Steps:
+        """A departing player's last speech: claims, but no nomination (S19)."""
         prompt = Prompt(st.prompt_id("last_words", seat), seat, "last_words", kind=SPEECH,
                         timer=int(st.options["speech_seconds"]), data=st.speech_rules)
         reply = yield [prompt]
-        st.emit("last_words", PUBLIC, seat=seat, claims=_claims(reply.get(prompt.id)))
+        said = reply.get(prompt.id)
+        st.emit("last_words", PUBLIC, seat=seat, claims=[c.to_json() for c in said.claims] if said else [])
 
     # -- night -------------------------------------------------------------------------------
     def night(self, st: SportState, number: int) -> Steps:
-        """The gangsters shoot, the don looks for the sheriff, the sheriff looks for black."""
+        """The gangsters' hunt, the boss looks for the sheriff, the sheriff looks for black.
+
+        Every step is called even when its role is out, so the night's timing tells nothing
+        (S16); the shot takes effect in the morning, so a shot checker still checks (S15).
+        """
         st.enter("night", number, "shooting")
+        st.departures_at_dusk = st.departures
         spec = Secret(st.prompt_id("shoot"), "shoot", timer=10, include_self=True)
         shots = yield from secret_step(st, spec, st.in_team(BLACK))
         aims = {seat: target for seat, target in shots.items() if st.is_alive(seat)}
-        targets = set(aims.values())
-        victim = targets.pop() if len(targets) == 1 and None not in targets else None
-        st.pending_victim = victim if victim is not None and st.is_alive(victim) else None
-        st.emit("night.shots", FACILITATOR, shots={str(k): v for k, v in aims.items()}, victim=st.pending_victim)
-        yield from self.check(st, DON, "check_sheriff", "don check", lambda s: s.role == SHERIFF)
-        yield from self.check(st, SHERIFF, "check_black", "sheriff check", lambda s: s.team == BLACK)
+        st.shot = agreed(aims)
+        st.emit("night.shots", FACILITATOR, shots=[[s, t] for s, t in aims.items() if t is not None],
+                held=[s for s, t in aims.items() if t is None], victim=st.shot)
+        yield from self.check(st, DON, "check_sheriff", "don check", _is_sheriff)
+        yield from self.check(st, SHERIFF, "check_black", "sheriff check", _is_black)
 
-    def check(self, st: SportState, role: str, act: str, step: str, test: Any) -> Steps:
-        """One night check. The step is called even when the checker is gone, so timing tells nothing."""
+    def check(self, st: SportState, role: str, act: str, step: str, test: Callable[[Seat], bool]) -> Steps:
+        """One night check, answered to the checker alone (rulebook: the two Investigations; S16, S24)."""
         st.enter_step(step)
-        checks = yield from secret_step(st, Secret(st.prompt_id("check"), act, timer=10), st.with_role(role))
+        checks = yield from secret_step(st, Secret(st.prompt_id(act), act, timer=10), st.with_role(role))
         for seat, target in checks.items():
             if target is not None and st.is_alive(seat):
-                found = bool(test(st.seat(target)))
-                st.emit(f"{act}.result", Audience.to(seat), seat=seat, target=target, found=found)
+                st.emit(f"{act}.result", Audience.to(seat), by=seat, seat=target, found=test(st.seat(target)))
 
     # -- winning, fouls, the end -------------------------------------------------------------
     def check_win(self, state: State) -> Outcome | None:
+        """Red: every black is out. Black: as many blacks as reds in play (S17)."""
         st = _sport(state)
         blacks = len(st.in_team(BLACK))
         reds = len(st.in_team(RED))
@@ -386,19 +459,26 @@ class SportEdition(Edition):
         return None
 
     def interrupts(self, state: State) -> list[Prompt]:
+        """The facilitator's fouls and disqualifications, open at any time during play (S11-S13).
+
+        They may be declined: a timeout gives no foul to anyone (S25, S26).
+        """
         if state.phase.name in ("setup", "end"):
             return []
         living = tuple(state.living())
         prompts = [
-            Prompt("gm.foul", GM, "foul", living, optional=False, interrupt=True),
-            Prompt("gm.disqualify", GM, "disqualify", living, optional=False, interrupt=True),
+            Prompt("gm.foul", GM, "foul", living, interrupt=True),
+            Prompt("gm.disqualify", GM, "disqualify", living, interrupt=True),
         ]
         if state.options["technical_fouls"]:
-            prompts.append(Prompt("gm.technical_foul", GM, "technical_foul", living, optional=False, interrupt=True))
+            prompts.append(Prompt("gm.technical_foul", GM, "technical_foul", living, interrupt=True))
         return prompts
 
     def on_interrupt(self, state: State, prompt: Prompt, choice: Any) -> set[int]:
+        """Count a foul (the third silences, the fourth removes) or remove a seat at once."""
         st = _sport(state)
+        if choice is None:
+            return set()
         seat = int(choice)
         if prompt.act == "disqualify":
             return self.remove(st, seat, "disqualified")
@@ -409,43 +489,89 @@ class SportEdition(Edition):
                 return self.remove(st, seat, "technical_fouls")
             return set()
         st.fouls[seat] += 1
-        count = st.fouls[seat]
-        st.emit("foul", PUBLIC, seat=seat, count=count)
-        if count == 3:
+        fouls = st.fouls[seat]
+        st.emit("foul", PUBLIC, seat=seat, count=fouls)
+        if fouls == 3:
             st.silenced[seat] = (st.phase.number or 0) + 1
-        if count >= 4:
+        if fouls >= 4:
             return self.remove(st, seat, "fouls")
         return set()
 
     def remove(self, st: SportState, seat: int, how: str) -> set[int]:
-        """Removal by the facilitator: at once, with no last words."""
-        st.removed[seat] = how
+        """Removal by the facilitator: at once, with no last words (S12, S13)."""
         self.eliminate(st, seat, how)
-        if how == "fouls" and st.options["fourth_foul_cancels_vote"] and st.phase.step == "voting":
+        if how == "fouls" and st.options["fourth_foul_cancels_vote"] and st.phase.step in VOTING_ROUND:
             st.vote_cancelled = True
-        if st.pending_victim == seat:
-            st.pending_victim = None
         return {seat}
 
-    def score(self, game: Any) -> dict[int, float]:
+    def idle_reason(self, state: State, seat: int) -> str | None:
+        """Why a seat has nothing to decide: it has left the game (and how), or its third foul
+        costs it today's speech. Both are public."""
+        st = _sport(state)
+        how = st.left.get(seat)
+        if how is not None:
+            return f"seat {seat} {LEFT[how]} and decides nothing more"
+        phase = st.phase
+        if phase.name == "day" and phase.step == "speeches" and st.is_alive(seat) \
+                and self.speech_seconds(st, seat, st.day) == 0:
+            return f"seat {seat} has three fouls and loses today's speech"
+        return None
+
+    def observe(self, observer: Observer, event: Event) -> None:
+        """Fold a seat's own night checks, the don's order and his sign into ``observer.facts``:
+        ``black_checks`` / ``sheriff_checks`` (``{seat: found}``), ``kill_order``, ``signal``."""
+        fold = _FACTS.get(event.kind)
+        if fold is not None:
+            fold(observer.facts, event.data)
+
+    def score(self, game: Game) -> dict[int, float]:
         """Tournament points of a finished game (see :func:`mafioso.editions.sport.score`)."""
         from mafioso.editions.sport.scoring import score
 
         return score(game)
 
-    def protocol(self, game: Any) -> dict[str, Any]:
+    def protocol(self, game: Game) -> dict[str, Any]:
         """The tournament protocol sheet (see :mod:`mafioso.editions.sport.protocol`)."""
         from mafioso.editions.sport.protocol import protocol
 
         return protocol(game)
 
     def finish(self, state: State, outcome: Outcome) -> None:
+        """Every role is shown to everyone once the game is over (S21)."""
         reveal_all(state)
 
 
-def _claims(said: Any) -> list[dict[str, Any]]:
-    """The claims of a speech as event data."""
-    return [claim.to_json() for claim in said.claims] if said is not None else []
+def agreed(aims: Mapping[int, int | None]) -> int | None:
+    """The seat every shooter named, or ``None``: a miss when any shot differs or is held (S14)."""
+    counts = tally(aims.values())
+    if len(counts) == 1 and sum(counts.values()) == len(aims):
+        return next(iter(counts))
+    return None
+
+
+def _fold_check(fact: str) -> Callable[[dict[str, Any], dict[str, Any]], None]:
+    def fold(facts: dict[str, Any], data: dict[str, Any]) -> None:
+        facts.setdefault(fact, {})[data["seat"]] = data["found"]
+    return fold
+
+
+_FACTS: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
+    "check_black.result": _fold_check("black_checks"),
+    "check_sheriff.result": _fold_check("sheriff_checks"),
+    "mafia.kill_order": lambda facts, data: facts.__setitem__("kill_order", list(data["order"])),
+    "don.signal": lambda facts, data: facts.__setitem__("signal", data["seat"]),
+}
+"""Events a seat folds into its observer's facts (what only sport tells a seat)."""
+
+SportEdition.observed = frozenset(_FACTS)  # the observers call the hook for these kinds only
+
+
+def _is_sheriff(seat: Seat) -> bool:
+    return seat.role == SHERIFF
+
+
+def _is_black(seat: Seat) -> bool:
+    return seat.team == BLACK
 
 
 def _sport(state: State) -> SportState:

@@ -3,7 +3,7 @@
 The secrecy tests (``tests/test_secrecy.py``) hold every game to this table: an event of a kind
 listed here may reach only the seats its entry names, and only these kinds may differ between
 two games that differ in hidden roles alone. Roles of departed players stay hidden until the
-end, as in tournament play (sport-notes, "Game protocol").
+end, as in tournament play (the tournament rules, "Game protocol").
 """
 
 REVEALS = {

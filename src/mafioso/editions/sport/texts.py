@@ -1,6 +1,13 @@
-"""Sport's narration, in our own words. Keys are event kinds (or a kind and a variant)."""
+"""Sport's narration and prompt texts, in our own words.
+
+Keys are event kinds, or a kind and a variant picked by :func:`text_key` from the event's data
+or phase (never by parsing a phase string). ``{phase}`` is filled by the narrator.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 from mafioso.engine import N_, Event
 
@@ -17,14 +24,17 @@ TEXTS = {
     "prompt.check_sheriff": N_("Don: check one seat. Is it the sheriff?"),
     "prompt.check_black": N_("Sheriff: check one seat. Is it black?"),
     "prompt.decoy": N_("Keep your eyes closed. Tap any seat: nothing happens."),
-    "prompt.foul": N_("Give a foul to a seat."),
-    "prompt.technical_foul": N_("Give a technical foul to a seat."),
-    "prompt.disqualify": N_("Disqualify a seat."),
+    "prompt.foul": N_("Give a foul to a seat (or let it pass)."),
+    "prompt.technical_foul": N_("Give a technical foul to a seat (or let it pass)."),
+    "prompt.disqualify": N_("Disqualify a seat (or let it pass)."),
     "phase.night 0.mafia": N_("Night falls on the city. Everyone, close your eyes. Gangsters, open your eyes and meet your family; Don, show yourself and set the order of the kills."),
     "phase.night 0.sheriff": N_("Gangsters, close your eyes. Sheriff, wake up and greet the facilitator."),
     "phase.day.morning": N_("Good morning, city! The city wakes up ({phase})."),
     "phase.day.speeches": N_("Speeches, in seat order. One minute each; you may nominate one player."),
     "phase.day.voting": N_("The voting round."),
+    "phase.day.defence": N_("The tied players defend themselves, 30 seconds each."),
+    "phase.day.revote": N_("The city votes again, among the tied players only."),
+    "phase.day.lift": N_("The city votes on whether all the tied players leave together."),
     "phase.night.shooting": N_("The city sleeps. The gangsters take their guns."),
     "phase.night.don check": N_("Don, wake up and look for the sheriff."),
     "phase.night.sheriff check": N_("Sheriff, wake up and look for the gangsters."),
@@ -32,25 +42,30 @@ TEXTS = {
     "team.known": N_("Your family: seats {seats}."),
     "don.shown": N_("Your don sits at seat {seat}."),
     "mafia.kill_order": N_("The don's order of kills: {order}."),
+    "mafia.kill_order.none": N_("The don sets no order of kills."),
     "sheriff.greeted": N_("The sheriff (seat {seat}) greeted the facilitator."),
     "night.result.killed": N_("Last night the mafia shot seat {killed}."),
+    "night.result.gone": N_("Last night the mafia shot seat {shot}, who had already left the game."),
     "night.result.none": N_("The mafia missed: nobody was killed last night."),
-    "night.shots": N_("Shots: {shots}; victim: {victim}."),
-    "check_sheriff.result.found": N_("Seat {target} IS the sheriff."),
-    "check_sheriff.result.not": N_("Seat {target} is not the sheriff."),
-    "check_black.result.found": N_("Seat {target} is BLACK."),
-    "check_black.result.not": N_("Seat {target} is red."),
+    "night.shots": N_("The shots (shooter → seat): {shots}; no shot from: {held}; victim: {victim}."),
+    "check_sheriff.result.found": N_("Seat {seat} IS the sheriff."),
+    "check_sheriff.result.not": N_("Seat {seat} is not the sheriff."),
+    "check_black.result.found": N_("Seat {seat} is BLACK."),
+    "check_black.result.not": N_("Seat {seat} is red."),
     "speech": N_("Seat {seat} speaks."),
     "speech.claims": N_("Seat {seat} speaks and says: {claims}."),
+    "speech.defence": N_("Seat {seat} defends."),
+    "speech.defence.claims": N_("Seat {seat} defends and says: {claims}."),
     "speech.skipped": N_("Seat {seat} has three fouls and keeps silent today."),
-    "don.signal": N_("The don signals: tonight, seat {target}."),
+    "don.signal": N_("The don signals: tonight, seat {seat}."),
     "nomination": N_("Seat {by} nominates seat {nominee}. Accepted."),
     "nominees": N_("Nominated, in order: {nominees}."),
-    "vote.skipped": N_("Only one player was nominated on the first day: no vote today."),
+    "vote.skipped.single_nominee": N_("Only one player was nominated on the first day: no vote today."),
+    "vote.skipped.no_elimination": N_("Nobody leaves on the first day: no vote today."),
     "vote.count": N_("Votes against seat {nominee}: {votes} ({voters})."),
-    "vote.tie": N_("A tie between seats {tied}. Each has 30 seconds to defend."),
-    "defence": N_("Seat {seat} defends."),
-    "vote.all_tied": N_("Every living player is tied."),
+    "vote.tie": N_("A tie between seats {tied}."),
+    "vote.all_tied.night": N_("Every living player is tied again: nobody leaves today."),
+    "vote.all_tied.draw": N_("Every living player is tied again: the game ends in a draw."),
     "lift.not_allowed": N_("The tied players {tied} cannot all be voted out now."),
     "lift.result.passed": N_("{votes} vote to remove seats {tied}: they all leave."),
     "lift.result.failed": N_("Only {votes} vote to remove seats {tied}: they all stay."),
@@ -62,11 +77,12 @@ TEXTS = {
     "seat.eliminated.disqualified": N_("Seat {seat} is disqualified."),
     "last_words": N_("Seat {seat} says last words."),
     "last_words.claims": N_("Seat {seat}'s last words: {claims}."),
-    "defence.claims": N_("Seat {seat} defends and says: {claims}."),
-    "best_move": N_("Seat {seat}'s best move names seats {named}."),
+    "best_move": N_("Seat {by}'s best move names seats {named}."),
+    "best_move.none": N_("Seat {by} names nobody for the best move."),
     "foul": N_("Foul on seat {seat} ({count})."),
     "technical_foul": N_("Technical foul on seat {seat} ({count})."),
-    "stalemate": N_("{nights} nights in a row without a death."),
+    "stalemate.town_wins": N_("The mafia has killed nobody for {nights} nights in a row."),
+    "stalemate.draw": N_("Nobody has left the game for {nights} nights and the days between them."),
     "role.revealed": N_("Seat {seat} was {role}."),
     "game.over.red": N_("The town wins!"),
     "game.over.black": N_("The mafia wins!"),
@@ -74,24 +90,53 @@ TEXTS = {
 }
 
 
-def text_key(event: Event) -> str:
-    """Pick the narration variant of an event."""
-    kind, data = event.kind, event.data
+_Variant = Callable[[Event], str]
+
+
+def text_key(event: Event) -> str | None:
+    """Sport's own narration variants (the shared ones are the engine's): the zero night, and
+    events whose line depends on their data."""
+    kind = event.kind
     if kind == "phase":
         phase = event.phase
-        if phase.name == "night" and phase.number == 0:
-            return f"phase.night 0.{phase.step}"
-        return f"phase.{phase.name}.{phase.step}"
-    if kind == "night.result":
-        return "night.result.killed" if data.get("killed") else "night.result.none"
-    if kind.endswith(".result") and "found" in data:
-        return f"{kind}.{'found' if data['found'] else 'not'}"
-    if kind == "lift.result":
-        return "lift.result.passed" if data["passed"] else "lift.result.failed"
-    if kind == "seat.eliminated":
-        return f"seat.eliminated.{data['how']}"
-    if kind in ("speech", "last_words", "defence") and data.get("claims"):
-        return f"{kind}.claims"
-    if kind == "game.over":
-        return f"game.over.{(data['winners'] or ['draw'])[0]}"
-    return kind
+        return f"phase.night 0.{phase.step}" if phase.name == "night" and phase.number == 0 else None
+    variant = _VARIANTS.get(kind)
+    suffix = variant(event) if variant is not None else ""
+    return f"{kind}.{suffix}" if suffix else None
+
+
+def _night_result(event: Event) -> str:
+    if event.data["killed"] is not None:
+        return "killed"
+    return "gone" if event.data.get("shot") is not None else "none"
+
+
+def _speech(event: Event) -> str:
+    parts = ["defence"] if event.phase.step == "defence" else []
+    if event.data.get("claims"):
+        parts.append("claims")
+    return ".".join(parts)
+
+
+_VARIANTS: dict[str, _Variant] = {
+    "night.result": _night_result,
+    "check_sheriff.result": lambda e: "found" if e.data["found"] else "not",
+    "check_black.result": lambda e: "found" if e.data["found"] else "not",
+    "lift.result": lambda e: "passed" if e.data["passed"] else "failed",
+    "seat.eliminated": lambda e: str(e.data["how"]),
+    "speech": _speech,
+    "last_words": lambda e: "claims" if e.data.get("claims") else "",
+    "vote.skipped": lambda e: str(e.data["reason"]),
+    "vote.all_tied": lambda e: str(e.data["rule"]),
+    "best_move": lambda e: "" if e.data.get("named") else "none",
+    "mafia.kill_order": lambda e: "" if e.data.get("order") else "none",
+    "stalemate": lambda e: str(e.data["rule"]),
+    "game.over": lambda e: str((e.data["winners"] or ["draw"])[0]),
+}
+
+
+def format_value(key: str, value: Any) -> str | None:
+    """The shots as ``7 → 4, 8 → 4`` (shooter, then the seat shot); other values as usual."""
+    if key == "shots" and isinstance(value, list) and value:
+        return ", ".join(f"{shooter} → {target}" for shooter, target in value)
+    return None

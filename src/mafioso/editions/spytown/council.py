@@ -123,7 +123,7 @@ def point(
     stem = st.prompt_id(key)
     prompts = []
     for voter in voting_order(st, voters):
-        options = tuple(c for c in choices if c != voter)
+        options = tuple([c for c in choices if c != voter])
         if not options:
             continue
         if previous is not None and previous.get(voter) in options:

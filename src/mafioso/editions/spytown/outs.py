@@ -76,7 +76,7 @@ def shoot(st: SpytownState, shooter: int, how: str, armed: bool) -> Steps:
     With the Last Shot card in play every player who goes out is asked (``armed`` is False for
     those without the card, who may only pass), so being asked tells nothing (ruling E18).
     """
-    options = tuple(n for n in st.living() if not st.untouchable(n)) if armed else ()
+    options = tuple([n for n in st.living() if not st.untouchable(n)]) if armed else ()
     if not options and not st.decoys:
         return
     prompt = Prompt(st.prompt_id(how, shooter), shooter, "last_shot", options, timer=20)

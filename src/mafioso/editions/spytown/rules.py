@@ -77,6 +77,8 @@ class SpytownEdition(Edition):
     texts = TEXTS
     narration_key = text_key
     reveals = REVEALS
+    observed = frozenset({"agent.check", "wiretap.result", "card.dealt", "card.played"})
+    """The kinds :meth:`observe` folds into a seat's facts."""
     players_by_default = 11
     cards = CARDS
 
@@ -182,7 +184,7 @@ class SpytownEdition(Edition):
         is chosen, lots on a tie (ruling B3). Nobody protected by Shelter or Safe-Conduct may be
         chosen; with nobody left to choose, everyone answers a decoy and nobody is chosen."""
         awake = st.awake_at_mafia()
-        targets = tuple(n for n in st.living() if n not in awake and st.may_be_chosen(n))
+        targets = tuple([n for n in st.living() if n not in awake and st.may_be_chosen(n)])
         if awake and not targets:
             st.emit("mafia.no_target", Audience.group(awake))
         spec = Secret(st.prompt_id("kill"), "kill", timer=30, optional=False)

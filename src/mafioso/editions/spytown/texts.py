@@ -105,25 +105,18 @@ TEXTS = {
 }
 
 
-def text_key(event: Event) -> str:
-    """Pick the narration variant of an event."""
+def text_key(event: Event) -> str | None:
+    """Spytown's own narration variants (the shared ones are the engine's)."""
     kind, data = event.kind, event.data
-    if kind == "phase":
-        return f"phase.{event.phase.name}.{event.phase.step}"
-    if kind == "seat.eliminated":
-        return f"seat.eliminated.{data['how']}"
-    if kind == "speech":
-        said = "defence" if event.phase.step == "defence" else "speech"
-        return f"{said}.claims" if data.get("claims") else said
+    if kind == "speech" and event.phase.step == "defence":
+        return "defence.claims" if data.get("claims") else "defence"
     if kind == "team.known":
         return f"team.known.{data['team']}"
     if kind == "card.played":
         return "card.played.void" if data.get("void") else f"card.played.{data['card']}"
     if kind == "card.dealt" and not data.get("usable") and data.get("card") != "neutral":
         return "card.dealt.unusable"
-    if kind == "game.over":
-        return f"game.over.{(data['winners'] or ['draw'])[0]}"
-    return kind
+    return None
 
 
 def format_value(key: str, value: Any, lang: str) -> str | None:

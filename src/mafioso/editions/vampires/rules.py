@@ -102,6 +102,8 @@ class VampiresEdition(Edition):
     texts = TEXTS
     narration_key = text_key
     reveals = REVEALS
+    observed = frozenset({"jail.announced", "check.master"})
+    """The kinds :meth:`observe` folds into a seat's known sides."""
     players_by_default = 10  # eight to twelve play best, says the rulebook; ten is the middle
 
     # -- setup -------------------------------------------------------------------------------

@@ -134,21 +134,18 @@ TEXTS = {
 }
 
 
-def text_key(event: Event) -> str:
-    """Pick the narration variant of an event (from its phase value and data, never parsing text)."""
+def text_key(event: Event) -> str | None:
+    """Vampires' own narration variants (the shared ones are the engine's), from the phase value
+    and the data, never parsing text."""
     kind, data = event.kind, event.data
     if kind == PHASE:
         return _phase_key(event.phase)
     if kind == "night.dead":
         return "night.dead.some" if data["seats"] else "night.dead.none"
-    if kind == "seat.eliminated":
-        return f"{kind}.{data['how']}"
     if kind == "setup.warning":
         return f"{kind}.{data['warning']}"
     if kind == "role.revealed" and not event.audience.public:
         return "role.revealed.check"  # a check, or a role shown to the facilitator alone
-    if kind == "speech" and data.get("claims"):
-        return "speech.claims"
     if kind == "check.sides":
         return "check.sides.same" if data["same"] else "check.sides.different"
     if kind == "check.master":
@@ -159,13 +156,11 @@ def text_key(event: Event) -> str:
         return _ability_key(data)
     if kind == "game.over":
         return _game_over_key(list(data.get("winners") or []))
-    return kind
+    return None
 
 
-def _phase_key(phase: Phase) -> str:
-    if phase.name == "day" and phase.number == 0:
-        return f"phase.day 0.{phase.step}"
-    return f"phase.{phase.name}.{phase.step}" if phase.step else f"phase.{phase.name}"
+def _phase_key(phase: Phase) -> str | None:
+    return f"phase.day 0.{phase.step}" if phase.name == "day" and phase.number == 0 else None
 
 
 def _ability_key(data: dict[str, Any]) -> str:

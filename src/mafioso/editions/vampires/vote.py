@@ -41,7 +41,7 @@ def renominate(st: VampiresState, remaining: list[int]) -> Seats:
     st.vote_round += 1
     suspects: list[int] = []
     for speaker in list(st.round_from(st.next_living(0))):
-        options = tuple(n for n in remaining if n not in suspects)
+        options = tuple([n for n in remaining if n not in suspects])
         if not options:
             break
         key = st.prompt_id(f"nominate{st.vote_round}", speaker)

@@ -48,6 +48,13 @@ def _of(observer: Observer) -> Knowledge:
 def observe(observer: Observer, event: Event) -> None:
     """Fold one event the seat saw into its :class:`Knowledge` (the engine's ``observe`` hook)."""
     kind, data = event.kind, event.data
+    if kind == "phase":  # the most frequent by far: most phases change nothing here
+        name = event.phase.name
+        if name == "dawn":
+            _of(observer).jailed = set()  # a dawn names every prisoner still in play, or says nothing
+        elif name == "night":
+            _of(observer).silenced = None
+        return
     if kind not in FOLDS:
         return
     known = _of(observer)
@@ -64,10 +71,6 @@ def observe(observer: Observer, event: Event) -> None:
         known.jailed = set()
     elif kind == "silenced":
         known.silenced = data["seat"]
-    elif kind == "phase" and event.phase.name == "dawn":
-        known.jailed = set()  # a dawn names every prisoner still in play, or says nothing
-    elif kind == "phase" and event.phase.name == "night":
-        known.silenced = None
 
 
 FOLDS = frozenset({"investigation", "priest.seen", "research", "jail", "jail.freed", "silenced", "phase"})

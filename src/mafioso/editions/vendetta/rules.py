@@ -50,11 +50,12 @@ from mafioso.editions.vendetta.catalogue import (
     VIXEN,
     YAKUZA,
 )
-from mafioso.editions.vendetta.knowledge import observe
+from mafioso.editions.vendetta.knowledge import FOLDS, observe
 from mafioso.editions.vendetta.secrecy import REVEALS
 from mafioso.editions.vendetta.texts import TEXTS, format_value, text_key
 from mafioso.engine import (
     FACILITATOR,
+    GM,
     NOMINATION,
     PUBLIC,
     Audience,
@@ -208,7 +209,9 @@ class VendettaEdition(Edition):
 
     observe = staticmethod(observe)
     """Fold what the rules tell one seat (cards shown, nods, the jail) into its facts; called for
-    every event every observer sees, so it is the function itself, with no layer between."""
+    every event of those kinds every observer sees, so it is the function itself, with no layer
+    between."""
+    observed = FOLDS
 
     # -- the script --------------------------------------------------------------------------
     def flow(self, state: State) -> Steps:
@@ -376,7 +379,7 @@ class VendettaEdition(Edition):
         all (the Mafia may then kill one of its own, and its members all point at the chosen one)."""
         if team == MAFIA and self.impostor_in_game(st):
             return tuple(st.living())
-        return tuple(n for n in st.living() if st.seat(n).team != team)
+        return tuple([n for n in st.living() if st.seat(n).team != team])
 
     def family_awake(self, st: VendettaState, team: str, voters: list[int]) -> bool:
         """Whether a real member of the family is free to choose: jailed members take no part in the
@@ -515,7 +518,7 @@ class VendettaEdition(Edition):
         for speaker in living:
             if len(suspects) >= 2:
                 break
-            options = tuple(n for n in living if n != speaker and n not in suspects)
+            options = tuple([n for n in living if n != speaker and n not in suspects])
             if options:
                 suspects.append((yield from self.name_suspect(st, speaker, options)))
         return suspects
@@ -547,8 +550,8 @@ class VendettaEdition(Edition):
 
         Not the engine's yes/no ``ballot``: 0.1 logs answered this prompt with the suspect's
         seat, and they must still replay."""
-        key, options, ballot = st.prompt_id("vote", suspect), (suspect,), Ballot(suspect)
-        prompts = [Prompt(f"{key}.{v}", v, "vote", options, data=ballot) for v in voters]
+        question = Prompt(st.prompt_id("vote", suspect), GM, "vote", (suspect,), data=Ballot(suspect))
+        prompts = question.to_each(voters)
         if not prompts:
             return []
         reply = yield prompts

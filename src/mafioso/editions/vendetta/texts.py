@@ -115,8 +115,8 @@ PAIRS = {
 """How one pair of each list-of-pairs value reads."""
 
 
-def text_key(event: Event) -> str:
-    """Pick the narration variant of an event from its data and phase."""
+def text_key(event: Event) -> str | None:
+    """Vendetta's own narration variants (the shared ones are the engine's)."""
     kind, data = event.kind, event.data
     if kind == PHASE:
         return _phase_key(event)
@@ -124,22 +124,18 @@ def text_key(event: Event) -> str:
         return "deck.mystery"
     if kind == "research":
         return "research.same" if data["same"] else "research.different"
-    if kind == "seat.eliminated":
-        return f"seat.eliminated.{data['how']}"
     if kind in ("mafia.choice", "yakuza.choice") and data.get("target") is None:
         return f"{kind}.none"
     if kind == "hypnotized" and data.get("nominee") is None:
         return "hypnotized.nobody"
     if kind == "grimoire.kill" and data.get("cancelled"):
         return "grimoire.kill.cancelled"
-    if kind == "speech" and data.get("claims"):
-        return "speech.claims"
     if kind == "game.over":
         winners = data.get("winners") or []
         if not winners:
             return "game.over.nobody"
         return f"game.over.{winners[0]}" if winners[0] in ("town", "mafia", "yakuza") else "game.over.loner"
-    return kind
+    return None
 
 
 def _phase_key(event: Event) -> str:

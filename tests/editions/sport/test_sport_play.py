@@ -1,14 +1,18 @@
-"""Sport details that scenario files do not pin: scoring, narration coverage, kill order secrecy."""
+"""Sport details that scenario files do not pin: scoring, narration coverage, secrecy, outcomes."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 from mafioso.agents.play import play_game
 from mafioso.editions.sport import score
+from mafioso.editions.sport.protocol import protocol
 from mafioso.engine import Game
 from mafioso.i18n import narrate
+from mafioso.scenarios import Runner, Scenario
 
 SEATS = ["citizen", "citizen", "sheriff", "citizen", "citizen", "citizen", "mafia", "mafia", "don", "citizen"]
 
@@ -33,25 +37,37 @@ def test_score_gives_win_points_to_the_whole_winning_team() -> None:
     assert all(points[s] == 0.0 for s in points if s not in winners)
 
 
-def test_best_move_points() -> None:
-    game = Game("sport", seats=SEATS, seed=1, options={"best_move": True}, decoys=False)
-    answers = {"shoot": 4}
-    while game.phase != "day 2" or game.step != "morning" or not game.pending(4):
-        for prompt in game.awaiting():
-            if game.is_pending(prompt.id):
-                game.decide(prompt.seat, prompt.id, answers.get(prompt.act, prompt.default))
-    best = game.pending(4)[0]
-    assert best.act == "best_move"
-    game.decide(4, best.id, [7, 8, 1])
-    points = score(game)
-    assert points[4] == 0.0  # the game is not over: only the win is missing
-    game.state.best_move = [7, 8, 9]  # three blacks
-    from mafioso.engine import Outcome
+def run(steps: list[dict[str, Any]], **top: Any) -> Game:
+    """Play an inline scenario on the usual ten seats (sheriff 3, gangsters 7 and 8, don 9)."""
+    raw = {"format": 1, "edition": "sport", "seed": 1, "seats": SEATS, "auto": "pass", "steps": steps, **top}
+    return Runner(Scenario.parse(raw, "inline")).run()
 
-    game.outcome = Outcome("mafia_eliminated", ("red",), (1, 2, 3, 4, 5, 6, 10))
-    assert score(game)[4] == 1.5
-    game.state.best_move = [7, 8, 1]
-    assert score(game)[4] == 1.3
+
+def shoot(target: int) -> list[dict[str, Any]]:
+    return [{"seat": black, "act": "shoot", "target": target} for black in (7, 8, 9)]
+
+
+def test_best_move_points_and_removal_penalty() -> None:
+    """Two blacks named: +0.3; a seat disqualified: -0.5; read from the events of the game."""
+    steps = [
+        {"at": "night 1"}, *shoot(4),
+        {"at": "day 2 morning"}, {"seat": 4, "act": "best_move", "targets": [7, 8, 1]},
+        {"at": "day 2 speeches"}, {"seat": 0, "act": "disqualify", "target": 2}, {"seat": 1, "act": "speech", "target": 7},
+        {"at": "day 3 speeches"}, {"seat": 1, "act": "speech", "target": 8},
+        {"at": "day 4 speeches"}, {"seat": 1, "act": "speech", "target": 9},
+        {"at": "end"},
+    ]
+    game = run(steps, options={"best_move": True})
+    assert game.outcome is not None and game.outcome.winners == ("red",)
+    points = score(game)
+    assert points[4] == 1.3 and points[2] == 0.5 and points[1] == 1.0 and points[9] == 0.0
+    assert protocol(game)["best_move"] == {"by": 4, "named": [7, 8, 1]}
+
+
+def test_nothing_is_scored_before_the_end() -> None:
+    game = run([{"at": "night 1"}, *shoot(4), {"at": "day 2 morning"},
+                {"seat": 4, "act": "best_move", "targets": [7, 8, 9]}], options={"best_move": True})
+    assert set(score(game).values()) == {0.0}
 
 
 def test_no_seat_learns_a_role_it_may_not_know_before_the_end() -> None:
@@ -67,10 +83,10 @@ def test_no_seat_learns_a_role_it_may_not_know_before_the_end() -> None:
             for event in events[:end]:
                 if event.kind == "role.dealt":
                     assert event.data["seat"] in allowed, (seed, seat, event)
-                if event.kind == "mafia.meet":
+                if event.kind in ("team.known", "don.shown", "mafia.kill_order", "don.signal"):
                     assert seat in blacks
                 if event.kind.endswith(".result") and "found" in event.data:
-                    assert event.data["seat"] == seat  # check results go to the checker only
+                    assert event.data["by"] == seat  # check results go to the checker only
                 assert event.kind not in ("night.shots", "sheriff.greeted")
 
 

@@ -1,0 +1,520 @@
+"""``mafioso protocol`` and ``mafioso tournament``: the sport judge's desk on the command line.
+
+``protocol`` reads a game log or a protocol file (mafioso's, mafiaratings' or Polemica's JSON)
+and shows it, checks it against the rules, exports it to another format or prints it as the
+federation's paper sheet (HTML and PDF). ``tournament`` keeps tournaments in the server's
+database: players, seating by round, games recorded, corrected or cancelled, standings under a
+versioned scoring system, Elo ratings. Errors are one line naming the field (see
+``mafioso.cli.errors``); ``protocol check`` exits 1 when it finds a problem.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from html import escape
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from mafioso.cli.errors import CommandError, FriendlyGroup, emit_json, friendly
+from mafioso.desk import formats, scoring, sheet
+from mafioso.desk.capture import protocol_of
+from mafioso.desk.errors import FormatError, TournamentError
+from mafioso.desk.fields import MAX_BYTES, load_json
+from mafioso.desk.ratings import RatedGame, rate
+from mafioso.desk.record import Protocol
+from mafioso.desk.replay import Problem
+from mafioso.desk.store import DeskStore, open_desk
+from mafioso.desk.tournament import PAIR_POLICIES, Tournament, seating, standings
+from mafioso.engine import Game
+
+protocol_app = typer.Typer(cls=FriendlyGroup, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+                           help="Game protocols: show, check, export (mafiaratings, Polemica), print as PDF.")
+tournament_app = typer.Typer(cls=FriendlyGroup, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+                             help="Tournaments: seating, games, corrections, standings, ratings.")
+console = Console()
+
+Json = Annotated[bool, typer.Option("--json", metavar="", help="Machine-readable output (errors too).")]
+FileArg = Annotated[Path, typer.Argument(metavar="FILE", help="A game log, or a protocol in mafioso's, mafiaratings' "
+                                                              "or Polemica's JSON.")]
+Fmt = Annotated[str | None, typer.Option("--format", "-f", metavar="FORMAT",
+                                         help="The file's format: mafioso, mafiaratings or polemica (default: detected).")]
+Db = Annotated[str | None, typer.Option("--db", metavar="DB", help="SQLite path or postgresql:// URL "
+                                                                    "(default: the server's database file).")]
+Name = Annotated[str, typer.Argument(metavar="TOURNAMENT", help="The tournament's name.")]
+Round = Annotated[int, typer.Option("--round", "-r", metavar="N", help="Round number, from 1.")]
+TableNo = Annotated[int, typer.Option("--table", "-t", metavar="N", help="Table number, from 1.")]
+Scoring = Annotated[str, typer.Option("--scoring", "-s", metavar="SYSTEM",
+                                      help="A preset (fiim, mwc) or a scoring system YAML file.")]
+
+
+# -- reading -----------------------------------------------------------------------------------
+def read_protocol(path: Path, fmt: str | None = None) -> tuple[Protocol, list[Problem]]:
+    """A protocol from a game log or a protocol file, with the problems its replay found."""
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+    except OSError as error:
+        raise CommandError(f"cannot read {path}: {error.strerror or error}", file=str(path)) from None
+    try:
+        raw = load_json(data, str(path))
+        if fmt is None and isinstance(raw, dict) and "edition" in raw and ("history" in raw or "decisions" in raw):
+            return protocol_of(Game.replay(raw)), []
+        if fmt is not None and fmt not in formats.FORMATS:
+            raise FormatError(f"must be one of {', '.join(formats.FORMATS)}, not {fmt!r}", "--format")
+        return formats.check(formats.READERS[fmt or formats.detect(raw)](raw))
+    except FormatError as error:
+        raise CommandError(f"{path}: {error}", file=str(path), field=error.field, type="FormatError") from None
+
+
+def clean_protocol(path: Path, fmt: str | None) -> Protocol:
+    """A protocol that replays without a problem, or an error saying how many it has."""
+    proto, problems = read_protocol(path, fmt)
+    if problems:
+        raise CommandError(f"{path}: the protocol breaks the rules in {len(problems)} place(s), first: {problems[0]} "
+                           f"(see: mafioso protocol check {path})", file=str(path))
+    return proto
+
+
+# -- protocol ------------------------------------------------------------------------------------
+@protocol_app.command("check")
+@friendly
+def check(file: FileArg, fmt: Fmt = None, as_json: Json = False) -> None:
+    """Replay a protocol through the rules and list every illegal sequence; exit 1 if there is one."""
+    _, problems = read_protocol(file, fmt)
+    if as_json:
+        emit_json({"file": str(file), "ok": not problems, "problems": [{"where": p.where, "problem": p.message}
+                                                                        for p in problems]})
+    else:
+        for problem in problems:
+            console.print(f"[red]problem[/] {escape_markup(str(problem))}", highlight=False)
+        verdict = "no problem: the protocol follows the rules" if not problems else f"{len(problems)} problem(s)"
+        console.print(f"{file}: {verdict}", highlight=False)
+    if problems:
+        raise typer.Exit(1)
+
+
+@protocol_app.command("show")
+@friendly
+def show(file: FileArg, fmt: Fmt = None, as_json: Json = False) -> None:
+    """Show a protocol in words: seats, nights, votes, winner (and any problem)."""
+    proto, problems = read_protocol(file, fmt)
+    if as_json:
+        emit_json({**proto.to_json(), "problems": [str(p) for p in problems]})
+        return
+    table = Table(title=proto.header.tournament or "Game protocol")
+    for column in ("seat", "player", "role", "fouls", "left"):
+        table.add_column(column)
+    for seat in range(1, 11):
+        gone = proto.departure(seat)
+        table.add_row(str(seat), proto.players[seat - 1], sheet.ROLE_NAMES[proto.roles[seat - 1]],
+                      str(proto.fouls(seat)), sheet._left(gone.how, gone.phase, gone.number) if gone else "")
+    console.print(table)
+    for number, night in sorted(proto.nights.items()):
+        shots = ", ".join(f"{s} → {t}" if t else f"{s} holds" for s, t in sorted(night.shots.items()))
+        console.print(f"Night {number}: shots {shots or 'none'}; don checks {night.don_check or '-'}; "
+                      f"sheriff checks {night.sheriff_check or '-'}", highlight=False)
+    for number, day in sorted(proto.days.items()):
+        noms = ", ".join(f"{b} → {n}" for b, n in day.nominations) or "none"
+        console.print(f"Day {number}: nominations {noms}; {len(day.votes)} voting round(s)"
+                      + (" and a lift vote" if day.lift else ""), highlight=False)
+    console.print(sheet._winner(proto).split(">", 1)[1].split("<", 1)[0], highlight=False)
+    for problem in problems:
+        console.print(f"[red]problem[/] {escape_markup(str(problem))}", highlight=False)
+
+
+@protocol_app.command("export")
+@friendly
+def export(
+    file: FileArg,
+    to: Annotated[str, typer.Option("--to", metavar="FORMAT", help="mafioso, mafiaratings or polemica.")],
+    fmt: Fmt = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", metavar="OUT", help="Write here (default: stdout).")] = None,
+) -> None:
+    """Write a protocol (or a game log) in another format."""
+    try:
+        data = formats.write(clean_protocol(file, fmt), to)
+    except FormatError as error:
+        raise CommandError(str(error).replace("format:", "--to:"), field="--to") from None
+    write_text(output, json.dumps(data, indent=1, ensure_ascii=False, allow_nan=False))
+
+
+@protocol_app.command("pdf")
+@friendly
+def pdf(
+    file: FileArg,
+    output: Annotated[Path, typer.Option("--output", "-o", metavar="OUT.pdf", help="The PDF to write.")],
+    html: Annotated[Path | None, typer.Option("--html", metavar="OUT.html", help="Also write the HTML page.")] = None,
+    system: Scoring = "fiim",
+    stage: Annotated[str, typer.Option("--stage", metavar="STAGE", help="The round's stage, for its multiplier.")] = "",
+    fmt: Fmt = None,
+) -> None:
+    """Print the federation's paper protocol of a game: an HTML page with print CSS, as PDF."""
+    page = sheet.render_html(clean_protocol(file, fmt), scoring.resolve(system), stage)
+    if html is not None:
+        write_text(html, page)
+    sheet.write_pdf(page, output)
+    console.print(f"Protocol sheet written to {output}.", highlight=False)
+
+
+@protocol_app.command("import")
+@friendly
+def import_(file: FileArg, tournament: Annotated[str, typer.Option("--tournament", metavar="NAME", help="The tournament.")],
+            round_: Round, table: TableNo, fmt: Fmt = None, db: Db = None) -> None:
+    """Check a protocol and store it as a tournament game (nothing is stored if it breaks a rule)."""
+    record_game(tournament, round_, table, file, fmt, db, new=True, reason="")
+
+
+@protocol_app.command("annotate")
+@friendly
+def annotate(
+    file: FileArg,
+    output: Annotated[Path, typer.Option("--output", "-o", metavar="OUT", help="The annotated protocol (mafioso's JSON).")],
+    extra: Annotated[list[str] | None, typer.Option("--extra", metavar="SEAT:POINTS:COMMENT",
+                                                    help="Extra points; the comment is required.")] = None,
+    card: Annotated[list[str] | None, typer.Option("--card", metavar="SEAT:yellow|red:COMMENT", help="A card.")] = None,
+    award: Annotated[list[str] | None, typer.Option("--award", metavar="SEAT:TITLE",
+                                                    help="best_player, best_move or worst_move.")] = None,
+    protest: Annotated[str | None, typer.Option("--protest", metavar="TEXT", help="The protest, in the judge's words.")] = None,
+    notes: Annotated[str | None, typer.Option("--notes", metavar="TEXT", help="The judge's notes.")] = None,
+    header: Annotated[list[str] | None, typer.Option("--header", metavar="KEY=VALUE",
+                                                     help="tournament, round, table, game, date or judge.")] = None,
+    fmt: Fmt = None,
+) -> None:
+    """Add the judge's extra points, cards, titles, protest, notes and header to a protocol."""
+    proto = clean_protocol(file, fmt)
+    data = proto.to_json()
+    data["extras"] += [dict(zip(("seat", "points", "comment"), _parts(item, 3, "--extra"), strict=True)) for item in extra or []]
+    data["cards"] += [dict(zip(("seat", "colour", "comment"), _parts(item, 3, "--card"), strict=True)) for item in card or []]
+    data["awards"] += [dict(zip(("seat", "award"), _parts(item, 2, "--award"), strict=True)) for item in award or []]
+    for item in header or []:
+        key, _, value = item.partition("=")
+        if key not in data["header"] and key not in ("tournament", "round", "table", "game", "date", "judge"):
+            raise CommandError(f"--header takes tournament, round, table, game, date or judge, not {key!r}")
+        data["header"][key] = value
+    if protest is not None:
+        data["protest"] = protest
+    if notes is not None:
+        data["notes"] = notes
+    try:
+        annotated = Protocol.from_json(data)
+    except FormatError as error:
+        raise CommandError(str(error), field=error.field) from None
+    problems = formats.additions_problems(annotated)
+    if problems:
+        raise CommandError(str(problems[0]))
+    write_text(output, json.dumps(annotated.to_json(), indent=1, ensure_ascii=False))
+    console.print(f"Annotated protocol written to {output}.", highlight=False)
+
+
+def _parts(item: str, count: int, flag: str) -> list[Any]:
+    parts = item.split(":", count - 1)
+    if len(parts) != count:
+        raise CommandError(f"{flag} takes {count} parts separated by ':', not {item!r}")
+    seat = parts[0].strip()
+    if not seat.isdigit():
+        raise CommandError(f"{flag}: {seat!r} is not a seat number")
+    out: list[Any] = [int(seat)]
+    for part in parts[1:]:
+        try:
+            out.append(float(part) if flag == "--extra" and len(out) == 1 else part.strip())
+        except ValueError:
+            raise CommandError(f"{flag}: {part!r} is not a number of points") from None
+    return out
+
+
+# -- tournament ----------------------------------------------------------------------------------
+@tournament_app.command("create")
+@friendly
+def create(
+    name: Name,
+    rounds: Annotated[int, typer.Option("--rounds", metavar="N", help="Number of rounds.")],
+    players: Annotated[Path | None, typer.Option("--players", metavar="FILE", help="Player names, one a line.")] = None,
+    count: Annotated[int | None, typer.Option("--player-count", metavar="N",
+                                              help="Or: N players named Player 1 ... Player N.")] = None,
+    system: Scoring = "fiim",
+    event_class: Annotated[str, typer.Option("--class", metavar="CLASS", help="club, tournament or elite (K factors).")] = "tournament",
+    stage: Annotated[list[str] | None, typer.Option("--stage", metavar="ROUND=STAGE", help="e.g. 10=final.")] = None,
+    pair: Annotated[list[str] | None, typer.Option("--pair", metavar="A,B,POLICY",
+                                                   help=f"A pair policy: {', '.join(PAIR_POLICIES)}.")] = None,
+    seed: Annotated[int, typer.Option("--seed", metavar="S", help="Seed of the seating.")] = 0,
+    no_cards: Annotated[bool, typer.Option("--no-cards", metavar="", help="Its rules have no yellow or red cards.")] = False,
+    db: Db = None,
+) -> None:
+    """Create a tournament and its seating for every round."""
+    names = read_players(players, count)
+    stages = {}
+    for item in stage or []:
+        key, _, value = item.partition("=")
+        if not key.isdigit() or not value:
+            raise CommandError(f"--stage takes ROUND=STAGE (10=final), not {item!r}")
+        stages[int(key)] = value
+    pairs = []
+    for item in pair or []:
+        parts = [p.strip() for p in item.split(",")]
+        if len(parts) != 3:
+            raise CommandError(f"--pair takes A,B,POLICY, not {item!r}")
+        pairs.append((parts[0], parts[1], parts[2]))
+    tour = Tournament(name, names, rounds, scoring.resolve(system), event_class, stages, pairs, seed, not no_cards)
+    plan = seating(tour)
+    with desk(db) as store:
+        store.create(tour, plan)
+    console.print(f"Tournament {name!r}: {len(names)} players, {rounds} rounds of {tour.tables} tables, "
+                  f"scored by {tour.system.label}.", highlight=False)
+
+
+@tournament_app.command("list")
+@friendly
+def list_(db: Db = None, as_json: Json = False) -> None:
+    """The tournaments in the database."""
+    with desk(db) as store:
+        names = store.names()
+    if as_json:
+        emit_json(names)
+    else:
+        console.print("\n".join(names) or "No tournament yet.", highlight=False)
+
+
+@tournament_app.command("seating")
+@friendly
+def show_seating(name: Name, round_: Annotated[int | None, typer.Option("--round", "-r", metavar="N")] = None,
+                 db: Db = None, as_json: Json = False) -> None:
+    """Who sits where, round by round (seat 1 first)."""
+    with desk(db) as store:
+        plan = store.seating(name) or missing(store, name)
+    chosen = {key: value for key, value in plan.items() if round_ is None or key[0] == round_}
+    if as_json:
+        emit_json([{"round": r, "table": t, "players": p} for (r, t), p in sorted(chosen.items())])
+        return
+    for (r, t), players in sorted(chosen.items()):
+        console.print(f"Round {r}, table {t}: " + ", ".join(f"{i}. {p}" for i, p in enumerate(players, 1)),
+                      highlight=False)
+
+
+@tournament_app.command("record")
+@friendly
+def record(name: Name, file: FileArg, round_: Round, table: TableNo, fmt: Fmt = None, db: Db = None) -> None:
+    """Record a table's game from its protocol or log (checked against the rules first)."""
+    record_game(name, round_, table, file, fmt, db, new=True, reason="")
+
+
+@tournament_app.command("correct")
+@friendly
+def correct(name: Name, file: FileArg, round_: Round, table: TableNo,
+            reason: Annotated[str, typer.Option("--reason", metavar="TEXT", help="Why the game is corrected.")],
+            fmt: Fmt = None, db: Db = None) -> None:
+    """Replace a recorded game by a corrected protocol (the old version is kept in the history)."""
+    record_game(name, round_, table, file, fmt, db, new=False, reason=reason)
+
+
+@tournament_app.command("cancel")
+@friendly
+def cancel(name: Name, round_: Round, table: TableNo,
+           reason: Annotated[str, typer.Option("--reason", metavar="TEXT", help="Why the game is cancelled.")],
+           db: Db = None) -> None:
+    """Cancel a recorded game: it no longer counts for standings nor ratings."""
+    if not reason.strip():
+        raise CommandError("--reason: say why the game is cancelled")
+    with desk(db) as store:
+        games = {(g.round, g.table): g for g in store.games(name)}
+        game = games.get((round_, table))
+        if game is None:
+            store.tournament(name)
+            raise TournamentError(f"round {round_}, table {table} has no game to cancel")
+        version = store.add_game(name, round_, table, game.protocol, cancelled=True, reason=reason, expect_new=False)
+    console.print(f"Round {round_}, table {table}: cancelled (version {version}).", highlight=False)
+
+
+@tournament_app.command("scoring")
+@friendly
+def set_scoring(name: Name, system: Annotated[str, typer.Argument(metavar="SYSTEM", help="A preset or a YAML file.")],
+                db: Db = None) -> None:
+    """Change the scoring system: every standing is recomputed with it."""
+    new = scoring.resolve(system)
+    with desk(db) as store:
+        tour = store.tournament(name)
+        old = tour.system.label
+        tour.system = new
+        store.save_settings(tour)
+    console.print(f"{name}: scored by {new.label} (was {old}); every score is recomputed.", highlight=False)
+
+
+@tournament_app.command("standings")
+@friendly
+def show_standings(
+    name: Name,
+    round_: Annotated[int | None, typer.Option("--round", "-r", metavar="N", help="After this round.")] = None,
+    out: Annotated[str, typer.Option("--format", "-f", metavar="table|csv|json", help="Output format.")] = "table",
+    output: Annotated[Path | None, typer.Option("--output", "-o", metavar="OUT", help="Write here (default: stdout).")] = None,
+    db: Db = None,
+) -> None:
+    """The standings after every recorded game (or after a round), with tie-breaks as the system says."""
+    with desk(db) as store:
+        tour = store.tournament(name)
+        rows = standings(tour, store.games(name), round_)
+    if out == "json":
+        write_text(output, json.dumps({"tournament": name, "system": tour.system.label, "round": round_,
+                                       "standings": rows}, indent=1, ensure_ascii=False))
+    elif out == "csv":
+        buffer = io.StringIO()
+        writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        write_text(output, buffer.getvalue())
+    elif out == "table":
+        table = Table(title=f"{name}: standings ({tour.system.label})")
+        for column in ("place", "player", "points", "games", "wins", "extra", "penalty"):
+            table.add_column(column)
+        for row in rows:
+            table.add_row(*(f"{row[c]:g}" if isinstance(row[c], float) else str(row[c])
+                            for c in ("place", "player", "points", "games", "wins", "extra", "penalty")))
+        console.print(table)
+    else:
+        raise CommandError(f"--format takes table, csv or json, not {out!r}")
+
+
+@tournament_app.command("ratings")
+@friendly
+def ratings(name: Name, db: Db = None, as_json: Json = False) -> None:
+    """Elo ratings (red and black tracks) recomputed from the tournament's counted games, in order."""
+    with desk(db) as store:
+        tour = store.tournament(name)
+        games = store.games(name)
+    table = rate(RatedGame((g.round, g.table), g.players, tuple(g.protocol.roles), g.protocol.winner or "",
+                           tour.event_class) for g in games if not g.cancelled and g.protocol.winner)
+    rows: list[dict[str, Any]] = [
+        {"player": p, "red": round(r.red, 4), "black": round(r.black, 4), "overall": round(r.overall, 4),
+         "red_games": r.red_games, "black_games": r.black_games} for p, r in table.items()]
+    rows.sort(key=lambda row: (-float(row["overall"]), str(row["player"])))
+    if as_json:
+        emit_json({"tournament": name, "event_class": tour.event_class, "ratings": rows})
+        return
+    view = Table(title=f"{name}: Elo ratings ({tour.event_class})")
+    for column in ("player", "overall", "red", "black", "red_games", "black_games"):
+        view.add_column(column)
+    for row in rows:
+        view.add_row(*(f"{row[c]:.1f}" if isinstance(row[c], float) else str(row[c])
+                       for c in ("player", "overall", "red", "black", "red_games", "black_games")))
+    console.print(view)
+
+
+@tournament_app.command("page")
+@friendly
+def page(name: Name, output: Annotated[Path, typer.Option("--output", "-o", metavar="OUT.html", help="The page.")],
+         db: Db = None) -> None:
+    """The tournament page: standings, then every round's tables with their players and results."""
+    with desk(db) as store:
+        tour = store.tournament(name)
+        games = {(g.round, g.table): g for g in store.games(name)}
+        plan = store.seating(name)
+        rows = standings(tour, list(games.values()))
+    write_text(output, tournament_html(tour, rows, plan, games))
+    console.print(f"Tournament page written to {output}.", highlight=False)
+
+
+# -- helpers -----------------------------------------------------------------------------------
+def record_game(name: str, round_: int, table: int, file: Path, fmt: str | None, db: str | None, *, new: bool,
+                reason: str) -> None:
+    """Check a protocol file and store it as a table's game (or a corrected version of it)."""
+    if not new and not reason.strip():
+        raise CommandError("--reason: say why the game is corrected")
+    proto = clean_protocol(file, fmt)
+    with desk(db) as store:
+        tour = store.tournament(name)
+        players = store.seating(name).get((round_, table))
+        if players is None:
+            raise TournamentError(f"there is no table {table} in round {round_} (rounds 1-{tour.rounds}, "
+                                  f"tables 1-{tour.tables})")
+        for seat, (said, seated) in enumerate(zip(proto.players, players, strict=True), start=1):
+            if said and said != seated:
+                raise TournamentError(f"seat {seat} is {said!r} in the protocol, but {seated!r} sits there in round "
+                                      f"{round_}, table {table}", f"players[{seat - 1}]")
+        if proto.cards and not tour.cards:
+            raise TournamentError("this tournament's rules have no yellow or red cards", "cards")
+        proto.players = list(players)
+        proto.header.tournament, proto.header.round, proto.header.table = name, str(round_), str(table)
+        version = store.add_game(name, round_, table, proto, reason=reason, expect_new=new)
+    verb = "recorded" if new else f"corrected (version {version})"
+    console.print(f"Round {round_}, table {table}: {verb}; {sheet.WINNERS.get(proto.winner or '', 'unfinished')}.",
+                  highlight=False)
+
+
+class desk:  # used as a context manager, like open()
+    """The store, opened for one command and closed after it."""
+
+    def __init__(self, db: str | None) -> None:
+        self.store = open_desk(db)
+
+    def __enter__(self) -> DeskStore:
+        return self.store
+
+    def __exit__(self, *exc: object) -> None:
+        self.store.close()
+
+
+def missing(store: DeskStore, name: str) -> dict[tuple[int, int], list[str]]:
+    store.tournament(name)  # raises, naming the tournaments there are
+    return {}
+
+
+def read_players(path: Path | None, count: int | None) -> list[str]:
+    if (path is None) == (count is None):
+        raise CommandError("give either --players FILE or --player-count N")
+    if count is not None:
+        if not 10 <= count <= 10000:
+            raise CommandError(f"--player-count takes 10 to 10000, not {count}")
+        return [f"Player {i}" for i in range(1, count + 1)]
+    assert path is not None
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise CommandError(f"cannot read {path}: {error}") from None
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def write_text(path: Path | None, text: str) -> None:
+    if path is None:
+        typer.echo(text, nl=not text.endswith("\n"))
+        return
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise CommandError(f"cannot write {path}: {error.strerror or error}", file=str(path)) from None
+
+
+def escape_markup(text: str) -> str:
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(text)
+
+
+def tournament_html(tour: Tournament, rows: list[dict[str, Any]], plan: dict[tuple[int, int], list[str]],
+                    games: dict[tuple[int, int], Any]) -> str:
+    """A plain page of the tournament (served by the server later; written by the CLI now)."""
+    head = "".join(f"<th>{c}</th>" for c in ("Place", "Player", "Points", "Games", "Wins", "Extra", "Penalty"))
+    body = "".join(f"<tr><td>{r['place']}</td><td class='l'>{escape(r['player'])}</td><td><b>{r['points']:g}</b></td>"
+                   f"<td>{r['games']}</td><td>{r['wins']}</td><td>{r['extra']:g}</td><td>{r['penalty']:g}</td></tr>"
+                   for r in rows)
+    rounds = []
+    for r in range(1, tour.rounds + 1):
+        tables = []
+        for t in range(1, tour.tables + 1):
+            game = games.get((r, t))
+            state = "not played" if game is None else "cancelled" if game.cancelled else \
+                sheet.WINNERS.get(game.protocol.winner or "", "unfinished") + (f" (version {game.version})" if game.version > 1 else "")
+            seats = ", ".join(f"{i}. {escape(p)}" for i, p in enumerate(plan.get((r, t), []), 1))
+            tables.append(f"<tr><td>{t}</td><td class='l'>{seats}</td><td>{escape(state)}</td></tr>")
+        rounds.append(f"<h3>Round {r} ({escape(tour.stage(r))})</h3><table><tr><th>Table</th><th>Seats</th>"
+                      f"<th>Result</th></tr>{''.join(tables)}</table>")
+    return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+            f"<title>{escape(tour.name)}</title><style>body{{font-family:sans-serif;font-size:10pt}}"
+            "table{border-collapse:collapse;margin-bottom:4mm}td,th{border:1px solid #999;padding:2px 6px;text-align:center}"
+            ".l{text-align:left}@page{size:A4;margin:10mm}</style></head><body>"
+            f"<h1>{escape(tour.name)}</h1><p>{len(tour.players)} players, {tour.rounds} rounds of {tour.tables} tables; "
+            f"scored by {escape(tour.system.label)}; ratings: {escape(tour.event_class)}.</p>"
+            f"<h2>Standings</h2><table><tr>{head}</tr>{body}</table><h2>Rounds</h2>{''.join(rounds)}</body></html>")

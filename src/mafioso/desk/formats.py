@@ -1,0 +1,86 @@
+"""Protocol files: which format a file is in, reading one (checked by a replay), writing one.
+
+Reading is all or nothing: the file is parsed with the limits of :mod:`mafioso.desk.fields`,
+mapped to a :class:`~mafioso.desk.record.Protocol` (a :class:`FormatError` names any field that
+cannot be mapped), then played back through the engine. The protocol kept is the one the
+replayed game gives (every fact in the rules' own order), with the file's header, names and
+judge's notes; its problems are returned beside it, so a caller stores nothing unless it is clean.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from mafioso.desk import mafiaratings, polemica
+from mafioso.desk.capture import protocol_of
+from mafioso.desk.errors import FormatError
+from mafioso.desk.fields import load_json
+from mafioso.desk.record import FORMAT, Protocol
+from mafioso.desk.replay import Problem, replay
+
+FORMATS = ("mafioso", "mafiaratings", "polemica")
+WRITERS: dict[str, Callable[[Protocol], dict[str, Any]]] = {
+    "mafioso": Protocol.to_json, "mafiaratings": mafiaratings.export, "polemica": polemica.export}
+READERS: dict[str, Callable[[Any], Protocol]] = {
+    "mafioso": Protocol.from_json, "mafiaratings": mafiaratings.read, "polemica": polemica.read}
+
+
+def detect(data: Any) -> str:
+    """The format of parsed JSON: mafioso's own, mafiaratings' or Polemica's."""
+    if isinstance(data, dict):
+        if data.get("format") == FORMAT:
+            return "mafioso"
+        players = data.get("players")
+        if isinstance(players, list) and players and isinstance(players[0], dict):
+            if "position" in players[0]:
+                return "polemica"
+            if "role" in players[0] and isinstance(players[0]["role"], str):
+                return "mafiaratings"
+    raise FormatError("is neither a mafioso protocol, a mafiaratings game nor a Polemica game "
+                      "(no players list of a known shape)", "players")
+
+
+def write(proto: Protocol, fmt: str) -> dict[str, Any]:
+    """The protocol in format ``fmt``."""
+    if fmt not in WRITERS:
+        raise FormatError(f"must be one of {', '.join(FORMATS)}, not {fmt!r}", "format")
+    return WRITERS[fmt](proto)
+
+
+def parse(data: bytes | str, fmt: str | None = None, name: str = "the file") -> Protocol:
+    """The protocol a file says, mapped but not yet checked against the rules."""
+    raw = load_json(data, name)
+    fmt = fmt or detect(raw)
+    if fmt not in READERS:
+        raise FormatError(f"must be one of {', '.join(FORMATS)}, not {fmt!r}", "format")
+    return READERS[fmt](raw)
+
+
+def check(proto: Protocol) -> tuple[Protocol, list[Problem]]:
+    """Replay a protocol: the protocol of the replayed game (with the file's names, header and
+    the judge's notes) and every problem found."""
+    result = replay(proto)
+    clean = protocol_of(result.game, proto.players, proto.header)
+    clean.extras, clean.cards, clean.awards = list(proto.extras), list(proto.cards), list(proto.awards)
+    clean.protest, clean.notes = proto.protest, proto.notes
+    if proto.stop is not None and result.game.outcome is None:
+        clean.stop = proto.stop
+    return clean, result.problems + additions_problems(clean)
+
+
+def additions_problems(proto: Protocol) -> list[Problem]:
+    """What the judge's additions claim against the game: a red card removes the player, so a red
+    card needs the seat's disqualification in the game."""
+    problems = []
+    for card in proto.cards:
+        gone = proto.departure(card.seat)
+        if card.colour == "red" and (gone is None or gone.how != "disqualified"):
+            problems.append(Problem(f"seat {card.seat}", "a red card removes the player, but the game does not "
+                                                         f"disqualify seat {card.seat}"))
+    return problems
+
+
+def load(data: bytes | str, fmt: str | None = None, name: str = "the file") -> tuple[Protocol, list[Problem]]:
+    """Read and check a protocol file (see the module docstring)."""
+    return check(parse(data, fmt, name))

@@ -1,0 +1,164 @@
+"""The desk's tables, in the same database as the server's: SQLite by default, PostgreSQL by URL.
+
+Three tables, created if missing: ``desk_tournaments`` (settings as JSON, the scoring system's
+YAML inside), ``desk_seating`` (the players of each round's tables, seat order) and
+``desk_games`` (every version of every game's protocol: a correction or a cancellation adds a
+version, nothing is overwritten, so the history of a table stays auditable). Each operation is
+one transaction: an import that fails stores nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+from mafioso.desk.errors import DeskError, TournamentError
+from mafioso.desk.record import Protocol
+from mafioso.desk.tournament import GameEntry, Tournament
+
+SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS desk_tournaments (
+        name TEXT PRIMARY KEY, settings TEXT NOT NULL, created DOUBLE PRECISION NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS desk_seating (
+        tournament TEXT NOT NULL, round INTEGER NOT NULL, table_no INTEGER NOT NULL, players TEXT NOT NULL,
+        PRIMARY KEY (tournament, round, table_no))""",
+    """CREATE TABLE IF NOT EXISTS desk_games (
+        tournament TEXT NOT NULL, round INTEGER NOT NULL, table_no INTEGER NOT NULL, version INTEGER NOT NULL,
+        protocol TEXT NOT NULL, cancelled INTEGER NOT NULL, reason TEXT NOT NULL, at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (tournament, round, table_no, version))""",
+)
+
+
+class DeskStore:
+    """Tournaments, seatings and games in one database connection."""
+
+    def __init__(self, connection: Any, placeholder: str = "?") -> None:
+        self._db = connection
+        self._mark = placeholder
+        self._run([(sql, ()) for sql in SCHEMA])
+
+    def _sql(self, sql: str) -> str:
+        return sql if self._mark == "?" else sql.replace("?", self._mark)
+
+    def _run(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
+        try:
+            for sql, params in statements:
+                self._db.execute(self._sql(sql), params)
+            self._db.commit()
+        except Exception:
+            self._db.rollback()
+            raise
+
+    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        rows = list(self._db.execute(self._sql(sql), params).fetchall())
+        self._db.commit()
+        return rows
+
+    def close(self) -> None:
+        self._db.close()
+
+    # -- tournaments -------------------------------------------------------------------------
+    def create(self, tournament: Tournament, seating: list[list[list[str]]]) -> None:
+        """Store a new tournament and its seating, at once."""
+        if self._rows("SELECT name FROM desk_tournaments WHERE name = ?", (tournament.name,)):
+            raise TournamentError(f"a tournament named {tournament.name!r} exists already", "name")
+        statements: list[tuple[str, tuple[Any, ...]]] = [(
+            "INSERT INTO desk_tournaments (name, settings, created) VALUES (?, ?, ?)",
+            (tournament.name, json.dumps(tournament.to_json()), time.time()))]
+        for round_, tables in enumerate(seating, start=1):
+            for table, players in enumerate(tables, start=1):
+                statements.append(("INSERT INTO desk_seating (tournament, round, table_no, players) VALUES (?, ?, ?, ?)",
+                                   (tournament.name, round_, table, json.dumps(players))))
+        self._run(statements)
+
+    def names(self) -> list[str]:
+        return [row[0] for row in self._rows("SELECT name FROM desk_tournaments ORDER BY created")]
+
+    def tournament(self, name: str) -> Tournament:
+        rows = self._rows("SELECT settings FROM desk_tournaments WHERE name = ?", (name,))
+        if not rows:
+            known = ", ".join(self.names()) or "none yet"
+            raise TournamentError(f"no tournament named {name!r} (tournaments: {known})")
+        return Tournament.from_json(json.loads(rows[0][0]))
+
+    def save_settings(self, tournament: Tournament) -> None:
+        """Store changed settings (a new scoring system): every score is computed from them."""
+        self._run([("UPDATE desk_tournaments SET settings = ? WHERE name = ?",
+                    (json.dumps(tournament.to_json()), tournament.name))])
+
+    def seating(self, name: str) -> dict[tuple[int, int], list[str]]:
+        return {(int(r), int(t)): json.loads(p) for r, t, p in
+                self._rows("SELECT round, table_no, players FROM desk_seating WHERE tournament = ? ORDER BY round, table_no",
+                           (name,))}
+
+    # -- games -------------------------------------------------------------------------------
+    def versions(self, name: str, round_: int, table: int) -> int:
+        rows = self._rows("SELECT MAX(version) FROM desk_games WHERE tournament = ? AND round = ? AND table_no = ?",
+                          (name, round_, table))
+        return int(rows[0][0] or 0)
+
+    def add_game(self, name: str, round_: int, table: int, proto: Protocol, *, cancelled: bool = False,
+                 reason: str = "", expect_new: bool | None = None) -> int:
+        """Store a version of a table's game; ``expect_new`` guards recording twice or correcting nothing."""
+        version = self.versions(name, round_, table)
+        if expect_new is True and version:
+            raise TournamentError(f"round {round_}, table {table} already has a game; correct it instead")
+        if expect_new is False and not version:
+            raise TournamentError(f"round {round_}, table {table} has no game to correct or cancel yet")
+        self._run([("INSERT INTO desk_games (tournament, round, table_no, version, protocol, cancelled, reason, at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (name, round_, table, version + 1, json.dumps(proto.to_json()), int(cancelled), reason, time.time()))])
+        return version + 1
+
+    def games(self, name: str) -> list[GameEntry]:
+        """The current version of every table's game."""
+        seats = self.seating(name)
+        latest: dict[tuple[int, int], tuple[int, str, int]] = {}
+        for round_, table, version, protocol, cancelled in self._rows(
+                "SELECT round, table_no, version, protocol, cancelled FROM desk_games WHERE tournament = ?", (name,)):
+            key = (int(round_), int(table))
+            if key not in latest or int(version) > latest[key][0]:
+                latest[key] = (int(version), protocol, int(cancelled))
+        return [GameEntry(r, t, tuple(seats[(r, t)]), Protocol.from_json(json.loads(p)), v, bool(c))
+                for (r, t), (v, p, c) in sorted(latest.items())]
+
+    def history(self, name: str, round_: int, table: int) -> list[tuple[int, bool, str, float]]:
+        return [(int(v), bool(c), r, float(a)) for v, c, r, a in self._rows(
+            "SELECT version, cancelled, reason, at FROM desk_games WHERE tournament = ? AND round = ? AND table_no = ? "
+            "ORDER BY version", (name, round_, table))]
+
+
+def open_desk(db: str | None = None) -> DeskStore:
+    """The desk's store in ``db`` (a SQLite path or a postgresql:// URL; default: the server's file)."""
+    if db is None:
+        from mafioso.server.store import default_db_path
+
+        db = str(default_db_path())
+    if db.startswith(("postgresql://", "postgres://")):
+        return _postgres(db)
+    if db.startswith("sqlite:///"):
+        db = db[len("sqlite:///"):]
+    path = Path(db).expanduser()
+    try:
+        if db != ":memory:":
+            path.parent.mkdir(parents=True, exist_ok=True)
+        connection = sqlite3.connect(db if db == ":memory:" else str(path), timeout=10)
+        connection.execute("PRAGMA journal_mode=WAL")
+        return DeskStore(connection)
+    except (sqlite3.Error, OSError) as error:
+        raise DeskError(f"cannot open the SQLite database {db}: {error}") from None
+
+
+def _postgres(url: str) -> DeskStore:
+    try:
+        import psycopg
+    except ImportError:
+        raise DeskError("a postgresql:// database needs psycopg: pip install psycopg psycopg-binary") from None
+    try:
+        return DeskStore(psycopg.connect(url, connect_timeout=10), placeholder="%s")
+    except psycopg.Error as error:
+        reason = " ".join(str(error).replace(url, "the URL").split())
+        raise DeskError(f"cannot use the PostgreSQL database: {reason}") from None

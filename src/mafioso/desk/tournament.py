@@ -1,0 +1,201 @@
+"""Tournaments: players, rounds, tables, seating by round, games, standings.
+
+A :class:`Tournament` is data: its players, number of rounds and tables, its scoring system (the
+YAML text itself, so a score is always reproducible with the system and version that made it),
+the event class of its ratings, the stage of each round (``main``, ``semifinal``, ``final``, for
+round multipliers) and its pair policies. Games are protocols stored by round and table; a game
+may be cancelled or corrected (a new version replaces it). Standings are computed from the games
+every time they are asked for, so a corrected game or a new scoring system changes every score
+it affects and nothing else.
+
+Seating (:func:`seat_round`): with tables of ten, each player gets seat ``(a + r x b) mod 10``
+in round r, where ``a`` is the player's place in their block of ten and ``b`` (1, 3, 7 or 9, by
+block) is prime to ten, so nobody sits in the same seat twice in ten rounds and each seat number
+has exactly one player per table. Who sits at which table is chosen greedily against the pair
+policies (mafiaratings' four: separate, avoid, welcome, nothing) and against meeting the same
+players again, with a seeded generator so a seating is reproducible.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from mafioso.desk import fields as f
+from mafioso.desk.errors import TournamentError
+from mafioso.desk.record import Protocol
+from mafioso.desk.scoring import GROUPS, System, load
+from mafioso.desk.stats import vote_stats
+
+PAIR_POLICIES = {"separate": 1000.0, "avoid": 20.0, "welcome": -20.0, "nothing": 0.0}
+"""Cost of seating a pair at one table, by policy (on top of the cost of meeting again)."""
+EVENT_CLASSES = ("club", "tournament", "elite")
+STEPS = (1, 3, 7, 9)
+
+
+@dataclass
+class Tournament:
+    """A tournament's settings (see the module docstring)."""
+
+    name: str
+    players: list[str]
+    rounds: int
+    system: System
+    event_class: str = "tournament"
+    stages: dict[int, str] = field(default_factory=dict)
+    pairs: list[tuple[str, str, str]] = field(default_factory=list)
+    seed: int = 0
+    cards: bool = True
+    """Whether its rules have yellow and red cards (the desk refuses cards otherwise)."""
+
+    @property
+    def tables(self) -> int:
+        return len(self.players) // 10
+
+    def stage(self, round_: int) -> str:
+        return self.stages.get(round_, "main")
+
+    def check(self) -> None:
+        """Refuse settings no tournament can be played with, naming the setting."""
+        if len(self.players) < 10 or len(self.players) % 10:
+            raise TournamentError(f"{len(self.players)} players do not fill tables of ten; "
+                                  "give a multiple of ten (byes are not supported yet)", "players")
+        if len(set(self.players)) != len(self.players):
+            twice = sorted({p for p in self.players if self.players.count(p) > 1})[0]
+            raise TournamentError(f"{twice!r} is listed twice", "players")
+        if not 1 <= self.rounds <= 100:
+            raise TournamentError(f"must be from 1 to 100, not {self.rounds}", "rounds")
+        if self.event_class not in EVENT_CLASSES:
+            raise TournamentError(f"must be one of {', '.join(EVENT_CLASSES)}, not {self.event_class!r}", "event_class")
+        for a, b, policy in self.pairs:
+            for name in (a, b):
+                if name not in self.players:
+                    raise TournamentError(f"{name!r} is not a player of the tournament", "pairs")
+            if policy not in PAIR_POLICIES:
+                raise TournamentError(f"must be one of {', '.join(PAIR_POLICIES)}, not {policy!r}", "pairs")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "players": self.players, "rounds": self.rounds, "system": self.system.source,
+                "event_class": self.event_class, "stages": {str(k): v for k, v in self.stages.items()},
+                "pairs": [list(p) for p in self.pairs], "seed": self.seed, "cards": self.cards}
+
+    @classmethod
+    def from_json(cls, raw: Any) -> Tournament:
+        data = f.obj(raw, "tournament")
+        return cls(f.text(data.get("name"), "name", 200), [f.text(p, "players", 200) for p in f.lst(data.get("players"), "players", 10000)],
+                   f.integer(data.get("rounds"), "rounds", 1, 100), load(f.text(data.get("system"), "system", 256 * 1024)),
+                   f.text(data.get("event_class", "tournament"), "event_class", 20),
+                   {int(k): f.text(v, "stages", 40) for k, v in f.obj(data.get("stages", {}), "stages").items()},
+                   [(p[0], p[1], p[2]) for p in f.lst(data.get("pairs", []), "pairs", 10000)],
+                   f.integer(data.get("seed", 0), "seed", 0, 2**63), bool(data.get("cards", True)))
+
+
+def seat_round(tournament: Tournament, round_: int, met: dict[frozenset[str], int]) -> list[list[str]]:
+    """Round ``round_``'s tables, each a list of ten players in seat order; ``met`` counts the
+    meetings of earlier rounds and is updated."""
+    players = tournament.players
+    tables = tournament.tables
+    policy = {frozenset((a, b)): PAIR_POLICIES[p] for a, b, p in tournament.pairs}
+    rng = random.Random(f"{tournament.seed}/seating/{round_}")
+    by_seat: dict[int, list[str]] = {seat: [] for seat in range(10)}
+    for index, name in enumerate(players):
+        step = STEPS[(index // 10) % len(STEPS)]
+        by_seat[(index % 10 + (round_ - 1) * step) % 10].append(name)
+    layout: list[list[str | None]] = [[None] * 10 for _ in range(tables)]
+    for seat in rng.sample(range(10), 10):
+        group = by_seat[seat]
+        rng.shuffle(group)
+        free = list(range(tables))
+        for name in sorted(group, key=lambda n: -_pressure(n, group, policy)):
+            best = min(free, key=lambda t: (_cost(name, layout[t], met, policy), rng.random()))
+            layout[best][seat] = name
+            free.remove(best)
+    result = [[name for name in table if name is not None] for table in layout]
+    for table in result:
+        for i, a in enumerate(table):
+            for b in table[i + 1:]:
+                key = frozenset((a, b))
+                met[key] = met.get(key, 0) + 1
+    return result
+
+
+def _pressure(name: str, group: list[str], policy: dict[frozenset[str], float]) -> float:
+    return sum(abs(v) for k, v in policy.items() if name in k)
+
+
+def _cost(name: str, table: list[str | None], met: dict[frozenset[str], int], policy: dict[frozenset[str], float]) -> float:
+    cost = 0.0
+    for other in table:
+        if other is not None:
+            key = frozenset((name, other))
+            cost += met.get(key, 0) ** 2 * 3 + policy.get(key, 0.0)
+    return cost
+
+
+def seating(tournament: Tournament) -> list[list[list[str]]]:
+    """Every round's tables, seat 1 first (deterministic for the tournament's seed)."""
+    tournament.check()
+    met: dict[frozenset[str], int] = {}
+    return [seat_round(tournament, r, met) for r in range(1, tournament.rounds + 1)]
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """A stored game: where it was played, who sat where, its protocol, and whether it counts."""
+
+    round: int
+    table: int
+    players: tuple[str, ...]
+    protocol: Protocol
+    version: int = 1
+    cancelled: bool = False
+
+
+def standings(tournament: Tournament, games: list[GameEntry], up_to_round: int | None = None) -> list[dict[str, Any]]:
+    """The table after every counted game (or up to a round), sorted by the system's tie-breaks."""
+    system = tournament.system
+    rows = {name: _empty_row(name, system) for name in tournament.players}
+    for game in sorted(games, key=lambda g: (g.round, g.table)):
+        if game.cancelled or game.protocol.winner is None or (up_to_round is not None and game.round > up_to_round):
+            continue
+        scores = system.score(game.protocol, tournament.stage(game.round))
+        stats = vote_stats(game.protocol)
+        for seat, name in enumerate(game.players, start=1):
+            _add(rows[name], game.protocol, seat, scores[seat], stats[seat])
+    ranked = sorted(rows.values(), key=lambda row: _sort_key(row, system.tie_breaks))
+    for place, row in enumerate(ranked, start=1):
+        row["place"] = place
+        for key in ("points", *GROUPS):
+            row[key] = round(row[key], 4)
+    return ranked
+
+
+def _empty_row(name: str, system: System) -> dict[str, Any]:
+    row: dict[str, Any] = {"place": 0, "player": name, "points": 0.0, **dict.fromkeys(GROUPS, 0.0), "games": 0,
+                           "wins": 0, "special_role_wins": 0, "killed_first_night": 0, "against_red": 0,
+                           "against_black": 0, "decisive": 0, "system": system.label}
+    return row
+
+
+def _add(row: dict[str, Any], proto: Protocol, seat: int, score: dict[str, float], stats: dict[str, int]) -> None:
+    row["games"] += 1
+    for key in ("points", *GROUPS):
+        row[key] += score[key]
+    won = proto.winner == proto.team(seat)
+    row["wins"] += int(won)
+    row["special_role_wins"] += int(won and proto.roles[seat - 1] in ("don", "sheriff"))
+    gone = proto.departure(seat)
+    row["killed_first_night"] += int(gone is not None and gone.how == "shot" and gone.number == 2)
+    for key in ("against_red", "against_black", "decisive"):
+        row[key] += stats[key]
+
+
+def _sort_key(row: dict[str, Any], ties: tuple[str, ...]) -> tuple[Any, ...]:
+    key: list[Any] = []
+    for tie in ties:
+        fewer = tie.startswith("-")
+        value = sum(row[part] for part in tie.lstrip("-").split("+"))
+        key.append(round(value, 6) if fewer else -round(value, 6))
+    key.append(row["player"])
+    return tuple(key)

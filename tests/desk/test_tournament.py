@@ -1,0 +1,209 @@
+"""Tournaments through the CLI: a simulated tournament of 100 players, 10 rounds of 10 tables of
+bot games, with standings and ratings; a game of round 2 corrected gives the same final
+standings and ratings as a clean run with the corrected game; seating, cancellations, scoring
+changes, exports, and a protocol that breaks the rules stores nothing."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from mafioso.agents.play import play_game
+from mafioso.cli.main import app
+from mafioso.desk import formats
+from mafioso.desk.capture import protocol_of
+from mafioso.desk.ratings import RatedGame, Rating, rate
+from mafioso.desk.record import Protocol
+from tests.desk.helpers import SAMPLES
+
+runner = CliRunner()
+NAME = "Autumn Cup"
+CORRECTED = (2, 3)
+
+
+def cli(*args: str, code: int = 0) -> str:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == code, result.output
+    return result.output
+
+
+def bot_protocol(round_: int, table: int, salt: int = 0) -> Protocol:
+    game = play_game("sport", seed=round_ * 100 + table + salt * 7919, bots="heuristic",
+                     options={"best_move": True, "opening_speaker": "rotate"})
+    return protocol_of(game)
+
+
+def write(tmp: Path, proto: Protocol, fmt: str, stem: str) -> Path:
+    path = tmp / f"{stem}.{fmt}.json"
+    path.write_text(json.dumps(formats.write(proto, fmt)), encoding="utf-8")
+    return path
+
+
+def run_tournament(tmp: Path, db: str, corrected_from_start: bool) -> tuple[dict[str, Any], dict[str, Any]]:
+    cli("tournament", "create", NAME, "--player-count", "100", "--rounds", "10", "--scoring", "fiim", "--seed", "5",
+        "--pair", "Player 1,Player 2,separate", "--stage", "10=final", "--db", db)
+    fmts = formats.FORMATS
+    for round_ in range(1, 11):
+        for table in range(1, 11):
+            salt = 1 if corrected_from_start and (round_, table) == CORRECTED else 0
+            path = write(tmp, bot_protocol(round_, table, salt), fmts[(round_ + table) % 3], f"r{round_}t{table}")
+            cli("tournament", "record", NAME, str(path), "--round", str(round_), "--table", str(table), "--db", db)
+    if not corrected_from_start:
+        before = json.loads(cli("tournament", "ratings", NAME, "--json", "--db", db))
+        path = write(tmp, bot_protocol(*CORRECTED, salt=1), "mafiaratings", "corrected")
+        cli("tournament", "correct", NAME, str(path), "--round", "2", "--table", "3", "--reason",
+            "the judge wrote the wrong night-1 victim", "--db", db)
+        assert json.loads(cli("tournament", "ratings", NAME, "--json", "--db", db)) != before  # it changed something
+    standings = json.loads(cli("tournament", "standings", NAME, "--format", "json", "--db", db))
+    ratings = json.loads(cli("tournament", "ratings", NAME, "--json", "--db", db))
+    return standings, ratings
+
+
+def test_a_simulated_tournament_and_a_corrected_game(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = run_tournament(tmp_path / "a", str(tmp_path / "a.sqlite3"), corrected_from_start=False)
+    clean = run_tournament(tmp_path / "b", str(tmp_path / "b.sqlite3"), corrected_from_start=True)
+    assert first == clean
+    standings, ratings = first
+    rows = standings["standings"]
+    assert len(rows) == 100 and {r["games"] for r in rows} == {10}
+    assert standings["system"] == "FIIM v1" and all(r["system"] == "FIIM v1" for r in rows)
+    assert [r["place"] for r in rows] == list(range(1, 101))
+    assert rows[0]["points"] >= rows[-1]["points"]
+    assert len(ratings["ratings"]) == 100
+    assert sum(r["red_games"] + r["black_games"] for r in ratings["ratings"]) == 1000
+    db = str(tmp_path / "a.sqlite3")
+    page = tmp_path / "page.html"
+    cli("tournament", "page", NAME, "--output", str(page), "--db", db)
+    assert "Round 2" in page.read_text() and "(version 2)" in page.read_text()
+
+
+@pytest.fixture
+def small(tmp_path: Path, db_url: str) -> str:
+    cli("tournament", "create", "Club night", "--player-count", "20", "--rounds", "3", "--scoring", "mwc",
+        "--class", "club", "--db", db_url)
+    return db_url
+
+
+def test_seating_gives_no_seat_twice_and_keeps_separated_pairs_apart(tmp_path: Path) -> None:
+    db = str(tmp_path / "s.sqlite3")
+    cli("tournament", "create", "Seats", "--player-count", "100", "--rounds", "10", "--seed", "3",
+        "--pair", "Player 1,Player 2,separate", "--pair", "Player 3,Player 4,separate", "--db", db)
+    plan = json.loads(cli("tournament", "seating", "Seats", "--json", "--db", db))
+    assert len(plan) == 100
+    seats: dict[str, set[int]] = {}
+    for table in plan:
+        for seat, player in enumerate(table["players"], start=1):
+            seats.setdefault(player, set()).add(seat)
+        assert not {"Player 1", "Player 2"} <= set(table["players"])
+        assert not {"Player 3", "Player 4"} <= set(table["players"])
+    assert len(seats) == 100 and all(len(s) == 10 for s in seats.values())
+    for round_ in range(1, 11):
+        players = [p for t in plan if t["round"] == round_ for p in t["players"]]
+        assert sorted(players) == sorted(seats)
+
+
+def test_record_cancel_standings_and_a_new_scoring_system(tmp_path: Path, small: str) -> None:
+    db = small
+    plan = json.loads(cli("tournament", "seating", "Club night", "--round", "1", "--json", "--db", db))
+    names = plan[0]["players"]
+    proto = bot_protocol(1, 1)
+    proto.players = list(names)
+    cli("tournament", "record", "Club night", str(write(tmp_path, proto, "polemica", "g")), "--round", "1", "--table", "1",
+        "--db", db)
+    cli("tournament", "record", "Club night", str(write(tmp_path, proto, "polemica", "g")), "--round", "1", "--table", "1",
+        "--db", db, code=2)  # recorded twice: refused
+    rows = json.loads(cli("tournament", "standings", "Club night", "--format", "json", "--db", db))
+    assert rows["system"] == "Maf World Cup v1"
+    played = {r["player"]: r for r in rows["standings"] if r["games"]}
+    assert set(played) == set(names) and sum(r["points"] for r in played.values()) > 0
+    text = cli("tournament", "standings", "Club night", "--format", "csv", "--db", db)
+    table = list(csv.DictReader(io.StringIO(text)))
+    assert len(table) == 20 and table[0]["system"] == "Maf World Cup v1"
+    cli("tournament", "scoring", "Club night", "fiim", "--db", db)
+    again = json.loads(cli("tournament", "standings", "Club night", "--format", "json", "--db", db))
+    assert again["system"] == "FIIM v1"
+    assert {r["player"]: r["points"] for r in again["standings"] if r["games"]} != \
+        {p: r["points"] for p, r in played.items()}
+    cli("tournament", "cancel", "Club night", "--round", "1", "--table", "1", "--reason", "wrong seating", "--db", db)
+    after = json.loads(cli("tournament", "standings", "Club night", "--format", "json", "--db", db))
+    assert all(r["games"] == 0 for r in after["standings"])
+    ratings = json.loads(cli("tournament", "ratings", "Club night", "--json", "--db", db))
+    assert ratings["ratings"] == []
+
+
+def test_a_protocol_that_breaks_the_rules_stores_nothing(tmp_path: Path, small: str) -> None:
+    bad = json.loads((SAMPLES / "polemica-game.json").read_text())
+    bad["votes"].append({"day": 2, "num": 1, "voter": 5, "candidate": 7})
+    for player in bad["players"]:
+        player["username"] = ""
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad))
+    out = cli("tournament", "record", "Club night", str(path), "--round", "1", "--table", "1", "--db", small, code=2)
+    assert "breaks the rules" in out and "a vote by a removed player" in out
+    hostile = tmp_path / "hostile.json"
+    hostile.write_text(json.dumps({**bad, "shots": [{"night": 1, "shooter": 7, "victim": 99}]}))
+    out = cli("protocol", "import", str(hostile), "--tournament", "Club night", "--round", "1", "--table", "1",
+              "--db", small, code=2)
+    assert "shots[0].victim" in out and len(out.strip().splitlines()) == 1
+    rows = json.loads(cli("tournament", "standings", "Club night", "--format", "json", "--db", small))
+    assert all(r["games"] == 0 for r in rows["standings"])
+
+
+def test_protocol_commands(tmp_path: Path) -> None:
+    sample = str(SAMPLES / "mafiaratings-game.json")
+    cli("protocol", "check", sample)
+    bad = json.loads((SAMPLES / "mafiaratings-game.json").read_text())
+    bad["winner"] = "maf"
+    (tmp_path / "bad.json").write_text(json.dumps(bad))
+    out = cli("protocol", "check", str(tmp_path / "bad.json"), "--json", code=1)
+    assert json.loads(out)["problems"][0]["where"] == "winner"
+    exported = cli("protocol", "export", sample, "--to", "polemica")
+    assert formats.detect(json.loads(exported)) == "polemica"
+    log = tmp_path / "log.json"
+    log.write_text(json.dumps(play_game("sport", seed=4, bots="heuristic").log()))
+    assert formats.detect(json.loads(cli("protocol", "export", str(log), "--to", "mafiaratings"))) == "mafiaratings"
+    assert "Night 1" in cli("protocol", "show", str(log))
+    cli("protocol", "export", sample, "--to", "excel", code=2)
+
+
+def test_ratings_are_a_fold_in_order() -> None:
+    games = [RatedGame((1, t), ("A", "B", "C", "D", "E", "F", "G", "M1", "M2", "Don"),
+                       ("citizen",) * 6 + ("sheriff", "mafia", "mafia", "don"), "red" if t % 2 else "black")
+             for t in range(1, 6)]
+    forward = rate(games)
+    assert rate(reversed(games)).keys() == forward.keys()
+    assert {p: (r.red, r.black) for p, r in rate(reversed(games)).items()} == \
+        {p: (r.red, r.black) for p, r in forward.items()}
+    assert all(isinstance(r, Rating) for r in forward.values())
+    only_red = [r for r in forward.values() if r.red_games and not r.black_games]
+    assert only_red and all(r.black == 1500.0 and r.red != 1500.0 for r in only_red)
+    assert sum(r.red_games for r in forward.values()) == 35 and sum(r.black_games for r in forward.values()) == 15
+    elite = rate([RatedGame(g.key, g.players, g.roles, g.winner, "elite") for g in games])
+    assert all(abs(elite[p].red - 1500) > abs(r.red - 1500) for p, r in forward.items() if r.red_games == 1)
+
+
+def test_the_judge_annotates_a_protocol(tmp_path: Path) -> None:
+    sample = str(SAMPLES / "polemica-game.json")
+    out = tmp_path / "annotated.json"
+    cli("protocol", "annotate", sample, "-o", str(out), "--extra", "4:0.2:calm under pressure", "--card",
+        "6:yellow:phone at the table", "--award", "4:best_move", "--protest", "Seat 7 protests the day-2 vote.",
+        "--header", "round=2")
+    proto = Protocol.from_json(json.loads(out.read_text()))
+    assert [(e.seat, e.points) for e in proto.extras] == [(2, 0.3), (4, 0.2)]
+    assert proto.cards[0].colour == "yellow" and proto.protest.startswith("Seat 7") and proto.header.round == "2"
+    assert "extras[1].comment" in cli("protocol", "annotate", sample, "-o", str(out), "--extra", "4:0.2: ", code=2)
+    assert "a red card removes the player" in cli("protocol", "annotate", sample, "-o", str(out), "--card", "6:red:x",
+                                                  code=2)
+    pdf = tmp_path / "sheet.pdf"
+    pytest.importorskip("weasyprint")
+    cli("protocol", "pdf", str(out), "-o", str(pdf), "--scoring", "mwc", "--html", str(tmp_path / "sheet.html"))
+    assert pdf.read_bytes().startswith(b"%PDF")
+    assert "yellow card, phone at the table" in (tmp_path / "sheet.html").read_text()

@@ -1,0 +1,234 @@
+"""The engine's fast paths must answer exactly what the plain ways would.
+
+Each mechanism added for speed is checked against the slow, obvious way of getting the same
+thing: an observer's feed against a filter of its history, a history built when read against
+the audience filter, a question put to many seats against prompts named field by field, a typed
+speech against its JSON form, a bot's declared kinds against a bot that reads everything. A
+finished game must be freed without the garbage collector, and a restored game must not leave
+undone events in anyone's feed.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+import weakref
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from mafioso.agents.base import Bot, RandomBot, make_bots, random_choice
+from mafioso.agents.play import play_game, run_bots
+from mafioso.engine import (
+    CHOOSE_MANY,
+    SPEECH,
+    Ballot,
+    Claim,
+    Event,
+    Game,
+    Prompt,
+    Speech,
+    SpeechRules,
+    State,
+    find_edition,
+    visible,
+)
+from mafioso.engine.errors import IllegalTarget, InvalidDecision
+from mafioso.engine.steps import Secret
+from tests.editions_on_v2 import ON_V2, edition_params
+
+
+def _played(edition: str, seed: int, decoys: bool = False) -> Iterator[Game]:
+    """A random game of ``edition``, yielded after every decision."""
+    game = Game(edition, seed=seed, decoys=decoys)
+    rng = random.Random(seed)
+    yield game
+    while not game.is_over():
+        prompt = game.awaiting()[0]
+        game.decide(prompt.seat, prompt.id, random_choice(prompt, rng))
+        yield game
+
+
+@pytest.mark.parametrize("edition", edition_params())
+def test_a_feed_holds_the_seats_events_of_its_kinds_in_order(edition: str) -> None:
+    for seed in range(3):
+        plays = _played(edition, seed, decoys=seed == 1)
+        game = next(plays)
+        kinds = frozenset({"phase", "speech", "role.dealt", "role.revealed", "seat.eliminated"})
+        feeds = {seat: (game.observer(seat).feed(kinds), game.observer(seat).feed()) for seat in (0, 1, 2)}
+        taken: dict[int, list[Event]] = {seat: [] for seat in feeds}
+        for step, _ in enumerate(plays):  # (the same game, after each decision)
+            if step % 7 == 0:  # a reader empties its feed now and then
+                for seat, (some, _) in feeds.items():
+                    taken[seat] += some
+                    some.clear()
+        for seat, (some, every) in feeds.items():
+            history = visible(game.events, seat)
+            assert every == history
+            assert taken[seat] + some == [event for event in history if event.kind in kinds]
+
+
+@pytest.mark.parametrize("edition", edition_params())
+def test_a_history_built_when_read_is_the_seats_events(edition: str) -> None:
+    rng = random.Random(7)
+    for game in _played(edition, 3, decoys=True):
+        if rng.random() < 0.2:
+            seat = rng.randrange(game.players + 1)
+            assert game.observer(seat).history == visible(game.events, seat)
+
+
+class Fault(Exception):
+    """A bug injected into the rules."""
+
+
+def _decide_with_a_fault(game: Game, prompt: Prompt, choice: Any) -> bool:
+    """Decide, with the rules failing after their first event: whether the fault struck (the
+    decision is then undone, the game restored); otherwise the decision simply stands."""
+    state, emitted = game.state, [0]
+
+    def emit_then_fail(kind: str, *args: Any, **data: Any) -> Event:
+        emitted[0] += 1
+        if emitted[0] > 1:
+            raise Fault("injected after an event")
+        return State.emit(state, kind, *args, **data)
+
+    state.emit = emit_then_fail  # type: ignore[method-assign]
+    try:
+        game.decide(prompt.seat, prompt.id, choice)
+    except Fault:
+        return True
+    finally:
+        del state.emit
+    return False
+
+
+def test_a_restored_game_leaves_no_undone_event_in_a_feed() -> None:
+    for seed in range(8):
+        rng = random.Random(seed)
+        game = Game("sport", seed=seed, decoys=False)
+        news = {seat: game.observer(seat).feed() for seat in range(1, game.players + 1)}
+        faulted = False
+        while not game.is_over():
+            prompt = game.awaiting()[0]
+            choice = random_choice(prompt, rng)
+            if not faulted and len(game.events) > 20 + seed * 5:
+                faulted = _decide_with_a_fault(game, prompt, choice)
+                continue
+            game.decide(prompt.seat, prompt.id, choice)
+        assert faulted
+        for seat, feed in news.items():
+            assert feed == visible(game.events, seat), "a feed kept an event the restore undid"
+
+
+@pytest.mark.parametrize("edition", ON_V2)
+def test_a_finished_game_is_freed_without_the_garbage_collector(edition: str) -> None:
+    gc.disable()
+    try:
+        game = play_game(edition, seed=1, bots="heuristic")
+        held = game.observer(2)
+        assert held is game.observer(2), "an observer read after the end is kept while it is held"
+        watched = weakref.ref(game)
+        del game
+        assert watched() is not None, "an observer keeps its game"
+        del held
+        assert watched() is None, "a finished game and its observers make a cycle"
+    finally:
+        gc.enable()
+
+
+def test_an_edition_hook_sees_only_the_kinds_it_declares(monkeypatch: pytest.MonkeyPatch) -> None:
+    edition = find_edition("blitz")
+    seen: list[str] = []
+    real = type(edition).observe
+
+    def observe(self: Any, observer: Any, event: Event) -> None:
+        seen.append(event.kind)
+        real(self, observer, event)
+
+    monkeypatch.setattr(type(edition), "observe", observe)
+    game = play_game("blitz", seed=2, bots="heuristic")
+    assert edition.observed is not None and seen and set(seen) <= edition.observed
+    fresh = Game.replay(game.log())
+    for seat in range(1, game.players + 1):
+        assert fresh.observer(seat).facts == game.observer(seat).facts
+
+
+def test_a_question_put_to_each_seat_is_each_prompt_named_in_full() -> None:
+    question = Prompt("d2.vote.4", 0, "vote", ("yes", "no"), optional=False, default="no", timer=15,
+                      data=Ballot(4))
+    assert question.to_each([3, 1, 7]) == [
+        Prompt(f"d2.vote.4.{seat}", seat, "vote", ("yes", "no"), optional=False, default="no", timer=15,
+               data=Ballot(4))
+        for seat in (3, 1, 7)]
+    spec = Secret("n1.shoot", "shoot", timer=10, picks=2, exact=True, include_self=True, optional=False)
+    offered = {2: (1, 3), 5: (4,)}
+    for decoy in (False, True):
+        assert spec.prompts(offered, decoy=decoy) == [
+            Prompt(f"n1.shoot.{seat}", seat, "decoy" if decoy else "shoot", options, kind=CHOOSE_MANY,
+                   optional=decoy, timer=10, min_count=2, max_count=2, decoy=decoy)
+            for seat, options in offered.items()]
+
+
+def _said(rng: random.Random) -> Speech:
+    claims = tuple(Claim(rng.randrange(0, 12), rng.choice(("sheriff", "red", "black", "mayor")))
+                   for _ in range(rng.randrange(3)))
+    return Speech(rng.choice((None, 2, 4, 9, 11)), claims, rng.choice((None, None, 3, 8)))
+
+
+def test_a_typed_speech_is_checked_as_its_json_form_is() -> None:
+    prompt = Prompt("d1.speech.1", 1, "speech", (2, 3, 4), kind=SPEECH,
+                    data=SpeechRules(("sheriff", "red", "black"), 10, (3, 4)))
+    rng = random.Random(5)
+    for _ in range(500):
+        said = _said(rng)
+        outcomes = []
+        for form in (said, said.to_json()):
+            try:
+                outcomes.append(("ok", prompt.check(form)))
+            except (IllegalTarget, InvalidDecision) as error:
+                outcomes.append((type(error).__name__, str(error)))
+        assert outcomes[0] == outcomes[1], said
+
+
+class _Everything(Bot):
+    """Listens to every event and keeps those of ``KINDS``, in order."""
+
+    KINDS = frozenset({"speech", "vote.count", "nomination", "seat.eliminated"})
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.kept: list[Event] = []
+
+    def observe(self, event: Event) -> None:
+        if event.kind in self.KINDS:
+            self.kept.append(event)
+
+    def choose(self, prompt: Prompt) -> Any:
+        return random_choice(prompt, self.rng)
+
+
+class _Listener(_Everything):
+    """The same bot, declaring the kinds it reads."""
+
+    listens = _Everything.KINDS
+
+
+@pytest.mark.parametrize("edition", ["sport", "vampires"])
+def test_a_bot_that_declares_its_kinds_observes_what_it_would_have_picked(edition: str) -> None:
+    for seed in range(3):
+        kept = []
+        for kind in (_Everything, _Listener):
+            game = Game(edition, seed=seed, decoys=False)
+            plain = make_bots("random", game.edition, game.options, game.players, seed)
+            bots: dict[int, Bot] = {s: kind(s, game.edition, game.options, game.players, b.rng)
+                                    for s, b in plain.items()}
+            run_bots(game, bots)
+            kept.append({s: [e.index for e in bot.kept] for s, bot in bots.items() if isinstance(bot, _Everything)})
+        assert kept[0] == kept[1]
+
+
+def test_a_bot_not_attached_says_so() -> None:
+    bot = RandomBot(4, find_edition("sport"), {}, 10, random.Random(1))
+    with pytest.raises(RuntimeError, match="seat 4 is not attached"):
+        _ = bot.knows.role
