@@ -198,16 +198,17 @@ class Session:
         table = self.table
         if table is not None and table.timeline is not None:
             table.timeline.sent(self.label, text)
-        if self.unread() > MAX_UNREAD:
+        unread = self.unread()
+        if unread > MAX_UNREAD:
             log.info("cut off a %s socket of table %s that leaves %d bytes unread",
-                     self.label, table.code if table else "?", self.unread())
+                     self.label, table.code if table else "?", unread)
             self.state = SessionState.CLOSED
             self.outbox.clear()
             self.cut()
 
     def unread(self) -> int:
         """Bytes this client has not read yet: waiting here, in the transport and in the kernel."""
-        return sum(len(text) for text, _state in self.outbox) + self.unsent()
+        return sum(len(text.encode()) for text, _state in self.outbox) + self.unsent()
 
     # -- messages in -------------------------------------------------------------------------
     def receive(self, text: str) -> None:
