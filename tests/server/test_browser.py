@@ -101,6 +101,7 @@ def create_table(browser: Any, server: Server) -> tuple[Any, str]:
     host.wait_for_selector("#edition option[value=sport]", state="attached")
     host.select_option("#edition", "sport")
     shoot(host, "host-setup")
+    host.evaluate("document.querySelector('#step').min = 0")  # this server allows instant steps (a test)
     host.fill("#step", "0.3")
     host.click("#setupform button[type=submit]")
     host.wait_for_selector("#code:not(:empty)")
@@ -108,8 +109,17 @@ def create_table(browser: Any, server: Server) -> tuple[Any, str]:
     return host, code
 
 
+SENT: list[int] = []
+"""The size in bytes of every frame a phone page sent."""
+
+
+def listen(socket: Any) -> None:
+    socket.on("framesent", lambda payload: SENT.append(len(payload.encode() if isinstance(payload, str) else payload)))
+
+
 def join(browser: Any, server: Server, code: str, name: str) -> Any:
     phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    phone.on("websocket", listen)
     phone.goto(f"{server.url}/p?code={code}")
     if name == "Ann":
         shoot(phone, "phone-join")
@@ -154,6 +164,7 @@ def phase_of(host: Any) -> str:
 
 def test_a_whole_sport_game_through_the_browser(browser: Any, server: Server) -> None:
     rng = random.Random(7)
+    SENT.clear()
     host, code = create_table(browser, server)
     phones = [join(browser, server, code, name) for name in
               ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo"]]
@@ -195,6 +206,9 @@ def test_a_whole_sport_game_through_the_browser(browser: Any, server: Server) ->
     shoot(host, "host-end")
     phones[0].wait_for_selector("#outcome:not(:empty)")
     shoot(phones[0], "phone-end")
+    from mafioso.server.ws import PHONE_FRAME
+
+    assert len(SENT) > 100 and set(SENT) == {PHONE_FRAME}, "every frame a phone sent has one size"
 
 
 def test_decision_round_trip_latency(server: Server) -> None:
@@ -205,7 +219,9 @@ def test_decision_round_trip_latency(server: Server) -> None:
 
     from websockets.sync.client import connect
 
+    from mafioso.agents.base import random_choice
     from mafioso.server.ws import pad_frame
+    from tests.server.helpers import as_prompt
 
     def post(path: str, body: dict[str, Any]) -> dict[str, Any]:
         request = urllib.request.Request(server.url + path, json.dumps(body).encode(), {"Content-Type": "application/json"})
@@ -226,12 +242,12 @@ def test_decision_round_trip_latency(server: Server) -> None:
     with contextlib.ExitStack() as stack:
         phones = [stack.enter_context(connect(ws_url)) for _ in tokens]
         for phone, token in zip(phones, tokens, strict=True):
-            phone.send(json.dumps({"type": "hello", "seat": token}))
+            phone.send(pad_frame({"type": "hello", "seat": token}))
         latest = [json.loads(phone.recv(timeout=20)) for phone in phones]
         while len(times) < 60:
             for index, phone in enumerate(phones):
                 for raw in latest[index].get("prompts", [])[:1]:
-                    choice = rng.choice([o["value"] for o in raw["options"]]) if raw["kind"] == "choose" else None
+                    choice = random_choice(as_prompt(raw), rng)
                     started = time.perf_counter()
                     phone.send(pad_frame({"type": "decide", "prompt": raw["id"], "choice": choice}))
                     while True:

@@ -293,3 +293,7 @@ def test_a_stored_table_that_no_longer_replays_is_set_aside(tmp_path: Any, clock
     with pytest.raises(Exception, match="set aside"):
         restarted.by_code(illegal.code)
     play_out(restarted.by_code(good.code), 2, clock)
+    with TestClient(create_app(open_store(db), min_step_seconds=0)) as server:  # the server starts and serves the rest
+        assert server.get(f"/api/tables/{good.code}").json()["stage"] == "over"
+        refused = server.get(f"/api/tables/{edited.code}")
+        assert refused.status_code == 404 and "set aside" in refused.json()["error"]

@@ -156,6 +156,24 @@ def test_servers_starting_together_create_the_tables_once(db_url: str) -> None:
         store.close()
 
 
+def test_a_schema_1_database_is_migrated_once_by_servers_starting_together(db_url: str) -> None:
+    """A database of mafioso 0.1 (no ``meta``, no ``history``) opened by six servers at once."""
+    from mafioso.server.store import SCHEMA, SCHEMA_VERSION
+
+    old = open_store(db_url)
+    old._write(*[(f"DROP TABLE IF EXISTS {name}", ()) for name in ("history", "meta", "decisions", "members", "tables")])
+    old._write(*[(statement, ()) for statement in SCHEMA if "meta" not in statement])  # schema 1, as 0.1 made it
+    old._write(("INSERT INTO tables (id, code, host_token, config, seed, roles, stage, created) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", ("t1", "CODE1", "h", "{}", 1, None, "lobby", 1.0)))
+    old.close()
+    test_servers_starting_together_create_the_tables_once(db_url)
+    store = open_store(db_url)
+    assert store._read("SELECT value FROM meta WHERE key = ?", ("schema",)) == [(str(SCHEMA_VERSION),)]
+    (record,) = store.load_records()
+    assert (record.log_format, record.mafioso_version, record.edition_version) == (1, "0.1.0", None)
+    store.close()
+
+
 def test_reopening_resumes_every_unfinished_table_by_replay(db_url: str) -> None:
     clock = FakeClock()
     hub = Hub(open_store(db_url), clock, min_step_seconds=0)

@@ -152,7 +152,7 @@ class Screens:
         self.host = self.connect(hub, {"type": "hello", "host": self.table.record.host_token})
         self.watch = self.connect(hub, {"type": "hello", "watch": self.table.code})
         self.host.receive(json.dumps({"type": "deal", "order": list(range(1, players + 1))}))
-        assert self.host.outbox[-1][0].startswith('{"type": "ack"'), self.host.outbox[-1]
+        assert reply_of(self.host)["type"] == "ack"
 
     def connect(self, hub: Hub, hello: dict[str, Any]) -> Session:
         session = Session(None, hub, "10.0.0.1")  # type: ignore[arg-type]  # no network: never written
@@ -183,7 +183,7 @@ class Screens:
                             phone = self.phones[seat - 1]  # it may have connected again
                         phone.receive(pad_frame({"type": "decide", "prompt": prompt.id,
                                                  "choice": random_choice(prompt, rng)}))
-                        assert json.loads(phone.outbox[-1][0])["type"] == "ack", phone.outbox[-1]
+                        assert reply_of(phone)["type"] == "ack", phone.outbox
                         self.drain()
                         acted = True
             if not acted:
@@ -233,6 +233,14 @@ class Screens:
         assert game is not None
         if game.outcome is None and not self.table.is_gated():
             assert not is_secret(game, game.awaiting()), f"a secret step in {game.phase} is not held open"
+
+
+def reply_of(session: Session) -> dict[str, Any]:
+    """The last reply (not a state) queued for a screen."""
+    replies = [text for text, is_state in session.outbox if not is_state]
+    assert replies, "no reply"
+    reply: dict[str, Any] = json.loads(replies[-1])
+    return reply
 
 
 def check_timeline(timeline: Timeline) -> int:

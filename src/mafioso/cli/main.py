@@ -491,7 +491,7 @@ def serve(
         server = importlib.import_module("mafioso.server")
     except ImportError as error:
         raise MafiosoError(f"the web app is not available: {error}") from None
-    server.serve(host, port, db, lang, trusted_proxies=trusted_proxy or ())
+    server.serve(host, port, db, lang, tuple(trusted_proxy or ()))
 
 
 app.command("balance")(balance_command)

@@ -158,6 +158,9 @@ class Table:
         a change is rendered once per screen kind, however many sockets show it."""
         self.rendered_at = -1
         self._digest: RunningDigest | None = None
+        self.known: dict[int, Knowledge] = {}
+        """Knowledge snapshots of the current :attr:`version` (a change is read once per screen)."""
+        self.known_at = -1
         if record.stage != "lobby":
             self.game = self._replay()
             if record.log_format != LOG_FORMAT:
@@ -339,7 +342,13 @@ class Table:
         or, while a secret step is held open, as it was when the step opened."""
         if self.frozen_knowledge is not None:
             return self.frozen_knowledge[seat]
-        return self._snapshot(seat)
+        if self.known_at != self.version:
+            self.known.clear()
+            self.known_at = self.version
+        known = self.known.get(seat)
+        if known is None:
+            known = self.known[seat] = self._snapshot(seat)
+        return known
 
     def _snapshot(self, seat: int) -> Knowledge:
         observer = self.observer(seat)

@@ -112,6 +112,9 @@ class Session:
         self.table: Table | None = None
         self.member: MemberRecord | None = None
         self.last = ""
+        self.holding = False
+        """While this socket's own message is handled, its new state waits for the reply: a phone
+        must hear "accepted" before it sees the next step, whose prompt ids may be the same."""
         self.outbox: deque[tuple[str, bool]] = deque()
         """``(text, is_state)`` in order; at most one state waits (the newest)."""
         self.ready = asyncio.Event()
@@ -173,7 +176,7 @@ class Session:
     def push(self, force: bool = False) -> None:
         """Queue the current state if it changed since the last one queued (replacing a state
         still waiting: only the newest matters), then check that the client keeps reading."""
-        if self.state in (SessionState.CONNECTED, SessionState.CLOSED):
+        if self.state in (SessionState.CONNECTED, SessionState.CLOSED) or self.holding:
             return
         text = self.render()
         if force or text != self.last:
@@ -195,28 +198,33 @@ class Session:
         table = self.table
         if table is not None and table.timeline is not None:
             table.timeline.sent(self.label, text)
-        if self.unread() > MAX_UNREAD:
+        unread = self.unread()
+        if unread > MAX_UNREAD:
             log.info("cut off a %s socket of table %s that leaves %d bytes unread",
-                     self.label, table.code if table else "?", self.unread())
+                     self.label, table.code if table else "?", unread)
             self.state = SessionState.CLOSED
             self.outbox.clear()
             self.cut()
 
     def unread(self) -> int:
         """Bytes this client has not read yet: waiting here, in the transport and in the kernel."""
-        return sum(len(text) for text, _state in self.outbox) + self.unsent()
+        return sum(len(text.encode()) for text, _state in self.outbox) + self.unsent()
 
     # -- messages in -------------------------------------------------------------------------
     def receive(self, text: str) -> None:
         """Handle one text frame after the hello: apply it and queue the reply (never raises)."""
         if self.table is not None and self.table.timeline is not None:
             self.table.timeline.received(self.label)
+        self.holding = True
         try:
             reply = self.handle(text)
         except Exception as error:  # every refusal is shown, never raised
             reply = error_text(error)
+        finally:
+            self.holding = False
         if reply is not None:
             self.reply(reply)
+        self.push()  # then the state this message led to, if it changed
 
     def handle(self, text: str) -> dict[str, Any] | None:
         """Apply one client message; returns an acknowledgement to send, if any."""

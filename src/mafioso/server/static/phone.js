@@ -55,6 +55,9 @@
     if (msg.type === "left") { link.stop(); startJoin(""); return; }
     if (msg.type === "ack") { answered.delete(msg.prompt); banner(t("Your answer is recorded."), "ok"); return; }
     if (msg.type !== "state") return;
+    // an answer is settled once its prompt is gone; the next step may ask again with the same id
+    const asked = new Set((msg.prompts || []).map(p => p.id));
+    for (const id of [...answered]) if (!asked.has(id)) answered.delete(id);
     if (msg.lang !== lang) { lang = msg.lang; document.documentElement.lang = lang; loadText(lang).then(() => draw(msg)); }
     draw(msg);
   }
