@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from mafioso.engine import Edition, Event, Phase, Prompt
+from mafioso.engine.options import BOOL, Option
 from mafioso.engine.choices import payload_to_json
 
 LOCALE_DIR = Path(__file__).parent / "locale"
@@ -240,3 +241,31 @@ def step_name(phase: Phase, lang: str = "en", edition: Edition | None = None) ->
         if role in edition.roles:
             return role_name(edition, role, lang)
     return _(template or STEPS.get(step, step), lang)
+
+
+def option_words(edition: Edition, option: Option, lang: str = "en") -> dict[str, Any]:
+    """An option as the host's form shows it: its ``name`` (the key a table sends back), a short
+    ``label`` and one line of ``help`` in plain words, and each choice with its label.
+
+    ``doc`` is the help too (older pages show it); the rulebook-precise ``option.doc`` stays
+    with the developers' ``mafioso editions``.
+    """
+    texts = edition.texts
+    label = _(texts.get(f"option.{option.name}", option.name), lang)
+    help_ = _(texts.get(f"option.{option.name}.help", option.doc), lang)
+    choices = [{"value": c, "label": option_choice(edition, option, c, lang)} for c in option.choices]
+    if option.kind == BOOL:
+        choices = [{"value": v, "label": _("Yes" if v else "No", lang)} for v in (True, False)]
+    return {"name": option.name, "label": label, "help": help_, "doc": help_, "default": option.default,
+            "kind": option.kind, "min": option.low, "max": option.high,
+            "choices": list(option.choices), "choice_labels": choices}
+
+
+def option_choice(edition: Edition, option: Option, value: Any, lang: str = "en") -> str:
+    """One choice of an option in words: the edition's ``option.<name>.<value>`` text, else a
+    role's or team's name (``lord``: Lord), else the value as given."""
+    template = edition.texts.get(f"option.{option.name}.{value}")
+    if template is not None:
+        return _(template, lang)
+    label = choice_label(edition, value, lang)
+    return label if label is not None else str(value)

@@ -8,6 +8,30 @@ from typing import Any
 from mafioso.engine import N_, PHASE, ROLE_DEALT, ROLE_REVEALED, Event
 
 TEXTS = {
+    # the options, for the host's form: a label, one line of help, the choices' labels
+    "option.setup": N_("Setup"),
+    "option.setup.help": N_("The usual deck for the player count, or one of the premade setups."),
+    "option.setup.basic": N_("Basic"),
+    "option.setup.foreign_asset": N_("Foreign Asset"),
+    "option.setup.high_volume": N_("High Volume"),
+    "option.setup.a_bet_to_die_for": N_("A Bet to Die For"),
+    "option.setup.blood_for_peace": N_("Blood for Peace"),
+    "option.setup.blind_date_blind_fire": N_("Blind Date, Blind Fire"),
+    "option.setup.midnight_delivery": N_("Midnight Delivery"),
+    "option.setup.dynamite_daisy": N_("Dynamite Daisy"),
+    "option.setup.no_return_address": N_("No Return Address"),
+    "option.setup.trust_no_shadow": N_("Trust No Shadow"),
+    "option.setup.bulletproof_alibi": N_("Bulletproof Alibi"),
+    "option.roles": N_("Swapped cards"),
+    "option.roles.help": N_("Cards swapped into the deck, each for one it may replace."),
+    "option.interrogation_rounds": N_("Interrogation rounds"),
+    "option.interrogation_rounds.help": N_("How many times each player speaks before the shooting."),
+    "option.goons_may_hold_fire": N_("Goons may hold fire"),
+    "option.goons_may_hold_fire.help": N_("A safe Goon may choose not to shoot."),
+    "option.remove_missions": N_("Missions taken out"),
+    "option.remove_missions.help": N_("Mission cards taken out of the deck before the shuffle."),
+    "option.missions": N_("Your own missions"),
+    "option.missions.help": N_("A Mission deck of your own instead of ours (empty: our eight missions)."),
     # choices in words
     "choice.bang": N_("Bang! End the interrogation"),
     "choice.continue": N_("Let the questions go on"),

@@ -16,6 +16,25 @@ if TYPE_CHECKING:
     from mafioso.engine import Edition
 
 TEXTS = {
+    # the options, for the host's form: a label, one line of help, the choices' labels
+    "option.yakuza": N_("Yakuza"),
+    "option.yakuza.help": N_("For 12 or more players: a second crime family, the Yakuza, takes the mobsters' places."),
+    "option.loner": N_("Loner"),
+    "option.loner.help": N_("For 10 or more players: one Loner plays against everybody."),
+    "option.mystery": N_("Mystery"),
+    "option.mystery.help": N_("Cards stay hidden when players leave; every role in the deck is called each night."),
+    "option.leader": N_("Leader"),
+    "option.leader.help": N_("The town's leader in the suggested cast."),
+    "option.specialists": N_("Specialists"),
+    "option.specialists.help": N_("The town's specialists in the suggested cast, the most wanted first."),
+    "option.mobsters": N_("Mobsters"),
+    "option.mobsters.help": N_("The Mafia's mobsters in the suggested cast, the most wanted first."),
+    "option.loner_role": N_("The Loner"),
+    "option.loner_role.help": N_("Which Loner plays in Loner mode."),
+    "option.family_may_decline": N_("A family may hold back"),
+    "option.family_may_decline.help": N_("House rule: a Mafia or Yakuza member may refuse the night's kill."),
+    "option.badmouth_jails": N_("Badmouthing jails"),
+    "option.badmouth_jails.help": N_("House rule: a badmouthed player the Jailer looks at goes to jail like a criminal."),
     # what each prompt asks, in the player's words
     "prompt.seduce": N_("Vixen: choose a player to seduce. Their ability fails tonight, and nothing can kill them."),
     "prompt.block": N_("Thief: choose a player whose ability fails tonight."),
