@@ -165,6 +165,9 @@ TEXTS = {
 }
 
 
+TEXTS.update({f"card.{card_id}": card.name for card_id, card in CARDS.items()})
+"""The cards' English names, declared so the catalogs carry them (Polish uses the box's names)."""
+
 def text_key(event: Event) -> str | None:
     """Spytown's own narration variants (the shared ones are the engine's)."""
     kind, data = event.kind, event.data
@@ -194,7 +197,11 @@ def format_card(key: str, value: Any, lang: str) -> str | None:
         return None
     if isinstance(value, str) and value in CARDS:
         card = CARDS[value]
-        return card.pl if lang == "pl" else card.name
+        if lang == "pl":
+            return card.pl  # the Polish box's own names
+        from mafioso.i18n import _
+
+        return _(card.name, lang)
     if isinstance(value, list) and not value:
         return "-"
     if isinstance(value, list) and all(isinstance(v, str) and v in CARDS for v in value):
