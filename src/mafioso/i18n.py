@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from mafioso.engine import Edition, Event, Phase, Prompt
-from mafioso.engine.options import BOOL, Option
 from mafioso.engine.choices import payload_to_json
+from mafioso.engine.options import BOOL, Option
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "mafioso"
@@ -47,9 +47,10 @@ def role_name(edition: Edition, role_id: str, lang: str = "en") -> str:
     return _(role.name, lang)
 
 
-SEAT_KEYS = frozenset(
-    "seat seats target targets shooter nominee nominees tied by voters voter victim suspects ward priest "
-    "commander killed shot chosen jailed candidates named top previous order".split())
+SEAT_KEYS = frozenset((
+    "seat", "seats", "target", "targets", "shooter", "nominee", "nominees", "tied", "by", "voters", "voter",
+    "victim", "suspects", "ward", "priest", "commander", "killed", "shot", "chosen", "jailed", "candidates",
+    "named", "top", "previous", "order"))
 """Template fields that name seats: shown as ``seat 4``, or ``Anna (seat 4)`` where the seat has
 a name. The templates never say "seat" before them, so a named seat reads as a person."""
 PAIR_KEYS = frozenset({"picks", "shots"})

@@ -18,9 +18,9 @@ from collections.abc import Callable
 from typing import Any
 
 from mafioso.engine import GM, Event, Prompt
+from mafioso.engine.edition import Edition
 from mafioso.engine.phase import Phase
 from mafioso.engine.vocabulary import PHASE
-from mafioso.engine.edition import Edition
 from mafioso.i18n import _, choice_label, describe_prompt, narrate, phase_name, role_name, step_name
 from mafioso.server.store import MemberRecord
 from mafioso.server.tables import NOBODY, Knowledge, Table, hand_enterable, summary

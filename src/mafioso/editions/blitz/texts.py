@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mafioso.engine import N_, PHASE, ROLE_DEALT, ROLE_REVEALED, Event
+
+if TYPE_CHECKING:
+    from mafioso.engine import Edition
 
 TEXTS = {
     # the options, for the host's form: a label, one line of help, the choices' labels
@@ -39,6 +42,8 @@ TEXTS = {
     "choice.watch": N_("Watch for the raised hand"),
     "choice.suspect": N_("Suspect"),
     "choice.trusted": N_("Trusted"),
+    "choice.shot": N_("The Rat will be shot"),
+    "choice.safe": N_("The Rat will stay safe"),
     # what each prompt asks, in the player's words
     "prompt.draft": N_("Keep one of your two cards ({cards}); the other goes back on top of the deck."),
     "prompt.swap": N_("Stranger: trade your card for the one in the middle."),
@@ -145,3 +150,23 @@ _VARIANTS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "package.revealed": lambda data: "package.revealed.none" if data.get("seat") is None else "",
 }
 """Kinds whose line depends on their data (an empty key: the kind's own line)."""
+
+
+WORDS = {"side": {"shot": N_("shot"), "safe": N_("safe")},
+         "card": {"bullet": N_("bullet"), "ring": N_("ring")}}
+"""The Bet card's sides and the Packages, in words."""
+
+
+def format_value(edition: Edition, key: str, value: Any, lang: str) -> str | None:
+    """The deck (pairs of a role and a count: ``Goon x2, Rat``), card lists (``Goon and Fed``),
+    the Bet's side and a Package in the table's language; ``None`` for anything else."""
+    from mafioso.i18n import _, role_name
+
+    if key == "deck" and isinstance(value, list):
+        return ", ".join(role_name(edition, str(r), lang) + (f" x{n}" if n > 1 else "") for r, n in value)
+    if key == "cards" and isinstance(value, list):
+        return _(" and ", lang).join(role_name(edition, str(r), lang) for r in value)
+    words = WORDS.get(key)
+    if words is not None and isinstance(value, str) and value in words:
+        return _(words[value], lang)
+    return None
