@@ -227,7 +227,7 @@ def test_an_event_line_shows_what_the_edition_line_leaves_out() -> None:
     assert event_lines(Terse(), picks, "en") == ["The family points.",
                                                   "Who pointed at whom: seat 1 \u2192 seat 4, seat 2 \u2192 nobody."]
     count = Event(1, "vote.count", PUBLIC, {"nominee": 4, "voters": [1, 3], "votes": 2})
-    assert event_lines(Terse(), count, "en")[1] == "Hands raised against seat 4: 2 (1, 3)."
+    assert event_lines(Terse(), count, "en")[1] == "Hands raised against seat 4: 2, from seats 1, 3."
     assert event_lines(SPORT, count, "en") == ["Votes against seat 4: 2 (1, 3)."]
 
 

@@ -103,6 +103,8 @@ def _format_value(edition: Edition, key: str, value: Any, lang: str, names: Name
         return seats_words(value, names, lang)
     if names and key in PAIR_KEYS and _is_pairs(value):
         return _pairs(value, names, lang)
+    if names and key == "tally" and _is_pairs(value):  # the facilitator's count: [[seat, hands], ...]
+        return ", ".join(f"{seat_words(seat, names, lang)}: {count}" for seat, count in value)
     custom = edition.format_value(key, value, lang)
     if custom is not None:
         return custom
@@ -256,7 +258,7 @@ def option_words(edition: Edition, option: Option, lang: str = "en") -> dict[str
     help_ = _(texts.get(f"option.{option.name}.help", option.doc), lang)
     choices = [{"value": c, "label": option_choice(edition, option, c, lang)} for c in option.choices]
     if option.kind == BOOL:
-        choices = [{"value": v, "label": _("Yes" if v else "No", lang)} for v in (True, False)]
+        choices = [{"value": v, "label": _(CHOICES["yes" if v else "no"], lang)} for v in (True, False)]
     return {"name": option.name, "label": label, "help": help_, "doc": help_, "default": option.default,
             "kind": option.kind, "min": option.low, "max": option.high,
             "choices": list(option.choices), "choice_labels": choices}

@@ -113,7 +113,20 @@ def _option(value: Any, names: dict[int, str], lang: str, edition: Edition | Non
         if type(value.get("seat")) is int:
             label += " → " + _seat_label(value["seat"], names, lang)
         return {"value": value, "label": label}
+    if isinstance(value, dict):  # who at whom: {"4": 6, "9": None}
+        return {"value": value, "label": _mapping_label(value, names, lang, edition)}
+    if value is None:
+        return {"value": value, "label": _("nobody", lang)}
     return {"value": value, "label": _word(value, lang, edition)}
+
+
+def _mapping_label(value: dict[str, Any], names: dict[int, str], lang: str, edition: Edition | None) -> str:
+    """A mapping as words, never its repr: ``Seat 4 · Anna → Seat 6 · Boris, Seat 9 → nobody``."""
+    parts = []
+    for key, item in value.items():
+        who = _seat_label(int(key), names, lang) if str(key).isdigit() else _word(key, lang, edition)
+        parts.append(f"{who} → {_option(item, names, lang, edition)['label']}")
+    return ", ".join(parts) or _("nobody", lang)
 
 
 def _word(value: Any, lang: str, edition: Edition | None) -> str:
