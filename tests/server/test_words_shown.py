@@ -239,7 +239,7 @@ def test_every_option_has_a_label_help_and_labelled_choices(lang: str) -> None:
             english = option_words(edition, option, "en")
             if words["name"] != option.name or words["label"] == option.name or "_" in words["label"]:
                 problems.append(f"{edition.id}.{option.name}: label {words['label']!r}")
-            if "docs/" in words["help"] or words["help"] == option.doc and lang == "en" and "_" in option.doc:
+            if "docs/" in words["help"] or (words["help"] == option.doc and lang == "en" and "_" in option.doc):
                 problems.append(f"{edition.id}.{option.name}: help {words['help']!r}")
             for choice, shown_choice in zip(words["choice_labels"], english["choice_labels"], strict=True):
                 if choice["label"] == str(choice["value"]) or "_" in choice["label"]:
