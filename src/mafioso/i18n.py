@@ -258,7 +258,8 @@ def option_words(edition: Edition, option: Option, lang: str = "en") -> dict[str
     help_ = _(texts.get(f"option.{option.name}.help", option.doc), lang)
     choices = [{"value": c, "label": option_choice(edition, option, c, lang)} for c in option.choices]
     if option.kind == BOOL:
-        choices = [{"value": v, "label": _(CHOICES["yes" if v else "no"], lang)} for v in (True, False)]
+        words = {True: CHOICES["yes"], False: CHOICES["no"]}
+        choices = [{"value": v, "label": _(word, lang)} for v, word in words.items()]
     return {"name": option.name, "label": label, "help": help_, "doc": help_, "default": option.default,
             "kind": option.kind, "min": option.low, "max": option.high,
             "choices": list(option.choices), "choice_labels": choices}
