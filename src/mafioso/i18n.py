@@ -50,7 +50,7 @@ def role_name(edition: Edition, role_id: str, lang: str = "en") -> str:
 SEAT_KEYS = frozenset((
     "seat", "seats", "target", "targets", "shooter", "nominee", "nominees", "tied", "by", "voters", "voter",
     "victim", "suspects", "ward", "priest", "commander", "killed", "shot", "chosen", "jailed", "candidates",
-    "named", "top", "previous", "order"))
+    "named", "top", "previous", "order", "held", "remaining"))
 """Template fields that name seats: shown as ``seat 4``, or ``Anna (seat 4)`` where the seat has
 a name. The templates never say "seat" before them, so a named seat reads as a person."""
 PAIR_KEYS = frozenset({"picks", "shots"})
@@ -114,6 +114,11 @@ def _format_value(edition: Edition, key: str, value: Any, lang: str, names: Name
         return role_name(edition, value, lang)
     if key == "team" and isinstance(value, str) and value in edition.teams:
         return _(edition.teams[value].name, lang)
+    if isinstance(value, dict):  # never a repr: {"4": 6, "9": None} reads "seat 4 → seat 6, seat 9 → nobody"
+        pairs = [[int(k), v] for k, v in value.items() if str(k).isdigit()]
+        if len(pairs) == len(value) and _is_pairs(pairs):
+            return _pairs(pairs, names, lang)
+        return ", ".join(f"{_(str(k), lang)}: {_format_value(edition, str(k), v, lang, names)}" for k, v in value.items())
     if isinstance(value, bool):
         return _("yes", lang) if value else _("no", lang)
     if isinstance(value, (list, tuple)):

@@ -129,7 +129,7 @@ TEXTS = {
     "nomination": N_("{by} names {nominee} as a suspect."),
     "suspects": N_("Suspects, in order: {suspects}."),
     "suspects.all": N_("Nobody was named, yet someone must be executed: every player not yet voted on stands as a suspect."),
-    "vote.renominate": N_("Nobody has been executed yet. Name new suspects among seats {remaining}."),
+    "vote.renominate": N_("Nobody has been executed yet. Name new suspects among {remaining}."),
     "vote.count": N_("Hands raised against {nominee}: {votes}, from {voters}."),
     "vote.tie": N_("{tied} are tied with {votes} hands each."),
     "vote.lots": N_("Lots are drawn among {tied}: {seat} is condemned."),
