@@ -141,7 +141,8 @@ def _seat_label(seat: int, names: dict[int, str], lang: str) -> str:
 
 
 def pick_hint(low: int, high: int, lang: str) -> str:
-    """What a multi-pick asks, in words: ``Pick up to 3 seats``, ``Pick exactly 2``."""
+    """What a multi-pick asks, in words (``Pick up to 3``, ``Pick exactly 2``), for the button the
+    pages once labelled ``Confirm (0 to 3)``."""
     if low == high:
         return _("Pick exactly {count}", lang).format(count=high)
     if low == 0:
