@@ -190,6 +190,12 @@ def test_every_option_value_plays_in_words(edition: str) -> None:
     assert not problems, "\n".join(sorted(set(problems))[:30])
 
 
+RICH = {"sport": (10, {"best_move": True, "technical_fouls": 2}), "vendetta": (13, {"yakuza": True, "loner": True}),
+        "vampires": (14, {"shapeshifter": "kitsune", "vote_procedure": "one_by_one"}),
+        "spytown": (16, {"extended": True, "gang_meet": True}), "blitz": (12, {"setup": "high_volume"})}
+"""A game per edition with the options that bring its rarer roles, cards and lines."""
+
+
 @pytest.mark.parametrize("lang", ["ru", "pl"])
 @pytest.mark.parametrize("edition", sorted(EDITIONS))
 def test_a_table_in_russian_or_polish_shows_no_english(edition: str, lang: str) -> None:
@@ -197,6 +203,9 @@ def test_a_table_in_russian_or_polish_shows_no_english(edition: str, lang: str) 
     for players in EDITIONS[edition]:
         for seed in SEEDS[:2]:
             problems += untranslated(shown(edition, players, "en", seed), shown(edition, players, lang, seed), lang)
+    players, options = RICH[edition]
+    for seed in SEEDS:
+        problems += untranslated(shown(edition, players, "en", seed, options), shown(edition, players, lang, seed, options), lang)
     assert not problems, f"untranslated in {lang}:\n" + "\n".join(sorted(set(problems))[:40])
 
 
