@@ -190,7 +190,7 @@ def test_every_option_value_plays_in_words(edition: str) -> None:
     assert not problems, "\n".join(sorted(set(problems))[:30])
 
 
-RICH = {"sport": (10, {"best_move": True, "technical_fouls": 2}), "vendetta": (13, {"yakuza": True, "loner": True}),
+RICH: dict[str, tuple[int, dict[str, Any]]] = {"sport": (10, {"best_move": True, "technical_fouls": 2}), "vendetta": (13, {"yakuza": True, "loner": True}),
         "vampires": (14, {"shapeshifter": "kitsune", "vote_procedure": "one_by_one"}),
         "spytown": (16, {"extended": True, "gang_meet": True}), "blitz": (12, {"setup": "high_volume"})}
 """A game per edition with the options that bring its rarer roles, cards and lines."""
