@@ -92,6 +92,8 @@ TEXTS = {
     "fish": N_("The Fish card lies before {seat}."),
     "fish.none": N_("The Fish card still lies in the middle."),
     "bet": N_("The Bet card shows: the Rat will be {side}."),
+    "bet.shot": N_("The Bet card shows: the Rat will be shot."),
+    "bet.safe": N_("The Bet card shows: the Rat will stay safe."),
     "package.placed": N_("A face-down Package lies before {seat}."),
     "package.left": N_("The {card} Package was never handed out."),
     "mission": N_("The Heavy's mission: {text}"),
@@ -142,6 +144,7 @@ def text_key(event: Event) -> str | None:
 
 _VARIANTS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "speech": lambda data: "speech.claims" if data.get("claims") else "",
+    "bet": lambda data: f"bet.{data.get('side')}" if data.get("side") in ("shot", "safe") else "",
     "result": lambda data: f"result.{data.get('result')}",
     "shot": lambda data: "shot" if data.get("how") == "gun" else f"shot.{data.get('how')}",
     "fish": lambda data: "fish.none" if data.get("seat") is None else "",
