@@ -16,7 +16,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from mafioso.engine import available_editions, find_edition
-from mafioso.i18n import _, role_name
+from mafioso.i18n import _, option_words, role_name
 from mafioso.server.catalogs import language_name, languages
 from mafioso.server.errors import BadMessage, NotNow
 from mafioso.server.hub import Hub
@@ -100,8 +100,7 @@ async def editions(request: Request) -> Response:
             "default_players": edition.default_players(),
             "roles": [{"id": r.id, "name": role_name(edition, r.id, lang), "team": r.team, "icon": r.icon}
                       for r in edition.roles.values()],
-            "options": [{"name": o.name, "default": o.default, "doc": _(o.doc, lang), "choices": list(o.choices)}
-                        for o in edition.options],
+            "options": [option_words(edition, o, lang) for o in edition.options],
         })
     return JSONResponse(out)
 
