@@ -74,7 +74,7 @@ def test_a_simulated_tournament_and_a_corrected_game(tmp_path: Path) -> None:
     standings, ratings = first
     rows = standings["standings"]
     assert len(rows) == 100 and {r["games"] for r in rows} == {10}
-    assert standings["system"] == "FIIM v1" and all(r["system"] == "FIIM v1" for r in rows)
+    assert standings["system"] == "FIIM v2" and all(r["system"] == "FIIM v2" for r in rows)
     assert [r["place"] for r in rows] == list(range(1, 101))
     assert rows[0]["points"] >= rows[-1]["points"]
     assert len(ratings["ratings"]) == 100
@@ -121,15 +121,15 @@ def test_record_cancel_standings_and_a_new_scoring_system(tmp_path: Path, small:
     cli("tournament", "record", "Club night", str(write(tmp_path, proto, "polemica", "g")), "--round", "1", "--table", "1",
         "--db", db, code=2)  # recorded twice: refused
     rows = json.loads(cli("tournament", "standings", "Club night", "--format", "json", "--db", db))
-    assert rows["system"] == "Maf World Cup v1"
+    assert rows["system"] == "Maf World Cup v2"
     played = {r["player"]: r for r in rows["standings"] if r["games"]}
     assert set(played) == set(names) and sum(r["points"] for r in played.values()) > 0
     text = cli("tournament", "standings", "Club night", "--format", "csv", "--db", db)
     table = list(csv.DictReader(io.StringIO(text)))
-    assert len(table) == 20 and table[0]["system"] == "Maf World Cup v1"
+    assert len(table) == 20 and table[0]["system"] == "Maf World Cup v2"
     cli("tournament", "scoring", "Club night", "fiim", "--db", db)
     again = json.loads(cli("tournament", "standings", "Club night", "--format", "json", "--db", db))
-    assert again["system"] == "FIIM v1"
+    assert again["system"] == "FIIM v2"
     assert {r["player"]: r["points"] for r in again["standings"] if r["games"]} != \
         {p: r["points"] for p, r in played.items()}
     cli("tournament", "cancel", "Club night", "--round", "1", "--table", "1", "--reason", "wrong seating", "--db", db)

@@ -2,7 +2,7 @@
 
 A :class:`Tournament` is data: its players, number of rounds and tables, its scoring system (the
 YAML text itself, so a score is always reproducible with the system and version that made it),
-the event class of its ratings, the stage of each round (``main``, ``semifinal``, ``final``, for
+the event class of its ratings, the stage of each round (``main``, ``second_round``, ``final``, for
 round multipliers) and its pair policies. Games are protocols stored by round and table; a game
 may be cancelled or corrected (a new version replaces it). Standings are computed from the games
 every time they are asked for, so a corrected game or a new scoring system changes every score
@@ -163,17 +163,31 @@ def standings(tournament: Tournament, games: list[GameEntry], up_to_round: int |
         stats = vote_stats(game.protocol)
         for seat, name in enumerate(game.players, start=1):
             _add(rows[name], game.protocol, seat, scores[seat], stats[seat])
+    for row in rows.values():
+        _finish(row, system)
     ranked = sorted(rows.values(), key=lambda row: _sort_key(row, system.tie_breaks))
     for place, row in enumerate(ranked, start=1):
         row["place"] = place
-        for key in ("points", *GROUPS):
-            row[key] = round(row[key], 4)
     return ranked
+
+
+def _finish(row: dict[str, Any], system: System) -> None:
+    """What needs all of a player's games: the first-night compensation and points per game."""
+    comp = system.compensation
+    if comp is not None:
+        each = comp.per_game(row["shot_first_as_red"], row["games"])
+        row["compensation"] = round(each * row["shot_first_as_red"], 4)
+        row[comp.group] += row["compensation"]
+        row["points"] += row["compensation"]
+    for key in ("points", *GROUPS):
+        row[key] = round(row[key], 4)
+    row["average"] = round(row["points"] / row["games"], 4) if row["games"] else 0.0
 
 
 def _empty_row(name: str, system: System) -> dict[str, Any]:
     row: dict[str, Any] = {"place": 0, "player": name, "points": 0.0, **dict.fromkeys(GROUPS, 0.0), "games": 0,
-                           "wins": 0, "special_role_wins": 0, "killed_first_night": 0, "against_red": 0,
+                           "average": 0.0, "wins": 0, "special_role_wins": 0, "killed_first_night": 0,
+                           "shot_first_as_red": 0, "compensation": 0.0, "against_red": 0,
                            "against_black": 0, "decisive": 0, "system": system.label}
     return row
 
@@ -186,7 +200,9 @@ def _add(row: dict[str, Any], proto: Protocol, seat: int, score: dict[str, float
     row["wins"] += int(won)
     row["special_role_wins"] += int(won and proto.roles[seat - 1] in ("don", "sheriff"))
     gone = proto.departure(seat)
-    row["killed_first_night"] += int(gone is not None and gone.how == "shot" and gone.number == 2)
+    first = gone is not None and gone.how == "shot" and gone.number == 2
+    row["killed_first_night"] += int(first)
+    row["shot_first_as_red"] += int(first and proto.team(seat) == "red")
     for key in ("against_red", "against_black", "decisive"):
         row[key] += stats[key]
 
