@@ -26,11 +26,11 @@ from mafioso.desk import formats, scoring, sheet
 from mafioso.desk.capture import protocol_of
 from mafioso.desk.errors import FormatError, TournamentError
 from mafioso.desk.fields import MAX_BYTES, load_json
-from mafioso.desk.ratings import RatedGame, rate
 from mafioso.desk.record import Protocol
 from mafioso.desk.replay import Problem
 from mafioso.desk.store import DeskStore, open_desk
 from mafioso.desk.tournament import PAIR_POLICIES, Tournament, seating, standings
+from mafioso.desk.tournament import ratings as tournament_ratings
 from mafioso.engine import Game
 
 protocol_app = typer.Typer(cls=FriendlyGroup, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
@@ -385,12 +385,7 @@ def ratings(name: Name, db: Db = None, as_json: Json = False) -> None:
     with desk(db) as store:
         tour = store.tournament(name)
         games = store.games(name)
-    table = rate(RatedGame((g.round, g.table), g.players, tuple(g.protocol.roles), g.protocol.winner or "",
-                           tour.event_class) for g in games if not g.cancelled and g.protocol.winner)
-    rows: list[dict[str, Any]] = [
-        {"player": p, "red": round(r.red, 4), "black": round(r.black, 4), "overall": round(r.overall, 4),
-         "red_games": r.red_games, "black_games": r.black_games} for p, r in table.items()]
-    rows.sort(key=lambda row: (-float(row["overall"]), str(row["player"])))
+    rows = tournament_ratings(tour, games)
     if as_json:
         emit_json({"tournament": name, "event_class": tour.event_class, "ratings": rows})
         return

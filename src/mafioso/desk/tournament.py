@@ -24,6 +24,7 @@ from typing import Any
 
 from mafioso.desk import fields as f
 from mafioso.desk.errors import TournamentError
+from mafioso.desk.ratings import RatedGame, rate
 from mafioso.desk.record import Protocol
 from mafioso.desk.scoring import GROUPS, System, load
 from mafioso.desk.stats import vote_stats
@@ -215,3 +216,14 @@ def _sort_key(row: dict[str, Any], ties: tuple[str, ...]) -> tuple[Any, ...]:
         key.append(round(value, 6) if fewer else -round(value, 6))
     key.append(row["player"])
     return tuple(key)
+
+
+def ratings(tournament: Tournament, games: list[GameEntry]) -> list[dict[str, Any]]:
+    """Every rated player's Elo tracks from the counted games in order, best overall first."""
+    table = rate(RatedGame((g.round, g.table), g.players, tuple(g.protocol.roles), g.protocol.winner or "",
+                           tournament.event_class) for g in games if not g.cancelled and g.protocol.winner)
+    rows: list[dict[str, Any]] = [
+        {"player": p, "red": round(r.red, 4), "black": round(r.black, 4), "overall": round(r.overall, 4),
+         "red_games": r.red_games, "black_games": r.black_games} for p, r in table.items()]
+    rows.sort(key=lambda row: (-float(row["overall"]), str(row["player"])))
+    return rows

@@ -1,0 +1,188 @@
+"""The tournament page: the judge's desk served by the server (read only).
+
+``/tournament`` is a page for the hall's screen, the judges and the players' phones: the
+tournament's standings after any round (with the scoring system and version beside every score),
+each round's seating (who sits at which table in which seat, and each table's result), the Elo
+ratings, the exports (CSV, JSON) and each game's printable protocol sheet. The data are the
+desk's tables (:mod:`mafioso.desk.store`) in the server's own database, kept with
+``mafioso tournament`` on the command line; nothing here writes.
+
+Standings and ratings are computed from the stored protocols on every request, exactly as the
+command line computes them, so the page and ``mafioso tournament standings`` always agree.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from mafioso.desk import sheet
+from mafioso.desk.errors import DeskError
+from mafioso.desk.store import DeskStore
+from mafioso.desk.tournament import GameEntry, Tournament, ratings, standings
+from mafioso.server.schemas import check_data
+
+STATIC = Path(__file__).parent / "static"
+NO_STORE = {"Cache-Control": "no-store"}
+
+
+class Which(BaseModel):
+    """``?name=..`` (a tournament), optionally ``round`` (standings after it) and ``table``."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    name: str = Field(min_length=1, max_length=200)
+    round: int | None = Field(default=None, ge=1, le=100)
+    table: int | None = Field(default=None, ge=1, le=1000)
+
+
+def _desk(request: Request) -> tuple[DeskStore, Any]:
+    """The desk's store over the server's own database connection, and the lock that guards it.
+
+    The desk's tables live beside the server's (``mafioso tournament --db`` names the same
+    database), so the page reads the connection the server already holds, under the server
+    store's lock: a read here never interleaves with a table's write.
+    """
+    cached = getattr(request.app.state, "desk", None)
+    store = request.app.state.hub.store
+    if cached is None:
+        with store._lock:  # the server store's connection, shared (see the docstring)
+            cached = DeskStore(store._db, store._mark)
+        request.app.state.desk = cached
+    return cached, store._lock
+
+
+def _read(request: Request, read: Callable[[DeskStore], Any]) -> Any:
+    desk, lock = _desk(request)
+    with lock:
+        return read(desk)
+
+
+def _refused(error: Exception, status: int = 400) -> JSONResponse:
+    message = str(error) if isinstance(error, DeskError) else getattr(error, "message", None) or str(error)
+    if isinstance(error, DeskError) and "no tournament named" in message:
+        status = 404
+    return JSONResponse({"error": message, "code": "no_tournament" if status == 404 else "bad_request"},
+                        status_code=status, headers=NO_STORE)
+
+
+async def page(request: Request) -> Response:
+    return FileResponse(STATIC / "tournament.html", media_type="text/html", headers=NO_STORE)
+
+
+async def index(request: Request) -> Response:
+    """Every tournament, newest last, with how far it has got."""
+    def read(desk: DeskStore) -> list[dict[str, Any]]:
+        out = []
+        for name in desk.names():
+            tour = desk.tournament(name)
+            games = desk.games(name)
+            out.append({"name": name, "players": len(tour.players), "rounds": tour.rounds, "tables": tour.tables,
+                        "system": tour.system.label, "played": sum(1 for g in games if not g.cancelled),
+                        "games": len(desk.seating(name))})
+        return out
+    try:
+        return JSONResponse(_read(request, read), headers=NO_STORE)
+    except DeskError as error:
+        return _refused(error)
+
+
+def _loaded(request: Request) -> tuple[Which, Tournament, list[GameEntry], dict[tuple[int, int], list[str]]]:
+    which = check_data(Which, dict(request.query_params), "query")
+
+    def read(desk: DeskStore) -> tuple[Tournament, list[GameEntry], dict[tuple[int, int], list[str]]]:
+        return desk.tournament(which.name), desk.games(which.name), desk.seating(which.name)
+    tour, games, plan = _read(request, read)
+    return which, tour, games, plan
+
+
+async def overview(request: Request) -> Response:
+    """A tournament's settings, standings (after ``round`` if given), seating with results, ratings."""
+    try:
+        which, tour, games, plan = _loaded(request)
+    except Exception as error:
+        return _refused(error)
+    played = {(g.round, g.table): g for g in games}
+    after = min(which.round, tour.rounds) if which.round else None
+    return JSONResponse({
+        "name": tour.name, "system": tour.system.label, "event_class": tour.event_class, "rounds": tour.rounds,
+        "players": len(tour.players), "cards": tour.cards,
+        "compensation": tour.system.compensation is not None, "average": "average" in tour.system.tie_breaks,
+        "stages": {str(r): tour.stage(r) for r in range(1, tour.rounds + 1)},
+        "after": after, "standings": standings(tour, games, after),
+        "seating": [_table(r, t, players, played.get((r, t))) for (r, t), players in sorted(plan.items())],
+        "byes": _byes(tour, plan),
+        "ratings": ratings(tour, games),
+    }, headers=NO_STORE)
+
+
+def _table(round_: int, table: int, players: list[str], game: GameEntry | None) -> dict[str, Any]:
+    result = "not_played" if game is None else "cancelled" if game.cancelled else game.protocol.winner or "unfinished"
+    return {"round": round_, "table": table, "players": players, "result": result,
+            "version": game.version if game else 0}
+
+
+def _byes(tour: Tournament, plan: dict[tuple[int, int], list[str]]) -> dict[str, list[str]]:
+    """Who sits out each round (none when the players fill the tables)."""
+    out: dict[str, list[str]] = {}
+    for round_ in range(1, tour.rounds + 1):
+        seated = {p for (r, _), players in plan.items() if r == round_ for p in players}
+        out[str(round_)] = [p for p in tour.players if p not in seated]
+    return out
+
+
+async def export(request: Request) -> Response:
+    """The standings as CSV or JSON (``/api/desk/standings.csv``), with the system in every row."""
+    kind = request.path_params["kind"]
+    try:
+        if kind not in ("csv", "json"):
+            raise DeskError(f"standings are exported as csv or json, not {kind!r}")
+        which, tour, games, _ = _loaded(request)
+    except Exception as error:
+        return _refused(error, 404 if kind not in ("csv", "json") else 400)
+    rows = standings(tour, games, which.round)
+    filename = "".join(c if c.isalnum() else "-" for c in tour.name).strip("-") or "tournament"
+    if kind == "json":
+        body = json.dumps({"tournament": tour.name, "system": tour.system.label, "round": which.round,
+                           "standings": rows}, indent=1, ensure_ascii=False)
+        media = "application/json"
+    else:
+        buffer = io.StringIO()
+        writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        body, media = buffer.getvalue(), "text/csv; charset=utf-8"
+    return Response(body, media_type=media, headers={
+        **NO_STORE, "Content-Disposition": f'attachment; filename="{filename}-standings.{kind}"'})
+
+
+async def protocol_sheet(request: Request) -> Response:
+    """The printable FIIM protocol of one table's game, scored by the tournament's system."""
+    try:
+        which, tour, games, _ = _loaded(request)
+        game = next((g for g in games if (g.round, g.table) == (which.round, which.table)), None)
+        if game is None or game.cancelled:
+            raise DeskError(f"round {which.round}, table {which.table} has no game recorded")
+    except Exception as error:
+        return _refused(error, 404 if isinstance(error, DeskError) else 400)
+    return HTMLResponse(sheet.render_html(game.protocol, tour.system, tour.stage(game.round)), headers=NO_STORE)
+
+
+def tournament_routes() -> list[BaseRoute]:
+    """The page and its read-only API (registered by :func:`mafioso.server.routes.routes`)."""
+    return [
+        Route("/tournament", page),
+        Route("/api/desk/tournaments", index),
+        Route("/api/desk/tournament", overview),
+        Route("/api/desk/standings.{kind:str}", export),
+        Route("/api/desk/sheet", protocol_sheet),
+    ]
