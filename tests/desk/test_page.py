@@ -67,7 +67,7 @@ def test_the_api_lists_and_shows_a_tournament(client: TestClient) -> None:
     listed = client.get("/api/desk/tournaments").json()
     assert listed == [{"name": NAME, "players": 20, "rounds": 3, "tables": 2, "system": "FIIM v2", "played": 3, "games": 6}]
     data = client.get("/api/desk/tournament", params={"name": NAME}).json()
-    assert data["system"] == "FIIM v2" and data["compensation"] and len(data["standings"]) == 20
+    assert data["system"] == "FIIM v2" and data["compensation"] == "legacy" and len(data["standings"]) == 20
     assert sum(row["games"] for row in data["standings"]) == 30
     assert [(s["round"], s["table"], s["version"]) for s in data["seating"][:3]] == [(1, 1, 2), (1, 2, 1), (2, 1, 1)]
     assert data["seating"][3]["result"] == "not_played" and data["byes"] == {"1": [], "2": [], "3": []}
@@ -83,6 +83,7 @@ def test_the_exports_and_the_protocol_sheet(client: TestClient) -> None:
     assert client.get("/api/desk/standings.json", params={"name": NAME}).json()["system"] == "FIIM v2"
     sheet = client.get("/api/desk/sheet", params={"name": NAME, "round": 1, "table": 1})
     assert sheet.status_code == 200 and "FIIM v2" in sheet.text and "Anna" in sheet.text
+    assert "<b>Tournament:</b> Autumn Cup" in sheet.text and "<b>Round:</b> 1" in sheet.text
 
 
 @pytest.mark.parametrize(("url", "params", "status", "says"), [
@@ -103,3 +104,72 @@ def test_a_server_without_tournaments(tmp_path: Path) -> None:
     with TestClient(create_app(open_store(str(tmp_path / "empty.sqlite3")))) as empty:
         assert empty.get("/api/desk/tournaments").json() == []
         assert empty.get("/tournament").status_code == 200
+
+
+def test_the_page_says_who_sits_out(tmp_path: Path) -> None:
+    db = tmp_path / "byes.sqlite3"
+    seed(db, players=25, rounds=2, played=1)
+    with TestClient(create_app(open_store(str(db)))) as running:
+        data = running.get("/api/desk/tournament", params={"name": NAME}).json()
+    for round_ in ("1", "2"):
+        seated = {p for s in data["seating"] if s["round"] == int(round_) for p in s["players"]}
+        assert len(data["byes"][round_]) == 5 and len(seated) == 20 and not seated & set(data["byes"][round_])
+
+
+@pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK), reason="Debian's chromium is not installed")
+def test_the_page_in_chromium(tmp_path: Path) -> None:
+    """The page as the hall's screen and a player's phone show it: standings with the system, the
+    round after which they stand, seating with a player found, a protocol, ratings."""
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    from tests.server.test_browser import ARGS, Server
+
+    seed(tmp_path / "tables.sqlite3", players=25, rounds=4, played=3)
+    server = Server(tmp_path / "tables.sqlite3")
+    server.start()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    try:
+        with playwright_api.sync_playwright() as driver:
+            chromium = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+            wide = chromium.new_page(viewport={"width": 1366, "height": 900})
+            errors: list[str] = []
+            wide.on("pageerror", lambda error: errors.append(str(error)))
+            wide.goto(server.url + "/tournament")
+            wide.click(f"text={NAME}")
+            wide.wait_for_selector("#table tbody tr")
+            assert "FIIM v2" in wide.inner_text("#facts") and "3 of 8 games recorded" in wide.inner_text("#facts")
+            assert len(wide.query_selector_all("#table tbody tr")) == 25
+            wide.screenshot(path=str(SHOTS / "standings.png"))
+            wide.select_option("#after", "1")
+            wide.wait_for_function("document.querySelectorAll('#table tbody tr td:nth-child(4)').length === 25 && "
+                                   "[...document.querySelectorAll('#table tbody tr td:nth-child(4)')].reduce("
+                                   "(a, td) => a + Number(td.textContent), 0) === 20")
+            wide.click("[data-tab=seating]")
+            wide.click("#rounds button:text-is('1')")
+            who = wide.inner_text(".card li:first-child span:last-child")
+            wide.fill("#find", who.lower())
+            assert f"{who}: table 1, seat 1" in wide.inner_text("#found")
+            assert "Sitting out this round" in wide.inner_text("#byes")
+            assert wide.inner_text(".card .badge") in ("Red wins", "Black wins", "Draw")
+            wide.screenshot(path=str(SHOTS / "seating.png"))
+            with wide.expect_popup() as popup:
+                wide.click(".card .foot a")
+            sheet = popup.value
+            sheet.wait_for_load_state()
+            assert "FIIM v2" in sheet.content()
+            sheet.screenshot(path=str(SHOTS / "protocol.png"), full_page=True)
+            wide.click("[data-tab=ratings]")
+            assert len(wide.query_selector_all("#elo tbody tr")) >= 20  # everyone who has played a game
+            wide.screenshot(path=str(SHOTS / "ratings.png"))
+            phone = chromium.new_page(viewport={"width": 360, "height": 740})
+            phone.goto(server.url + "/tournament?name=" + NAME.replace(" ", "%20") + "&tab=seating")
+            phone.wait_for_selector(".card")
+            phone.screenshot(path=str(SHOTS / "phone-seating.png"))
+            missing = chromium.new_page()
+            missing.goto(server.url + "/tournament?name=Spring")
+            missing.wait_for_selector("#banner:not([hidden])")
+            assert "no tournament named 'Spring'" in missing.inner_text("#banner")
+            missing.screenshot(path=str(SHOTS / "unknown.png"))
+            assert errors == []
+            chromium.close()
+    finally:
+        server.kill()

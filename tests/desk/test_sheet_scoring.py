@@ -135,6 +135,6 @@ def test_standings_add_the_compensation_and_rank_the_world_cup_by_points_per_gam
     assert rows["P3"]["shot_first_as_red"] == 2 and rows["P3"]["compensation"] == 2 * 0.3  # 1.2 x 2/5 - 0.18 = 0.3
     assert rows["P3"]["legacy"] == 2 * 0.25 + 0.6 and rows["P3"]["points"] == 5 + 1.1
     tour.system = scoring.preset("mwc")
-    ranked = standings(tour, games[:1] + [GameEntry(2, 1, tuple(moved), proto, cancelled=True)])
+    ranked = standings(tour, [*games[:1], GameEntry(2, 1, tuple(moved), proto, cancelled=True)])
     assert all(row["average"] == (row["points"] / row["games"] if row["games"] else 0) for row in ranked)
     assert ranked[0]["average"] == max(row["average"] for row in ranked)

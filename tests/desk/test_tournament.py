@@ -207,3 +207,26 @@ def test_the_judge_annotates_a_protocol(tmp_path: Path) -> None:
     cli("protocol", "pdf", str(out), "-o", str(pdf), "--scoring", "mwc", "--html", str(tmp_path / "sheet.html"))
     assert pdf.read_bytes().startswith(b"%PDF")
     assert "yellow card, phone at the table" in (tmp_path / "sheet.html").read_text()
+
+
+def test_byes_when_the_players_do_not_fill_the_tables(tmp_path: Path) -> None:
+    db = str(tmp_path / "b.sqlite3")
+    said = cli("tournament", "create", "Byes", "--player-count", "25", "--rounds", "10", "--seed", "2", "--db", db)
+    assert "2 tables (5 sit out each round)" in said
+    plan = json.loads(cli("tournament", "seating", "Byes", "--json", "--db", db))
+    seats: dict[str, list[int]] = {}
+    for table in plan:
+        for seat, player in enumerate(table["players"], start=1):
+            seats.setdefault(player, []).append(seat)
+    assert len(plan) == 20 and len(seats) == 25
+    assert {len(s) for s in seats.values()} == {8}  # 200 places, 25 players: eight games each
+    assert all(len(set(s)) == len(s) for s in seats.values())  # never the same seat twice
+    text = cli("tournament", "seating", "Byes", "--round", "1", "--db", db)
+    out = text.split("Round 1, sitting out: ")[1].split(", ")
+    assert len(out) == 5 and not set(out) & {p for t in plan if t["round"] == 1 for p in t["players"]}
+    proto = bot_protocol(1, 1)
+    proto.players = plan[0]["players"]
+    cli("tournament", "record", "Byes", str(write(tmp_path, proto, "mafioso", "g")), "--round", "1", "--table", "1",
+        "--db", db)
+    rows = json.loads(cli("tournament", "standings", "Byes", "--format", "json", "--db", db))["standings"]
+    assert sum(r["games"] for r in rows) == 10

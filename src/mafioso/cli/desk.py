@@ -264,7 +264,8 @@ def create(
     plan = seating(tour)
     with desk(db) as store:
         store.create(tour, plan)
-    console.print(f"Tournament {name!r}: {len(names)} players, {rounds} rounds of {tour.tables} tables, "
+    byes = f" ({tour.byes} sit out each round)" if tour.byes else ""
+    console.print(f"Tournament {name!r}: {len(names)} players, {rounds} rounds of {tour.tables} tables{byes}, "
                   f"scored by {tour.system.label}.", highlight=False)
 
 
@@ -286,14 +287,20 @@ def show_seating(name: Name, round_: Annotated[int | None, typer.Option("--round
                  db: Db = None, as_json: Json = False) -> None:
     """Who sits where, round by round (seat 1 first)."""
     with desk(db) as store:
-        plan = store.seating(name) or missing(store, name)
+        tour = store.tournament(name)
+        plan = store.seating(name)
     chosen = {key: value for key, value in plan.items() if round_ is None or key[0] == round_}
     if as_json:
         emit_json([{"round": r, "table": t, "players": p} for (r, t), p in sorted(chosen.items())])
         return
+    seated: dict[int, set[str]] = {}
     for (r, t), players in sorted(chosen.items()):
         console.print(f"Round {r}, table {t}: " + ", ".join(f"{i}. {p}" for i, p in enumerate(players, 1)),
                       highlight=False)
+        seated.setdefault(r, set()).update(players)
+        if (r, t + 1) not in chosen and len(seated[r]) < len(tour.players):
+            console.print(f"Round {r}, sitting out: " + ", ".join(p for p in tour.players if p not in seated[r]),
+                          highlight=False)
 
 
 @tournament_app.command("record")
@@ -450,11 +457,6 @@ class desk:  # used as a context manager, like open()
 
     def __exit__(self, *exc: object) -> None:
         self.store.close()
-
-
-def missing(store: DeskStore, name: str) -> dict[tuple[int, int], list[str]]:
-    store.tournament(name)  # raises, naming the tournaments there are
-    return {}
 
 
 def read_players(path: Path | None, count: int | None) -> list[str]:

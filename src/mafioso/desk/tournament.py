@@ -8,12 +8,17 @@ may be cancelled or corrected (a new version replaces it). Standings are compute
 every time they are asked for, so a corrected game or a new scoring system changes every score
 it affects and nothing else.
 
-Seating (:func:`seat_round`): with tables of ten, each player gets seat ``(a + r x b) mod 10``
-in round r, where ``a`` is the player's place in their block of ten and ``b`` (1, 3, 7 or 9, by
-block) is prime to ten, so nobody sits in the same seat twice in ten rounds and each seat number
-has exactly one player per table. Who sits at which table is chosen greedily against the pair
-policies (mafiaratings' four: separate, avoid, welcome, nothing) and against meeting the same
-players again, with a seeded generator so a seating is reproducible.
+Seating (:func:`seating`): when the players fill tables of ten, each player gets seat
+``(a + r x b) mod 10`` in round r, where ``a`` is the player's place in their block of ten and
+``b`` (1, 3, 7 or 9, by block) is prime to ten, so nobody sits in the same seat twice in ten
+rounds and each seat number has exactly one player per table. Otherwise some players sit out
+each round (**byes**): those with the fewest byes so far, drawn from the seed, so the numbers of
+games differ by at most one; the seats of those who play are then matched to them so that a
+seat someone has had is given again only when nothing else fits (a matching by augmenting paths,
+allowing one more repeat only for whom no matching without it exists). Who sits at which table
+is chosen greedily against the pair policies (mafiaratings' four: separate, avoid, welcome,
+nothing) and against meeting the same players again, with a seeded generator so a seating is
+reproducible.
 """
 
 from __future__ import annotations
@@ -54,14 +59,18 @@ class Tournament:
     def tables(self) -> int:
         return len(self.players) // 10
 
+    @property
+    def byes(self) -> int:
+        """How many players sit out each round (those beyond the last full table)."""
+        return len(self.players) % 10
+
     def stage(self, round_: int) -> str:
         return self.stages.get(round_, "main")
 
     def check(self) -> None:
         """Refuse settings no tournament can be played with, naming the setting."""
-        if len(self.players) < 10 or len(self.players) % 10:
-            raise TournamentError(f"{len(self.players)} players do not fill tables of ten; "
-                                  "give a multiple of ten (byes are not supported yet)", "players")
+        if len(self.players) < 10:
+            raise TournamentError(f"{len(self.players)} players do not fill a table of ten", "players")
         if len(set(self.players)) != len(self.players):
             twice = sorted({p for p in self.players if self.players.count(p) > 1})[0]
             raise TournamentError(f"{twice!r} is listed twice", "players")
@@ -92,17 +101,35 @@ class Tournament:
                    f.integer(data.get("seed", 0), "seed", 0, 2**63), bool(data.get("cards", True)))
 
 
-def seat_round(tournament: Tournament, round_: int, met: dict[frozenset[str], int]) -> list[list[str]]:
-    """Round ``round_``'s tables, each a list of ten players in seat order; ``met`` counts the
-    meetings of earlier rounds and is updated."""
-    players = tournament.players
+def seat_round(tournament: Tournament, round_: int, met: dict[frozenset[str], int],
+               seats: dict[str, list[int]] | None = None) -> list[list[str]]:
+    """Round ``round_``'s tables, each a list of ten players in seat order. ``met`` counts the
+    meetings of earlier rounds and ``seats`` each player's earlier seats (0-9); both are updated."""
+    seats = {name: [] for name in tournament.players} if seats is None else seats
+    if tournament.byes:
+        by_seat = _matched_seats(tournament, round_, seats)
+    else:
+        by_seat = {seat: [] for seat in range(10)}
+        for index, name in enumerate(tournament.players):
+            step = STEPS[(index // 10) % len(STEPS)]
+            by_seat[(index % 10 + (round_ - 1) * step) % 10].append(name)
+    result = _fill_tables(tournament, round_, by_seat, met)
+    for table in result:
+        for seat, name in enumerate(table):
+            seats[name].append(seat)
+        for i, a in enumerate(table):
+            for b in table[i + 1:]:
+                key = frozenset((a, b))
+                met[key] = met.get(key, 0) + 1
+    return result
+
+
+def _fill_tables(tournament: Tournament, round_: int, by_seat: dict[int, list[str]],
+                 met: dict[frozenset[str], int]) -> list[list[str]]:
+    """Spread each seat number's players over the tables, against the pair policies and repeats."""
     tables = tournament.tables
     policy = {frozenset((a, b)): PAIR_POLICIES[p] for a, b, p in tournament.pairs}
     rng = random.Random(f"{tournament.seed}/seating/{round_}")
-    by_seat: dict[int, list[str]] = {seat: [] for seat in range(10)}
-    for index, name in enumerate(players):
-        step = STEPS[(index // 10) % len(STEPS)]
-        by_seat[(index % 10 + (round_ - 1) * step) % 10].append(name)
     layout: list[list[str | None]] = [[None] * 10 for _ in range(tables)]
     for seat in rng.sample(range(10), 10):
         group = by_seat[seat]
@@ -112,13 +139,51 @@ def seat_round(tournament: Tournament, round_: int, met: dict[frozenset[str], in
             best = min(free, key=lambda t: (_cost(name, layout[t], met, policy), rng.random()))
             layout[best][seat] = name
             free.remove(best)
-    result = [[name for name in table if name is not None] for table in layout]
-    for table in result:
-        for i, a in enumerate(table):
-            for b in table[i + 1:]:
-                key = frozenset((a, b))
-                met[key] = met.get(key, 0) + 1
-    return result
+    return [[name for name in table if name is not None] for table in layout]
+
+
+def sitting_out(tournament: Tournament, round_: int, seats: dict[str, list[int]]) -> list[str]:
+    """Who sits out ``round_``: the fewest byes so far first (games played most), by lot among equals."""
+    rng = random.Random(f"{tournament.seed}/byes/{round_}")
+    order = sorted(tournament.players, key=lambda name: (len(seats[name]), rng.random()), reverse=True)
+    return sorted(order[:tournament.byes], key=tournament.players.index)
+
+
+def _matched_seats(tournament: Tournament, round_: int, seats: dict[str, list[int]]) -> dict[int, list[str]]:
+    """The players of a round with byes, each given a seat number (``tables`` players per number)
+    so that as few as possible sit in a seat they have had."""
+    out = set(sitting_out(tournament, round_, seats))
+    rng = random.Random(f"{tournament.seed}/seats/{round_}")
+    playing = [name for name in tournament.players if name not in out]
+    rng.shuffle(playing)
+    held: dict[int, list[str]] = {seat: [] for seat in range(10)}
+    placed: set[str] = set()
+    for repeats in range(tournament.rounds + 1):
+        for name in playing:
+            if name not in placed and _augment(name, repeats, held, seats, tournament.tables, set()):
+                placed.add(name)
+        if len(placed) == len(playing):
+            break
+    return held
+
+
+def _augment(name: str, repeats: int, held: dict[int, list[str]], seats: dict[str, list[int]], size: int,
+             seen: set[int]) -> bool:
+    """Kuhn's augmenting path: give ``name`` a seat it has had at most ``repeats`` times, moving
+    others along if needed (each seat number holds ``size`` players)."""
+    for seat in sorted(range(10), key=lambda s: seats[name].count(s)):
+        if seat in seen or seats[name].count(seat) > repeats:
+            continue
+        seen.add(seat)
+        if len(held[seat]) < size:
+            held[seat].append(name)
+            return True
+        for other in list(held[seat]):
+            if _augment(other, repeats, held, seats, size, seen):
+                held[seat].remove(other)
+                held[seat].append(name)
+                return True
+    return False
 
 
 def _pressure(name: str, group: list[str], policy: dict[frozenset[str], float]) -> float:
@@ -138,7 +203,8 @@ def seating(tournament: Tournament) -> list[list[list[str]]]:
     """Every round's tables, seat 1 first (deterministic for the tournament's seed)."""
     tournament.check()
     met: dict[frozenset[str], int] = {}
-    return [seat_round(tournament, r, met) for r in range(1, tournament.rounds + 1)]
+    seats: dict[str, list[int]] = {name: [] for name in tournament.players}
+    return [seat_round(tournament, r, met, seats) for r in range(1, tournament.rounds + 1)]
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ command line computes them, so the page and ``mafioso tournament standings`` alw
 
 from __future__ import annotations
 
+import copy
 import csv
 import io
 import json
@@ -116,7 +117,7 @@ async def overview(request: Request) -> Response:
     return JSONResponse({
         "name": tour.name, "system": tour.system.label, "event_class": tour.event_class, "rounds": tour.rounds,
         "players": len(tour.players), "cards": tour.cards,
-        "compensation": tour.system.compensation is not None, "average": "average" in tour.system.tie_breaks,
+        "compensation": tour.system.compensation.group if tour.system.compensation else None, "average": "average" in tour.system.tie_breaks,
         "stages": {str(r): tour.stage(r) for r in range(1, tour.rounds + 1)},
         "after": after, "standings": standings(tour, games, after),
         "seating": [_table(r, t, players, played.get((r, t))) for (r, t), players in sorted(plan.items())],
@@ -174,7 +175,11 @@ async def protocol_sheet(request: Request) -> Response:
             raise DeskError(f"round {which.round}, table {which.table} has no game recorded")
     except Exception as error:
         return _refused(error, 404 if isinstance(error, DeskError) else 400)
-    return HTMLResponse(sheet.render_html(game.protocol, tour.system, tour.stage(game.round)), headers=NO_STORE)
+    proto = copy.deepcopy(game.protocol)
+    head = proto.header  # a protocol stored without its place gets it from where it is stored
+    head.tournament, head.round, head.table = head.tournament or tour.name, head.round or str(game.round), \
+        head.table or str(game.table)
+    return HTMLResponse(sheet.render_html(proto, tour.system, tour.stage(game.round)), headers=NO_STORE)
 
 
 def tournament_routes() -> list[BaseRoute]:

@@ -160,7 +160,7 @@ function renderStandings(d) {
   ];
   if (d.average) cols.push(["average", t("Per game"), r => num(r.average), ""]);
   cols.push(["games", t("Games"), r => String(r.games), ""], ["wins", t("Wins"), r => String(r.wins), ""],
-    ["legacy", t("Best move"), r => num(r.legacy), "wide"]);
+    ["legacy", t("Best move"), r => num(r.legacy - (d.compensation === "legacy" ? r.compensation : 0)), "wide"]);
   if (d.compensation) cols.push(["compensation", t("First-night compensation"), r => num(r.compensation), "wide"]);
   cols.push(["extra", t("Extra"), r => num(r.extra), "wide"], ["penalty", t("Penalty"), r => num(r.penalty), "wide"],
     ["against_black", t("Votes against black"), r => String(r.against_black), "wide"],
@@ -168,7 +168,10 @@ function renderStandings(d) {
     ["decisive", t("Decisive votes"), r => String(r.decisive), "wide"]);
   const head = el("tr", {}, ...cols.map(([, label, , cls]) => el("th", {class: cls.replace("points", ""), text: label})));
   const rows = d.standings.map((/** @type {any} */ r) => el("tr", {class: (isHit(r.player) ? "hit " : "") + (r.place <= 3 && r.games ? "top" : "")},
-    ...cols.map(([, , value, cls]) => el("td", {class: cls, text: value(r)}))));
+    ...cols.map(([, , value, cls]) => {
+      const text = value(r);
+      return el("td", {class: cls + (text === "0" && cls !== "points" ? " zero" : ""), text});
+    })));
   $("table").replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows));
   $("legend").textContent = t("Points by {system}; ties are broken as the system says. Standings are recomputed from the recorded protocols every time.", {system: d.system});
 }
@@ -187,13 +190,17 @@ function renderSeating(d) {
   for (let r = 1; r <= d.rounds; r++) {
     const tables = d.seating.filter((/** @type {any} */ s) => s.round === r);
     const done = tables.every((/** @type {any} */ s) => s.result !== "not_played");
-    const mine = state.find !== "" && tables.some((/** @type {any} */ s) => s.players.some(isHit));
     buttons.push(el("button", {type: "button", "aria-pressed": String(r === round), class: done ? "done" : null,
-      title: done ? t("every game of this round is recorded") : null, text: String(r) + (mine ? " •" : ""),
+      title: done ? t("every game of this round is recorded") : null, text: String(r),
       onclick: () => { state.round = r; render(); }}));
   }
   $("rounds").replaceChildren(...buttons);
   const byes = d.byes[String(round)] || [];
+  const found = d.seating.filter((/** @type {any} */ s) => s.round === round).flatMap((/** @type {any} */ s) =>
+    s.players.map((/** @type {string} */ p, /** @type {number} */ i) => isHit(p) ? t("{name}: table {table}, seat {seat}",
+      {name: p, table: s.table, seat: i + 1}) : "").filter(Boolean));
+  found.push(...byes.filter(isHit).map((/** @type {string} */ p) => t("{name}: sits out", {name: p})));
+  $("found").textContent = found.slice(0, 6).join(" · ");
   $("byes").textContent = byes.length ? t("Sitting out this round: {names}", {names: byes.join(", ")}) : "";
   const results = RESULTS();
   const cards = d.seating.filter((/** @type {any} */ s) => s.round === round).map((/** @type {any} */ s) => {
