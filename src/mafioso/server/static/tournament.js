@@ -77,7 +77,8 @@ async function loadText() {
   try { strings = await getJson("/api/text?lang=" + encodeURIComponent(lang)); } catch (e) { strings = {}; }
   document.documentElement.lang = lang;
   document.querySelectorAll("[data-t]").forEach(n => {
-    n.textContent = t(/** @type {HTMLElement} */ (n).dataset.t || "");
+    const key = /** @type {HTMLElement} */ (n).dataset.t;
+    if (key) n.textContent = t(key);
   });
 }
 
