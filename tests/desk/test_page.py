@@ -28,11 +28,12 @@ SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots" / "des
 CHROMIUM = "/usr/bin/chromium"
 
 
-def seed(db: Path, players: int = 20, rounds: int = 3, played: int = 3) -> list[list[list[str]]]:
+def seed(db: Path, players: int = 20, rounds: int = 3, played: int = 3, teams: int = 0) -> list[list[list[str]]]:
     """A tournament in ``db`` with ``played`` games recorded (round 1 first), one corrected."""
     names = [f"{first} {i}" for i, first in enumerate(("Anna", "Boris", "Clara", "Dmitri", "Eva", "Fedor", "Gala",
                                                          "Hugo", "Ira", "Jan") * (players // 10 + 1), start=1)][:players]
-    tour = Tournament(NAME, names, rounds, scoring.preset("fiim"), stages={rounds: "final"}, seed=4)
+    squads = {f"Team {chr(65 + k)}": names[k::teams] for k in range(teams)}
+    tour = Tournament(NAME, names, rounds, scoring.preset("fiim"), stages={rounds: "final"}, seed=4, teams=squads)
     plan = seating(tour)
     store = open_desk(str(db))
     try:
@@ -71,7 +72,7 @@ def test_the_api_lists_and_shows_a_tournament(client: TestClient) -> None:
     assert sum(row["games"] for row in data["standings"]) == 30
     assert [(s["round"], s["table"], s["version"]) for s in data["seating"][:3]] == [(1, 1, 2), (1, 2, 1), (2, 1, 1)]
     assert data["seating"][3]["result"] == "not_played" and data["byes"] == {"1": [], "2": [], "3": []}
-    assert len(data["ratings"]) == 20
+    assert len(data["ratings"]) == 20 and data["teams"] == []
     after_one = client.get("/api/desk/tournament", params={"name": NAME, "round": 1}).json()
     assert sum(row["games"] for row in after_one["standings"]) == 20
 
@@ -123,7 +124,7 @@ def test_the_page_in_chromium(tmp_path: Path) -> None:
     playwright_api = pytest.importorskip("playwright.sync_api")
     from tests.server.test_browser import ARGS, Server
 
-    seed(tmp_path / "tables.sqlite3", players=25, rounds=4, played=3)
+    seed(tmp_path / "tables.sqlite3", players=25, rounds=4, played=3, teams=5)
     server = Server(tmp_path / "tables.sqlite3")
     server.start()
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -140,9 +141,10 @@ def test_the_page_in_chromium(tmp_path: Path) -> None:
             assert len(wide.query_selector_all("#table tbody tr")) == 25
             wide.screenshot(path=str(SHOTS / "standings.png"))
             wide.select_option("#after", "1")
-            wide.wait_for_function("document.querySelectorAll('#table tbody tr td:nth-child(4)').length === 25 && "
-                                   "[...document.querySelectorAll('#table tbody tr td:nth-child(4)')].reduce("
-                                   "(a, td) => a + Number(td.textContent), 0) === 20")
+            wide.wait_for_function(  # the Games column sums to 20 after round 1: two tables of ten
+                "(() => { const n = [...document.querySelectorAll('#table th')].findIndex(th => th.textContent === 'Games');"
+                " return [...document.querySelectorAll('#table tbody tr')].reduce("
+                "(a, tr) => a + Number(tr.children[n].textContent), 0) === 20; })()")
             wide.click("[data-tab=seating]")
             wide.click("#rounds button:text-is('1')")
             who = wide.inner_text(".card li:first-child span:last-child")
@@ -157,6 +159,9 @@ def test_the_page_in_chromium(tmp_path: Path) -> None:
             sheet.wait_for_load_state()
             assert "FIIM v2" in sheet.content()
             sheet.screenshot(path=str(SHOTS / "protocol.png"), full_page=True)
+            wide.click("[data-tab=teams]")
+            assert len(wide.query_selector_all("#teamtable tbody tr")) == 5
+            wide.screenshot(path=str(SHOTS / "teams.png"))
             wide.click("[data-tab=ratings]")
             assert len(wide.query_selector_all("#elo tbody tr")) >= 20  # everyone who has played a game
             wide.screenshot(path=str(SHOTS / "ratings.png"))

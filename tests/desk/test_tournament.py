@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,7 @@ from mafioso.desk import formats
 from mafioso.desk.capture import protocol_of
 from mafioso.desk.ratings import RatedGame, Rating, rate
 from mafioso.desk.record import Protocol
+from mafioso.desk.tournament import assignment
 from tests.desk.helpers import SAMPLES
 
 runner = CliRunner()
@@ -230,3 +233,46 @@ def test_byes_when_the_players_do_not_fill_the_tables(tmp_path: Path) -> None:
         "--db", db)
     rows = json.loads(cli("tournament", "standings", "Byes", "--format", "json", "--db", db))["standings"]
     assert sum(r["games"] for r in rows) == 10
+
+
+def test_a_team_tournament(tmp_path: Path) -> None:
+    db = str(tmp_path / "teams.sqlite3")
+    teams = [f"Team {k}=" + ",".join(f"Player {k * 5 + i}" for i in range(1, 6)) for k in range(10)]
+    said = cli("tournament", "create", "Teams", "--player-count", "50", "--rounds", "5", "--seed", "1", "--db", db,
+               *[arg for team in teams for arg in ("--team", team)])
+    assert "10 teams" in said
+    plan = json.loads(cli("tournament", "seating", "Teams", "--json", "--db", db))
+    team_of = {p: team.split("=")[0] for team in teams for p in team.split("=")[1].split(",")}
+    for table in plan:  # five tables, five players a team: teammates never meet at a table
+        assert len({team_of[p] for p in table["players"]}) == 10
+    for table in (t for t in plan if t["round"] == 1):
+        proto = bot_protocol(1, table["table"])
+        proto.players = table["players"]
+        cli("tournament", "record", "Teams", str(write(tmp_path, proto, "mafioso", f"t{table['table']}")),
+            "--round", "1", "--table", str(table["table"]), "--db", db)
+    data = json.loads(cli("tournament", "standings", "Teams", "--format", "json", "--db", db))
+    ranked = data["teams"]
+    assert [t["place"] for t in ranked] == list(range(1, 11)) and {t["games"] for t in ranked} == {5}
+    for team in ranked:
+        members = [r for r in data["standings"] if r["team"] == team["team"]]
+        assert team["points"] == pytest.approx(sum(r["points"] for r in members))
+    assert ranked[0]["points"] >= ranked[-1]["points"]
+    text = cli("tournament", "standings", "Teams", "--teams", "--format", "csv", "--db", db)
+    assert text.startswith("place,team,members,points,games,wins,system")
+    cli("tournament", "standings", "Autumn", "--teams", "--db", db, code=2)  # no such tournament
+    bad = cli("tournament", "create", "Bad", "--player-count", "20", "--rounds", "2", "--team", "A=Player 1,Nobody",
+              "--db", db, code=2)
+    assert "'Nobody' of team 'A' is not a player of the tournament" in bad
+    cli("tournament", "create", "Bad", "--player-count", "20", "--rounds", "2", "--team", "A=Player 1",
+        "--team", "B=Player 1", "--db", db, code=2)
+
+
+def test_the_table_assignment_is_the_cheapest() -> None:
+    rng = random.Random(7)
+    for size in (1, 2, 3, 5, 6):
+        for _ in range(40):
+            cost = [[rng.choice([0.0, 1.0, 3.0, 1000.0, rng.random()]) for _ in range(size)] for _ in range(size)]
+            chosen = assignment(cost)
+            assert sorted(chosen) == list(range(size))
+            cheapest = min(sum(cost[i][p[i]] for i in range(size)) for p in itertools.permutations(range(size)))
+            assert sum(cost[i][chosen[i]] for i in range(size)) == pytest.approx(cheapest)

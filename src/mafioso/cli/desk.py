@@ -29,7 +29,7 @@ from mafioso.desk.fields import MAX_BYTES, load_json
 from mafioso.desk.record import Protocol
 from mafioso.desk.replay import Problem
 from mafioso.desk.store import DeskStore, open_desk
-from mafioso.desk.tournament import PAIR_POLICIES, Tournament, seating, standings
+from mafioso.desk.tournament import PAIR_POLICIES, Tournament, seating, standings, team_standings
 from mafioso.desk.tournament import ratings as tournament_ratings
 from mafioso.engine import Game
 
@@ -244,6 +244,8 @@ def create(
                                                    help=f"A pair policy: {', '.join(PAIR_POLICIES)}.")] = None,
     seed: Annotated[int, typer.Option("--seed", metavar="S", help="Seed of the seating.")] = 0,
     no_cards: Annotated[bool, typer.Option("--no-cards", metavar="", help="Its rules have no yellow or red cards.")] = False,
+    team: Annotated[list[str] | None, typer.Option("--team", metavar="TEAM=A,B,...",
+                                                   help="A team and its players (a team tournament); repeat per team.")] = None,
     db: Db = None,
 ) -> None:
     """Create a tournament and its seating for every round."""
@@ -260,11 +262,13 @@ def create(
         if len(parts) != 3:
             raise CommandError(f"--pair takes A,B,POLICY, not {item!r}")
         pairs.append((parts[0], parts[1], parts[2]))
-    tour = Tournament(name, names, rounds, scoring.resolve(system), event_class, stages, pairs, seed, not no_cards)
+    tour = Tournament(name, names, rounds, scoring.resolve(system), event_class, stages, pairs, seed, not no_cards,
+                      read_teams(team or []))
     plan = seating(tour)
     with desk(db) as store:
         store.create(tour, plan)
     byes = f" ({tour.byes} sit out each round)" if tour.byes else ""
+    byes += f", {len(tour.teams)} teams" if tour.teams else ""
     console.print(f"Tournament {name!r}: {len(names)} players, {rounds} rounds of {tour.tables} tables{byes}, "
                   f"scored by {tour.system.label}.", highlight=False)
 
@@ -358,21 +362,31 @@ def show_standings(
     round_: Annotated[int | None, typer.Option("--round", "-r", metavar="N", help="After this round.")] = None,
     out: Annotated[str, typer.Option("--format", "-f", metavar="table|csv|json", help="Output format.")] = "table",
     output: Annotated[Path | None, typer.Option("--output", "-o", metavar="OUT", help="Write here (default: stdout).")] = None,
+    teams: Annotated[bool, typer.Option("--teams", metavar="", help="The team standings (a team tournament).")] = False,
     db: Db = None,
 ) -> None:
     """The standings after every recorded game (or after a round), with tie-breaks as the system says."""
     with desk(db) as store:
         tour = store.tournament(name)
         rows = standings(tour, store.games(name), round_)
+    if teams and not tour.teams:
+        raise CommandError(f"{name} is not a team tournament (create it with --team)")
     if out == "json":
+        extra = {"teams": team_standings(tour, rows)} if tour.teams else {}
         write_text(output, json.dumps({"tournament": name, "system": tour.system.label, "round": round_,
-                                       "standings": rows}, indent=1, ensure_ascii=False))
+                                       "standings": rows, **extra}, indent=1, ensure_ascii=False))
+    elif out == "csv" and teams:
+        write_text(output, csv_text([{**t, "members": ", ".join(t["members"])} for t in team_standings(tour, rows)]))
     elif out == "csv":
-        buffer = io.StringIO()
-        writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
-        write_text(output, buffer.getvalue())
+        write_text(output, csv_text(rows))
+    elif out == "table" and teams:
+        table = Table(title=f"{name}: team standings ({tour.system.label})")
+        for column in ("place", "team", "points", "games", "wins", "members"):
+            table.add_column(column)
+        for row in team_standings(tour, rows):
+            table.add_row(str(row["place"]), row["team"], f"{row['points']:g}", str(row["games"]), str(row["wins"]),
+                          ", ".join(row["members"]))
+        console.print(table)
     elif out == "table":
         table = Table(title=f"{name}: standings ({tour.system.label})")
         for column in ("place", "player", "points", "games", "wins", "extra", "penalty"):
@@ -472,6 +486,28 @@ def read_players(path: Path | None, count: int | None) -> list[str]:
     except (OSError, UnicodeDecodeError) as error:
         raise CommandError(f"cannot read {path}: {error}") from None
     return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def csv_text(rows: list[dict[str, Any]]) -> str:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+def read_teams(items: list[str]) -> dict[str, list[str]]:
+    """``--team "Red Sharks=Anna,Boris"`` options as ``{team: players}``."""
+    teams: dict[str, list[str]] = {}
+    for item in items:
+        team, sep, members = item.partition("=")
+        players = [p.strip() for p in members.split(",") if p.strip()]
+        if not sep or not team.strip() or not players:
+            raise CommandError(f"--team takes TEAM=PLAYER,PLAYER,... (\"Red Sharks=Anna,Boris\"), not {item!r}")
+        if team.strip() in teams:
+            raise CommandError(f"--team: the team {team.strip()!r} is given twice")
+        teams[team.strip()] = players
+    return teams
 
 
 def write_text(path: Path | None, text: str) -> None:

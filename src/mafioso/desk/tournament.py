@@ -23,6 +23,7 @@ reproducible.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -54,6 +55,9 @@ class Tournament:
     seed: int = 0
     cards: bool = True
     """Whether its rules have yellow and red cards (the desk refuses cards otherwise)."""
+    teams: dict[str, list[str]] = field(default_factory=dict)
+    """A team tournament's teams: team name -> its players. Teammates are kept apart at the
+    tables (as a ``separate`` pair policy) and the team standings sum their members' points."""
 
     @property
     def tables(self) -> int:
@@ -84,11 +88,35 @@ class Tournament:
                     raise TournamentError(f"{name!r} is not a player of the tournament", "pairs")
             if policy not in PAIR_POLICIES:
                 raise TournamentError(f"must be one of {', '.join(PAIR_POLICIES)}, not {policy!r}", "pairs")
+        self._check_teams()
+
+    def _check_teams(self) -> None:
+        where: dict[str, str] = {}
+        for team, members in self.teams.items():
+            if not team.strip():
+                raise TournamentError("a team needs a name", "teams")
+            for name in members:
+                if name not in self.players:
+                    raise TournamentError(f"{name!r} of team {team!r} is not a player of the tournament", "teams")
+                if name in where:
+                    raise TournamentError(f"{name!r} is in two teams, {where[name]!r} and {team!r}", "teams")
+                where[name] = team
+
+    def team_of(self, player: str) -> str:
+        """The player's team ("" when the tournament has no teams or the player none)."""
+        return next((team for team, members in self.teams.items() if player in members), "")
+
+    def policies(self) -> dict[frozenset[str], float]:
+        """The cost of seating each pair together: pair policies, and teammates kept apart."""
+        out = {frozenset((a, b)): PAIR_POLICIES["separate"] for members in self.teams.values()
+               for i, a in enumerate(members) for b in members[i + 1:]}
+        out.update({frozenset((a, b)): PAIR_POLICIES[p] for a, b, p in self.pairs})
+        return out
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "players": self.players, "rounds": self.rounds, "system": self.system.source,
                 "event_class": self.event_class, "stages": {str(k): v for k, v in self.stages.items()},
-                "pairs": [list(p) for p in self.pairs], "seed": self.seed, "cards": self.cards}
+                "pairs": [list(p) for p in self.pairs], "seed": self.seed, "cards": self.cards, "teams": self.teams}
 
     @classmethod
     def from_json(cls, raw: Any) -> Tournament:
@@ -98,7 +126,9 @@ class Tournament:
                    f.text(data.get("event_class", "tournament"), "event_class", 20),
                    {int(k): f.text(v, "stages", 40) for k, v in f.obj(data.get("stages", {}), "stages").items()},
                    [(p[0], p[1], p[2]) for p in f.lst(data.get("pairs", []), "pairs", 10000)],
-                   f.integer(data.get("seed", 0), "seed", 0, 2**63), bool(data.get("cards", True)))
+                   f.integer(data.get("seed", 0), "seed", 0, 2**63), bool(data.get("cards", True)),
+                   {f.text(team, "teams", 200): [f.text(p, "teams", 200) for p in f.lst(members, "teams", 10000)]
+                    for team, members in f.obj(data.get("teams", {}), "teams").items()})
 
 
 def seat_round(tournament: Tournament, round_: int, met: dict[frozenset[str], int],
@@ -126,20 +156,77 @@ def seat_round(tournament: Tournament, round_: int, met: dict[frozenset[str], in
 
 def _fill_tables(tournament: Tournament, round_: int, by_seat: dict[int, list[str]],
                  met: dict[frozenset[str], int]) -> list[list[str]]:
-    """Spread each seat number's players over the tables, against the pair policies and repeats."""
-    tables = tournament.tables
-    policy = {frozenset((a, b)): PAIR_POLICIES[p] for a, b, p in tournament.pairs}
-    rng = random.Random(f"{tournament.seed}/seating/{round_}")
+    """Spread each seat number's players over the tables, against the pair policies and repeats.
+
+    Seat numbers are taken one after another, each spread by an optimal assignment against the
+    players already placed; the order of seat numbers is drawn, and redrawn (up to
+    :data:`TRIES` times) while a ``separate`` pair or two teammates still share a table.
+    """
+    policy = tournament.policies()
+    best: tuple[float, list[list[str]]] | None = None
+    for attempt in range(TRIES):
+        rng = random.Random(f"{tournament.seed}/seating/{round_}" + (f"/{attempt}" if attempt else ""))
+        layout = _spread(tournament.tables, by_seat, met, policy, rng)
+        clash = sum(policy.get(frozenset((a, b)), 0.0) >= PAIR_POLICIES["separate"]
+                    for table in layout for i, a in enumerate(table) for b in table[i + 1:])
+        if best is None or clash < best[0]:
+            best = (clash, layout)
+        if not clash:
+            break
+    assert best is not None
+    return best[1]
+
+
+TRIES = 12
+"""Orders of seat numbers tried before a seating that must break a ``separate`` is accepted."""
+
+
+def _spread(tables: int, by_seat: dict[int, list[str]], met: dict[frozenset[str], int],
+            policy: dict[frozenset[str], float], rng: random.Random) -> list[list[str]]:
     layout: list[list[str | None]] = [[None] * 10 for _ in range(tables)]
     for seat in rng.sample(range(10), 10):
-        group = by_seat[seat]
+        group = list(by_seat[seat])
         rng.shuffle(group)
-        free = list(range(tables))
-        for name in sorted(group, key=lambda n: -_pressure(n, group, policy)):
-            best = min(free, key=lambda t: (_cost(name, layout[t], met, policy), rng.random()))
-            layout[best][seat] = name
-            free.remove(best)
+        costs = [[_cost(name, layout[t], met, policy) + rng.random() * 1e-3 for t in range(tables)] for name in group]
+        for name, table in zip(group, assignment(costs), strict=True):
+            layout[table][seat] = name
     return [[name for name in table if name is not None] for table in layout]
+
+
+def assignment(cost: list[list[float]]) -> list[int]:
+    """The column of each row of a square cost matrix that makes the total cost least (the
+    Hungarian method with row and column potentials, O(n^3): ten tables take microseconds)."""
+    n = len(cost)
+    row_pot, col_pot = [0.0] * (n + 1), [0.0] * (n + 1)
+    owner, came = [0] * (n + 1), [0] * (n + 1)  # owner[column]: its row (1-based; column 0 is a sentinel)
+    for row in range(1, n + 1):
+        owner[0], column = row, 0
+        slack, done = [math.inf] * (n + 1), [False] * (n + 1)
+        while owner[column]:
+            done[column] = True
+            here, delta, nxt = owner[column], math.inf, 0
+            for j in range(1, n + 1):
+                if not done[j]:
+                    reduced = cost[here - 1][j - 1] - row_pot[here] - col_pot[j]
+                    if reduced < slack[j]:
+                        slack[j], came[j] = reduced, column
+                    if slack[j] < delta:
+                        delta, nxt = slack[j], j
+            for j in range(n + 1):
+                if done[j]:
+                    row_pot[owner[j]] += delta
+                    col_pot[j] -= delta
+                else:
+                    slack[j] -= delta
+            column = nxt
+        while column:
+            previous = came[column]
+            owner[column] = owner[previous]
+            column = previous
+    out = [0] * n
+    for j in range(1, n + 1):
+        out[owner[j] - 1] = j - 1
+    return out
 
 
 def sitting_out(tournament: Tournament, round_: int, seats: dict[str, list[int]]) -> list[str]:
@@ -186,10 +273,6 @@ def _augment(name: str, repeats: int, held: dict[int, list[str]], seats: dict[st
     return False
 
 
-def _pressure(name: str, group: list[str], policy: dict[frozenset[str], float]) -> float:
-    return sum(abs(v) for k, v in policy.items() if name in k)
-
-
 def _cost(name: str, table: list[str | None], met: dict[frozenset[str], int], policy: dict[frozenset[str], float]) -> float:
     cost = 0.0
     for other in table:
@@ -222,7 +305,7 @@ class GameEntry:
 def standings(tournament: Tournament, games: list[GameEntry], up_to_round: int | None = None) -> list[dict[str, Any]]:
     """The table after every counted game (or up to a round), sorted by the system's tie-breaks."""
     system = tournament.system
-    rows = {name: _empty_row(name, system) for name in tournament.players}
+    rows = {name: _empty_row(name, system, tournament.team_of(name)) for name in tournament.players}
     for game in sorted(games, key=lambda g: (g.round, g.table)):
         if game.cancelled or game.protocol.winner is None or (up_to_round is not None and game.round > up_to_round):
             continue
@@ -251,8 +334,8 @@ def _finish(row: dict[str, Any], system: System) -> None:
     row["average"] = round(row["points"] / row["games"], 4) if row["games"] else 0.0
 
 
-def _empty_row(name: str, system: System) -> dict[str, Any]:
-    row: dict[str, Any] = {"place": 0, "player": name, "points": 0.0, **dict.fromkeys(GROUPS, 0.0), "games": 0,
+def _empty_row(name: str, system: System, team: str) -> dict[str, Any]:
+    row: dict[str, Any] = {"place": 0, "player": name, "team": team, "points": 0.0, **dict.fromkeys(GROUPS, 0.0), "games": 0,
                            "average": 0.0, "wins": 0, "special_role_wins": 0, "killed_first_night": 0,
                            "shot_first_as_red": 0, "compensation": 0.0, "against_red": 0,
                            "against_black": 0, "decisive": 0, "system": system.label}
@@ -293,3 +376,19 @@ def ratings(tournament: Tournament, games: list[GameEntry]) -> list[dict[str, An
          "red_games": r.red_games, "black_games": r.black_games} for p, r in table.items()]
     rows.sort(key=lambda row: (-float(row["overall"]), str(row["player"])))
     return rows
+
+
+def team_standings(tournament: Tournament, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The teams ranked by the sum of their members' points (then wins, then name), from the
+    players' standings: a team is as good as its members' games, whoever played them."""
+    teams: dict[str, dict[str, Any]] = {
+        team: {"place": 0, "team": team, "members": list(members), "points": 0.0, "games": 0, "wins": 0,
+               "system": tournament.system.label} for team, members in tournament.teams.items()}
+    for row in rows:
+        if row["team"]:
+            for key in ("points", "games", "wins"):
+                teams[row["team"]][key] += row[key]
+    ranked = sorted(teams.values(), key=lambda t: (-round(t["points"], 6), -t["wins"], t["team"]))
+    for place, team in enumerate(ranked, start=1):
+        team["place"], team["points"] = place, round(team["points"], 4)
+    return ranked

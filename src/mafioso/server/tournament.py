@@ -29,7 +29,7 @@ from starlette.routing import BaseRoute, Route
 from mafioso.desk import sheet
 from mafioso.desk.errors import DeskError
 from mafioso.desk.store import DeskStore
-from mafioso.desk.tournament import GameEntry, Tournament, ratings, standings
+from mafioso.desk.tournament import GameEntry, Tournament, ratings, standings, team_standings
 from mafioso.server.schemas import check_data
 
 STATIC = Path(__file__).parent / "static"
@@ -114,12 +114,13 @@ async def overview(request: Request) -> Response:
         return _refused(error)
     played = {(g.round, g.table): g for g in games}
     after = min(which.round, tour.rounds) if which.round else None
+    rows = standings(tour, games, after)
     return JSONResponse({
         "name": tour.name, "system": tour.system.label, "event_class": tour.event_class, "rounds": tour.rounds,
         "players": len(tour.players), "cards": tour.cards,
         "compensation": tour.system.compensation.group if tour.system.compensation else None, "average": "average" in tour.system.tie_breaks,
         "stages": {str(r): tour.stage(r) for r in range(1, tour.rounds + 1)},
-        "after": after, "standings": standings(tour, games, after),
+        "after": after, "standings": rows, "teams": team_standings(tour, rows),
         "seating": [_table(r, t, players, played.get((r, t))) for (r, t), players in sorted(plan.items())],
         "byes": _byes(tour, plan),
         "ratings": ratings(tour, games),
@@ -153,8 +154,9 @@ async def export(request: Request) -> Response:
     rows = standings(tour, games, which.round)
     filename = "".join(c if c.isalnum() else "-" for c in tour.name).strip("-") or "tournament"
     if kind == "json":
+        extra = {"teams": team_standings(tour, rows)} if tour.teams else {}
         body = json.dumps({"tournament": tour.name, "system": tour.system.label, "round": which.round,
-                           "standings": rows}, indent=1, ensure_ascii=False)
+                           "standings": rows, **extra}, indent=1, ensure_ascii=False)
         media = "application/json"
     else:
         buffer = io.StringIO()

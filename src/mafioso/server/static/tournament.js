@@ -117,13 +117,16 @@ function render() {
   const played = d.seating.filter((/** @type {any} */ s) => s.result !== "not_played" && s.result !== "cancelled").length;
   $("facts").textContent = t("{players} players · {rounds} rounds · {played} of {games} games recorded · scored by {system} · ratings: {kind}",
     {players: d.players, rounds: d.rounds, played, games: d.seating.length, system: d.system, kind: eventClass(d.event_class)});
+  if (state.tab === "teams" && !d.teams.length) state.tab = "standings";
   document.querySelectorAll("[data-tab]").forEach(b => {
     const tab = /** @type {HTMLElement} */ (b).dataset.tab || "";
     b.setAttribute("aria-selected", String(tab === state.tab));
+    if (tab === "teams") /** @type {HTMLElement} */ (b).hidden = !d.teams.length;
     $(tab).hidden = tab !== state.tab;
   });
   renderStandings(d);
   renderSeating(d);
+  renderTeams(d);
   renderRatings(d);
 }
 
@@ -157,8 +160,9 @@ function renderStandings(d) {
   const cols = [
     ["place", t("Place"), r => String(r.place), ""],
     ["player", t("Player"), r => r.player, "l"],
-    ["points", t("Points"), r => num(r.points), "points"],
   ];
+  if (d.teams.length) cols.push(["team", t("Team"), r => r.team, "l wide"]);
+  cols.push(["points", t("Points"), r => num(r.points), "points"]);
   if (d.average) cols.push(["average", t("Per game"), r => num(r.average), ""]);
   cols.push(["games", t("Games"), r => String(r.games), ""], ["wins", t("Wins"), r => String(r.wins), ""],
     ["legacy", t("Best move"), r => num(r.legacy - (d.compensation === "legacy" ? r.compensation : 0)), "wide"]);
@@ -216,6 +220,18 @@ function renderSeating(d) {
       el("div", {class: "foot"}, link, version));
   });
   $("tables").replaceChildren(...cards);
+}
+
+/** @param {any} d */
+function renderTeams(d) {
+  const head = el("tr", {}, el("th", {text: t("Place")}), el("th", {class: "l", text: t("Team")}),
+    el("th", {text: t("Points")}), el("th", {text: t("Games")}), el("th", {text: t("Wins")}),
+    el("th", {class: "l wide", text: t("Players")}));
+  const rows = d.teams.map((/** @type {any} */ x) => el("tr", {class: x.members.some(isHit) ? "hit" : null},
+    el("td", {text: String(x.place)}), el("td", {class: "l", text: x.team}), el("td", {class: "points", text: num(x.points)}),
+    el("td", {text: String(x.games)}), el("td", {text: String(x.wins)}),
+    el("td", {class: "l wide members", text: x.members.join(", ")})));
+  $("teamtable").replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows));
 }
 
 /** @param {any} d */
