@@ -28,22 +28,23 @@ SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots" / "des
 CHROMIUM = "/usr/bin/chromium"
 
 
-def seed(db: Path, players: int = 20, rounds: int = 3, played: int = 3, teams: int = 0) -> list[list[list[str]]]:
+def seed(db: Path, players: int = 20, rounds: int = 3, played: int = 3, teams: int = 0,
+         name: str = NAME) -> list[list[list[str]]]:
     """A tournament in ``db`` with ``played`` games recorded (round 1 first), one corrected."""
     names = [f"{first} {i}" for i, first in enumerate(("Anna", "Boris", "Clara", "Dmitri", "Eva", "Fedor", "Gala",
                                                          "Hugo", "Ira", "Jan") * (players // 10 + 1), start=1)][:players]
     squads = {f"Team {chr(65 + k)}": names[k::teams] for k in range(teams)}
-    tour = Tournament(NAME, names, rounds, scoring.preset("fiim"), stages={rounds: "final"}, seed=4, teams=squads)
+    tour = Tournament(name, names, rounds, scoring.preset("fiim"), stages={rounds: "final"}, seed=4, teams=squads)
     plan = seating(tour)
     store = open_desk(str(db))
     try:
         store.create(tour, plan)
         spots = [(r, t) for r in range(1, rounds + 1) for t in range(1, len(plan[0]) + 1)][:played]
         for number, (round_, table) in enumerate(spots):
-            store.add_game(NAME, round_, table, bot_game(number, plan[round_ - 1][table - 1]), expect_new=True)
+            store.add_game(name, round_, table, bot_game(number, plan[round_ - 1][table - 1]), expect_new=True)
         if spots:
             round_, table = spots[0]
-            store.add_game(NAME, round_, table, bot_game(99, plan[round_ - 1][table - 1]),
+            store.add_game(name, round_, table, bot_game(99, plan[round_ - 1][table - 1]),
                            reason="the judge wrote the wrong victim", expect_new=False)
     finally:
         store.close()
@@ -73,6 +74,8 @@ def test_the_api_lists_and_shows_a_tournament(client: TestClient) -> None:
     assert [(s["round"], s["table"], s["version"]) for s in data["seating"][:3]] == [(1, 1, 2), (1, 2, 1), (2, 1, 1)]
     assert data["seating"][3]["result"] == "not_played" and data["byes"] == {"1": [], "2": [], "3": []}
     assert len(data["ratings"]) == 20 and data["teams"] == []
+    across = client.get("/api/desk/ratings").json()
+    assert across["tournaments"] == [NAME] and across["ratings"] == data["ratings"]
     after_one = client.get("/api/desk/tournament", params={"name": NAME, "round": 1}).json()
     assert sum(row["games"] for row in after_one["standings"]) == 20
 
@@ -124,6 +127,7 @@ def test_the_page_in_chromium(tmp_path: Path) -> None:
     playwright_api = pytest.importorskip("playwright.sync_api")
     from tests.server.test_browser import ARGS, Server
 
+    seed(tmp_path / "tables.sqlite3", players=10, rounds=2, played=2, name="Club night")
     seed(tmp_path / "tables.sqlite3", players=25, rounds=4, played=3, teams=5)
     server = Server(tmp_path / "tables.sqlite3")
     server.start()
@@ -135,6 +139,9 @@ def test_the_page_in_chromium(tmp_path: Path) -> None:
             errors: list[str] = []
             wide.on("pageerror", lambda error: errors.append(str(error)))
             wide.goto(server.url + "/tournament")
+            wide.wait_for_selector("#federation:not([hidden]) #allelo tbody tr")
+            assert len(wide.query_selector_all("#tournaments li")) == 2
+            wide.screenshot(path=str(SHOTS / "list.png"), full_page=True)
             wide.click(f"text={NAME}")
             wide.wait_for_selector("#table tbody tr")
             assert "FIIM v2" in wide.inner_text("#facts") and "3 of 8 games recorded" in wide.inner_text("#facts")

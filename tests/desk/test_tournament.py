@@ -276,3 +276,21 @@ def test_the_table_assignment_is_the_cheapest() -> None:
             assert sorted(chosen) == list(range(size))
             cheapest = min(sum(cost[i][p[i]] for i in range(size)) for p in itertools.permutations(range(size)))
             assert sum(cost[i][chosen[i]] for i in range(size)) == pytest.approx(cheapest)
+
+
+def test_ratings_across_tournaments_use_each_event_class(tmp_path: Path) -> None:
+    db = str(tmp_path / "all.sqlite3")
+    for name, kind in (("Club night", "club"), ("Elite cup", "elite")):
+        cli("tournament", "create", name, "--player-count", "10", "--rounds", "1", "--class", kind, "--db", db)
+        proto = bot_protocol(1, 1)
+        proto.players = json.loads(cli("tournament", "seating", name, "--json", "--db", db))[0]["players"]
+        cli("tournament", "record", name, str(write(tmp_path, proto, "mafioso", name)), "--round", "1", "--table", "1",
+            "--db", db)
+    club = json.loads(cli("tournament", "ratings", "Club night", "--json", "--db", db))
+    both = json.loads(cli("tournament", "ratings", "--json", "--db", db))
+    assert club["event_class"] == "club" and both["tournaments"] == ["Club night", "Elite cup"]
+    assert {r["red_games"] + r["black_games"] for r in both["ratings"]} == {2}
+    swing = max(abs(r["overall"] - 1500) for r in club["ratings"])
+    assert 0 < swing <= 4  # a club game moves a rating by at most K = 4
+    assert max(abs(r["overall"] - 1500) for r in both["ratings"]) > 10  # an elite game by up to 64
+    assert "2 tournaments: Elo ratings (club, elite)" in cli("tournament", "ratings", "--db", db)

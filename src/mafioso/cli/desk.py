@@ -29,8 +29,7 @@ from mafioso.desk.fields import MAX_BYTES, load_json
 from mafioso.desk.record import Protocol
 from mafioso.desk.replay import Problem
 from mafioso.desk.store import DeskStore, open_desk
-from mafioso.desk.tournament import PAIR_POLICIES, Tournament, seating, standings, team_standings
-from mafioso.desk.tournament import ratings as tournament_ratings
+from mafioso.desk.tournament import PAIR_POLICIES, Tournament, ratings_across, seating, standings, team_standings
 from mafioso.engine import Game
 
 protocol_app = typer.Typer(cls=FriendlyGroup, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
@@ -401,16 +400,21 @@ def show_standings(
 
 @tournament_app.command("ratings")
 @friendly
-def ratings(name: Name, db: Db = None, as_json: Json = False) -> None:
-    """Elo ratings (red and black tracks) recomputed from the tournament's counted games, in order."""
+def ratings(name: Annotated[str | None, typer.Argument(
+                metavar="[TOURNAMENT]", help="The tournament (default: every tournament, in the order they were created).")] = None,
+            db: Db = None, as_json: Json = False) -> None:
+    """Elo ratings (red and black tracks) recomputed from the counted games, in order: of one
+    tournament, or of every tournament in the database (each with its event class's K factors)."""
     with desk(db) as store:
-        tour = store.tournament(name)
-        games = store.games(name)
-    rows = tournament_ratings(tour, games)
+        names = [name] if name is not None else store.names()
+        events = [(store.tournament(n), store.games(n)) for n in names]
+    rows = ratings_across(events)
+    what = name if name is not None else f"{len(events)} tournaments"
+    classes = ", ".join(sorted({tour.event_class for tour, _ in events})) or "no event"
     if as_json:
-        emit_json({"tournament": name, "event_class": tour.event_class, "ratings": rows})
+        emit_json({"tournament": name, "tournaments": names, "event_class": classes, "ratings": rows})
         return
-    view = Table(title=f"{name}: Elo ratings ({tour.event_class})")
+    view = Table(title=f"{what}: Elo ratings ({classes})")
     for column in ("player", "overall", "red", "black", "red_games", "black_games"):
         view.add_column(column)
     for row in rows:

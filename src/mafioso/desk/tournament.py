@@ -368,9 +368,18 @@ def _sort_key(row: dict[str, Any], ties: tuple[str, ...]) -> tuple[Any, ...]:
 
 
 def ratings(tournament: Tournament, games: list[GameEntry]) -> list[dict[str, Any]]:
-    """Every rated player's Elo tracks from the counted games in order, best overall first."""
-    table = rate(RatedGame((g.round, g.table), g.players, tuple(g.protocol.roles), g.protocol.winner or "",
-                           tournament.event_class) for g in games if not g.cancelled and g.protocol.winner)
+    """Every rated player's Elo tracks from the tournament's counted games in order, best overall first."""
+    return ratings_across([(tournament, games)])
+
+
+def ratings_across(events: list[tuple[Tournament, list[GameEntry]]]) -> list[dict[str, Any]]:
+    """Ratings over several events in the order given (a federation's rating): each event's
+    games in order (round, table), each moving the tracks with its own event class's K factors.
+    Players are the same player across events when their names are the same."""
+    table = rate(RatedGame((index, g.round, g.table), g.players, tuple(g.protocol.roles), g.protocol.winner or "",
+                           tour.event_class)
+                 for index, (tour, games) in enumerate(events)
+                 for g in games if not g.cancelled and g.protocol.winner)
     rows: list[dict[str, Any]] = [
         {"player": p, "red": round(r.red, 4), "black": round(r.black, 4), "overall": round(r.overall, 4),
          "red_games": r.red_games, "black_games": r.black_games} for p, r in table.items()]

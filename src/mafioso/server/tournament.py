@@ -29,7 +29,7 @@ from starlette.routing import BaseRoute, Route
 from mafioso.desk import sheet
 from mafioso.desk.errors import DeskError
 from mafioso.desk.store import DeskStore
-from mafioso.desk.tournament import GameEntry, Tournament, ratings, standings, team_standings
+from mafioso.desk.tournament import GameEntry, Tournament, ratings, ratings_across, standings, team_standings
 from mafioso.server.schemas import check_data
 
 STATIC = Path(__file__).parent / "static"
@@ -91,6 +91,18 @@ async def index(request: Request) -> Response:
                         "system": tour.system.label, "played": sum(1 for g in games if not g.cancelled),
                         "games": len(desk.seating(name))})
         return out
+    try:
+        return JSONResponse(_read(request, read), headers=NO_STORE)
+    except DeskError as error:
+        return _refused(error)
+
+
+async def all_ratings(request: Request) -> Response:
+    """Elo over every tournament in the order they were created, each with its event class's K."""
+    def read(desk: DeskStore) -> dict[str, Any]:
+        names = desk.names()
+        events = [(desk.tournament(name), desk.games(name)) for name in names]
+        return {"tournaments": names, "ratings": ratings_across(events)}
     try:
         return JSONResponse(_read(request, read), headers=NO_STORE)
     except DeskError as error:
@@ -190,6 +202,7 @@ def tournament_routes() -> list[BaseRoute]:
         Route("/tournament", page),
         Route("/api/desk/tournaments", index),
         Route("/api/desk/tournament", overview),
+        Route("/api/desk/ratings", all_ratings),
         Route("/api/desk/standings.{kind:str}", export),
         Route("/api/desk/sheet", protocol_sheet),
     ]

@@ -84,16 +84,22 @@ async function loadText() {
 
 async function showList() {
   $("list").hidden = false;
+  $("brand").hidden = true;
   $("title").textContent = t("Tournaments");
   document.title = "mafioso · " + t("Tournaments");
   const all = await getJson("/api/desk/tournaments");
   $("none").hidden = all.length > 0;
   $("tournaments").replaceChildren(...all.map((/** @type {any} */ x) => el("li", {},
-    el("a", {href: "?name=" + encodeURIComponent(x.name) + (lang !== "en" ? "&lang=" + lang : "")},
+    el("a", {href: "?name=" + encodeURIComponent(x.name) + (lang !== "en" ? "&lang=" + encodeURIComponent(lang) : "")},
       el("b", {text: x.name}),
       t("{players} players, {rounds} rounds", {players: x.players, rounds: x.rounds}), el("br"),
       t("{played} of {games} games recorded", {played: x.played, games: x.games}), el("br"),
       t("Scored by {system}", {system: x.system})))));
+  if (all.length > 1) {
+    const across = await getJson("/api/desk/ratings");
+    ratingTable($("allelo"), across.ratings);
+    $("federation").hidden = false;
+  }
 }
 
 async function load() {
@@ -237,15 +243,23 @@ function renderTeams(d) {
 /** @param {any} d */
 function renderRatings(d) {
   $("ratingsnote").textContent = t("Elo with a red and a black track, recomputed from the counted games in order ({kind} K factors).", {kind: eventClass(d.event_class)});
+  ratingTable($("elo"), d.ratings);
+}
+
+/**
+ * @param {HTMLElement} table
+ * @param {any[]} ratings
+ */
+function ratingTable(table, ratings) {
   const head = el("tr", {}, el("th", {text: "#"}), el("th", {class: "l", text: t("Player")}), el("th", {text: t("Overall")}),
     el("th", {text: t("Red")}), el("th", {text: t("Black")}), el("th", {class: "wide", text: t("Games as red")}),
     el("th", {class: "wide", text: t("Games as black")}));
-  const rows = d.ratings.map((/** @type {any} */ r, /** @type {number} */ i) => el("tr", {class: isHit(r.player) ? "hit" : null},
+  const rows = ratings.map((/** @type {any} */ r, /** @type {number} */ i) => el("tr", {class: isHit(r.player) ? "hit" : null},
     el("td", {text: String(i + 1)}), el("td", {class: "l", text: r.player}), el("td", {class: "points", text: r.overall.toFixed(1)}),
     el("td", {text: r.red.toFixed(1)}), el("td", {text: r.black.toFixed(1)}), el("td", {class: "wide", text: String(r.red_games)}),
     el("td", {class: "wide", text: String(r.black_games)})));
-  $("elo").replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows));
-  if (!rows.length) $("elo").replaceChildren(el("caption", {class: "muted", text: t("No game recorded yet.")}));
+  table.replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows));
+  if (!rows.length) table.replaceChildren(el("caption", {class: "muted", text: t("No game recorded yet.")}));
 }
 
 function wire() {
