@@ -127,6 +127,13 @@ def test_record_cancel_standings_and_a_new_scoring_system(tmp_path: Path, small:
     assert rows["system"] == "Maf World Cup v2"
     played = {r["player"]: r for r in rows["standings"] if r["games"]}
     assert set(played) == set(names) and sum(r["points"] for r in played.values()) > 0
+    before = json.loads(cli("tournament", "standings", "Club night", "--round", "1", "--table", "0", "--format", "json",
+                            "--db", db))["standings"]
+    assert all(r["games"] == 0 for r in before)  # before round 1's first table: nothing yet
+    after = json.loads(cli("tournament", "standings", "Club night", "--round", "1", "--table", "1", "--format", "json",
+                           "--db", db))
+    assert after["table"] == 1 and after["standings"] == rows["standings"]
+    cli("tournament", "standings", "Club night", "--table", "1", "--db", db, code=2)  # a table needs its round
     text = cli("tournament", "standings", "Club night", "--format", "csv", "--db", db)
     table = list(csv.DictReader(io.StringIO(text)))
     assert len(table) == 20 and table[0]["system"] == "Maf World Cup v2"

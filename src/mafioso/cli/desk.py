@@ -361,18 +361,22 @@ def show_standings(
     round_: Annotated[int | None, typer.Option("--round", "-r", metavar="N", help="After this round.")] = None,
     out: Annotated[str, typer.Option("--format", "-f", metavar="table|csv|json", help="Output format.")] = "table",
     output: Annotated[Path | None, typer.Option("--output", "-o", metavar="OUT", help="Write here (default: stdout).")] = None,
+    table_no: Annotated[int | None, typer.Option("--table", "-t", metavar="N",
+                                                 help="With --round: after this table's game of that round.")] = None,
     teams: Annotated[bool, typer.Option("--teams", metavar="", help="The team standings (a team tournament).")] = False,
     db: Db = None,
 ) -> None:
-    """The standings after every recorded game (or after a round), with tie-breaks as the system says."""
+    """The standings after every recorded game (or after a round, or one game), with tie-breaks as the system says."""
+    if table_no is not None and round_ is None:
+        raise CommandError("--table needs --round: the standings after that round's table")
     with desk(db) as store:
         tour = store.tournament(name)
-        rows = standings(tour, store.games(name), round_)
+        rows = standings(tour, store.games(name), round_, table_no)
     if teams and not tour.teams:
         raise CommandError(f"{name} is not a team tournament (create it with --team)")
     if out == "json":
         extra = {"teams": team_standings(tour, rows)} if tour.teams else {}
-        write_text(output, json.dumps({"tournament": name, "system": tour.system.label, "round": round_,
+        write_text(output, json.dumps({"tournament": name, "system": tour.system.label, "round": round_, "table": table_no,
                                        "standings": rows, **extra}, indent=1, ensure_ascii=False))
     elif out == "csv" and teams:
         write_text(output, csv_text([{**t, "members": ", ".join(t["members"])} for t in team_standings(tour, rows)]))

@@ -302,12 +302,15 @@ class GameEntry:
     cancelled: bool = False
 
 
-def standings(tournament: Tournament, games: list[GameEntry], up_to_round: int | None = None) -> list[dict[str, Any]]:
-    """The table after every counted game (or up to a round), sorted by the system's tie-breaks."""
+def standings(tournament: Tournament, games: list[GameEntry], up_to_round: int | None = None,
+              up_to_table: int | None = None) -> list[dict[str, Any]]:
+    """The table after every counted game, or after a round, or after one game (a round and a
+    table: the games before it in order of round and table, and it), sorted by the tie-breaks."""
     system = tournament.system
     rows = {name: _empty_row(name, system, tournament.team_of(name)) for name in tournament.players}
+    last = (up_to_round if up_to_round is not None else 10**9, up_to_table if up_to_table is not None else 10**9)
     for game in sorted(games, key=lambda g: (g.round, g.table)):
-        if game.cancelled or game.protocol.winner is None or (up_to_round is not None and game.round > up_to_round):
+        if game.cancelled or game.protocol.winner is None or (game.round, game.table) > last:
             continue
         scores = system.score(game.protocol, tournament.stage(game.round))
         stats = vote_stats(game.protocol)
