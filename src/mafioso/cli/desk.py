@@ -10,8 +10,6 @@ versioned scoring system, Elo ratings. Errors are one line naming the field (see
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from html import escape
 from pathlib import Path
@@ -29,7 +27,15 @@ from mafioso.desk.fields import MAX_BYTES, load_json
 from mafioso.desk.record import Protocol
 from mafioso.desk.replay import Problem
 from mafioso.desk.store import DeskStore, open_desk
-from mafioso.desk.tournament import PAIR_POLICIES, Tournament, ratings_across, seating, standings, team_standings
+from mafioso.desk.tournament import (
+    PAIR_POLICIES,
+    Tournament,
+    as_csv,
+    ratings_across,
+    seating,
+    standings,
+    team_standings,
+)
 from mafioso.engine import Game
 
 protocol_app = typer.Typer(cls=FriendlyGroup, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
@@ -379,9 +385,9 @@ def show_standings(
         write_text(output, json.dumps({"tournament": name, "system": tour.system.label, "round": round_, "table": table_no,
                                        "standings": rows, **extra}, indent=1, ensure_ascii=False))
     elif out == "csv" and teams:
-        write_text(output, csv_text([{**t, "members": ", ".join(t["members"])} for t in team_standings(tour, rows)]))
+        write_text(output, as_csv([{**t, "members": ", ".join(t["members"])} for t in team_standings(tour, rows)]))
     elif out == "csv":
-        write_text(output, csv_text(rows))
+        write_text(output, as_csv(rows))
     elif out == "table" and teams:
         table = Table(title=f"{name}: team standings ({tour.system.label})")
         for column in ("place", "team", "points", "games", "wins", "members"):
@@ -494,14 +500,6 @@ def read_players(path: Path | None, count: int | None) -> list[str]:
     except (OSError, UnicodeDecodeError) as error:
         raise CommandError(f"cannot read {path}: {error}") from None
     return [line.strip() for line in text.splitlines() if line.strip()]
-
-
-def csv_text(rows: list[dict[str, Any]]) -> str:
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    return buffer.getvalue()
 
 
 def read_teams(items: list[str]) -> dict[str, list[str]]:

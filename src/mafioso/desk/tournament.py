@@ -23,6 +23,8 @@ reproducible.
 
 from __future__ import annotations
 
+import csv
+import io
 import math
 import random
 from dataclasses import dataclass, field
@@ -404,3 +406,12 @@ def team_standings(tournament: Tournament, rows: list[dict[str, Any]]) -> list[d
     for place, team in enumerate(ranked, start=1):
         team["place"], team["points"] = place, round(team["points"], 4)
     return ranked
+
+
+def as_csv(rows: list[dict[str, Any]]) -> str:
+    """Standings rows as CSV, a header line first (the CLI's and the server's exports)."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(rows[0]) if rows else ["place"], lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return buffer.getvalue()

@@ -14,8 +14,6 @@ command line computes them, so the page and ``mafioso tournament standings`` alw
 from __future__ import annotations
 
 import copy
-import csv
-import io
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -29,7 +27,7 @@ from starlette.routing import BaseRoute, Route
 from mafioso.desk import sheet
 from mafioso.desk.errors import DeskError
 from mafioso.desk.store import DeskStore
-from mafioso.desk.tournament import GameEntry, Tournament, ratings, ratings_across, standings, team_standings
+from mafioso.desk.tournament import GameEntry, Tournament, as_csv, ratings, ratings_across, standings, team_standings
 from mafioso.server.schemas import check_data
 
 STATIC = Path(__file__).parent / "static"
@@ -171,11 +169,7 @@ async def export(request: Request) -> Response:
                            "standings": rows, **extra}, indent=1, ensure_ascii=False)
         media = "application/json"
     else:
-        buffer = io.StringIO()
-        writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
-        body, media = buffer.getvalue(), "text/csv; charset=utf-8"
+        body, media = as_csv(rows), "text/csv; charset=utf-8"
     return Response(body, media_type=media, headers={
         **NO_STORE, "Content-Disposition": f'attachment; filename="{filename}-standings.{kind}"'})
 
