@@ -5,7 +5,9 @@ server's own database, and the page itself played in Chromium (screenshots under
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
+import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +17,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from mafioso.agents.play import play_game
-from mafioso.desk import scoring
+from mafioso.desk import formats, scoring
 from mafioso.desk.capture import protocol_of
 from mafioso.desk.record import Protocol
 from mafioso.desk.store import open_desk
@@ -24,6 +26,7 @@ from mafioso.server.app import create_app
 from mafioso.server.store import open_store
 
 NAME = "Autumn Cup"
+PASS = "judges-only-7f3k"
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots" / "desk"
 CHROMIUM = "/usr/bin/chromium"
 
@@ -35,6 +38,7 @@ def seed(db: Path, players: int = 20, rounds: int = 3, played: int = 3, teams: i
                                                          "Hugo", "Ira", "Jan") * (players // 10 + 1), start=1)][:players]
     squads = {f"Team {chr(65 + k)}": names[k::teams] for k in range(teams)}
     tour = Tournament(name, names, rounds, scoring.preset("fiim"), stages={rounds: "final"}, seed=4, teams=squads)
+    tour.judge_pass = hashlib.sha256(PASS.encode()).hexdigest()
     plan = seating(tour)
     store = open_desk(str(db))
     try:
@@ -185,3 +189,62 @@ def test_the_page_in_chromium(tmp_path: Path) -> None:
             chromium.close()
     finally:
         server.kill()
+
+
+def upload(client: TestClient, proto: Protocol | str, fmt: str = "polemica", **fields: Any) -> Any:
+    text = proto if isinstance(proto, str) else json.dumps(formats.write(proto, fmt))
+    return client.post("/api/desk/record", json={"name": NAME, "round": 2, "table": 2, "pass": PASS,
+                                                 "protocol": text, **fields})
+
+
+def test_a_judge_records_and_corrects_a_game_from_the_page(client: TestClient) -> None:
+    players = next(s["players"] for s in client.get("/api/desk/tournament", params={"name": NAME}).json()["seating"]
+                   if (s["round"], s["table"]) == (2, 2))
+    answer = upload(client, bot_game(7, players), "mafiaratings")
+    assert answer.status_code == 200 and answer.json()["version"] == 1, answer.text
+    table = next(s for s in client.get("/api/desk/tournament", params={"name": NAME}).json()["seating"]
+                 if (s["round"], s["table"]) == (2, 2))
+    assert table["result"] in ("red", "black", "draw") and table["version"] == 1
+    again = upload(client, bot_game(7, players))
+    assert again.status_code == 400 and "already has a game; correct it instead" in again.json()["error"]
+    unsaid = upload(client, bot_game(8, players), correct=True)
+    assert unsaid.status_code == 400 and "say why the game is corrected" in unsaid.json()["error"]
+    fixed = upload(client, bot_game(8, players), correct=True, reason="the judge wrote the wrong shot")
+    assert fixed.status_code == 200 and fixed.json()["version"] == 2
+
+
+@pytest.mark.parametrize(("change", "status", "says"), [
+    ({"pass": "guess"}, 403, "not this tournament's judges' pass"),
+    ({"name": "Spring Cup"}, 404, "no tournament named 'Spring Cup'"),
+    ({"table": 9}, 400, "there is no table 9 in round 2"),
+    ({"protocol": "{" * 100_000}, 400, "nests"),
+    ({"protocol": "[1, 2"}, 400, "the protocol"),
+    ({"protocol": '{"players": [{"role": "vampire"}]}'}, 400, "players"),
+    ({"protocol": "x" * 1_100_000}, 400, "protocol: is too long"),
+    ({"protocol": "x" * 2_100_000}, 400, "too large for a protocol"),
+    ({"round": 10**30}, 400, "round"),
+    ({"extra": 1}, 400, "extra"),
+])
+def test_a_bad_upload_stores_nothing_and_says_why(client: TestClient, change: dict[str, Any], status: int,
+                                                    says: str) -> None:
+    players = next(s["players"] for s in client.get("/api/desk/tournament", params={"name": NAME}).json()["seating"]
+                   if (s["round"], s["table"]) == (2, 2))
+    fields = {"name": NAME, "round": 2, "table": 2, "pass": PASS,
+              "protocol": json.dumps(formats.write(bot_game(7, players), "polemica")), **change}
+    answer = client.post("/api/desk/record", json=fields)
+    assert answer.status_code == status and says in answer.json()["error"], answer.text
+    assert "Traceback" not in answer.text and "\n" not in answer.json()["error"]
+    assert client.get("/api/desk/tournament", params={"name": NAME}).json()["seating"][3]["result"] == "not_played"
+
+
+def test_a_protocol_that_breaks_the_rules_is_sent_back_with_its_problems(client: TestClient) -> None:
+    players = next(s["players"] for s in client.get("/api/desk/tournament", params={"name": NAME}).json()["seating"]
+                   if (s["round"], s["table"]) == (2, 2))
+    game = formats.write(bot_game(7, players), "polemica")
+    game["result"] = 1 - game["result"] if game["result"] in (0, 1) else 0
+    answer = upload(client, json.dumps(game))
+    assert answer.status_code == 400 and answer.json()["code"] == "unclean"
+    assert any("as winner, but by the rules" in p for p in answer.json()["problems"])
+    wrong_seat = bot_game(7, list(reversed(players)))
+    answer = upload(client, wrong_seat)
+    assert answer.status_code == 400 and "in the protocol, but" in answer.json()["error"]

@@ -22,6 +22,7 @@ from mafioso.desk import formats
 from mafioso.desk.capture import protocol_of
 from mafioso.desk.ratings import RatedGame, Rating, rate
 from mafioso.desk.record import Protocol
+from mafioso.desk.store import open_desk
 from mafioso.desk.tournament import assignment
 from tests.desk.helpers import SAMPLES
 
@@ -301,3 +302,21 @@ def test_ratings_across_tournaments_use_each_event_class(tmp_path: Path) -> None
     assert 0 < swing <= 4  # a club game moves a rating by at most K = 4
     assert max(abs(r["overall"] - 1500) for r in both["ratings"]) > 10  # an elite game by up to 64
     assert "2 tournaments: Elo ratings (club, elite)" in cli("tournament", "ratings", "--db", db)
+
+
+def test_the_judges_pass_is_printed_once_and_only_its_digest_is_stored(tmp_path: Path) -> None:
+    db = str(tmp_path / "p.sqlite3")
+    said = cli("tournament", "create", "Pass", "--player-count", "10", "--rounds", "1", "--db", db)
+    first = said.split("Judges' pass (to record games on the tournament page of mafioso serve): ")[1].split()[0]
+    store = open_desk(db)
+    try:
+        tour = store.tournament("Pass")
+        assert tour.pass_ok(first) and not tour.pass_ok(first + "x") and not tour.pass_ok("")
+        assert first not in json.dumps(tour.to_json())
+        second = cli("tournament", "pass", "Pass", "--db", db).split("the judges' pass is now ")[1].split()[0]
+        tour = store.tournament("Pass")
+        assert tour.pass_ok(second) and not tour.pass_ok(first)
+        tour.judge_pass = ""
+        assert not tour.pass_ok("")  # a tournament without a pass takes no upload
+    finally:
+        store.close()

@@ -268,14 +268,27 @@ def create(
             raise CommandError(f"--pair takes A,B,POLICY, not {item!r}")
         pairs.append((parts[0], parts[1], parts[2]))
     tour = Tournament(name, names, rounds, scoring.resolve(system), event_class, stages, pairs, seed, not no_cards,
-                      read_teams(team or []))
+                      teams=read_teams(team or []))
     plan = seating(tour)
+    given = tour.new_pass()
     with desk(db) as store:
         store.create(tour, plan)
     byes = f" ({tour.byes} sit out each round)" if tour.byes else ""
     byes += f", {len(tour.teams)} teams" if tour.teams else ""
     console.print(f"Tournament {name!r}: {len(names)} players, {rounds} rounds of {tour.tables} tables{byes}, "
                   f"scored by {tour.system.label}.", highlight=False)
+    console.print(f"Judges' pass (to record games on the tournament page of mafioso serve): {given}", highlight=False)
+
+
+@tournament_app.command("pass")
+@friendly
+def new_pass(name: Name, db: Db = None) -> None:
+    """A new judges' pass for the tournament page (the old one stops working)."""
+    with desk(db) as store:
+        tour = store.tournament(name)
+        given = tour.new_pass()
+        store.save_settings(tour)
+    console.print(f"{name}: the judges' pass is now {given} (the old one no longer works).", highlight=False)
 
 
 @tournament_app.command("list")
@@ -455,20 +468,7 @@ def record_game(name: str, round_: int, table: int, file: Path, fmt: str | None,
         raise CommandError("--reason: say why the game is corrected")
     proto = clean_protocol(file, fmt)
     with desk(db) as store:
-        tour = store.tournament(name)
-        players = store.seating(name).get((round_, table))
-        if players is None:
-            raise TournamentError(f"there is no table {table} in round {round_} (rounds 1-{tour.rounds}, "
-                                  f"tables 1-{tour.tables})")
-        for seat, (said, seated) in enumerate(zip(proto.players, players, strict=True), start=1):
-            if said and said != seated:
-                raise TournamentError(f"seat {seat} is {said!r} in the protocol, but {seated!r} sits there in round "
-                                      f"{round_}, table {table}", f"players[{seat - 1}]")
-        if proto.cards and not tour.cards:
-            raise TournamentError("this tournament's rules have no yellow or red cards", "cards")
-        proto.players = list(players)
-        proto.header.tournament, proto.header.round, proto.header.table = name, str(round_), str(table)
-        version = store.add_game(name, round_, table, proto, reason=reason, expect_new=new)
+        version = store.record(name, round_, table, proto, new=new, reason=reason)
     verb = "recorded" if new else f"corrected (version {version})"
     console.print(f"Round {round_}, table {table}: {verb}; {sheet.WINNERS.get(proto.winner or '', 'unfinished')}.",
                   highlight=False)

@@ -113,6 +113,27 @@ class DeskStore:
                     (name, round_, table, version + 1, json.dumps(proto.to_json()), int(cancelled), reason, time.time()))])
         return version + 1
 
+    def record(self, name: str, round_: int, table: int, proto: Protocol, *, new: bool, reason: str = "") -> int:
+        """Store a clean protocol as a table's game (``new``) or as a corrected version of it:
+        the seating must name the same players in the same seats, and cards need a tournament
+        whose rules have them. Returns the version stored."""
+        if not new and not reason.strip():
+            raise TournamentError("say why the game is corrected", "reason")
+        tour = self.tournament(name)
+        players = self.seating(name).get((round_, table))
+        if players is None:
+            raise TournamentError(f"there is no table {table} in round {round_} (rounds 1-{tour.rounds}, "
+                                  f"tables 1-{tour.tables})")
+        for seat, (said, seated) in enumerate(zip(proto.players, players, strict=True), start=1):
+            if said and said != seated:
+                raise TournamentError(f"seat {seat} is {said!r} in the protocol, but {seated!r} sits there in round "
+                                      f"{round_}, table {table}", f"players[{seat - 1}]")
+        if proto.cards and not tour.cards:
+            raise TournamentError("this tournament's rules have no yellow or red cards", "cards")
+        proto.players = list(players)
+        proto.header.tournament, proto.header.round, proto.header.table = name, str(round_), str(table)
+        return self.add_game(name, round_, table, proto, reason=reason, expect_new=new)
+
     def games(self, name: str) -> list[GameEntry]:
         """The current version of every table's game."""
         seats = self.seating(name)

@@ -24,9 +24,12 @@ reproducible.
 from __future__ import annotations
 
 import csv
+import hashlib
+import hmac
 import io
 import math
 import random
+import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,6 +60,9 @@ class Tournament:
     seed: int = 0
     cards: bool = True
     """Whether its rules have yellow and red cards (the desk refuses cards otherwise)."""
+    judge_pass: str = ""
+    """The SHA-256 of the judges' pass (``""``: none yet): who holds it may record games from the
+    tournament page. Only the digest is stored, so a copy of the database does not give it."""
     teams: dict[str, list[str]] = field(default_factory=dict)
     """A team tournament's teams: team name -> its players. Teammates are kept apart at the
     tables (as a ``separate`` pair policy) and the team standings sum their members' points."""
@@ -104,6 +110,17 @@ class Tournament:
                     raise TournamentError(f"{name!r} is in two teams, {where[name]!r} and {team!r}", "teams")
                 where[name] = team
 
+    def new_pass(self) -> str:
+        """A fresh judges' pass (the old one stops working); only its digest is kept."""
+        given = secrets.token_urlsafe(12)
+        self.judge_pass = hashlib.sha256(given.encode()).hexdigest()
+        return given
+
+    def pass_ok(self, given: str) -> bool:
+        """Whether ``given`` is the judges' pass (compared in constant time; never without one)."""
+        digest = hashlib.sha256(given.encode("utf-8", "replace")).hexdigest()
+        return bool(self.judge_pass) and hmac.compare_digest(digest, self.judge_pass)
+
     def team_of(self, player: str) -> str:
         """The player's team ("" when the tournament has no teams or the player none)."""
         return next((team for team, members in self.teams.items() if player in members), "")
@@ -118,7 +135,8 @@ class Tournament:
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "players": self.players, "rounds": self.rounds, "system": self.system.source,
                 "event_class": self.event_class, "stages": {str(k): v for k, v in self.stages.items()},
-                "pairs": [list(p) for p in self.pairs], "seed": self.seed, "cards": self.cards, "teams": self.teams}
+                "pairs": [list(p) for p in self.pairs], "seed": self.seed, "cards": self.cards, "teams": self.teams,
+                "judge_pass": self.judge_pass}
 
     @classmethod
     def from_json(cls, raw: Any) -> Tournament:
@@ -129,6 +147,7 @@ class Tournament:
                    {int(k): f.text(v, "stages", 40) for k, v in f.obj(data.get("stages", {}), "stages").items()},
                    [(p[0], p[1], p[2]) for p in f.lst(data.get("pairs", []), "pairs", 10000)],
                    f.integer(data.get("seed", 0), "seed", 0, 2**63), bool(data.get("cards", True)),
+                   f.text(data.get("judge_pass", ""), "judge_pass", 64),
                    {f.text(team, "teams", 200): [f.text(p, "teams", 200) for p in f.lst(members, "teams", 10000)]
                     for team, members in f.obj(data.get("teams", {}), "teams").items()})
 

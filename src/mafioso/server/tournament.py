@@ -5,7 +5,10 @@ tournament's standings after any round (with the scoring system and version besi
 each round's seating (who sits at which table in which seat, and each table's result), the Elo
 ratings, the exports (CSV, JSON) and each game's printable protocol sheet. The data are the
 desk's tables (:mod:`mafioso.desk.store`) in the server's own database, kept with
-``mafioso tournament`` on the command line; nothing here writes.
+``mafioso tournament`` on the command line. One thing is written here: a judge holding the
+tournament's judges' pass (printed by ``mafioso tournament create``, renewed by ``mafioso
+tournament pass``) records or corrects a table's game from its protocol file, checked against the
+rules exactly as ``mafioso tournament record`` checks it; nothing is stored unless it is clean.
 
 Standings and ratings are computed from the stored protocols on every request, exactly as the
 command line computes them, so the page and ``mafioso tournament standings`` always agree.
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import json
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,14 +28,46 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from mafioso.desk import sheet
+from mafioso.desk import formats, sheet
 from mafioso.desk.errors import DeskError
 from mafioso.desk.store import DeskStore
 from mafioso.desk.tournament import GameEntry, Tournament, as_csv, ratings, ratings_across, standings, team_standings
-from mafioso.server.schemas import check_data
+from mafioso.server.errors import BadMessage
+from mafioso.server.schemas import check_data, check_json
 
 STATIC = Path(__file__).parent / "static"
 NO_STORE = {"Cache-Control": "no-store"}
+log = logging.getLogger("mafioso.server")
+
+
+MAX_UPLOAD = 1_048_576
+"""A protocol file is a few kilobytes; the request carrying one is refused beyond a megabyte."""
+
+
+class RecordGame(BaseModel):
+    """A judge's upload: where the game was played, the pass, and the protocol file's text."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    name: str = Field(min_length=1, max_length=200)
+    round: int = Field(ge=1, le=100)
+    table: int = Field(ge=1, le=1000)
+    judge_pass: str = Field(alias="pass", min_length=1, max_length=200)
+    correct: bool = False
+    reason: str = Field(default="", max_length=500)
+    protocol: str = Field(min_length=1, max_length=MAX_UPLOAD)
+
+
+class WrongPass(Exception):
+    """The judges' pass does not match: nothing is recorded."""
+
+
+class Unclean(Exception):
+    """The protocol breaks the rules: the problems are sent back and nothing is recorded."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__(f"the protocol breaks the rules in {len(problems)} place(s), first: {problems[0]}")
+        self.problems = problems
 
 
 class Which(BaseModel):
@@ -67,7 +103,13 @@ def _read(request: Request, read: Callable[[DeskStore], Any]) -> Any:
 
 
 def _refused(error: Exception, status: int = 400) -> JSONResponse:
-    message = str(error) if isinstance(error, DeskError) else getattr(error, "message", None) or str(error)
+    """A refused request as ``{"error": message}``: the desk's and the schema's reasons as they
+    are, anything else (a bug, a database failure) logged and answered without its details."""
+    if not isinstance(error, DeskError | BadMessage):
+        log.error("tournament page: %s", error, exc_info=error)
+        return JSONResponse({"error": "the server could not do that; the error is in its log", "code": "internal"},
+                            status_code=500, headers=NO_STORE)
+    message = str(error)
     if isinstance(error, DeskError) and "no tournament named" in message:
         status = 404
     return JSONResponse({"error": message, "code": "no_tournament" if status == 404 else "bad_request"},
@@ -190,6 +232,45 @@ async def protocol_sheet(request: Request) -> Response:
     return HTMLResponse(sheet.render_html(proto, tour.system, tour.stage(game.round)), headers=NO_STORE)
 
 
+async def record_game(request: Request) -> Response:
+    """Record (or, with ``correct`` and a ``reason``, correct) a table's game from a protocol file
+    in mafioso's, mafiaratings' or Polemica's JSON, if the judges' pass matches and the protocol
+    replays cleanly; the answer says what was stored, or why nothing was."""
+    try:
+        body = await _limited_body(request)
+        form = check_json(RecordGame, body, "upload")
+        proto, problems = formats.load(form.protocol, None, "the protocol")
+        if problems:
+            raise Unclean([str(problem) for problem in problems])
+
+        def write(desk: DeskStore) -> int:
+            if not desk.tournament(form.name).pass_ok(form.judge_pass):
+                raise WrongPass("that is not this tournament's judges' pass")
+            return desk.record(form.name, form.round, form.table, proto, new=not form.correct, reason=form.reason)
+        version = _read(request, write)
+    except WrongPass as error:
+        return JSONResponse({"error": str(error), "code": "wrong_pass"}, status_code=403, headers=NO_STORE)
+    except Unclean as error:
+        return JSONResponse({"error": str(error), "code": "unclean", "problems": error.problems[:50]},
+                            status_code=400, headers=NO_STORE)
+    except Exception as error:
+        return _refused(error)
+    return JSONResponse({"round": form.round, "table": form.table, "version": version, "winner": proto.winner},
+                        headers=NO_STORE)
+
+
+async def _limited_body(request: Request) -> bytes:
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_UPLOAD * 2:
+        raise DeskError("that upload is too large for a protocol")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_UPLOAD * 2:
+            raise DeskError("that upload is too large for a protocol")
+    return body
+
+
 def tournament_routes() -> list[BaseRoute]:
     """The page and its read-only API (registered by :func:`mafioso.server.routes.routes`)."""
     return [
@@ -199,4 +280,5 @@ def tournament_routes() -> list[BaseRoute]:
         Route("/api/desk/ratings", all_ratings),
         Route("/api/desk/standings.{kind:str}", export),
         Route("/api/desk/sheet", protocol_sheet),
+        Route("/api/desk/record", record_game, methods=["POST"]),
     ]
