@@ -132,7 +132,13 @@ def test_the_page_in_chromium(tmp_path: Path) -> None:
     from tests.server.test_browser import ARGS, Server
 
     seed(tmp_path / "tables.sqlite3", players=10, rounds=2, played=2, name="Club night")
-    seed(tmp_path / "tables.sqlite3", players=25, rounds=4, played=3, teams=5)
+    plan = seed(tmp_path / "tables.sqlite3", players=25, rounds=4, played=3, teams=5)
+    good = tmp_path / "round2-table2.json"
+    good.write_text(json.dumps(formats.write(bot_game(5, plan[1][1]), "mafiaratings")), encoding="utf-8")
+    broken = formats.write(bot_game(6, plan[1][1]), "polemica")
+    broken["result"] = 1 - broken["result"] if broken["result"] in (0, 1) else 0  # the wrong winner
+    bad = tmp_path / "broken.json"
+    bad.write_text(json.dumps(broken), encoding="utf-8")
     server = Server(tmp_path / "tables.sqlite3")
     server.start()
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -176,6 +182,26 @@ def test_the_page_in_chromium(tmp_path: Path) -> None:
             wide.click("[data-tab=ratings]")
             assert len(wide.query_selector_all("#elo tbody tr")) >= 20  # everyone who has played a game
             wide.screenshot(path=str(SHOTS / "ratings.png"))
+            wide.click("[data-tab=record]")
+            assert wide.input_value("#rround") == "2" and wide.input_value("#rtable") == "2"  # the first table to play
+            wide.fill("#pass", "a guess")
+            wide.set_input_files("#file", str(good))
+            wide.click("#recordform .go")
+            wide.wait_for_selector("#recordresult .no")
+            assert "not this tournament's judges' pass" in wide.inner_text("#recordresult")
+            wide.fill("#pass", PASS)
+            wide.set_input_files("#file", str(bad))
+            wide.click("#recordform .go")
+            wide.wait_for_selector("#recordresult li")
+            assert "Nothing was stored" in wide.inner_text("#recordresult")
+            wide.screenshot(path=str(SHOTS / "record-refused.png"))
+            wide.set_input_files("#file", str(good))
+            wide.click("#recordform .go")
+            wide.wait_for_selector("#recordresult .ok")
+            assert "Round 2, table 2: recorded" in wide.inner_text("#recordresult")
+            wide.wait_for_selector("#facts:has-text('4 of 8 games recorded')")  # the page reloads its data
+            assert wide.input_value("#rround") == "3" and wide.input_value("#rtable") == "1"  # the next table to play
+            wide.screenshot(path=str(SHOTS / "record-done.png"))
             phone = chromium.new_page(viewport={"width": 360, "height": 740})
             phone.goto(server.url + "/tournament?name=" + NAME.replace(" ", "%20") + "&tab=seating")
             phone.wait_for_selector(".card")

@@ -134,6 +134,7 @@ function render() {
   renderSeating(d);
   renderTeams(d);
   renderRatings(d);
+  renderRecord(d);
 }
 
 /** @param {string} kind */
@@ -262,7 +263,86 @@ function ratingTable(table, ratings) {
   if (!rows.length) table.replaceChildren(el("caption", {class: "muted", text: t("No game recorded yet.")}));
 }
 
+/**
+ * Fill a select with numbers, keeping the judge's choice across refreshes.
+ * @param {HTMLSelectElement} select
+ * @param {number[]} values
+ * @param {number} preferred
+ */
+function numbers(select, values, preferred) {
+  const keep = select.value;
+  const key = values.join(",");
+  if (select.dataset.values !== key) {
+    select.replaceChildren(...values.map(v => el("option", {value: v, text: String(v)})));
+    select.dataset.values = key;
+  }
+  select.value = keep && values.includes(Number(keep)) ? keep : String(preferred);
+}
+
+/** @param {any} d */
+function renderRecord(d) {
+  const open = d.seating.find((/** @type {any} */ s) => s.result === "not_played") || d.seating[0];
+  const rounds = [...new Set(d.seating.map((/** @type {any} */ s) => s.round))].map(Number);
+  const round = /** @type {HTMLSelectElement} */ ($("rround"));
+  numbers(round, rounds, open ? open.round : 1);
+  const tables = d.seating.filter((/** @type {any} */ s) => String(s.round) === round.value).map((/** @type {any} */ s) => s.table);
+  numbers(/** @type {HTMLSelectElement} */ ($("rtable")), tables, open && String(open.round) === round.value ? open.table : 1);
+  const saved = sessionStorage.getItem("judge-pass:" + d.name);
+  const pass = /** @type {HTMLInputElement} */ ($("pass"));
+  if (saved && !pass.value) pass.value = saved;
+}
+
+/** @param {SubmitEvent} ev */
+async function submitRecord(ev) {
+  ev.preventDefault();
+  const d = state.data;
+  const out = $("recordresult");
+  const file = /** @type {HTMLInputElement} */ ($("file")).files?.[0];
+  const button = /** @type {HTMLButtonElement} */ (document.querySelector("#recordform .go"));
+  if (!file) return;
+  const pass = /** @type {HTMLInputElement} */ ($("pass")).value;
+  const body = {
+    name: d.name, pass, round: Number(/** @type {HTMLSelectElement} */ ($("rround")).value),
+    table: Number(/** @type {HTMLSelectElement} */ ($("rtable")).value),
+    correct: /** @type {HTMLInputElement} */ ($("correct")).checked,
+    reason: /** @type {HTMLInputElement} */ ($("reason")).value, protocol: await file.text(),
+  };
+  button.disabled = true;
+  try {
+    const r = await fetch("/api/desk/record", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+    const data = await r.json().catch(() => ({error: t("The server did not answer; try again.")}));
+    if (!r.ok) {
+      const why = data.problems
+        ? t("Nothing was stored: the protocol breaks the rules in {n} place(s):", {n: data.problems.length})
+        : t("Nothing was stored: {why}", {why: data.error || t("Refused.")});
+      out.replaceChildren(el("p", {class: "no", text: why}),
+        data.problems ? el("ul", {}, ...data.problems.map((/** @type {string} */ p) => el("li", {text: p}))) : null);
+      return;
+    }
+    sessionStorage.setItem("judge-pass:" + d.name, pass);
+    const result = /** @type {any} */ (RESULTS())[data.winner || "unfinished"];
+    out.replaceChildren(el("p", {class: "ok", text: data.version > 1
+      ? t("Round {round}, table {table}: corrected (version {n}); {result}.", {round: data.round, table: data.table, n: data.version, result})
+      : t("Round {round}, table {table}: recorded; {result}.", {round: data.round, table: data.table, result})}));
+    /** @type {HTMLFormElement} */ ($("recordform")).reset();
+    $("reasonbox").hidden = true;
+    /** @type {HTMLInputElement} */ ($("pass")).value = pass;
+    /** @type {HTMLSelectElement} */ ($("rround")).value = "";  // on to the next table to play
+    /** @type {HTMLSelectElement} */ ($("rtable")).value = "";
+    await load();
+  } finally {
+    button.disabled = false;
+  }
+}
+
 function wire() {
+  $("recordform").addEventListener("submit", e => { submitRecord(/** @type {SubmitEvent} */ (e)); });
+  $("correct").addEventListener("change", e => {
+    const on = /** @type {HTMLInputElement} */ (e.target).checked;
+    $("reasonbox").hidden = !on;
+    /** @type {HTMLInputElement} */ ($("reason")).required = on;
+  });
+  $("rround").addEventListener("change", () => { if (state.data) renderRecord(state.data); });
   document.querySelectorAll("[data-tab]").forEach(b => b.addEventListener("click", () => {
     state.tab = /** @type {HTMLElement} */ (b).dataset.tab || "standings";
     render();
