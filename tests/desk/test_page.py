@@ -274,3 +274,21 @@ def test_a_protocol_that_breaks_the_rules_is_sent_back_with_its_problems(client:
     wrong_seat = bot_game(7, list(reversed(players)))
     answer = upload(client, wrong_seat)
     assert answer.status_code == 400 and "in the protocol, but" in answer.json()["error"]
+
+
+def test_an_unfinished_game_shows_no_roles(tmp_path: Path) -> None:
+    db = tmp_path / "unfinished.sqlite3"
+    plan = seed(db, played=0)
+    proto = bot_game(3, plan[0][0])
+    proto.winner = None  # recorded as it stood when the judge sent it
+    store = open_desk(str(db))
+    try:
+        store.add_game(NAME, 1, 1, proto, expect_new=True)
+    finally:
+        store.close()
+    with TestClient(create_app(open_store(str(db)))) as running:
+        sheet = running.get("/api/desk/sheet", params={"name": NAME, "round": 1, "table": 1})
+        assert sheet.status_code == 404 and "shows every role" in sheet.json()["error"]
+        assert "don" not in sheet.text.lower() and "sheriff" not in sheet.text.lower()
+        data = running.get("/api/desk/tournament", params={"name": NAME}).json()
+        assert data["seating"][0]["result"] == "unfinished" and "roles" not in json.dumps(data)

@@ -223,6 +223,9 @@ async def protocol_sheet(request: Request) -> Response:
         game = next((g for g in games if (g.round, g.table) == (which.round, which.table)), None)
         if game is None or game.cancelled:
             raise DeskError(f"round {which.round}, table {which.table} has no game recorded")
+        if game.protocol.winner is None:  # the sheet shows every role: not while the game may go on
+            raise DeskError(f"the game of round {which.round}, table {which.table} is not finished, and its protocol "
+                            "shows every role: it is shown once the game is over")
     except Exception as error:
         return _refused(error, 404 if isinstance(error, DeskError) else 400)
     proto = copy.deepcopy(game.protocol)

@@ -219,7 +219,7 @@ function renderSeating(d) {
     const badge = el("span", {class: "badge " + s.result, text: /** @type {any} */ (results)[s.result] || s.result});
     const seats = el("ol", {}, ...s.players.map((/** @type {string} */ p, /** @type {number} */ i) =>
       el("li", {class: isHit(p) ? "hit" : null}, el("span", {class: "n", text: String(i + 1)}), el("span", {text: p}))));
-    const link = s.result !== "not_played" && s.result !== "cancelled"
+    const link = ["red", "black", "draw"].includes(s.result)  // an unfinished game's sheet would show every role
       ? el("a", {href: `/api/desk/sheet?name=${encodeURIComponent(d.name)}&round=${s.round}&table=${s.table}`, target: "_blank",
         text: t("Protocol")}) : null;
     const version = s.version > 1 ? el("span", {class: "muted", text: " " + t("corrected (version {n})", {n: s.version})}) : null;
