@@ -241,6 +241,7 @@ def test_a_judge_records_and_corrects_a_game_from_the_page(client: TestClient) -
 
 @pytest.mark.parametrize(("change", "status", "says"), [
     ({"pass": "guess"}, 403, "not this tournament's judges' pass"),
+    ({"pass": "guess", "protocol": "{" * 100_000}, 403, "judges' pass"),  # the pass first, then the file
     ({"name": "Spring Cup"}, 404, "no tournament named 'Spring Cup'"),
     ({"table": 9}, 400, "there is no table 9 in round 2"),
     ({"protocol": "{" * 100_000}, 400, "nests"),

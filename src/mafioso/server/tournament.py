@@ -242,12 +242,14 @@ async def record_game(request: Request) -> Response:
     try:
         body = await _limited_body(request)
         form = check_json(RecordGame, body, "upload")
+        if not _read(request, lambda desk: desk.tournament(form.name).pass_ok(form.judge_pass)):
+            raise WrongPass("that is not this tournament's judges' pass")  # before the file is even read
         proto, problems = formats.load(form.protocol, None, "the protocol")
         if problems:
             raise Unclean([str(problem) for problem in problems])
 
         def write(desk: DeskStore) -> int:
-            if not desk.tournament(form.name).pass_ok(form.judge_pass):
+            if not desk.tournament(form.name).pass_ok(form.judge_pass):  # renewed in between
                 raise WrongPass("that is not this tournament's judges' pass")
             return desk.record(form.name, form.round, form.table, proto, new=not form.correct, reason=form.reason)
         version = _read(request, write)
