@@ -293,3 +293,20 @@ def test_an_unfinished_game_shows_no_roles(tmp_path: Path) -> None:
         assert "don" not in sheet.text.lower() and "sheriff" not in sheet.text.lower()
         data = running.get("/api/desk/tournament", params={"name": NAME}).json()
         assert data["seating"][0]["result"] == "unfinished" and "roles" not in json.dumps(data)
+
+
+def test_answers_are_cached_until_the_tournament_changes(client: TestClient, tmp_path: Path) -> None:
+    first = client.get("/api/desk/tournament", params={"name": NAME}).json()
+    assert client.get("/api/desk/tournament", params={"name": NAME}).json() == first
+    store = open_desk(str(tmp_path / "tables.sqlite3"))  # another process, such as mafioso tournament scoring
+    try:
+        tour = store.tournament(NAME)
+        tour.system = scoring.preset("mwc")
+        store.save_settings(tour)
+        assert client.get("/api/desk/tournament", params={"name": NAME}).json()["system"] == "Maf World Cup v2"
+        store.add_game(NAME, 1, 2, store.games(NAME)[1].protocol, cancelled=True, reason="wrong table", expect_new=False)
+        again = client.get("/api/desk/tournament", params={"name": NAME}).json()
+        assert again["seating"][1]["result"] == "cancelled"
+        assert client.get("/api/desk/tournaments").json()[0]["played"] == 2
+    finally:
+        store.close()

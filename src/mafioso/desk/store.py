@@ -9,6 +9,7 @@ one transaction: an import that fails stores nothing.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 import time
@@ -137,14 +138,37 @@ class DeskStore:
     def games(self, name: str) -> list[GameEntry]:
         """The current version of every table's game."""
         seats = self.seating(name)
+        latest = self._latest(name)
+        return [GameEntry(r, t, tuple(seats[(r, t)]), Protocol.from_json(json.loads(p)), v, bool(c))
+                for (r, t), (v, p, c) in sorted(latest.items())]
+
+    def fingerprint(self, name: str | None = None) -> str:
+        """A short digest that changes whenever anything of the tournament (or of any, with no
+        name) changes: its settings, or a game recorded, corrected or cancelled (versions are only
+        ever added). Pages cache what they computed under it."""
+        where, params = ("WHERE tournament = ?", (name,)) if name is not None else ("", ())
+        games = self._rows(f"SELECT COUNT(*), MAX(at) FROM desk_games {where}", params)
+        where = "WHERE name = ?" if name is not None else ""
+        settings = self._rows(f"SELECT name, settings FROM desk_tournaments {where} ORDER BY created", params)
+        digest = hashlib.sha256(repr((games, settings)).encode())
+        return digest.hexdigest()[:32]
+
+    def counts(self, name: str) -> tuple[int, int]:
+        """How many tables the seating has, and how many have a game that counts (not cancelled)."""
+        tables = self._rows("SELECT COUNT(*) FROM desk_seating WHERE tournament = ?", (name,))[0][0]
+        played = self._rows("SELECT COUNT(*) FROM desk_games g WHERE tournament = ? AND cancelled = 0 AND version = "
+                            "(SELECT MAX(version) FROM desk_games h WHERE h.tournament = g.tournament "
+                            "AND h.round = g.round AND h.table_no = g.table_no)", (name,))[0][0]
+        return int(tables), int(played)
+
+    def _latest(self, name: str) -> dict[tuple[int, int], tuple[int, str, int]]:
         latest: dict[tuple[int, int], tuple[int, str, int]] = {}
         for round_, table, version, protocol, cancelled in self._rows(
                 "SELECT round, table_no, version, protocol, cancelled FROM desk_games WHERE tournament = ?", (name,)):
             key = (int(round_), int(table))
             if key not in latest or int(version) > latest[key][0]:
                 latest[key] = (int(version), protocol, int(cancelled))
-        return [GameEntry(r, t, tuple(seats[(r, t)]), Protocol.from_json(json.loads(p)), v, bool(c))
-                for (r, t), (v, p, c) in sorted(latest.items())]
+        return latest
 
     def history(self, name: str, round_: int, table: int) -> list[tuple[int, bool, str, float]]:
         return [(int(v), bool(c), r, float(a)) for v, c, r, a in self._rows(

@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import json
 import logging
+from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -102,6 +103,29 @@ def _read(request: Request, read: Callable[[DeskStore], Any]) -> Any:
         return read(desk)
 
 
+CACHE_SIZE = 64
+"""Answers kept per app (by tournament, round and fingerprint): a hall full of phones refreshing
+the page costs one computation per change, not one per phone, and never holds up the tables."""
+
+
+def _cached(request: Request, key: tuple[Any, ...], compute: Callable[[DeskStore], Any]) -> Any:
+    """``compute``'s answer for ``key``, computed again only when the tournament's (or, with no
+    name in ``key``, any tournament's) fingerprint has changed since."""
+    cache: OrderedDict[tuple[Any, ...], tuple[str, Any]] = request.app.state.__dict__.setdefault("desk_cache", OrderedDict())
+    desk, lock = _desk(request)
+    with lock:
+        mark = desk.fingerprint(key[0])
+        hit = cache.get(key)
+        if hit is not None and hit[0] == mark:
+            cache.move_to_end(key)
+            return hit[1]
+        value = compute(desk)
+    cache[key] = (mark, value)
+    while len(cache) > CACHE_SIZE:
+        cache.popitem(last=False)
+    return value
+
+
 def _refused(error: Exception, status: int = 400) -> JSONResponse:
     """A refused request as ``{"error": message}``: the desk's and the schema's reasons as they
     are, anything else (a bug, a database failure) logged and answered without its details."""
@@ -126,13 +150,12 @@ async def index(request: Request) -> Response:
         out = []
         for name in desk.names():
             tour = desk.tournament(name)
-            games = desk.games(name)
+            tables, played = desk.counts(name)
             out.append({"name": name, "players": len(tour.players), "rounds": tour.rounds, "tables": tour.tables,
-                        "system": tour.system.label, "played": sum(1 for g in games if not g.cancelled),
-                        "games": len(desk.seating(name))})
+                        "system": tour.system.label, "played": played, "games": tables})
         return out
     try:
-        return JSONResponse(_read(request, read), headers=NO_STORE)
+        return JSONResponse(_cached(request, (None, "index"), read), headers=NO_STORE)
     except DeskError as error:
         return _refused(error)
 
@@ -144,7 +167,7 @@ async def all_ratings(request: Request) -> Response:
         events = [(desk.tournament(name), desk.games(name)) for name in names]
         return {"tournaments": names, "ratings": ratings_across(events)}
     try:
-        return JSONResponse(_read(request, read), headers=NO_STORE)
+        return JSONResponse(_cached(request, (None, "ratings"), read), headers=NO_STORE)
     except DeskError as error:
         return _refused(error)
 
@@ -161,22 +184,29 @@ def _loaded(request: Request) -> tuple[Which, Tournament, list[GameEntry], dict[
 async def overview(request: Request) -> Response:
     """A tournament's settings, standings (after ``round`` if given), seating with results, ratings."""
     try:
-        which, tour, games, plan = _loaded(request)
+        which = check_data(Which, dict(request.query_params), "query")
+        body = _cached(request, (which.name, "overview", which.round), lambda desk: _overview(desk, which))
     except Exception as error:
         return _refused(error)
+    return Response(body, media_type="application/json", headers=NO_STORE)
+
+
+def _overview(desk: DeskStore, which: Which) -> bytes:
+    tour, games, plan = desk.tournament(which.name), desk.games(which.name), desk.seating(which.name)
     played = {(g.round, g.table): g for g in games}
     after = min(which.round, tour.rounds) if which.round else None
     rows = standings(tour, games, after)
-    return JSONResponse({
+    comp = tour.system.compensation
+    return json.dumps({
         "name": tour.name, "system": tour.system.label, "event_class": tour.event_class, "rounds": tour.rounds,
-        "players": len(tour.players), "cards": tour.cards,
-        "compensation": tour.system.compensation.group if tour.system.compensation else None, "average": "average" in tour.system.tie_breaks,
+        "players": len(tour.players), "cards": tour.cards, "compensation": comp.group if comp else None,
+        "average": "average" in tour.system.tie_breaks,
         "stages": {str(r): tour.stage(r) for r in range(1, tour.rounds + 1)},
         "after": after, "standings": rows, "teams": team_standings(tour, rows),
         "seating": [_table(r, t, players, played.get((r, t))) for (r, t), players in sorted(plan.items())],
         "byes": _byes(tour, plan),
         "ratings": ratings(tour, games),
-    }, headers=NO_STORE)
+    }, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def _table(round_: int, table: int, players: list[str], game: GameEntry | None) -> dict[str, Any]:
