@@ -310,3 +310,17 @@ def test_answers_are_cached_until_the_tournament_changes(client: TestClient, tmp
         assert client.get("/api/desk/tournaments").json()[0]["played"] == 2
     finally:
         store.close()
+
+
+def test_a_game_log_from_a_server_table_is_recorded_like_a_protocol(client: TestClient) -> None:
+    """The host screen's "Download the game log" file goes straight to the tournament."""
+    game = play_game("sport", seed=11, bots="heuristic", options={"best_move": True})
+    answer = upload(client, json.dumps(game.log()))
+    assert answer.status_code == 200 and answer.json()["winner"] == protocol_of(game).winner, answer.text
+    other = play_game("vendetta", seed=1, bots="random")
+    refused = upload(client, json.dumps(other.log()), correct=True, reason="a wrong file")
+    assert refused.status_code == 400 and "the judge's desk keeps sport games" in refused.json()["error"]
+    broken = game.log()
+    broken["history"] = [*broken["history"][:3], ["decide", 99, "x"]]
+    refused = upload(client, json.dumps(broken), correct=True, reason="a wrong file")
+    assert refused.status_code == 400 and refused.json()["error"].startswith("history: is a game log that does not")

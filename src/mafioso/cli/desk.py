@@ -21,9 +21,8 @@ from rich.table import Table
 
 from mafioso.cli.errors import CommandError, FriendlyGroup, emit_json, friendly
 from mafioso.desk import formats, scoring, sheet
-from mafioso.desk.capture import protocol_of
 from mafioso.desk.errors import FormatError, TournamentError
-from mafioso.desk.fields import MAX_BYTES, load_json
+from mafioso.desk.fields import MAX_BYTES
 from mafioso.desk.record import Protocol
 from mafioso.desk.replay import Problem
 from mafioso.desk.store import DeskStore, open_desk
@@ -36,7 +35,6 @@ from mafioso.desk.tournament import (
     standings,
     team_standings,
 )
-from mafioso.engine import Game
 
 protocol_app = typer.Typer(cls=FriendlyGroup, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                            help="Game protocols: show, check, export (mafiaratings, Polemica), print as PDF.")
@@ -67,12 +65,9 @@ def read_protocol(path: Path, fmt: str | None = None) -> tuple[Protocol, list[Pr
     except OSError as error:
         raise CommandError(f"cannot read {path}: {error.strerror or error}", file=str(path)) from None
     try:
-        raw = load_json(data, str(path))
-        if fmt is None and isinstance(raw, dict) and "edition" in raw and ("history" in raw or "decisions" in raw):
-            return protocol_of(Game.replay(raw)), []
         if fmt is not None and fmt not in formats.FORMATS:
             raise FormatError(f"must be one of {', '.join(formats.FORMATS)}, not {fmt!r}", "--format")
-        return formats.check(formats.READERS[fmt or formats.detect(raw)](raw))
+        return formats.load_any(data, fmt, str(path))
     except FormatError as error:
         raise CommandError(f"{path}: {error}", file=str(path), field=error.field, type="FormatError") from None
 

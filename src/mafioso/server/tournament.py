@@ -274,7 +274,7 @@ async def record_game(request: Request) -> Response:
         form = check_json(RecordGame, body, "upload")
         if not _read(request, lambda desk: desk.tournament(form.name).pass_ok(form.judge_pass)):
             raise WrongPass("that is not this tournament's judges' pass")  # before the file is even read
-        proto, problems = formats.load(form.protocol, None, "the protocol")
+        proto, problems = formats.load_any(form.protocol, None, "the protocol")
         if problems:
             raise Unclean([str(problem) for problem in problems])
 
