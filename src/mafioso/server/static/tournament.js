@@ -315,8 +315,8 @@ async function submitRecord(ev) {
       const why = data.problems
         ? t("Nothing was stored: the protocol breaks the rules in {n} place(s):", {n: data.problems.length})
         : t("Nothing was stored: {why}", {why: data.error || t("Refused.")});
-      out.replaceChildren(el("p", {class: "no", text: why}),
-        data.problems ? el("ul", {}, ...data.problems.map((/** @type {string} */ p) => el("li", {text: p}))) : null);
+      const list = data.problems ? [el("ul", {}, ...data.problems.map((/** @type {string} */ p) => el("li", {text: p})))] : [];
+      out.replaceChildren(el("p", {class: "no", text: why}), ...list);
       return;
     }
     sessionStorage.setItem("judge-pass:" + d.name, pass);
