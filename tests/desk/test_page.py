@@ -202,6 +202,15 @@ def test_the_page_in_chromium(tmp_path: Path) -> None:
             wide.wait_for_selector("#facts:has-text('4 of 8 games recorded')")  # the page reloads its data
             assert wide.input_value("#rround") == "3" and wide.input_value("#rtable") == "1"  # the next table to play
             wide.screenshot(path=str(SHOTS / "record-done.png"))
+            wide.select_option("#rround", "2")
+            wide.select_option("#rtable", "2")
+            wide.click("#cancelgame")
+            assert "give the judges' pass and why" in wide.inner_text("#recordresult")
+            wide.fill("#reason", "played at the wrong table")
+            wide.once("dialog", lambda dialog: dialog.accept())
+            wide.click("#cancelgame")
+            wide.wait_for_selector("#recordresult:has-text('Round 2, table 2: cancelled.')")
+            wide.wait_for_selector("#facts:has-text('3 of 8 games recorded')")
             phone = chromium.new_page(viewport={"width": 360, "height": 740})
             phone.goto(server.url + "/tournament?name=" + NAME.replace(" ", "%20") + "&tab=seating")
             phone.wait_for_selector(".card")
@@ -324,3 +333,17 @@ def test_a_game_log_from_a_server_table_is_recorded_like_a_protocol(client: Test
     broken["history"] = [*broken["history"][:3], ["decide", 99, "x"]]
     refused = upload(client, json.dumps(broken), correct=True, reason="a wrong file")
     assert refused.status_code == 400 and refused.json()["error"].startswith("history: is a game log that does not")
+
+
+def test_a_judge_cancels_a_game_from_the_page(client: TestClient) -> None:
+    def cancel(**fields: Any) -> Any:
+        return client.post("/api/desk/cancel", json={"name": NAME, "round": 1, "table": 2, "pass": PASS,
+                                                     "reason": "played with the wrong seating", **fields})
+    assert cancel(**{"pass": "guess"}).status_code == 403
+    assert "reason" in cancel(reason="").json()["error"]
+    assert "has no game to cancel" in cancel(round=3).json()["error"]
+    done = cancel()
+    assert done.status_code == 200 and done.json()["version"] == 2
+    assert "cancelled already" in cancel().json()["error"]
+    data = client.get("/api/desk/tournament", params={"name": NAME}).json()
+    assert data["seating"][1]["result"] == "cancelled" and sum(r["games"] for r in data["standings"]) == 20

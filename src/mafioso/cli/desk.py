@@ -21,7 +21,7 @@ from rich.table import Table
 
 from mafioso.cli.errors import CommandError, FriendlyGroup, emit_json, friendly
 from mafioso.desk import formats, scoring, sheet
-from mafioso.desk.errors import FormatError, TournamentError
+from mafioso.desk.errors import FormatError
 from mafioso.desk.fields import MAX_BYTES
 from mafioso.desk.record import Protocol
 from mafioso.desk.replay import Problem
@@ -345,12 +345,7 @@ def cancel(name: Name, round_: Round, table: TableNo,
     if not reason.strip():
         raise CommandError("--reason: say why the game is cancelled")
     with desk(db) as store:
-        games = {(g.round, g.table): g for g in store.games(name)}
-        game = games.get((round_, table))
-        if game is None:
-            store.tournament(name)
-            raise TournamentError(f"round {round_}, table {table} has no game to cancel")
-        version = store.add_game(name, round_, table, game.protocol, cancelled=True, reason=reason, expect_new=False)
+        version = store.cancel(name, round_, table, reason)
     console.print(f"Round {round_}, table {table}: cancelled (version {version}).", highlight=False)
 
 

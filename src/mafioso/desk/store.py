@@ -135,6 +135,18 @@ class DeskStore:
         proto.header.tournament, proto.header.round, proto.header.table = name, str(round_), str(table)
         return self.add_game(name, round_, table, proto, reason=reason, expect_new=new)
 
+    def cancel(self, name: str, round_: int, table: int, reason: str) -> int:
+        """Cancel a table's game (it stops counting; its versions stay): the version stored."""
+        if not reason.strip():
+            raise TournamentError("say why the game is cancelled", "reason")
+        game = next((g for g in self.games(name) if (g.round, g.table) == (round_, table)), None)
+        if game is None:
+            self.tournament(name)  # an unknown tournament is named as such
+            raise TournamentError(f"round {round_}, table {table} has no game to cancel")
+        if game.cancelled:
+            raise TournamentError(f"the game of round {round_}, table {table} is cancelled already")
+        return self.add_game(name, round_, table, game.protocol, cancelled=True, reason=reason, expect_new=False)
+
     def games(self, name: str) -> list[GameEntry]:
         """The current version of every table's game."""
         seats = self.seating(name)

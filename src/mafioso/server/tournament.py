@@ -59,6 +59,18 @@ class RecordGame(BaseModel):
     protocol: str = Field(min_length=1, max_length=MAX_UPLOAD)
 
 
+class CancelGame(BaseModel):
+    """A judge's cancellation: where, the pass, and why."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    name: str = Field(min_length=1, max_length=200)
+    round: int = Field(ge=1, le=100)
+    table: int = Field(ge=1, le=1000)
+    judge_pass: str = Field(alias="pass", min_length=1, max_length=200)
+    reason: str = Field(min_length=1, max_length=500)
+
+
 class WrongPass(Exception):
     """The judges' pass does not match: nothing is recorded."""
 
@@ -294,6 +306,24 @@ async def record_game(request: Request) -> Response:
                         headers=NO_STORE)
 
 
+async def cancel_game(request: Request) -> Response:
+    """Cancel a table's game with the judges' pass and a reason (it stops counting; kept in the history)."""
+    try:
+        form = check_json(CancelGame, await _limited_body(request), "cancellation")
+
+        def write(desk: DeskStore) -> int:
+            if not desk.tournament(form.name).pass_ok(form.judge_pass):
+                raise WrongPass("that is not this tournament's judges' pass")
+            return desk.cancel(form.name, form.round, form.table, form.reason)
+        version = _read(request, write)
+    except WrongPass as error:
+        return JSONResponse({"error": str(error), "code": "wrong_pass"}, status_code=403, headers=NO_STORE)
+    except Exception as error:
+        return _refused(error)
+    return JSONResponse({"round": form.round, "table": form.table, "version": version, "cancelled": True},
+                        headers=NO_STORE)
+
+
 async def _limited_body(request: Request) -> bytes:
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > MAX_UPLOAD * 2:
@@ -316,4 +346,5 @@ def tournament_routes() -> list[BaseRoute]:
         Route("/api/desk/standings.{kind:str}", export),
         Route("/api/desk/sheet", protocol_sheet),
         Route("/api/desk/record", record_game, methods=["POST"]),
+        Route("/api/desk/cancel", cancel_game, methods=["POST"]),
     ]

@@ -335,8 +335,36 @@ async function submitRecord(ev) {
   }
 }
 
+async function cancelGame() {
+  const d = state.data;
+  const out = $("recordresult");
+  const reason = /** @type {HTMLInputElement} */ ($("reason"));
+  const pass = /** @type {HTMLInputElement} */ ($("pass")).value;
+  const round = Number(/** @type {HTMLSelectElement} */ ($("rround")).value);
+  const table = Number(/** @type {HTMLSelectElement} */ ($("rtable")).value);
+  $("reasonbox").hidden = false;
+  if (!pass || !reason.value.trim()) {
+    out.replaceChildren(el("p", {class: "no", text: t("To cancel a game, give the judges' pass and why it is cancelled.")}));
+    (pass ? reason : /** @type {HTMLInputElement} */ ($("pass"))).focus();
+    return;
+  }
+  if (!confirm(t("Cancel the game of round {round}, table {table}? It will no longer count.", {round, table}))) return;
+  const r = await fetch("/api/desk/cancel", {method: "POST", headers: {"Content-Type": "application/json"},
+    body: JSON.stringify({name: d.name, pass, round, table, reason: reason.value})});
+  const data = await r.json().catch(() => ({error: t("The server did not answer; try again.")}));
+  if (!r.ok) {
+    out.replaceChildren(el("p", {class: "no", text: t("Nothing was stored: {why}", {why: data.error || t("Refused.")})}));
+    return;
+  }
+  sessionStorage.setItem("judge-pass:" + d.name, pass);
+  out.replaceChildren(el("p", {class: "ok", text: t("Round {round}, table {table}: cancelled.", {round, table})}));
+  reason.value = "";
+  await load();
+}
+
 function wire() {
   $("recordform").addEventListener("submit", e => { submitRecord(/** @type {SubmitEvent} */ (e)); });
+  $("cancelgame").addEventListener("click", () => { cancelGame(); });
   $("correct").addEventListener("change", e => {
     const on = /** @type {HTMLInputElement} */ (e.target).checked;
     $("reasonbox").hidden = !on;
