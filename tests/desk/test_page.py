@@ -215,6 +215,9 @@ def test_the_page_in_chromium(tmp_path: Path) -> None:
             phone.goto(server.url + "/tournament?name=" + NAME.replace(" ", "%20") + "&tab=seating")
             phone.wait_for_selector(".card")
             phone.screenshot(path=str(SHOTS / "phone-seating.png"))
+            phone.click("[data-tab=standings]")
+            assert phone.evaluate("document.documentElement.scrollWidth") <= 360  # nothing runs off a phone
+            phone.screenshot(path=str(SHOTS / "phone-standings.png"))
             missing = chromium.new_page()
             missing.goto(server.url + "/tournament?name=Spring")
             missing.wait_for_selector("#banner:not([hidden])")
