@@ -31,7 +31,7 @@ SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots" / "des
 CHROMIUM = "/usr/bin/chromium"
 
 
-def seed(db: Path, players: int = 20, rounds: int = 3, played: int = 3, teams: int = 0,
+def seed(db: Path | str, players: int = 20, rounds: int = 3, played: int = 3, teams: int = 0,
          name: str = NAME) -> list[list[list[str]]]:
     """A tournament in ``db`` with ``played`` games recorded (round 1 first), one corrected."""
     names = [f"{first} {i}" for i, first in enumerate(("Anna", "Boris", "Clara", "Dmitri", "Eva", "Fedor", "Gala",
@@ -350,3 +350,19 @@ def test_a_judge_cancels_a_game_from_the_page(client: TestClient) -> None:
     assert "cancelled already" in cancel().json()["error"]
     data = client.get("/api/desk/tournament", params={"name": NAME}).json()
     assert data["seating"][1]["result"] == "cancelled" and sum(r["games"] for r in data["standings"]) == 20
+
+
+def test_the_page_on_each_database(db_url: str) -> None:
+    """SQLite and a real PostgreSQL server: the page reads, records and caches the same way."""
+    plan = seed(db_url, played=2)
+    with TestClient(create_app(open_store(db_url))) as running:
+        assert running.get("/api/desk/tournaments").json()[0]["played"] == 2
+        answer = running.post("/api/desk/record", json={
+            "name": NAME, "round": 2, "table": 1, "pass": PASS,
+            "protocol": json.dumps(formats.write(bot_game(4, plan[1][0]), "polemica"))})
+        assert answer.status_code == 200, answer.text
+        data = running.get("/api/desk/tournament", params={"name": NAME}).json()
+        assert [s["result"] != "not_played" for s in data["seating"]] == [True, True, True, False, False, False]
+        assert running.post("/api/desk/cancel", json={"name": NAME, "round": 2, "table": 1, "pass": PASS,
+                                                      "reason": "a test"}).status_code == 200
+        assert running.get("/api/desk/tournaments").json()[0]["played"] == 2
