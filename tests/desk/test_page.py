@@ -366,3 +366,13 @@ def test_the_page_on_each_database(db_url: str) -> None:
         assert running.post("/api/desk/cancel", json={"name": NAME, "round": 2, "table": 1, "pass": PASS,
                                                       "reason": "a test"}).status_code == 200
         assert running.get("/api/desk/tournaments").json()[0]["played"] == 2
+
+
+def test_a_tournament_named_in_cyrillic_exports_its_standings(tmp_path: Path) -> None:
+    db = tmp_path / "ru.sqlite3"
+    seed(db, played=1, name="Кубок осени 2026")
+    with TestClient(create_app(open_store(str(db)))) as running:
+        for kind in ("csv", "json"):
+            answer = running.get(f"/api/desk/standings.{kind}", params={"name": "Кубок осени 2026"})
+            assert answer.status_code == 200 and "2026-standings" in answer.headers["content-disposition"]
+        assert running.get("/api/desk/tournament", params={"name": "Кубок осени 2026"}).json()["name"] == "Кубок осени 2026"

@@ -1,17 +1,19 @@
-"""The tournament page: the judge's desk served by the server (read only).
+"""The tournament page: the judge's desk served by the server.
 
 ``/tournament`` is a page for the hall's screen, the judges and the players' phones: the
 tournament's standings after any round (with the scoring system and version beside every score),
-each round's seating (who sits at which table in which seat, and each table's result), the Elo
-ratings, the exports (CSV, JSON) and each game's printable protocol sheet. The data are the
-desk's tables (:mod:`mafioso.desk.store`) in the server's own database, kept with
-``mafioso tournament`` on the command line. One thing is written here: a judge holding the
-tournament's judges' pass (printed by ``mafioso tournament create``, renewed by ``mafioso
-tournament pass``) records or corrects a table's game from its protocol file, checked against the
-rules exactly as ``mafioso tournament record`` checks it; nothing is stored unless it is clean.
+each round's seating (who sits at which table in which seat, and each table's result), team
+standings, the Elo ratings (of the tournament, and across all of them), the exports (CSV, JSON)
+and each finished game's printable protocol sheet. The data are the desk's tables
+(:mod:`mafioso.desk.store`) in the server's own database, kept with ``mafioso tournament`` on the
+command line. A judge holding the tournament's judges' pass (printed by ``mafioso tournament
+create``, renewed by ``mafioso tournament pass``) also records, corrects or cancels a table's
+game here, from its protocol file or game log, checked against the rules exactly as ``mafioso
+tournament record`` checks it: nothing is stored unless it is clean.
 
-Standings and ratings are computed from the stored protocols on every request, exactly as the
-command line computes them, so the page and ``mafioso tournament standings`` always agree.
+Standings and ratings are computed from the stored protocols exactly as the command line
+computes them, so the page and ``mafioso tournament standings`` always agree; an answer is kept
+until the tournament's fingerprint changes (:func:`_cached`).
 """
 
 from __future__ import annotations
@@ -45,8 +47,8 @@ MAX_UPLOAD = 1_048_576
 """A protocol file is a few kilobytes; the request carrying one is refused beyond a megabyte."""
 
 
-class RecordGame(BaseModel):
-    """A judge's upload: where the game was played, the pass, and the protocol file's text."""
+class AtTable(BaseModel):
+    """What a judge's write names: the tournament, the round and table, and the judges' pass."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
@@ -54,20 +56,19 @@ class RecordGame(BaseModel):
     round: int = Field(ge=1, le=100)
     table: int = Field(ge=1, le=1000)
     judge_pass: str = Field(alias="pass", min_length=1, max_length=200)
+
+
+class RecordGame(AtTable):
+    """A judge's upload: the protocol file's (or game log's) text, and for a correction why."""
+
     correct: bool = False
     reason: str = Field(default="", max_length=500)
     protocol: str = Field(min_length=1, max_length=MAX_UPLOAD)
 
 
-class CancelGame(BaseModel):
-    """A judge's cancellation: where, the pass, and why."""
+class CancelGame(AtTable):
+    """A judge's cancellation, and why."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
-
-    name: str = Field(min_length=1, max_length=200)
-    round: int = Field(ge=1, le=100)
-    table: int = Field(ge=1, le=1000)
-    judge_pass: str = Field(alias="pass", min_length=1, max_length=200)
     reason: str = Field(min_length=1, max_length=500)
 
 
@@ -246,7 +247,7 @@ async def export(request: Request) -> Response:
     except Exception as error:
         return _refused(error, 404 if kind not in ("csv", "json") else 400)
     rows = standings(tour, games, which.round)
-    filename = "".join(c if c.isalnum() else "-" for c in tour.name).strip("-") or "tournament"
+    filename = "".join(c if c.isascii() and c.isalnum() else "-" for c in tour.name).strip("-") or "tournament"
     if kind == "json":
         extra = {"teams": team_standings(tour, rows)} if tour.teams else {}
         body = json.dumps({"tournament": tour.name, "system": tour.system.label, "round": which.round,
