@@ -99,6 +99,7 @@ def test_the_exports_and_the_protocol_sheet(client: TestClient) -> None:
     ("/api/desk/tournament", {}, 400, "name"),
     ("/api/desk/tournament", {"name": NAME, "round": "x"}, 400, "round"),
     ("/api/desk/tournament", {"name": "x" * 500}, 400, "name"),
+    ("/api/desk/tournament", {"name": "Autumn\x00Cup"}, 400, "name"),
     ("/api/desk/sheet", {"name": NAME, "round": 3, "table": 2}, 404, "has no game recorded"),
     ("/api/desk/standings.xml", {"name": NAME}, 404, "csv or json"),
 ])

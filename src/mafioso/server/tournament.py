@@ -43,6 +43,8 @@ NO_STORE = {"Cache-Control": "no-store"}
 log = logging.getLogger("mafioso.server")
 
 
+NAME_PATTERN = r"^[^\x00-\x1f\x7f]+$"
+"""A tournament's name: any text without control characters (PostgreSQL refuses a NUL)."""
 MAX_UPLOAD = 1_048_576
 """A protocol file is a few kilobytes; the request carrying one is refused beyond a megabyte."""
 
@@ -52,7 +54,7 @@ class AtTable(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
-    name: str = Field(min_length=1, max_length=200)
+    name: str = Field(min_length=1, max_length=200, pattern=NAME_PATTERN)
     round: int = Field(ge=1, le=100)
     table: int = Field(ge=1, le=1000)
     judge_pass: str = Field(alias="pass", min_length=1, max_length=200)
@@ -89,7 +91,7 @@ class Which(BaseModel):
 
     model_config = ConfigDict(extra="ignore", frozen=True)
 
-    name: str = Field(min_length=1, max_length=200)
+    name: str = Field(min_length=1, max_length=200, pattern=NAME_PATTERN)
     round: int | None = Field(default=None, ge=1, le=100)
     table: int | None = Field(default=None, ge=1, le=1000)
 
