@@ -320,3 +320,36 @@ def test_the_judges_pass_is_printed_once_and_only_its_digest_is_stored(tmp_path:
         assert not tour.pass_ok("")  # a tournament without a pass takes no upload
     finally:
         store.close()
+
+
+def run_with_byes_and_teams(tmp: Path, db: str, corrected_from_start: bool) -> tuple[Any, Any]:
+    """23 players in 5 teams (two tables, three sit out each round), 5 rounds, every game recorded
+    through the CLI; round 2's first game recorded wrong and corrected, or right from the start."""
+    teams = [f"T{k}=" + ",".join(f"Player {i}" for i in range(k + 1, 24, 5)) for k in range(5)]
+    cli("tournament", "create", "Byes cup", "--player-count", "23", "--rounds", "5", "--seed", "9", "--db", db,
+        *[arg for team in teams for arg in ("--team", team)])
+    plan = json.loads(cli("tournament", "seating", "Byes cup", "--json", "--db", db))
+    for table in plan:
+        where = (table["round"], table["table"])
+        proto = bot_protocol(*where, salt=1 if corrected_from_start and where == (2, 1) else 0)
+        proto.players = table["players"]
+        path = write(tmp, proto, "polemica", f"r{where[0]}t{where[1]}")
+        cli("tournament", "record", "Byes cup", str(path), "--round", str(where[0]), "--table", str(where[1]), "--db", db)
+    if not corrected_from_start:
+        proto = bot_protocol(2, 1, salt=1)
+        proto.players = next(t["players"] for t in plan if (t["round"], t["table"]) == (2, 1))
+        cli("tournament", "correct", "Byes cup", str(write(tmp, proto, "mafiaratings", "fix")), "--round", "2",
+            "--table", "1", "--reason", "the wrong protocol", "--db", db)
+    standings = json.loads(cli("tournament", "standings", "Byes cup", "--format", "json", "--db", db))
+    return standings, json.loads(cli("tournament", "ratings", "Byes cup", "--json", "--db", db))
+
+
+def test_a_corrected_game_with_byes_and_teams_gives_the_clean_run(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = run_with_byes_and_teams(tmp_path / "a", str(tmp_path / "a.sqlite3"), corrected_from_start=False)
+    clean = run_with_byes_and_teams(tmp_path / "b", str(tmp_path / "b.sqlite3"), corrected_from_start=True)
+    assert first == clean
+    standings, _ = first
+    assert sorted(r["games"] for r in standings["standings"]) == [4] * 15 + [5] * 8  # 100 places for 23 players
+    assert sum(t["games"] for t in standings["teams"]) == 100
