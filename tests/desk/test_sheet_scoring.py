@@ -138,3 +138,11 @@ def test_standings_add_the_compensation_and_rank_the_world_cup_by_points_per_gam
     ranked = standings(tour, [*games[:1], GameEntry(2, 1, tuple(moved), proto, cancelled=True)])
     assert all(row["average"] == (row["points"] / row["games"] if row["games"] else 0) for row in ranked)
     assert ranked[0]["average"] == max(row["average"] for row in ranked)
+
+
+def test_the_systems_written_in_the_docs_load() -> None:
+    text = (ROOT / "docs" / "desk.md").read_text(encoding="utf-8")
+    systems = [block for block in re.findall(r"```yaml\n(.*?)```", text, re.S) if block.startswith("format: 1")]
+    assert len(systems) >= 2
+    for block in systems:
+        assert scoring.load(block).rules
