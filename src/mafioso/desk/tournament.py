@@ -15,10 +15,15 @@ rounds and each seat number has exactly one player per table. Otherwise some pla
 each round (**byes**): those with the fewest byes so far, drawn from the seed, so the numbers of
 games differ by at most one; the seats of those who play are then matched to them so that a
 seat someone has had is given again only when nothing else fits (a matching by augmenting paths,
-allowing one more repeat only for whom no matching without it exists). Who sits at which table
-is chosen greedily against the pair policies (mafiaratings' four: separate, avoid, welcome,
-nothing) and against meeting the same players again, with a seeded generator so a seating is
-reproducible.
+allowing one more repeat only for whom no matching without it exists). Each seat number's
+players are then spread over the tables by an optimal assignment (:func:`assignment`, the
+Hungarian method) against the pair policies (mafiaratings' four: separate, avoid, welcome,
+nothing; teammates count as ``separate``) and against meeting the same players again. The order
+of the seat numbers is drawn from the seed, so a seating is reproducible, and redrawn while a
+``separate`` pair would still meet.
+
+Team standings (:func:`team_standings`) sum the members' points; ratings (:func:`ratings`,
+:func:`ratings_across`) are Elo folds over the counted games in order.
 """
 
 from __future__ import annotations
