@@ -387,6 +387,7 @@ function wire() {
 
 async function main() {
   await loadText();
+  if (lang !== "en") document.querySelector("#brand a")?.setAttribute("href", "/tournament?lang=" + encodeURIComponent(lang));
   if (!params.get("name")) {
     await showList().catch(e => banner(String(e.message || e)));
     return;
