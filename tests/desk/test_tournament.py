@@ -18,12 +18,12 @@ from typer.testing import CliRunner
 
 from mafioso.agents.play import play_game
 from mafioso.cli.main import app
-from mafioso.desk import formats
+from mafioso.desk import formats, scoring
 from mafioso.desk.capture import protocol_of
 from mafioso.desk.ratings import RatedGame, Rating, rate
 from mafioso.desk.record import Protocol
 from mafioso.desk.store import open_desk
-from mafioso.desk.tournament import assignment
+from mafioso.desk.tournament import Tournament, assignment, seating
 from tests.desk.helpers import SAMPLES
 
 runner = CliRunner()
@@ -353,3 +353,18 @@ def test_a_corrected_game_with_byes_and_teams_gives_the_clean_run(tmp_path: Path
     standings, _ = first
     assert sorted(r["games"] for r in standings["standings"]) == [4] * 15 + [5] * 8  # 100 places for 23 players
     assert sum(t["games"] for t in standings["teams"]) == 100
+
+
+@pytest.mark.parametrize(("players", "rounds"), [(11, 10), (23, 5), (25, 10), (37, 12), (58, 8), (103, 10), (15, 20)])
+def test_byes_spare_repeated_seats(players: int, rounds: int) -> None:
+    tour = Tournament("Byes", [f"Player {i}" for i in range(1, players + 1)], rounds, scoring.preset("fiim"), seed=1)
+    seats: dict[str, list[int]] = {}
+    for tables in seating(tour):
+        assert len({p for t in tables for p in t}) == 10 * len(tables) == 10 * (players // 10)
+        for table in tables:
+            for seat, player in enumerate(table):
+                seats.setdefault(player, []).append(seat)
+    games = [len(s) for s in seats.values()]
+    assert max(games) - min(games) <= 1 and len(seats) == players
+    fewest = sum(max(0, len(s) - 10) for s in seats.values())  # more games than seats: some repeat
+    assert sum(len(s) - len(set(s)) for s in seats.values()) == fewest

@@ -12,10 +12,11 @@ Seating (:func:`seating`): when the players fill tables of ten, each player gets
 ``(a + r x b) mod 10`` in round r, where ``a`` is the player's place in their block of ten and
 ``b`` (1, 3, 7 or 9, by block) is prime to ten, so nobody sits in the same seat twice in ten
 rounds and each seat number has exactly one player per table. Otherwise some players sit out
-each round (**byes**): those with the fewest byes so far, drawn from the seed, so the numbers of
-games differ by at most one; the seats of those who play are then matched to them so that a
-seat someone has had is given again only when nothing else fits (a matching by augmenting paths,
-allowing one more repeat only for whom no matching without it exists). Each seat number's
+each round (**byes**): those who have played most, so the numbers of games differ by at most
+one. Seats are matched to the players by augmenting paths, those who must play first, then
+those who may (by lot among them, the ones who can take a seat they have not had first), allowing
+a seat someone has had only for whom no matching without it exists: nobody repeats a seat while
+they have played fewer than ten games (checked from 11 to 103 players). Each seat number's
 players are then spread over the tables by an optimal assignment (:func:`assignment`, the
 Hungarian method) against the pair policies (mafiaratings' four: separate, avoid, welcome,
 nothing; teammates count as ``separate``) and against meeting the same players again. The order
@@ -255,29 +256,35 @@ def assignment(cost: list[list[float]]) -> list[int]:
     return out
 
 
-def sitting_out(tournament: Tournament, round_: int, seats: dict[str, list[int]]) -> list[str]:
-    """Who sits out ``round_``: the fewest byes so far first (games played most), by lot among equals."""
-    rng = random.Random(f"{tournament.seed}/byes/{round_}")
-    order = sorted(tournament.players, key=lambda name: (len(seats[name]), rng.random()), reverse=True)
-    return sorted(order[:tournament.byes], key=tournament.players.index)
-
-
 def _matched_seats(tournament: Tournament, round_: int, seats: dict[str, list[int]]) -> dict[int, list[str]]:
-    """The players of a round with byes, each given a seat number (``tables`` players per number)
-    so that as few as possible sit in a seat they have had."""
-    out = set(sitting_out(tournament, round_, seats))
+    """The players of a round with byes, each given a seat number (``tables`` players per number).
+
+    Who plays: everyone with fewer games than the last place's worth (they must), then, among
+    those with exactly that many (by lot), first those who can take a seat they have not had, so
+    a bye goes where it also spares a repeated seat. The players with most games sit out, so the
+    numbers of games never differ by more than one."""
     rng = random.Random(f"{tournament.seed}/seats/{round_}")
-    playing = [name for name in tournament.players if name not in out]
-    rng.shuffle(playing)
+    games = {name: len(seats[name]) for name in tournament.players}
+    order = sorted(tournament.players, key=lambda name: (games[name], rng.random()))
+    slots = tournament.tables * 10
+    cutoff = games[order[slots - 1]]
     held: dict[int, list[str]] = {seat: [] for seat in range(10)}
     placed: set[str] = set()
-    for repeats in range(tournament.rounds + 1):
-        for name in playing:
-            if name not in placed and _augment(name, repeats, held, seats, tournament.tables, set()):
-                placed.add(name)
-        if len(placed) == len(playing):
-            break
+    for group in ([n for n in order if games[n] < cutoff], [n for n in order if games[n] == cutoff]):
+        for repeats in range(tournament.rounds + 1):
+            for name in group:
+                if len(placed) < slots and name not in placed and \
+                        _augment(name, repeats, held, seats, tournament.tables, set()):
+                    placed.add(name)
+            if len(placed) == slots or all(name in placed for name in group):
+                break
     return held
+
+
+def sitting_out(tournament: Tournament, plan: list[list[str]]) -> list[str]:
+    """Who sits out a round, in the order of the players' list (nobody when the tables are full)."""
+    seated = {name for table in plan for name in table}
+    return [name for name in tournament.players if name not in seated]
 
 
 def _augment(name: str, repeats: int, held: dict[int, list[str]], seats: dict[str, list[int]], size: int,

@@ -34,7 +34,16 @@ from starlette.routing import BaseRoute, Route
 from mafioso.desk import formats, sheet
 from mafioso.desk.errors import DeskError
 from mafioso.desk.store import DeskStore
-from mafioso.desk.tournament import GameEntry, Tournament, as_csv, ratings, ratings_across, standings, team_standings
+from mafioso.desk.tournament import (
+    GameEntry,
+    Tournament,
+    as_csv,
+    ratings,
+    ratings_across,
+    sitting_out,
+    standings,
+    team_standings,
+)
 from mafioso.server.errors import BadMessage
 from mafioso.server.schemas import check_data, check_json
 
@@ -219,7 +228,8 @@ def _overview(desk: DeskStore, which: Which) -> bytes:
         "stages": {str(r): tour.stage(r) for r in range(1, tour.rounds + 1)},
         "after": after, "standings": rows, "teams": team_standings(tour, rows),
         "seating": [_table(r, t, players, played.get((r, t))) for (r, t), players in sorted(plan.items())],
-        "byes": _byes(tour, plan),
+        "byes": {str(r): sitting_out(tour, [p for (rr, _), p in plan.items() if rr == r])
+                 for r in range(1, tour.rounds + 1)},
         "ratings": ratings(tour, games),
     }, ensure_ascii=False, separators=(",", ":")).encode()
 
@@ -228,15 +238,6 @@ def _table(round_: int, table: int, players: list[str], game: GameEntry | None) 
     result = "not_played" if game is None else "cancelled" if game.cancelled else game.protocol.winner or "unfinished"
     return {"round": round_, "table": table, "players": players, "result": result,
             "version": game.version if game else 0}
-
-
-def _byes(tour: Tournament, plan: dict[tuple[int, int], list[str]]) -> dict[str, list[str]]:
-    """Who sits out each round (none when the players fill the tables)."""
-    out: dict[str, list[str]] = {}
-    for round_ in range(1, tour.rounds + 1):
-        seated = {p for (r, _), players in plan.items() if r == round_ for p in players}
-        out[str(round_)] = [p for p in tour.players if p not in seated]
-    return out
 
 
 async def export(request: Request) -> Response:
