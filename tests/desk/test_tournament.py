@@ -235,6 +235,8 @@ def test_byes_when_the_players_do_not_fill_the_tables(tmp_path: Path) -> None:
     text = cli("tournament", "seating", "Byes", "--round", "1", "--db", db)
     out = text.split("Round 1, sitting out: ")[1].split(", ")
     assert len(out) == 5 and not set(out) & {p for t in plan if t["round"] == 1 for p in t["players"]}
+    cli("tournament", "page", "Byes", "--output", str(tmp_path / "byes.html"), "--db", db)
+    assert "Sitting out: " in (tmp_path / "byes.html").read_text()
     proto = bot_protocol(1, 1)
     proto.players = plan[0]["players"]
     cli("tournament", "record", "Byes", str(write(tmp_path, proto, "mafioso", "g")), "--round", "1", "--table", "1",
@@ -267,6 +269,8 @@ def test_a_team_tournament(tmp_path: Path) -> None:
     assert ranked[0]["points"] >= ranked[-1]["points"]
     text = cli("tournament", "standings", "Teams", "--teams", "--format", "csv", "--db", db)
     assert text.startswith("place,team,members,points,games,wins,system")
+    cli("tournament", "page", "Teams", "--output", str(tmp_path / "teams.html"), "--db", db)
+    assert "<h2>Teams</h2>" in (tmp_path / "teams.html").read_text()
     cli("tournament", "standings", "Autumn", "--teams", "--db", db, code=2)  # no such tournament
     bad = cli("tournament", "create", "Bad", "--player-count", "20", "--rounds", "2", "--team", "A=Player 1,Nobody",
               "--db", db, code=2)

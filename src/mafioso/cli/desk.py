@@ -32,6 +32,7 @@ from mafioso.desk.tournament import (
     as_csv,
     ratings_across,
     seating,
+    sitting_out,
     standings,
     team_standings,
 )
@@ -440,7 +441,8 @@ def ratings(name: Annotated[str | None, typer.Argument(
 @friendly
 def page(name: Name, output: Annotated[Path, typer.Option("--output", "-o", metavar="OUT.html", help="The page.")],
          db: Db = None) -> None:
-    """The tournament page: standings, then every round's tables with their players and results."""
+    """A static tournament page (standings, teams, every round's tables and results, who sits out);
+    mafioso serve has the live one at /tournament."""
     with desk(db) as store:
         tour = store.tournament(name)
         games = {(g.round, g.table): g for g in store.games(name)}
@@ -538,12 +540,25 @@ def tournament_html(tour: Tournament, rows: list[dict[str, Any]], plan: dict[tup
                 sheet.WINNERS.get(game.protocol.winner or "", "unfinished") + (f" (version {game.version})" if game.version > 1 else "")
             seats = ", ".join(f"{i}. {escape(p)}" for i, p in enumerate(plan.get((r, t), []), 1))
             tables.append(f"<tr><td>{t}</td><td class='l'>{seats}</td><td>{escape(state)}</td></tr>")
+        out = sitting_out(tour, [p for (rr, _), p in plan.items() if rr == r])
+        byes = f"<p>Sitting out: {escape(', '.join(out))}</p>" if out else ""
         rounds.append(f"<h3>Round {r} ({escape(tour.stage(r))})</h3><table><tr><th>Table</th><th>Seats</th>"
-                      f"<th>Result</th></tr>{''.join(tables)}</table>")
+                      f"<th>Result</th></tr>{''.join(tables)}</table>{byes}")
     return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
             f"<title>{escape(tour.name)}</title><style>body{{font-family:sans-serif;font-size:10pt}}"
             "table{border-collapse:collapse;margin-bottom:4mm}td,th{border:1px solid #999;padding:2px 6px;text-align:center}"
             ".l{text-align:left}@page{size:A4;margin:10mm}</style></head><body>"
             f"<h1>{escape(tour.name)}</h1><p>{len(tour.players)} players, {tour.rounds} rounds of {tour.tables} tables; "
             f"scored by {escape(tour.system.label)}; ratings: {escape(tour.event_class)}.</p>"
-            f"<h2>Standings</h2><table><tr>{head}</tr>{body}</table><h2>Rounds</h2>{''.join(rounds)}</body></html>")
+            f"<h2>Standings</h2><table><tr>{head}</tr>{body}</table>{_teams_html(tour, rows)}"
+            f"<h2>Rounds</h2>{''.join(rounds)}</body></html>")
+
+
+def _teams_html(tour: Tournament, rows: list[dict[str, Any]]) -> str:
+    if not tour.teams:
+        return ""
+    body = "".join(f"<tr><td>{t['place']}</td><td class='l'>{escape(t['team'])}</td><td><b>{t['points']:g}</b></td>"
+                   f"<td>{t['games']}</td><td>{t['wins']}</td><td class='l'>{escape(', '.join(t['members']))}</td></tr>"
+                   for t in team_standings(tour, rows))
+    return ("<h2>Teams</h2><table><tr><th>Place</th><th>Team</th><th>Points</th><th>Games</th><th>Wins</th>"
+            f"<th>Players</th></tr>{body}</table>")
