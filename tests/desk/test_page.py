@@ -9,6 +9,7 @@ import hashlib
 import io
 import json
 import os
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -377,3 +378,36 @@ def test_a_tournament_named_in_cyrillic_exports_its_standings(tmp_path: Path) ->
             answer = running.get(f"/api/desk/standings.{kind}", params={"name": "Кубок осени 2026"})
             assert answer.status_code == 200 and "2026-standings" in answer.headers["content-disposition"]
         assert running.get("/api/desk/tournament", params={"name": "Кубок осени 2026"}).json()["name"] == "Кубок осени 2026"
+
+
+def test_computing_a_page_never_holds_up_the_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While one overview is being computed, the server answers others: the computation runs in a
+    worker thread, not on the event loop that plays the tables (it waits here until another
+    request has been answered, which could never happen on the loop)."""
+    import asyncio
+
+    import httpx
+
+    from mafioso.server import tournament as page
+
+    db = tmp_path / "tables.sqlite3"
+    seed(db, played=1)
+    answered = threading.Event()
+    real = page._overview
+
+    def slow(desk: Any, which: Any) -> bytes:
+        assert answered.wait(10), "the other request was not answered while this one was computed"
+        return real(desk, which)
+
+    monkeypatch.setattr(page, "_overview", slow)
+    app = create_app(open_store(str(db)))
+
+    async def both() -> tuple[int, int]:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://desk") as client:
+            computing = asyncio.create_task(client.get("/api/desk/tournament", params={"name": NAME}))
+            await asyncio.sleep(0.05)
+            other = await client.get("/api/info")
+            answered.set()
+            return other.status_code, (await computing).status_code
+
+    assert asyncio.run(both()) == (200, 200)

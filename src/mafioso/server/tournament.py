@@ -21,12 +21,14 @@ from __future__ import annotations
 import copy
 import json
 import logging
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
@@ -105,48 +107,70 @@ class Which(BaseModel):
     table: int | None = Field(default=None, ge=1, le=1000)
 
 
-def _desk(request: Request) -> tuple[DeskStore, Any]:
-    """The desk's store over the server's own database connection, and the lock that guards it.
+class SharedDesk(DeskStore):
+    """The desk's store over the server store's own connection, each statement (and each write's
+    statements with their commit) under the server store's lock, so the page may read from a
+    worker thread while the event loop writes tables' moves."""
 
-    The desk's tables live beside the server's (``mafioso tournament --db`` names the same
-    database), so the page reads the connection the server already holds, under the server
-    store's lock: a read here never interleaves with a table's write.
-    """
-    cached = getattr(request.app.state, "desk", None)
-    store = request.app.state.hub.store
+    def __init__(self, connection: Any, placeholder: str, lock: Any) -> None:
+        self._lock = lock
+        super().__init__(connection, placeholder)
+
+    def _run(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
+        with self._lock:
+            super()._run(statements)
+
+    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            return super()._rows(sql, params)
+
+
+def _desk(request: Request) -> DeskStore:
+    """The desk's store in the server's own database (``mafioso tournament --db`` names the same
+    database): it reads and writes through the connection the server already holds."""
+    cached: DeskStore | None = getattr(request.app.state, "desk", None)
     if cached is None:
-        with store._lock:  # the server store's connection, shared (see the docstring)
-            cached = DeskStore(store._db, store._mark)
+        store = request.app.state.hub.store
+        cached = SharedDesk(store._db, store._mark, store._lock)  # the server store's connection and lock
         request.app.state.desk = cached
-    return cached, store._lock
+    return cached
 
 
 def _read(request: Request, read: Callable[[DeskStore], Any]) -> Any:
-    desk, lock = _desk(request)
-    with lock:
-        return read(desk)
+    """Run ``read`` on the desk here, on the event loop: the judges' writes (a few statements, no
+    await in between, so no other write of this server comes between them)."""
+    return read(_desk(request))
 
 
 CACHE_SIZE = 64
 """Answers kept per app (by tournament, round and fingerprint): a hall full of phones refreshing
-the page costs one computation per change, not one per phone, and never holds up the tables."""
+the page costs one computation per change, not one per phone."""
+CACHE_LOCK = threading.Lock()
 
 
-def _cached(request: Request, key: tuple[Any, ...], compute: Callable[[DeskStore], Any]) -> Any:
-    """``compute``'s answer for ``key``, computed again only when the tournament's (or, with no
-    name in ``key``, any tournament's) fingerprint has changed since."""
-    cache: OrderedDict[tuple[Any, ...], tuple[str, Any]] = request.app.state.__dict__.setdefault("desk_cache", OrderedDict())
-    desk, lock = _desk(request)
-    with lock:
-        mark = desk.fingerprint(key[0])
+async def _cached(request: Request, key: tuple[Any, ...], compute: Callable[[DeskStore], Any]) -> Any:
+    """``compute``'s answer for ``key``, computed again (in a worker thread, so the live tables
+    are never held up) only when the tournament's (or, with no name in ``key``, any
+    tournament's) fingerprint has changed since."""
+    return await run_in_threadpool(_cached_now, request, key, compute)
+
+
+def _cached_now(request: Request, key: tuple[Any, ...], compute: Callable[[DeskStore], Any]) -> Any:
+    desk = _desk(request)
+    with CACHE_LOCK:
+        cache: OrderedDict[tuple[Any, ...], tuple[str, Any]] = request.app.state.__dict__.setdefault(
+            "desk_cache", OrderedDict())
+    mark = desk.fingerprint(key[0])
+    with CACHE_LOCK:
         hit = cache.get(key)
         if hit is not None and hit[0] == mark:
             cache.move_to_end(key)
             return hit[1]
-        value = compute(desk)
-    cache[key] = (mark, value)
-    while len(cache) > CACHE_SIZE:
-        cache.popitem(last=False)
+    value = compute(desk)
+    with CACHE_LOCK:
+        cache[key] = (mark, value)
+        while len(cache) > CACHE_SIZE:
+            cache.popitem(last=False)
     return value
 
 
@@ -179,7 +203,7 @@ async def index(request: Request) -> Response:
                         "system": tour.system.label, "played": played, "games": tables})
         return out
     try:
-        return JSONResponse(_cached(request, (None, "index"), read), headers=NO_STORE)
+        return JSONResponse(await _cached(request, (None, "index"), read), headers=NO_STORE)
     except DeskError as error:
         return _refused(error)
 
@@ -191,7 +215,7 @@ async def all_ratings(request: Request) -> Response:
         events = [(desk.tournament(name), desk.games(name)) for name in names]
         return {"tournaments": names, "ratings": ratings_across(events)}
     try:
-        return JSONResponse(_cached(request, (None, "ratings"), read), headers=NO_STORE)
+        return JSONResponse(await _cached(request, (None, "ratings"), read), headers=NO_STORE)
     except DeskError as error:
         return _refused(error)
 
@@ -209,7 +233,7 @@ async def overview(request: Request) -> Response:
     """A tournament's settings, standings (after ``round`` if given), seating with results, ratings."""
     try:
         which = check_data(Which, dict(request.query_params), "query")
-        body = _cached(request, (which.name, "overview", which.round), lambda desk: _overview(desk, which))
+        body = await _cached(request, (which.name, "overview", which.round), lambda desk: _overview(desk, which))
     except Exception as error:
         return _refused(error)
     return Response(body, media_type="application/json", headers=NO_STORE)
@@ -246,20 +270,25 @@ async def export(request: Request) -> Response:
     try:
         if kind not in ("csv", "json"):
             raise DeskError(f"standings are exported as csv or json, not {kind!r}")
-        which, tour, games, _ = _loaded(request)
+        which = check_data(Which, dict(request.query_params), "query")
+        filename, body = await _cached(request, (which.name, "export", which.round, kind),
+                                       lambda desk: _export(desk, which, kind))
     except Exception as error:
         return _refused(error, 404 if kind not in ("csv", "json") else 400)
-    rows = standings(tour, games, which.round)
-    filename = "".join(c if c.isascii() and c.isalnum() else "-" for c in tour.name).strip("-") or "tournament"
-    if kind == "json":
-        extra = {"teams": team_standings(tour, rows)} if tour.teams else {}
-        body = json.dumps({"tournament": tour.name, "system": tour.system.label, "round": which.round,
-                           "standings": rows, **extra}, indent=1, ensure_ascii=False)
-        media = "application/json"
-    else:
-        body, media = as_csv(rows), "text/csv; charset=utf-8"
+    media = "application/json" if kind == "json" else "text/csv; charset=utf-8"
     return Response(body, media_type=media, headers={
         **NO_STORE, "Content-Disposition": f'attachment; filename="{filename}-standings.{kind}"'})
+
+
+def _export(desk: DeskStore, which: Which, kind: str) -> tuple[str, str]:
+    tour, games = desk.tournament(which.name), desk.games(which.name)
+    rows = standings(tour, games, which.round)
+    filename = "".join(c if c.isascii() and c.isalnum() else "-" for c in tour.name).strip("-") or "tournament"
+    if kind == "csv":
+        return filename, as_csv(rows)
+    extra = {"teams": team_standings(tour, rows)} if tour.teams else {}
+    return filename, json.dumps({"tournament": tour.name, "system": tour.system.label, "round": which.round,
+                                 "standings": rows, **extra}, indent=1, ensure_ascii=False)
 
 
 async def protocol_sheet(request: Request) -> Response:
