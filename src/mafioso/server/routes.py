@@ -24,6 +24,7 @@ from mafioso.server.limits import client_address
 from mafioso.server.qr import qr_svg
 from mafioso.server.schemas import CastQuery, CodeQuery, CreateTable, HostPass, Join, LangQuery, check_data, check_json
 from mafioso.server.tables import summary
+from mafioso.server.tournament import tournament_routes
 from mafioso.server.ui import ui_strings
 from mafioso.server.ws import Sockets, error_text, serve_socket
 
@@ -224,6 +225,7 @@ def routes() -> list[BaseRoute]:
         Route("/api/qr/{code}.svg", qr),
         Route("/api/info", info),
         Route("/api/text", text),
+        *tournament_routes(),
         WebSocketRoute("/ws", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
