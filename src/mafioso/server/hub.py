@@ -26,7 +26,7 @@ from mafioso.server.config import parse_config
 from mafioso.server.errors import BadMessage, BadToken, NoTable, SlowDown
 from mafioso.server.limits import RateLimit, network_key
 from mafioso.server.store import MemberRecord, Store, TableRecord
-from mafioso.server.tables import KEEP_DAYS, Clock, Table
+from mafioso.server.tables import BOT_PASS, KEEP_DAYS, Clock, Table
 from mafioso.server.tokens import new_code, new_seed, new_token, normalise_code, same
 
 log = logging.getLogger("mafioso.server")
@@ -118,8 +118,9 @@ class Hub:
             self._set_aside(record, error)
             return None
         self._attach(table)
-        if table.gate_until is not None:  # a secret step was open when the server stopped
-            table.on_gate(table, max(0.0, table.gate_until - self.clock()))
+        until = table.gate_until if table.gate_until is not None else table.call_until
+        if until is not None:  # a secret step was open when the server stopped
+            table.on_gate(table, max(0.0, until - self.clock()))
         table.arm_time_limit()
         return table
 
@@ -203,7 +204,7 @@ class Hub:
     def by_seat(self, token: object) -> tuple[Table, MemberRecord]:
         """The table and member of a seat pass, or :class:`BadToken`."""
         table_id = self.seats.get(digest(token))
-        if table_id is not None:
+        if table_id is not None and not (isinstance(token, str) and token.startswith(BOT_PASS)):
             table = self.get(table_id)
             for member in table.record.members:
                 if same(token, member.token):
