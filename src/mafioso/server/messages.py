@@ -142,8 +142,9 @@ def card_json(table: Table, known: Knowledge) -> dict[str, Any] | None:
 
 
 def _base(table: Table, kind: str) -> dict[str, Any]:
-    return {"type": "state", "as": kind, "table": summary(table), "stage": table.stage_shown,
-            "lang": table.config.lang}
+    facts = summary(table)
+    facts["commitment"] = table.commitment  # the sealed deal's hash, from the deal on
+    return {"type": "state", "as": kind, "table": facts, "stage": table.stage_shown, "lang": table.config.lang}
 
 
 def lobby_json(table: Table) -> list[dict[str, Any]]:
@@ -219,7 +220,7 @@ def _outcome_json(table: Table, outcome: dict[str, Any]) -> dict[str, Any]:
             names.append(_(table.edition.teams[winner].name, lang))
         else:
             names.append(role_name(table.edition, winner, lang))
-    return {**outcome, "names": names}
+    return {**outcome, "names": names, "seed": table.revealed_seed()}
 
 
 def _config_json(table: Table) -> dict[str, Any]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import random
 import time
 import unicodedata
 from collections.abc import Callable
@@ -36,6 +35,7 @@ from mafioso.engine import (
 from mafioso.engine.log import LOG_FORMAT
 from mafioso.server.config import DEFAULT_LIMIT, TableConfig, config_from_json
 from mafioso.server.errors import BadName, BadToken, NameTaken, NotNow, ServerError, TableFull
+from mafioso.server.seal import LOG_FIELD, Sealed, deal_roles
 from mafioso.server.store import MemberRecord, Store, TableRecord, release_version
 from mafioso.server.timeline import Timeline
 from mafioso.server.tokens import new_token, same
@@ -302,7 +302,7 @@ class Table:
         assert isinstance(order, list)
         roles = self.config.roles()
         if roles is not None:
-            random.Random(self.record.seed).shuffle(roles)
+            roles = deal_roles(roles, self.record.seed)
         seats = {members[joined].token: number for number, joined in enumerate(order, start=1)}
         game = Game(self.edition, self.config.players, seats=roles, options=self.config.options,
                     seed=self.record.seed, decoys=True)
@@ -318,6 +318,40 @@ class Table:
             member.seat = seats[member.token]
         self.record.stage = "playing"
         self.refresh()
+
+    # -- the sealed deal ---------------------------------------------------------------------
+    def sealed(self) -> Sealed | None:
+        """What the table's commitment binds, once the seats are known (``None`` in the lobby, or
+        for a table stored before deals were sealed)."""
+        secret = self.record.config.get("seal")
+        if not isinstance(secret, str) or self.game is None:
+            return None
+        names = self.seat_names()
+        return Sealed(secret, self.edition.id, self.config.players, self.config.options, self.config.cast,
+                      tuple(names.get(n, "") for n in range(1, self.config.players + 1)))
+
+    @property
+    def commitment(self) -> str | None:
+        """The sealed deal's short hash, shown from the deal on."""
+        sealed = self.sealed()
+        return sealed.commitment() if sealed is not None else None
+
+    def revealed_seed(self) -> str | None:
+        """The secret the game's seed was drawn from, once the end is published; never before."""
+        if not self.is_over_published():
+            return None
+        sealed = self.sealed()
+        return sealed.secret if sealed is not None else str(self.record.seed)
+
+    def game_log(self) -> dict[str, Any]:
+        """The log given to the host at the end: the game's, with its seal (see :mod:`mafioso.server.seal`)."""
+        if not self.is_over_published():
+            raise NotNow("the log tells every secret: it is available when the game is over")
+        log = self.require_game().log()
+        sealed = self.sealed()
+        if sealed is not None:
+            log[LOG_FIELD] = sealed.to_json()
+        return log
 
     # -- the game ----------------------------------------------------------------------------
     def log(self) -> dict[str, Any]:
