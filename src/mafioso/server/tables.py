@@ -33,6 +33,7 @@ from mafioso.engine import (
     find_edition,
 )
 from mafioso.engine.log import LOG_FORMAT
+from mafioso.server.bots import TableBots
 from mafioso.server.config import DEFAULT_LIMIT, TableConfig, config_from_json
 from mafioso.server.errors import BadName, BadToken, NameTaken, NotNow, ServerError, TableFull
 from mafioso.server.seal import LOG_FIELD, Sealed, deal_roles
@@ -193,6 +194,8 @@ class Table:
         self.known: dict[int, Knowledge] = {}
         """Knowledge snapshots of the current :attr:`version` (a change is read once per screen)."""
         self.known_at = -1
+        self.bots = TableBots(self)
+        """The bots playing this table's bot seats (see :mod:`mafioso.server.bots`)."""
         if record.stage != "lobby":
             self.game = self._replay()
             if record.log_format != LOG_FORMAT:
@@ -224,9 +227,10 @@ class Table:
         return self.stage
 
     def changed(self) -> None:
-        """Tell the screens that what they show may have changed."""
+        """Tell the screens that what they show may have changed (and the bots, what they are asked)."""
         self.version += 1
         self.on_change(self)
+        self.bots.wake()
 
     def member(self, token: object) -> MemberRecord:
         """The member with this token, or :class:`BadToken`."""
@@ -503,6 +507,15 @@ class Table:
         finally:
             self.refresh()  # the answers already stored are published even if one write failed
         return count
+
+    def time_out_for(self, seat: int, prompt_id: str) -> None:
+        """A seat's published prompt takes the engine's timeout answer (a bot that chose illegally)."""
+        if any(p.id == prompt_id for p in self.published_prompts(seat)):
+            self._record(self.require_game(), seat, prompt_id, None, timeout=True)
+
+    def bot_seats(self) -> frozenset[int]:
+        """The seats bots play."""
+        return frozenset(self.bots.seats())
 
     def _record(self, game: Game, seat: int, prompt_id: str, choice: Choice, notify: bool = True,
                 timeout: bool = False) -> None:
