@@ -88,6 +88,14 @@ COUNTDOWN = re.compile(r'"timer_ends":(?:null|[0-9.e+-]+)')
 (inside a secret step, every phone would otherwise hear of each answer)."""
 
 
+class Moved(Exception):
+    """A hello with a pass of a table that Play again replaced: answered with where to go."""
+
+    def __init__(self, reply: dict[str, Any]) -> None:
+        super().__init__("moved")
+        self.reply = reply
+
+
 class SessionState(Enum):
     """Where a socket is in its life."""
 
@@ -129,6 +137,8 @@ class Session:
         self.ready = asyncio.Event()
         self.cut: Callable[[], None] = lambda: None
         """Set by the socket loop: drop the connection at once (a client that does not read)."""
+        self.sockets: Sockets | None = None
+        """Every live session (set when admitted): Play again tells the table's other screens."""
 
     def expect(self, *states: SessionState) -> None:
         """Raise unless the session is in one of ``states`` (a protocol error, not a crash)."""
@@ -159,6 +169,9 @@ class Session:
         if len(text) > MAX_MESSAGE:
             raise BadMessage("that message is too long")
         kind, value = check_json(Hello, text, "hello").credential()
+        moved = self.hub.moved(value) if kind in ("seat", "host") else None
+        if moved is not None:  # an old pass of a table that Play again replaced
+            raise Moved(moved)
         if kind == "seat":
             self.table, self.member = self.hub.by_seat(value)
             self.state = SessionState.SEAT
@@ -297,7 +310,29 @@ class Session:
         return {"type": "ack", "of": message.type}
 
     def _again(self, table: Table, message: Again) -> dict[str, Any]:
-        raise NotNow("play again is not available yet")
+        """Play again: make the new table, then send every screen of the old one where to go (each
+        phone its own new pass); the host screen's reply is its own ``moved``."""
+        made = self.hub.again(table, message)
+        for session in list(self.sockets.by_table.get(table.id, ())) if self.sockets else []:
+            if session is not self:
+                session.move()
+        self.state = SessionState.CLOSED
+        return {"type": "moved", "host": made.record.host_token, "code": made.code}
+
+    def move(self) -> None:
+        """This screen's table was replaced by Play again: tell it where to go, and end the session."""
+        token = self.member.token if self.member is not None else None
+        table = self.table
+        if token is None and self.role is SessionState.HOST and table is not None:
+            token = table.record.host_token
+        reply = self.hub.moved(token) if token is not None else None
+        if reply is None and table is not None:
+            successor = self.hub.successors.get(table.id)
+            reply = {"type": "moved", "code": self.hub.get(successor).code} if successor else None
+        if reply is None:
+            return
+        self.reply(reply)
+        self.state = SessionState.CLOSED
 
 
 def error_text(error: Exception) -> dict[str, Any]:
@@ -344,6 +379,7 @@ class Sockets:
                 oldest.state = SessionState.CLOSED
                 oldest.cut()
         here.add(session)
+        session.sockets = self
 
     def discard(self, session: Session) -> None:
         """Forget a session whose socket is gone."""
@@ -447,6 +483,12 @@ async def _hello(session: Session, sockets: Sockets) -> bool:
         sockets.add(session)
         return True
     except (WebSocketDisconnect, RuntimeError, OSError):
+        return False
+    except Moved as moved:
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+            await session.socket.send_text(pad_to(json.dumps(moved.reply), REPLY_PAD))
+            await session.socket.close()
+        session.state = SessionState.CLOSED
         return False
     except Exception as error:
         with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
