@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from mafioso.i18n import N_
 from mafioso.server.config import parse_config
 from mafioso.server.errors import BadMessage, BadToken, NoTable, NotNow, SlowDown
 from mafioso.server.limits import RateLimit, network_key
@@ -170,17 +171,17 @@ class Hub:
             table = self._build(record)
             if table is not None:
                 return table
-        raise NoTable("that table cannot be opened now: it was set aside when the server started")
+        raise NoTable(N_("that table cannot be opened now: it was set aside when the server started"))
 
     # -- new tables --------------------------------------------------------------------------
     def create(self, raw: Any, address: str | None = None) -> Table:
         """A new table from the host's settings (checked by the engine first)."""
         if address is not None and not self.creations.take(network_key(address)):
-            raise SlowDown("too many new tables from your network; wait a few minutes")
+            raise SlowDown(N_("too many new tables from your network; wait a few minutes"))
         config = parse_config(raw)
         if config.step_seconds < self.min_step:
-            raise BadMessage(f"step_seconds: must be at least {self.min_step:g}: a shorter secret step would "
-                             "let its rhythm tell who acts")
+            raise BadMessage(N_("step_seconds: must be at least {seconds}: a shorter secret step would let its rhythm "
+                             "tell who acts"), seconds=f"{self.min_step:g}")
         secret = secret_text(self.seeds())  # the sealed deal's secret: the game's seed is drawn from it
         record = TableRecord(uuid.uuid4().hex, self._free_code(), new_token(), {**config.to_json(), "seal": secret},
                              game_seed(secret), created=time.time())
@@ -196,13 +197,14 @@ class Hub:
         the new table's lobby to join again. The old passes lead to the new ones (:meth:`moved`).
         Asked twice, it gives the same new table."""
         if not old.is_over_published():
-            raise NotNow("play again once this game is over")
+            raise NotNow(N_("play again once this game is over"))
         made = self.successors.get(old.id)
         if made is not None:
             return self.get(made)
         config = parse_config(CreateTable(**form.model_dump(exclude={"type", "seats"})))
         if config.step_seconds < self.min_step:
-            raise BadMessage(f"step_seconds: must be at least {self.min_step:g}")
+            raise BadMessage(N_("step_seconds: must be at least {seconds}: a shorter secret step would let its rhythm "
+                             "tell who acts"), seconds=f"{self.min_step:g}")
         order = sorted(old.record.members, key=lambda m: (m.seat is None, m.seat or 0, m.joined))
         if form.seats == "shuffle":
             secrets.SystemRandom().shuffle(order)
@@ -255,13 +257,13 @@ class Hub:
         network address) are refused for a while after many wrong codes from its network."""
         key = network_key(address) if address is not None else None
         if key is not None and self.guard.blocked(key):
-            raise SlowDown("too many wrong table codes; wait a minute and check the code on the host screen")
+            raise SlowDown(N_("too many wrong table codes; wait a minute and check the code on the host screen"))
         table_id = self.codes.get(normalise_code(code))
         if table_id is None:
             if key is not None:
                 self.guard.take(key)
                 self._missed()
-            raise NoTable("no table has that code; check it with the host screen")
+            raise NoTable(N_("no table has that code; check it with the host screen"))
         return self.get(table_id)
 
     def by_host(self, token: object) -> Table:
@@ -271,7 +273,7 @@ class Hub:
             table = self.get(table_id)
             if same(token, table.record.host_token):
                 return table
-        raise BadToken("this host pass is not valid; create a new table")
+        raise BadToken(N_("this host pass is not valid; create a new table"))
 
     def by_seat(self, token: object) -> tuple[Table, MemberRecord]:
         """The table and member of a seat pass, or :class:`BadToken`."""
@@ -281,13 +283,13 @@ class Hub:
             for member in table.record.members:
                 if same(token, member.token):
                     return table, member
-        raise BadToken("this seat's pass is not valid; join the table again with its code")
+        raise BadToken(N_("this seat's pass is not valid; join the table again with its code"))
 
     def join(self, code: object, name: object, address: str | None = None) -> tuple[Table, MemberRecord]:
         """Take a free seat at the table with this code."""
         table = self.by_code(code, address)
         if address is not None and not self.joins.take(network_key(address)):
-            raise SlowDown("too many joins from your network; wait a minute")
+            raise SlowDown(N_("too many joins from your network; wait a minute"))
         return table, table.join(name)
 
     # -- the guess budget --------------------------------------------------------------------
