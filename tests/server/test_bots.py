@@ -153,3 +153,18 @@ def test_a_bots_pass_opens_nothing(hub: Hub) -> None:
     bot = table.add_bot()
     with pytest.raises(BadToken):
         hub.by_seat(bot.token)
+
+
+def test_bots_play_on_after_a_restart(tmp_path: Any, clock: FakeClock) -> None:
+    db = str(tmp_path / "t.sqlite3")
+    first = Hub(open_store(db), clock, min_step_seconds=0)
+    table, timers = bot_table(first, clock, "sport")
+    timers.run(lambda: len(table.require_game().decisions) > 25)
+    before = len(table.require_game().decisions)
+    restarted = Hub(open_store(db), clock, min_step_seconds=0)
+    again = Timers(clock)
+    restarted.wire = again.wire
+    restarted.load()
+    resumed = restarted.tables[table.id]
+    assert len(resumed.require_game().decisions) == before and resumed.bot_seats() == table.bot_seats()
+    again.run(resumed.is_over_published)

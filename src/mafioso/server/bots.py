@@ -82,6 +82,12 @@ class TableBots:
     def _later(self, key: tuple[int, int, str]) -> Callable[[], None]:
         return lambda: self.act(*key)
 
+    def restart(self) -> None:
+        """Plan again from scratch: answers planned before the table's timers were connected (a
+        table being rebuilt at start-up) were never really scheduled."""
+        self.planned.clear()
+        self.wake()
+
     def pause(self) -> float:
         """How long a bot waits before answering what it is shown now."""
         table = self.table

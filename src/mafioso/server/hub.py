@@ -140,7 +140,7 @@ class Hub:
         if until is not None:  # a secret step was open when the server stopped
             table.on_gate(table, max(0.0, until - self.clock()))
         table.arm_time_limit()
-        table.bots.wake()  # the bots answer what their seats are shown, as before the restart
+        table.bots.restart()  # the bots answer what their seats are shown, as before the restart
         return table
 
     def _set_aside(self, record: TableRecord, error: Exception) -> None:
