@@ -189,6 +189,8 @@ def public_message(table: Table, host: bool) -> dict[str, Any]:
     out["speaking"] = sorted({p.seat for p in batch})
     out["timer"] = (table.step_seconds if table.is_gated() else max((p.timer or 0 for p in batch), default=0)) or None
     out["timer_ends"] = table.timer_ends()
+    if host:  # how far the shared screen said it has spoken: a reloaded one resumes after it
+        out["spoken"] = table.spoken
     out["secret"] = table.is_gated() or (game.outcome is None and not batch)
     if host and table.is_over_published():
         out["story"] = [event_json(table, e, with_audience=True) for e in game.events if text_of(table, e)]
