@@ -33,6 +33,7 @@ from mafioso.engine import (
     find_edition,
 )
 from mafioso.engine.log import LOG_FORMAT
+from mafioso.engine.vocabulary import PHASE, VOTE_COUNT
 from mafioso.i18n import N_
 from mafioso.server.bots import TableBots
 from mafioso.server.config import DEFAULT_LIMIT, TableConfig, config_from_json
@@ -521,6 +522,27 @@ class Table:
         """A seat's published prompt takes the engine's timeout answer (a bot that chose illegally)."""
         if any(p.id == prompt_id for p in self.published_prompts(seat)):
             self._record(self.require_game(), seat, prompt_id, None, timeout=True)
+
+    def trial(self) -> int | None:
+        """The nominee on trial now: the seat a public vote's prompts name (never a secret step's)."""
+        for prompt in self.public_batch():
+            nominee = prompt.to_json().get("data", {}).get("nominee")
+            if type(nominee) is int:
+                return nominee
+        return None
+
+    def tally(self) -> list[dict[str, Any]] | None:
+        """The public vote counts announced since the phase began (built from public events only,
+        so never a secret ballot's): ``[{"nominee": seat, "voters": [seat...]}]``, or ``None``."""
+        if self.game is None:
+            return None
+        counts: list[dict[str, Any]] = []
+        for event in self.knowledge(NOBODY).events:
+            if event.kind == PHASE:
+                counts = []
+            elif event.kind == VOTE_COUNT and event.audience.public:
+                counts.append({"nominee": event.data.get("nominee"), "voters": list(event.data.get("voters", []))})
+        return counts or None
 
     def bot_seats(self) -> frozenset[int]:
         """The seats bots play."""
