@@ -258,3 +258,25 @@ def test_a_host_screen_that_never_reports_is_not_waited_for(hub: Hub, clock: Fak
     table.host_screens = 1
     table.deal([m.joined for m in table.record.members])
     assert table.call_until is None and table.gate_until == clock.now + 3
+
+
+def test_the_host_screen_reports_what_it_has_spoken_over_its_socket() -> None:
+    """``spoken`` gets no reply (it is sent after every line); the host's state keeps the count,
+    so a reloaded host screen resumes after it."""
+    from starlette.testclient import TestClient
+
+    from mafioso.server.app import create_app
+    from mafioso.server.store import open_store
+    from tests.server.helpers import deal, hello, join_all, new_table, receive_until, state_of
+
+    with TestClient(create_app(open_store(":memory:"), min_step_seconds=0)) as client:
+        table = new_table(client)
+        join_all(client, table["code"], 10)
+        deal(client, table["host"], 10)
+        with hello(client, host=table["host"]) as (socket, screen):
+            assert screen["spoken"] is None
+            socket.send_json({"type": "spoken", "upto": 2})
+            socket.send_json({"type": "ping"})
+            assert receive_until(socket, lambda m: m.get("type") in ("pong", "ack", "error"))["type"] == "pong"
+        assert state_of(client, host=table["host"])["spoken"] == 2
+        assert "spoken" not in state_of(client, watch=table["code"])

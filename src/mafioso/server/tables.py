@@ -692,6 +692,7 @@ class Table:
         """The host screen has spoken the first ``upto`` public events (``None``: its voice is off).
         A held step waiting for its call starts its clock once the call is spoken."""
         self.spoken = upto
+        self.rendered.pop("host", None)  # a host screen connecting now resumes after it (no one else changes)
         if self.call_until is not None and (upto is None or upto >= self.call_needs):
             self._start_clock(self.clock())
             self.changed()
