@@ -30,6 +30,8 @@ from mafioso.engine import (
     MafiosoError,
     Move,
     NotYourTurn,
+    UnknownPrompt,
+    AlreadyDecided,
     Prompt,
     Speech,
 )
@@ -265,8 +267,11 @@ class Console:
             decision = self.game.decide(seat, prompt_id, entry.get("choice"))
         except GameOver:
             raise OutOfOrder("The game is over.") from None
-        except NotYourTurn:
-            raise CannotAct("{name} has nothing to decide now.", name=self.setup.name(seat)) from None
+        except (NotYourTurn, UnknownPrompt, AlreadyDecided):
+            if 1 <= seat <= self.game.players and not self.game.state.seat(seat).alive:
+                raise CannotAct("{name} is out of the game and does nothing more.", name=self.name(seat)) from None
+            raise OutOfOrder("That is not the step on screen: {name} has nothing to decide now.",
+                             name=self.name(seat)) from None
         except MafiosoError as error:
             raise BadEntry("{name}: that choice is not allowed ({why}).", name=self.setup.name(seat),
                            why=str(error)) from None
