@@ -129,7 +129,7 @@ def test_a_seat_out_of_the_game_cannot_act() -> None:
     console = play(table("sport", seed=4), seed=4)
     dead = next(s.number for s in console.game.state.seats if not s.alive)
     with pytest.raises((CannotAct, OutOfOrder)):
-        console.answer(dead, "n9.shoot.%d" % dead, 1)
+        console.answer(dead, f"n9.shoot.{dead}", 1)
 
 
 def test_an_impossible_cast_says_why() -> None:

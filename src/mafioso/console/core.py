@@ -24,16 +24,16 @@ from mafioso.console.setup import Setup, check_setup, completed_deal, entered_ro
 from mafioso.engine import (
     GM,
     PHASE,
+    AlreadyDecided,
     Event,
     Game,
     GameOver,
     MafiosoError,
     Move,
     NotYourTurn,
-    UnknownPrompt,
-    AlreadyDecided,
     Prompt,
     Speech,
+    UnknownPrompt,
 )
 from mafioso.engine.choices import choice_to_json
 from mafioso.i18n import _, narrate, phase_name, role_name
@@ -247,6 +247,13 @@ class Console:
     def learn(self, role: str, seats: Sequence[int]) -> Step:
         """Enter who woke as ``role`` (learned tables)."""
         return self.enter({"do": "learn", "role": role, "seats": list(seats)})
+
+    def usual_answer(self, prompt_id: str) -> Any:
+        """The answer a prompt takes when its time runs out (a pass, a no): the engine's timeout choice."""
+        prompt = next((p for p in self.game.awaiting() if p.id == prompt_id), None)
+        if prompt is None:
+            return None
+        return choice_to_json(self.game._timeout_choice(prompt))
 
     def ack(self) -> Step:
         """The call on screen, which asks nothing, has been read."""
