@@ -602,6 +602,25 @@ class Console:
                           role_name(self.edition, t, self.lang) for t in outcome.winners)
         return [_("The game is over. The winners: {teams}.", self.lang).format(teams=teams)]
 
+    def describe(self, entry: Mapping[str, Any]) -> str:
+        """An entry in words, for the list the facilitator undoes from."""
+        action = entry.get("do")
+        if action == "ack":
+            return _("a call read", self.lang)
+        if action == "learn":
+            seats = ", ".join(self.name(s) for s in entry.get("seats", ())) or _("nobody", self.lang)
+            return _("{role}: {seats}", self.lang).format(
+                role=role_name(self.edition, str(entry.get("role")), self.lang), seats=seats)
+        seat = entry.get("seat")
+        prompt = str(entry.get("prompt"))
+        who = self.name(seat) if type(seat) is int and seat != GM else _("facilitator", self.lang)
+        choice = entry.get("choice")
+        if isinstance(choice, dict) and set(choice) >= {"nominate"}:
+            choice = Speech(choice.get("nominate"))
+        elif isinstance(choice, dict) and set(choice) == {"what", "seat"}:
+            choice = Move(choice["what"], choice["seat"])
+        return f"{who}: {self._did(prompt, choice)}"
+
     # -- the grimoire and the end ------------------------------------------------------------
     def grimoire(self) -> list[dict[str, Any]]:
         """Every seat's role, status, what it did and what it was told: the facilitator's eyes only."""

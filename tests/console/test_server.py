@@ -1,0 +1,78 @@
+"""The console's API: every entry stored before it is acknowledged; a restart resumes it."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from mafioso.engine import Game
+from mafioso.server.app import create_app
+from mafioso.server.store import open_store
+from tests.console.play import names
+
+
+def pick(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """The entry a facilitator taps for the step on screen."""
+    step = state["step"]
+    if step["kind"] == "silent":
+        return {"do": "ack"}
+    ask = step["asks"][0]
+    values = [o["value"] for o in ask["options"]]
+    if ask["kind"] == "choose_many":
+        choice: Any = values[:ask["min"]]
+    elif ask["kind"] == "speech" or (ask["optional"] and rng.random() < 0.2):
+        choice = None
+    else:
+        choice = rng.choice(values)
+    return {"do": "answer", "seat": ask["seat"], "prompt": ask["prompt"], "choice": choice}
+
+
+def test_a_console_survives_a_restart_and_refuses_stale_and_bad_entries(tmp_path: Path) -> None:
+    db = str(tmp_path / "tables.sqlite3")
+    store = open_store(db)
+    with TestClient(create_app(store)) as client:
+        made = client.post("/api/console", json={"setup": {"edition": "sport", "names": list(names("sport")),
+                                                            "seed": 5}}).json()
+        token, state = made["token"], made["state"]
+        rng = random.Random(5)
+        for _ in range(25):
+            state = client.post("/api/console/enter", json={"token": token, "revision": state["revision"],
+                                                            "entry": pick(state, rng)}).json()["state"]
+        stale = client.post("/api/console/enter", json={"token": token, "revision": 3, "entry": {"do": "ack"}})
+        assert stale.status_code == 400 and "another screen" in stale.json()["error"]
+        bad = client.post("/api/console/enter", json={"token": token, "revision": state["revision"],
+                                                      "entry": {"do": "answer", "seat": 1, "prompt": "d9.x",
+                                                                "choice": None}})
+        assert bad.status_code == 409 and "step on screen" in bad.json()["error"]
+        undone = client.post("/api/console/undo", json={"token": token, "revision": state["revision"],
+                                                        "index": state["revision"] - 2}).json()
+        state = undone["state"]
+        assert undone["changes"] or undone["dropped"] >= 0
+        page = client.get("/console")
+        assert page.status_code == 200 and "console.js" in page.text
+    store.close()
+    again = open_store(db)
+    with TestClient(create_app(again)) as client:
+        resumed = client.post("/api/console/state", json={"token": token}).json()["state"]
+        assert resumed["step"] == state["step"] and resumed["revision"] == state["revision"]
+        refused = client.post("/api/console/log", json={"token": token})
+        assert refused.status_code == 400
+        rng = random.Random(6)
+        for _ in range(2000):
+            if resumed["over"]:
+                break
+            resumed = client.post("/api/console/enter", json={"token": token, "revision": resumed["revision"],
+                                                              "entry": pick(resumed, rng)}).json()["state"]
+        assert resumed["over"] and resumed["story"]
+        log = client.post("/api/console/log", json={"token": token}).json()
+        assert Game.replay(log).is_over()
+        sheet = client.post("/api/console/protocol", json={"token": token}).json()["protocol"]
+        assert "Anna" in sheet["html"]
+        grimoire = client.post("/api/console/grimoire", json={"token": token}).json()["grimoire"]
+        assert [card["name"] for card in grimoire][:2] == ["Anna", "Boris"]
+        nobody = client.post("/api/console/state", json={"token": "x" * 43})
+        assert nobody.status_code == 400
+    again.close()
