@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from mafioso.console import Console, OutOfOrder, Setup, Step
+from mafioso.console import Console, PeekFirst, Setup, Step
 
 NAMES = ("Anna", "Boris", "Chen", "Dana", "Emil", "Fay", "Gus", "Hana", "Ivo", "Jan", "Kim", "Lev", "Mia",
          "Noa", "Oto", "Pia", "Rui", "Sol", "Tom", "Uma")
@@ -48,15 +48,8 @@ def answer(console: Console, step: Step, rng: random.Random, truth: Sequence[str
         choice = rng.choice(values) if values else None
     try:
         console.answer(ask.seat, ask.prompt, choice)
-    except OutOfOrder as error:
-        if "card first" not in str(error):
-            raise
-        target = choice if type(choice) is int else None
-        if isinstance(choice, dict):
-            target = choice.get("seat")
-        if isinstance(choice, list):
-            target = next(c for c in choice if type(c) is int and c not in console.known)
-        assert isinstance(target, int)
+    except PeekFirst as error:
+        target = error.fields["seat"]
         console.learn(truth[target - 1], [target])
 
 

@@ -5,7 +5,7 @@ Independent of any I/O: the server's console page and ``mafioso facilitate`` bot
 """
 
 from mafioso.console.core import Ask, Call, Console, Entry, Option, Step, Undone
-from mafioso.console.errors import BadCast, BadEntry, CannotAct, ConsoleError, OutOfOrder, StaleUndo
+from mafioso.console.errors import BadCast, BadEntry, CannotAct, ConsoleError, OutOfOrder, PeekFirst, StaleUndo
 from mafioso.console.setup import MODES, Setup, completed_deal
 
 __all__ = [
@@ -20,6 +20,7 @@ __all__ = [
     "Entry",
     "Option",
     "OutOfOrder",
+    "PeekFirst",
     "Setup",
     "StaleUndo",
     "Step",

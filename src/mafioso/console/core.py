@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mafioso.console import script
-from mafioso.console.errors import BadCast, BadEntry, CannotAct, ConsoleError, OutOfOrder, StaleUndo
+from mafioso.console.errors import BadCast, BadEntry, CannotAct, ConsoleError, OutOfOrder, PeekFirst, StaleUndo
 from mafioso.console.setup import Setup, check_setup, completed_deal, entered_roles, learned_cards
 from mafioso.engine import (
     GM,
@@ -307,7 +307,9 @@ class Console:
             return
         for target in targets:
             if target in unknown:
-                raise OutOfOrder("Look at {name}'s card first, and tap its role.", name=self.setup.name(target))
+                left = sorted(set(unknown.values()), key=list(self.edition.roles).index)
+                raise PeekFirst("Look at {name}'s card first, and tap its role.", name=self.setup.name(target),
+                                seat=target, roles=[[r, role_name(self.edition, r, self.lang)] for r in left])
 
     def _ack(self) -> None:
         if self.acked >= len(self.calls):

@@ -44,3 +44,7 @@ class StaleUndo(ConsoleError):
 
 class BadEntry(ConsoleError):
     """An entry whose shape or value is not legal for its question."""
+
+
+class PeekFirst(OutOfOrder):
+    """At a learned table, an answer aimed at a seat whose card the console must know first."""

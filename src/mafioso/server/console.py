@@ -28,7 +28,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from mafioso.console import Console, ConsoleError, Setup
+from mafioso.console import Console, ConsoleError, PeekFirst, Setup
 from mafioso.i18n import _
 from mafioso.server.errors import BadToken, NotNow
 from mafioso.server.schemas import Finite, Token, check_json
@@ -176,8 +176,10 @@ def _refused(error: Exception, lang: str = "en") -> JSONResponse:
     from mafioso.server.routes import refused
 
     if isinstance(error, ConsoleError):
-        return JSONResponse({"error": error.say(lang), "code": type(error).__name__}, status_code=409,
-                            headers={"Cache-Control": "no-store"})
+        body: dict[str, Any] = {"error": error.say(lang), "code": type(error).__name__}
+        if isinstance(error, PeekFirst):
+            body["peek"] = {"seat": error.fields["seat"], "roles": error.fields["roles"]}
+        return JSONResponse(body, status_code=409, headers={"Cache-Control": "no-store"})
     return refused(error)
 
 

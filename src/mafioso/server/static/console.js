@@ -75,7 +75,7 @@ function complain(message) {
 async function post(path, body) {
   const response = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
   const data = await response.json().catch(() => ({error: t("The server did not answer: try again.")}));
-  if (!response.ok) throw new Error(data.error || t("That was refused."));
+  if (!response.ok) throw Object.assign(new Error(data.error || t("That was refused.")), {data});
   return data;
 }
 
@@ -89,10 +89,23 @@ async function enter(entry) {
     render(data.state);
   } catch (error) {
     complain(String(/** @type {Error} */ (error).message));
-    await refresh();
+    const peek = /** @type {any} */ (error).data?.peek;
+    if (peek) peekControls(peek, entry); else await refresh();
   } finally {
     busy = false;
   }
+}
+
+/**
+ * A learned table must know a card before a choice aimed at it: tap the card's role, then the
+ * choice is entered again. @param {{seat: number, roles: [string, string][]}} peek @param {Record<string, any>} entry
+ */
+function peekControls(peek, entry) {
+  const buttons = peek.roles.map(([role, name]) => el("button", {type: "button", class: "seat", "data-role": role, text: name, onclick: async () => {
+    await enter({do: "learn", role, seats: [peek.seat]});
+    if ($("error").hidden) await enter(entry);
+  }}));
+  $("controls").replaceChildren(el("div", {class: "grid peek"}, ...buttons));
 }
 
 async function refresh() {
@@ -175,7 +188,7 @@ async function drawCast() {
       el("select", {"data-seat": i + 1, "aria-label": name}, ...e.roles.map((/** @type {any} */ r) => el("option", {value: r.id, text: r.name, selected: r.id === deal[i]}))))));
   } else {
     box.replaceChildren(el("h3", {text: t("The cards in play")}), ...e.roles.map((/** @type {any} */ r) => el("label", {class: "field count"},
-      el("span", {text: r.name}), el("input", {type: "number", min: 0, max: 40, "data-role": r.id, value: cast[r.id] || 0})))));
+      el("span", {text: r.name}), el("input", {type: "number", min: 0, max: 40, "data-role": r.id, value: cast[r.id] || 0}))));
   }
 }
 
@@ -214,6 +227,7 @@ async function start() {
 function render(next) {
   const changed = !state || state.revision !== next.revision || state.step.kind !== next.step.kind;
   state = next;
+  document.body.dataset.revision = String(next.revision);
   const step = next.step;
   $("phase").textContent = step.phase;
   if (next.over) return renderEnd(next);
