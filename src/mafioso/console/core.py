@@ -42,7 +42,7 @@ QUIET = frozenset({PHASE, "role.dealt"})
 """Events the console does not read out: phases (it shows them) and dealt roles (the players
 hold their cards)."""
 
-SEAT_KEYS = frozenset({"seat", "by", "nominee", "victim", "target", "seats", "nominees", "voters", "tied",
+SEAT_KEYS = frozenset({"held", "shots", "seat", "by", "nominee", "victim", "target", "seats", "nominees", "voters", "tied",
                        "order", "dead", "killed", "shot", "checked", "first", "second", "holder", "speaker"})
 """Event fields that hold seat numbers."""
 
@@ -89,6 +89,7 @@ class Ask:
     min: int = 0
     max: int = 1
     timer: float | None = None
+    hint: str = ""
 
 
 @dataclass
@@ -149,6 +150,8 @@ class Console:
         """A fresh game with no entries (and, at a learned table, the known roles)."""
         self.known: dict[int, str] = {}
         self.asked_roles: set[str] = set()
+        self.acts: dict[str, str] = {}
+        """The act of every prompt answered, by prompt id (prompt ids do not always name it)."""
         self.game = self._new_game()
         self.calls: list[Call] = []
         self.acked = 0
@@ -270,6 +273,9 @@ class Console:
             if seat in self.setup.phones:
                 raise CannotAct("{name} answers on their own phone.", name=self.setup.name(seat))
         self._check_target(seat, prompt_id, entry.get("choice"))
+        asked = next((p for p in self.game.pending(seat) if p.id == prompt_id), None)
+        if asked is not None:
+            self.acts[prompt_id] = asked.act
         try:
             decision = self.game.decide(seat, prompt_id, entry.get("choice"))
         except GameOver:
@@ -486,10 +492,17 @@ class Console:
                             if s not in self.known]
         return step
 
+    def _call_name(self, step: str, roles: Sequence[str]) -> str:
+        """How a call is said: the team's name for a team, else the roles' names."""
+        team = script.CALL_NAMES.get(self.edition.id, {}).get(step)
+        if team is not None:
+            return _(team, self.lang)
+        return ", ".join(role_name(self.edition, r, self.lang) for r in roles)
+
     def _call_step(self, step: Step, call: Call) -> Step:
         step.kind = "silent"
         step.phase = call.phase
-        roles = ", ".join(role_name(self.edition, r, self.lang) for r in call.roles)
+        roles = self._call_name(call.step, call.roles)
         step.read = [_(script.WAKE, self.lang).format(roles=roles), _(script.SLEEP, self.lang).format(roles=roles)]
         if call.pretend:
             step.notes = [_(script.PRETEND, self.lang).format(roles=roles, why=call.why)]
@@ -508,10 +521,12 @@ class Console:
             return step
         if secret:
             order = list(self.edition.roles)
-            roles = sorted({self.game.role_of(p.seat) for p in hand if self.game.role_of(p.seat) in order},
-                           key=order.index)
-            shown = ", ".join(role_name(self.edition, r, self.lang) for r in roles)
-            step.wake = sorted({p.seat for p in hand})
+            called = script.step_roles(self.edition, self.game.phase.step)
+            roles = sorted({self.game.role_of(p.seat) for p in hand if self.game.role_of(p.seat) in order} |
+                           set(called), key=order.index)
+            shown = self._call_name(self.game.phase.step, roles)
+            awake = {s.number for s in self.game.state.seats if s.alive and s.role in called}
+            step.wake = sorted(awake | {p.seat for p in hand})
             step.read = [_(script.WAKE, self.lang).format(roles=shown)]
         acts = []
         for prompt in hand:
@@ -541,7 +556,23 @@ class Console:
             timer = 60.0
         return Ask(prompt.id, prompt.seat, self.name(prompt.seat), self._act_line(prompt), prompt.kind,
                    [Option(choice_to_json(o), self._option_label(o)) for o in prompt.options], prompt.optional,
-                   prompt.min_count, prompt.max_count, timer)
+                   prompt.min_count, prompt.max_count, timer, self._hint(prompt))
+
+    def _hint(self, prompt: Prompt) -> str:
+        """What the facilitator taps, in a few words."""
+        name = self.name(prompt.seat)
+        if prompt.kind == "speech":
+            if prompt.options:
+                return _("If {name} nominates someone, tap the name; then end the speech.", self.lang).format(name=name)
+            return _("End the speech when {name} is done.", self.lang).format(name=name)
+        if prompt.kind == "choose_many":
+            return _("Tap what {name} shows, in order (up to {count}), then confirm.", self.lang).format(
+                name=name, count=prompt.max_count)
+        role = self.game.role_of(prompt.seat) if prompt.seat else ""
+        if self.game.secret_step and role in self.edition.roles:
+            return _("Tap what {name} ({role}) points at.", self.lang).format(
+                name=name, role=role_name(self.edition, role, self.lang))
+        return _("Tap {name}'s answer.", self.lang).format(name=name)
 
     def _seat_label(self, seat: int) -> str:
         return f"{self.name(seat)} ({seat})"
@@ -594,6 +625,8 @@ class Console:
             return NAME_MARK + self.name(value)
         if isinstance(value, list) and value and all(type(v) is int for v in value):
             return NAME_MARK + ", ".join(self.name(v) for v in value)
+        if isinstance(value, list) and value and all(isinstance(v, list) and len(v) == 2 for v in value):
+            return ", ".join(" → ".join(self.name(x) if type(x) is int else str(x) for x in pair) for pair in value)
         return value
 
     def _ending(self) -> list[str]:
@@ -649,6 +682,12 @@ class Console:
             lines += [f"{card['name']}: {line}" for line in card["did"] + card["told"]]
         return lines
 
+    @staticmethod
+    def _act_of(prompt_id: str) -> str:
+        """The act part of a prompt id (``n1.check_black.3`` -> ``check_black``)."""
+        parts = prompt_id.split(".")
+        return parts[1] if len(parts) > 1 else prompt_id
+
     def _phase_of(self, prompt_id: str) -> Any:
         from mafioso.engine import Phase
 
@@ -659,13 +698,19 @@ class Console:
         return Phase(tag)
 
     def _did(self, prompt_id: str, choice: Any) -> str:
-        act = _((prompt_id.split(".")[1] if "." in prompt_id else prompt_id).replace("_", " "), self.lang)
+        act_id = self.acts.get(prompt_id) or self._act_of(prompt_id)
+        act = _(script.ACT_LABELS.get(act_id, act_id.replace("_", " ")), self.lang)
         if choice is None:
+            return act if act_id in ("speech", "defence", "last_words", "talk") else \
+                _("{act}: nothing", self.lang).format(act=act)
+        if isinstance(choice, list) and not choice:
             return _("{act}: nothing", self.lang).format(act=act)
+        if choice in ("greet", "ok", "yes_i_am"):
+            return act
         if type(choice) is Speech:
             if choice.nominate is None:
-                return _("spoke", self.lang)
-            return _("spoke and nominated {name}", self.lang).format(name=self.name(choice.nominate))
+                return act
+            return _("{act} and nominated {name}", self.lang).format(act=act, name=self.name(choice.nominate))
         if isinstance(choice, list):
             shown = ", ".join(self._option_label(c) for c in choice)
         else:
@@ -682,6 +727,9 @@ class Console:
                 lines.append(f"— {phase_name(event.phase, self.lang)} —")
                 continue
             line = self._line(event)
+            if line and not event.audience.public:
+                told = ", ".join(self.name(s) for s in sorted(event.audience.seats)) or _("facilitator", self.lang)
+                line = _("({who} only) {line}", self.lang).format(who=told, line=line)
             if line:
                 lines.append(line)
         return lines

@@ -24,6 +24,26 @@ STEP_ROLES: Mapping[str, Mapping[str, tuple[str, ...]]] = {
 }
 """Steps whose name is not a role or team id: the roles they wake (others resolve by id)."""
 
+CALL_NAMES: Mapping[str, Mapping[str, str]] = {
+    "sport": {"mafia": N_("Mafia"), "shooting": N_("Mafia")},
+    "vendetta": {"mafia": N_("Mafia"), "yakuza": N_("Yakuza")},
+    "vampires": {"hunters": N_("Hunters")},
+    "spytown": {"kill": N_("Mafia"), "meeting": N_("Mafia"), "gang": N_("Mafia")},
+}
+"""How the facilitator calls a step that wakes a whole team ("Mafia, open your eyes")."""
+
+ACT_LABELS: Mapping[str, str] = {
+    "speech": N_("spoke"), "defence": N_("defended"), "last_words": N_("last words"), "vote": N_("vote"),
+    "lift": N_("vote to remove the tied"), "kill_order": N_("order of kills"), "greet": N_("woke"),
+    "shoot": N_("shot at"), "check_sheriff": N_("checked for the sheriff"), "check_black": N_("checked"),
+    "best_move": N_("best move"), "kill": N_("picked the victim"), "investigate": N_("looked at"),
+    "protect": N_("protected"), "block": N_("blocked"), "seduce": N_("spent the night with"),
+    "nominate": N_("named a suspect"), "meet": N_("met the band"), "identify": N_("showed the card"),
+    "strike": N_("struck"), "talk": N_("talked"), "place": N_("laid the Verdict cards"), "draft": N_("kept"),
+    "agent_check": N_("looked at"), "final_vote": N_("final vote"), "foul": N_("foul"),
+}
+"""A decision in the grimoire and the undo list, in words."""
+
 SECRET_PHASES: Mapping[str, frozenset[str]] = {
     "sport": frozenset({"night"}),
     "vendetta": frozenset({"night"}),

@@ -7,7 +7,7 @@ import { speak, stopSpeaking, Timer } from "/static/console-sound.js";
 
 /** @typedef {{value: any, label: string}} Option */
 /** @typedef {{prompt: string, seat: number, name: string, question: string, kind: string,
- *   options: Option[], optional: boolean, min: number, max: number, timer: number|null}} Ask */
+ *   options: Option[], optional: boolean, min: number, max: number, timer: number|null, hint: string}} Ask */
 /** @typedef {{kind: string, phase: string, read: string[], wake: number[], asks: Ask[],
  *   announce: string[], show: string[], notes: string[], learn_role: string|null,
  *   learn_count: number, learn_seats: Option[], revision: number}} Step */
@@ -335,7 +335,7 @@ function voteControls(asks) {
 
 /** One question: name buttons, a pass, a speech timer. @param {Ask} ask */
 function askControls(ask) {
-  const out = [el("p", {class: "asked", text: `${ask.name}: ${ask.question}`})];
+  const out = [el("p", {class: "asked", text: ask.hint})];
   if (ask.kind === "speech") out.push(timerControls(ask));
   if (ask.kind === "choose_many") return [...out, ...manyControls(ask)];
   const grid = el("div", {class: "grid"}, ...ask.options.map(o => el("button", {type: "button", class: "seat", text: o.label,
@@ -393,6 +393,7 @@ function narrate(step) {
 /** @param {State} next */
 function renderEnd(next) {
   showSection("end");
+  $("winners").textContent = next.step.read.join(" ");
   $("story").replaceChildren(...(next.story || []).map(line => el("li", {text: line})));
   $("show-protocol").hidden = next.edition !== "sport";
   if (voiceOn && spokenKey !== "end") { spokenKey = "end"; speak(next.step.read, next.lang); }
@@ -438,8 +439,8 @@ async function openGrimoire() {
 function openUndo() {
   if (!state) return;
   const shown = state;
-  const items = shown.entries.map((text, index) => el("li", {value: index + 1},
-    el("span", {text}), el("button", {type: "button", class: "undo-one", text: t("Undo"), onclick: () => confirmUndo(index, text, shown.revision)})));
+  const items = shown.entries.map((text, index) => el("li", {},
+    el("span", {text: `${index + 1}. ${text}`}), el("button", {type: "button", class: "undo-one", text: t("Undo"), onclick: () => confirmUndo(index, text, shown.revision)})));
   $("undo-list").replaceChildren(...items.reverse());
   $("share").replaceChildren(el("span", {text: t("Open this table on another device:") + " "}),
     el("a", {href: `/console#t=${token}`, text: t("this link")}));
