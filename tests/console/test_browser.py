@@ -103,17 +103,18 @@ def tap(page: Any, state: dict[str, Any], rng: random.Random, truth: list[str], 
 
 def wait_for_change(page: Any, revision: int, truth: list[str], edition: str) -> None:
     """Wait for the page to show the next step; a card to look at first is tapped from the truth."""
-    for _ in range(500):
+    for _ in range(3000):
         if page.locator("#controls .peek").count():
             label = page.locator("#error").inner_text()
             seat = next(i for i, name in enumerate(names(edition), 1) if f"Look at {name}'s" in label)
             page.click(f"#controls .peek .seat[data-role='{truth[seat - 1]}']")
-        moved = page.evaluate("document.querySelector('#end:not([hidden])') !== null"
-                              f" || document.body.dataset.revision !== '{revision}'")
+        moved = page.evaluate("!document.body.dataset.sending && (document.querySelector('#end:not([hidden])') !== null"
+                              f" || document.body.dataset.revision !== '{revision}')")
         if moved:
             return
         page.wait_for_timeout(10)
-    raise AssertionError("the page did not move on")
+    raise AssertionError(f"the page did not move on: {page.locator('#error').inner_text()!r}, "
+                         f"{page.locator('#controls').inner_text()[:300]!r}")
 
 
 def shoot(page: Any, name: str) -> None:

@@ -321,16 +321,22 @@ function voteControls(asks) {
     return row;
   });
   const send = big(t("Enter these votes"), async () => {
+    document.body.dataset.sending = "votes";
+    try { await sendVotes(asks, hands, Boolean(yes)); } finally { delete document.body.dataset.sending; }
+  }, "primary");
+  const note = yes ? el("p", {class: "hint", text: t("Tap the raised hands; the others count as no.")}) : el("p", {class: "hint", text: t("Tap each player's vote.")});
+  return [note, el("div", {class: "voters"}, ...rows), send];
+}
+
+/** Enter the votes one by one (each stored before the next is sent). @param {Ask[]} asks @param {Map<string, any>} hands @param {boolean} hands_up */
+async function sendVotes(asks, hands, hands_up) {
     for (const ask of asks) {
       let choice = hands.get(ask.prompt);
-      if (choice === undefined) choice = yes ? "no" : null;
+      if (choice === undefined) choice = hands_up ? "no" : null;
       if (choice === null && !ask.optional) continue;
       await enter({do: "answer", seat: ask.seat, prompt: ask.prompt, choice});
       if (!$("error").hidden) break;
     }
-  }, "primary");
-  const note = yes ? el("p", {class: "hint", text: t("Tap the raised hands; the others count as no.")}) : el("p", {class: "hint", text: t("Tap each player's vote.")});
-  return [note, el("div", {class: "voters"}, ...rows), send];
 }
 
 /** One question: name buttons, a pass, a speech timer. @param {Ask} ask */
