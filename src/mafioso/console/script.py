@@ -65,7 +65,7 @@ NIGHT_ORDER: Mapping[str, Sequence[tuple[str, Sequence[str]]]] = {
                  ("day", ("hunters",)),
                  ("dusk", ("lord", "count", "queen", "revenant", "prince", "werewolf", "kitsune", "bride",
                            "leader"))),
-    "spytown": (("agent", ("look",)), ("mafia", ("meeting", "gang", "cards", "kill"))),
+    "spytown": (("agent", ("look",)), ("mafia", ("gang", "meeting", "cards", "kill"))),
     "blitz": (("night", ("stranger", "witness", "capo", "canary", "gambler", "fixer", "sweetheart", "courier")),),
 }
 """The calling order the console follows, by phase (a phase name, or a name and number for a
