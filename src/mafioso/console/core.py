@@ -36,7 +36,7 @@ from mafioso.engine import (
     UnknownPrompt,
 )
 from mafioso.engine.choices import choice_to_json
-from mafioso.i18n import _, narrate, phase_name, role_name
+from mafioso.i18n import N_, _, narrate, phase_name, role_name
 
 QUIET = frozenset({PHASE, "role.dealt"})
 """Events the console does not read out: phases (it shows them) and dealt roles (the players
@@ -170,7 +170,7 @@ class Console:
             return Game(self.edition, len(setup.names), seats=seats, options=setup.options, seed=setup.seed,
                         decoys=bool(setup.phones))
         except MafiosoError as error:
-            raise BadCast("{why}", why=str(error)) from None
+            raise BadCast(N_("{why}"), why=str(error)) from None
 
     def _after_entry(self) -> None:
         """Answer the hand seats' decoys, then note the calls the flow passed without asking."""
@@ -231,7 +231,7 @@ class Console:
         A refused entry raises a :class:`ConsoleError` and changes nothing.
         """
         if not isinstance(entry, Mapping):
-            raise BadEntry("That entry is not one the console knows.")
+            raise BadEntry(N_("That entry is not one the console knows."))
         action = entry.get("do")
         if action == "answer":
             self._answer(entry)
@@ -240,7 +240,7 @@ class Console:
         elif action == "ack":
             self._ack()
         else:
-            raise BadEntry("That entry is not one the console knows.")
+            raise BadEntry(N_("That entry is not one the console knows."))
         return self.step()
 
     def answer(self, seat: int, prompt: str, choice: Any = None) -> Step:
@@ -265,13 +265,13 @@ class Console:
     def _answer(self, entry: Mapping[str, Any]) -> None:
         seat, prompt_id = entry.get("seat"), entry.get("prompt")
         if type(seat) is not int or not isinstance(prompt_id, str):
-            raise BadEntry("That entry is not one the console knows.")
+            raise BadEntry(N_("That entry is not one the console knows."))
         if seat != GM:
             blocker = self._blocker()
             if blocker is not None:
-                raise OutOfOrder("First: {what}", what=blocker)
+                raise OutOfOrder(N_("First: {what}"), what=blocker)
             if seat in self.setup.phones:
-                raise CannotAct("{name} answers on their own phone.", name=self.setup.name(seat))
+                raise CannotAct(N_("{name} answers on their own phone."), name=self.setup.name(seat))
         self._check_target(seat, prompt_id, entry.get("choice"))
         asked = next((p for p in self.game.pending(seat) if p.id == prompt_id), None)
         if asked is not None:
@@ -279,14 +279,14 @@ class Console:
         try:
             decision = self.game.decide(seat, prompt_id, entry.get("choice"))
         except GameOver:
-            raise OutOfOrder("The game is over.") from None
+            raise OutOfOrder(N_("The game is over.")) from None
         except (NotYourTurn, UnknownPrompt, AlreadyDecided):
             if 1 <= seat <= self.game.players and not self.game.state.seat(seat).alive:
-                raise CannotAct("{name} is out of the game and does nothing more.", name=self.name(seat)) from None
-            raise OutOfOrder("That is not the step on screen: {name} has nothing to decide now.",
+                raise CannotAct(N_("{name} is out of the game and does nothing more."), name=self.name(seat)) from None
+            raise OutOfOrder(N_("That is not the step on screen: {name} has nothing to decide now."),
                              name=self.name(seat)) from None
         except MafiosoError as error:
-            raise BadEntry("{name}: that choice is not allowed ({why}).", name=self.setup.name(seat),
+            raise BadEntry(N_("{name}: that choice is not allowed ({why})."), name=self.setup.name(seat),
                            why=str(error)) from None
         self.entries.append({"do": "answer", "seat": seat, "prompt": prompt_id,
                              "choice": choice_to_json(decision.choice)})
@@ -314,14 +314,14 @@ class Console:
         for target in targets:
             if target in unknown:
                 left = sorted(set(unknown.values()), key=list(self.edition.roles).index)
-                raise PeekFirst("Look at {name}'s card first, and tap its role.", name=self.setup.name(target),
+                raise PeekFirst(N_("Look at {name}'s card first, and tap its role."), name=self.setup.name(target),
                                 seat=target, roles=[[r, role_name(self.edition, r, self.lang)] for r in left])
 
     def _ack(self) -> None:
         if self.acked >= len(self.calls):
-            raise OutOfOrder("There is no call waiting to be read.")
+            raise OutOfOrder(N_("There is no call waiting to be read."))
         if self._role_to_learn() is not None:
-            raise OutOfOrder("First: {what}", what=_("say who woke", self.lang))
+            raise OutOfOrder(N_("First: {what}"), what=_("say who woke", self.lang))
         self.acked += 1
         self.entries.append({"do": "ack"})
 
@@ -355,15 +355,15 @@ class Console:
     def _learn(self, entry: Mapping[str, Any]) -> None:
         role, seats = entry.get("role"), entry.get("seats")
         if not isinstance(role, str) or not isinstance(seats, list) or not all(type(s) is int for s in seats):
-            raise BadEntry("That entry is not one the console knows.")
+            raise BadEntry(N_("That entry is not one the console knows."))
         if self.setup.roles != "learned":
-            raise OutOfOrder("The roles of this table are already known.")
+            raise OutOfOrder(N_("The roles of this table are already known."))
         if role not in self.edition.roles:
-            raise BadCast("{edition} has no role {role}.", edition=self.edition.name, role=role)
+            raise BadCast(N_("{edition} has no role {role}."), edition=self.edition.name, role=role)
         asked = self._role_to_learn()
         peek = (asked is None or asked[0] != role) and len(seats) == 1 and self._peek_allowed(role)
         if (asked is None or asked[0] != role) and not peek:
-            raise OutOfOrder("Nobody is woken as {role} now.", role=role_name(self.edition, role, self.lang))
+            raise OutOfOrder(N_("Nobody is woken as {role} now."), role=role_name(self.edition, role, self.lang))
         self._check_learned_seats(role, seats, required=asked is not None and asked[0] == role and asked[1])
         self._relearn({"do": "learn", "role": role, "seats": list(seats), "peek": peek})
 
@@ -373,17 +373,17 @@ class Console:
     def _check_learned_seats(self, role: str, seats: list[int], *, required: bool) -> None:
         shown = role_name(self.edition, role, self.lang)
         if len(set(seats)) != len(seats):
-            raise BadEntry("Each seat once, please.")
+            raise BadEntry(N_("Each seat once, please."))
         for seat in seats:
             if not 1 <= seat <= len(self.setup.names):
-                raise BadEntry("There is no seat {seat} at this table.", seat=seat)
+                raise BadEntry(N_("There is no seat {seat} at this table."), seat=seat)
             if seat in self.known:
-                raise BadCast("{name} is already known as {role}.", name=self.setup.name(seat),
+                raise BadCast(N_("{name} is already known as {role}."), name=self.setup.name(seat),
                               role=role_name(self.edition, self.known[seat], self.lang))
         if len(seats) > self._unknown_count(role):
-            raise BadCast("Only {count} {role} card(s) are in play.", count=self._unknown_count(role), role=shown)
+            raise BadCast(N_("Only {count} {role} card(s) are in play."), count=self._unknown_count(role), role=shown)
         if required and not seats:
-            raise BadEntry("Someone must have woken as {role}: tap their seat.", role=shown)
+            raise BadEntry(N_("Someone must have woken as {role}: tap their seat."), role=shown)
 
     def _relearn(self, entry: Entry) -> None:
         """Play every entry again on the deal completed with the new knowledge: it must fit."""
@@ -392,7 +392,7 @@ class Console:
             self._replay([*before, entry], strict=True)
         except ConsoleError:
             self._replay(before, strict=True)
-            raise BadCast("That does not fit what was already entered.") from None
+            raise BadCast(N_("That does not fit what was already entered.")) from None
 
     def _apply_learn(self, entry: Mapping[str, Any]) -> None:
         role = entry["role"]
@@ -433,7 +433,7 @@ class Console:
         role = entry["role"]
         peek = (asked is None or asked[0] != role) and len(entry["seats"]) == 1 and self._peek_allowed(role)
         if (asked is None or asked[0] != role) and not peek:
-            raise OutOfOrder("Nobody is woken as {role} now.", role=role_name(self.edition, role, self.lang))
+            raise OutOfOrder(N_("Nobody is woken as {role} now."), role=role_name(self.edition, role, self.lang))
         self._check_learned_seats(role, list(entry["seats"]), required=False)
         kept = {"do": "learn", "role": role, "seats": list(entry["seats"]), "peek": peek}
         self._apply_learn(kept)
@@ -447,9 +447,9 @@ class Console:
         an older screen (another device entered something meanwhile) is refused.
         """
         if revision != self.revision:
-            raise StaleUndo("The game changed since you asked: look again before undoing.")
+            raise StaleUndo(N_("The game changed since you asked: look again before undoing."))
         if type(index) is not int or not 0 <= index < len(self.entries):
-            raise BadEntry("There is no entry {number} to undo.", number=index + 1 if type(index) is int else 0)
+            raise BadEntry(N_("There is no entry {number} to undo."), number=index + 1 if type(index) is int else 0)
         before = self.grimoire_lines()
         removed = self.entries[index]
         rest = self.entries[:index] + self.entries[index + 1:]

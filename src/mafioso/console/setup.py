@@ -20,6 +20,7 @@ from typing import Any
 
 from mafioso.console.errors import BadCast
 from mafioso.engine import Edition, MafiosoError, find_edition
+from mafioso.i18n import N_
 
 MODES = ("dealt", "entered", "learned")
 
@@ -70,20 +71,20 @@ def check_setup(setup: Setup) -> Edition:
         edition.check_player_count(len(setup.names))
         options = edition.resolve_options(setup.options)
     except MafiosoError as error:
-        raise BadCast("{why}", why=str(error)) from None
+        raise BadCast(N_("{why}"), why=str(error)) from None
     if setup.roles not in MODES:
-        raise BadCast("Roles are dealt, entered or learned, not {mode}.", mode=setup.roles)
+        raise BadCast(N_("Roles are dealt, entered or learned, not {mode}."), mode=setup.roles)
     if setup.roles == "learned":
         if edition.id == "blitz":
-            raise BadCast("Blitz deals its cards in the draft: choose dealt or entered roles.")
+            raise BadCast(N_("Blitz deals its cards in the draft: choose dealt or entered roles."))
         cards = learned_cards(edition, setup, options)
         try:
             edition.validate_cast(cards, options)
         except MafiosoError as error:
-            raise BadCast("{why}", why=str(error)) from None
+            raise BadCast(N_("{why}"), why=str(error)) from None
     bad = [seat for seat in setup.phones if not 1 <= seat <= len(setup.names)]
     if bad:
-        raise BadCast("There is no seat {seat} at this table.", seat=bad[0])
+        raise BadCast(N_("There is no seat {seat} at this table."), seat=bad[0])
     return edition
 
 
@@ -91,7 +92,7 @@ def learned_cards(edition: Edition, setup: Setup, options: Mapping[str, Any]) ->
     """The cards in play at a learned table: the given ones, or the rulebook's cast."""
     if setup.cast:
         if len(setup.cast) != len(setup.names):
-            raise BadCast("{cards} cards were given for {players} players.", cards=len(setup.cast),
+            raise BadCast(N_("{cards} cards were given for {players} players."), cards=len(setup.cast),
                           players=len(setup.names))
         return Counter(setup.cast)
     return Counter(edition.recommended_cast(len(setup.names), options))
