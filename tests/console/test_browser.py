@@ -83,9 +83,11 @@ def tap(page: Any, state: dict[str, Any], rng: random.Random, truth: list[str], 
                 page.click(f"#controls .seat >> text='{option['label']}'")
         page.click("#controls .big")
     elif page.locator("#controls .voters").count():
-        for hand in page.locator("#controls .hand").all():
-            if rng.random() < 0.3:
-                hand.click()
+        for index, ask in enumerate(step["asks"]):
+            hands = page.locator("#controls .voter").nth(index).locator(".hand")
+            free = ask["optional"] or [o["value"] for o in ask["options"]] == ["yes", "no"]
+            if not free or rng.random() < 0.3:
+                hands.nth(rng.randrange(1 if free else hands.count())).click()
         page.click("#controls .big")
     else:
         ask = step["asks"][0]

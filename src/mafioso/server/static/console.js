@@ -263,7 +263,8 @@ function controls(step) {
     return [el("p", {class: "waiting", text: t("Waiting for the phones…")})];
   }
   const asks = step.asks;
-  if (asks.length > 1 && asks.every(a => a.kind === "choose" && a.question === asks[0].question)) return voteControls(asks);
+  const hands = asks.every(a => a.kind === "choose" && a.question === asks[0].question && a.options.length <= 2);
+  if (asks.length > 1 && hands) return voteControls(asks);
   return askControls(asks[0]);
 }
 
@@ -296,10 +297,10 @@ function voteControls(asks) {
   /** @type {Map<string, any>} */
   const hands = new Map();
   const rows = asks.map(ask => {
-    const choices = ask.options.length <= 3 ? ask.options : [];
     const row = el("div", {class: "voter"}, el("span", {class: "who", text: ask.name}));
-    const buttons = choices.map(o => {
-      const b = el("button", {type: "button", class: "hand", "aria-pressed": "false", text: o.label});
+    const single = ask.options.length === 1 && ask.optional;
+    const buttons = ask.options.map(o => {
+      const b = el("button", {type: "button", class: "hand", "aria-pressed": "false", text: single ? t("Hand up") : o.label});
       b.addEventListener("click", () => {
         const again = hands.get(ask.prompt) === o.value;
         hands.set(ask.prompt, again ? undefined : o.value);
@@ -308,23 +309,19 @@ function voteControls(asks) {
       });
       return b;
     });
-    if (!choices.length) {
-      const select = el("select", {"aria-label": ask.name}, el("option", {value: "", text: "—"}),
-        ...ask.options.map((o, i) => el("option", {value: String(i), text: o.label})));
-      select.addEventListener("change", () => {
-        const v = /** @type {HTMLSelectElement} */ (select).value;
-        hands.set(ask.prompt, v === "" ? undefined : ask.options[Number(v)].value);
-      });
-      row.append(select);
-    }
     row.append(...buttons);
     return row;
   });
   const send = big(t("Enter these votes"), async () => {
+    if (asks.some(a => !a.optional && !yes && hands.get(a.prompt) === undefined)) {
+      complain(t("Tap a vote for every player first."));
+      return;
+    }
     document.body.dataset.sending = "votes";
     try { await sendVotes(asks, hands, Boolean(yes)); } finally { delete document.body.dataset.sending; }
   }, "primary");
-  const note = yes ? el("p", {class: "hint", text: t("Tap the raised hands; the others count as no.")}) : el("p", {class: "hint", text: t("Tap each player's vote.")});
+  const raised = yes || asks.every(a => a.optional);
+  const note = el("p", {class: "hint", text: raised ? t("Tap the raised hands; the others count as no.") : t("Tap each player's vote.")});
   return [note, el("div", {class: "voters"}, ...rows), send];
 }
 
@@ -333,7 +330,6 @@ async function sendVotes(asks, hands, hands_up) {
     for (const ask of asks) {
       let choice = hands.get(ask.prompt);
       if (choice === undefined) choice = hands_up ? "no" : null;
-      if (choice === null && !ask.optional) continue;
       await enter({do: "answer", seat: ask.seat, prompt: ask.prompt, choice});
       if (!$("error").hidden) break;
     }
