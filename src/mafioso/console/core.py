@@ -487,7 +487,8 @@ class Console:
         shown = role_name(self.edition, role, self.lang)
         count = self._unknown_count(role)
         step.learn_role, step.learn_count = role, count
-        step.read = [_(script.LEARN, self.lang).format(role=shown, count=count)]
+        template = script.LEARN_ONE if count == 1 else script.LEARN_MANY
+        step.read = [_(template, self.lang).format(role=shown, count=count)]
         step.learn_seats = [Option(s, self._seat_label(s)) for s in range(1, len(self.setup.names) + 1)
                             if s not in self.known]
         return step
@@ -503,10 +504,13 @@ class Console:
         step.kind = "silent"
         step.phase = call.phase
         roles = self._call_name(call.step, call.roles)
-        step.read = [_(script.WAKE, self.lang).format(roles=roles), _(script.SLEEP, self.lang).format(roles=roles)]
+        step.wake = [s.number for s in self.game.state.seats if s.role in call.roles and s.alive]
+        step.read = [_(script.WAKE, self.lang).format(roles=roles)]
+        if len(step.wake) > 1:
+            step.read.append(_(script.MEET, self.lang))
+        step.read.append(_(script.SLEEP, self.lang).format(roles=roles))
         if call.pretend:
             step.notes = [_(script.PRETEND, self.lang).format(roles=roles, why=call.why)]
-        step.wake = [s.number for s in self.game.state.seats if s.role in call.roles and s.alive]
         return step
 
     def _ask_step(self, step: Step) -> Step:
@@ -592,7 +596,10 @@ class Console:
         announce: list[str] = []
         show: list[str] = []
         start = self._last_window_start()
+        unknown = self._unlearned()
         for event in self.game.events[start:]:
+            if unknown & event.audience.seats:
+                continue  # told to a seat whose card is not learned yet: the completed deal's guess
             line = self._line(event)
             if line is None:
                 continue
@@ -602,6 +609,12 @@ class Console:
                 names = ", ".join(self.name(s) for s in sorted(event.audience.seats))
                 show.append(_("Show {names}: {line}", self.lang).format(names=names, line=line))
         return announce, show
+
+    def _unlearned(self) -> set[int]:
+        """Seats whose role the console only guesses (learned tables): nothing told to them is shown."""
+        if self.setup.roles != "learned":
+            return set()
+        return {s for s in range(1, len(self.setup.names) + 1) if s not in self.known}
 
     def _last_window_start(self) -> int:
         return self._window_before

@@ -139,7 +139,9 @@ ACT_LINES: Mapping[str, str] = {
 WAKE = N_("{roles}, open your eyes.")
 SLEEP = N_("{roles}, close your eyes.")
 PRETEND = N_("Call {roles} as usual and wait a few seconds: {why}. The table must hear no difference.")
-LEARN = N_("Who woke as {role}? Tap {count} seat(s).")
+LEARN_ONE = N_("Who woke as {role}? Tap the player.")
+LEARN_MANY = N_("Who woke as {role}? Tap the players ({count} cards in play).")
+MEET = N_("Look at each other.")
 PEEK = N_("Look at {name}'s card: which role is it?")
 
 
