@@ -187,3 +187,18 @@ def test_mixed_tables_leave_phone_seats_to_their_phones() -> None:
             assert ask.seat not in (1, 2, 3)
         act(console, rng)
     assert seen_phones
+
+
+def test_fouls_and_removals_are_the_facilitators_own_entries() -> None:
+    console = table("sport", seed=3)
+    tools = console.step().tools
+    assert [tool.question for tool in tools] == ["Give a foul", "Remove a player from the game"]
+    foul = tools[0]
+    console.answer(0, foul.prompt, 4)
+    assert any("foul" in line.lower() for line in console.story())
+    disqualify = console.step().tools[1]
+    console.answer(0, disqualify.prompt, 5)
+    assert not console.game.state.seat(5).alive
+    console.undo(console.revision - 1, console.revision)
+    assert console.game.state.seat(5).alive
+    assert Console(console.setup, console.entries).game.digest() == console.game.digest()

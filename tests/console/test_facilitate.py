@@ -44,3 +44,13 @@ def test_an_impossible_cast_is_one_line() -> None:
     result = runner.invoke(app, ["facilitate", "sport", "--roles", "entered", "--cast", ",".join(["citizen"] * 10)])
     assert result.exit_code == 2
     assert "Traceback" not in result.output
+
+
+def test_a_foul_at_the_terminal_is_confirmed_first(tmp_path: Path) -> None:
+    store = tmp_path / "table.json"
+    typed = ["f", "1", "3", "y", "f", "2", "5", "n", "q"]
+    result = runner.invoke(app, ["facilitate", "sport", "--seed", "1", "--store", str(store)],
+                           input="\n".join(typed) + "\n")
+    assert result.exit_code == 0, result.output
+    entries = json.loads(store.read_text())["entries"]
+    assert entries == [{"do": "answer", "seat": 0, "prompt": "gm.foul", "choice": 3}]

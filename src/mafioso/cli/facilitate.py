@@ -22,7 +22,8 @@ from mafioso.engine import MafiosoError
 from mafioso.i18n import _
 
 HELP = ("Type a number (or several, with spaces), Enter for the usual answer (a pass, or no), "
-        "u to undo the last entry, u N to undo entry N, g for the grimoire, s for the story, q to quit.")
+        "u to undo the last entry, u N to undo entry N, g for the grimoire, s for the story, "
+        "f for fouls and removals, q to quit.")
 
 
 class Facilitator:
@@ -87,6 +88,8 @@ class Facilitator:
                     self.say(line)
             elif raw == "u" or raw.startswith("u "):
                 self.undo(raw)
+            elif raw == "f":
+                self.tools(step)
             else:
                 self.entry(step, ask, raw)
                 self.save()
@@ -142,6 +145,28 @@ class Facilitator:
         if undone.dropped:
             self.say(_("{count} later entries no longer applied and were dropped.", self.lang).format(
                 count=len(undone.dropped)), "yellow")
+
+    def tools(self, step: Step) -> None:
+        """The facilitator's fouls and removals: pick one, then the player, then confirm."""
+        if not step.tools:
+            self.say(_("There are no fouls or removals in this edition now.", self.lang), "yellow")
+            return
+        for number, tool in enumerate(step.tools, 1):
+            self.say(f"  {number}: {tool.question}")
+        picked = self.read("> ").strip()
+        if not picked.isdigit() or not 1 <= int(picked) <= len(step.tools):
+            return
+        tool = step.tools[int(picked) - 1]
+        self.list_options(tool)
+        raw = self.read("> ").strip()
+        if not raw:
+            return
+        choice = self.choice(tool, raw)
+        sure = self.read(_("{what}: {who}? y/n ", self.lang).format(
+            what=tool.question, who=next(o.label for o in tool.options if o.value == choice)))
+        if sure.strip().lower() in ("y", "yes"):
+            self.console.answer(0, tool.prompt, choice)
+            self.save()
 
     def grimoire(self) -> None:
         """Every seat, for the facilitator's eyes."""

@@ -110,6 +110,8 @@ class Step:
     learn_role: str | None = None
     learn_count: int = 0
     learn_seats: list[Option] = field(default_factory=list)
+    tools: list[Ask] = field(default_factory=list)
+    """The facilitator's own actions open now (sport's fouls and removals), any time."""
     revision: int = 0
 
     def to_json(self) -> dict[str, Any]:
@@ -117,6 +119,7 @@ class Step:
         out = dict(self.__dict__)
         out["asks"] = [dict(a.__dict__, options=[o.__dict__ for o in a.options]) for a in self.asks]
         out["learn_seats"] = [o.__dict__ for o in self.learn_seats]
+        out["tools"] = [dict(a.__dict__, options=[o.__dict__ for o in a.options]) for a in self.tools]
         return out
 
 
@@ -472,6 +475,8 @@ class Console:
         phase = phase_name(self.game.phase, self.lang)
         step = Step("end", phase, revision=self.revision)
         step.announce, step.show = self._news()
+        if not self.game.is_over():
+            step.tools = [self._tool(p) for p in self.game.pending(GM) if p.interrupt]
         learn = self._role_to_learn()
         if learn is not None:
             return self._learn_step(step, learn[0])
@@ -561,6 +566,13 @@ class Console:
         return Ask(prompt.id, prompt.seat, self.name(prompt.seat), self._act_line(prompt), prompt.kind,
                    [Option(choice_to_json(o), self._option_label(o)) for o in prompt.options], prompt.optional,
                    prompt.min_count, prompt.max_count, timer, self._hint(prompt))
+
+    def _tool(self, prompt: Prompt) -> Ask:
+        """A facilitator's action (a foul, a removal) as a question with the players as options."""
+        label = _(script.TOOL_LINES.get(prompt.act, prompt.act.replace("_", " ")), self.lang)
+        return Ask(prompt.id, GM, _("facilitator", self.lang), label, prompt.kind,
+                   [Option(choice_to_json(o), self._option_label(o)) for o in prompt.options], prompt.optional,
+                   prompt.min_count, prompt.max_count, None, label)
 
     def _hint(self, prompt: Prompt) -> str:
         """What the facilitator taps, in a few words."""

@@ -136,6 +136,13 @@ ACT_LINES: Mapping[str, str] = {
 }
 """What the facilitator says when a seat is asked to act, by the prompt's act."""
 
+TOOL_LINES: Mapping[str, str] = {
+    "foul": N_("Give a foul"),
+    "technical_foul": N_("Give a technical foul"),
+    "disqualify": N_("Remove a player from the game"),
+}
+"""The facilitator's own actions, as buttons."""
+
 WAKE = N_("{roles}, open your eyes.")
 SLEEP = N_("{roles}, close your eyes.")
 PRETEND = N_("Call {roles} as usual and wait a few seconds: {why}. The table must hear no difference.")

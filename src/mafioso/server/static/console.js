@@ -8,7 +8,7 @@ import { speak, stopSpeaking, Timer } from "/static/console-sound.js";
 /** @typedef {{value: any, label: string}} Option */
 /** @typedef {{prompt: string, seat: number, name: string, question: string, kind: string,
  *   options: Option[], optional: boolean, min: number, max: number, timer: number|null, hint: string}} Ask */
-/** @typedef {{kind: string, phase: string, read: string[], wake: number[], asks: Ask[],
+/** @typedef {{kind: string, phase: string, read: string[], wake: number[], asks: Ask[], tools: Ask[],
  *   announce: string[], show: string[], notes: string[], learn_role: string|null,
  *   learn_count: number, learn_seats: Option[], revision: number}} Step */
 /** @typedef {{step: Step, entries: string[], revision: number, edition: string, names: string[],
@@ -230,7 +230,7 @@ function render(next) {
   document.body.dataset.revision = String(next.revision);
   const step = next.step;
   $("phase").textContent = step.phase;
-  if (next.over) return renderEnd(next);
+  if (next.over) { $("open-tools").hidden = true; return renderEnd(next); }
   showSection("play");
   list("announce", step.announce);
   list("show", step.show);
@@ -238,6 +238,7 @@ function render(next) {
   wake.hidden = !step.wake.length;
   wake.textContent = step.wake.length ? `${t("Wake")}: ${step.wake.map(s => next.names[s - 1]).join(", ")}` : "";
   $("read").replaceChildren(...step.read.map(line => el("p", {text: line})));
+  $("open-tools").hidden = !step.tools.length;
   $("notes").replaceChildren(...step.notes.map(line => el("li", {text: line})));
   if (changed) {
     $("controls").replaceChildren(...controls(step));
@@ -452,6 +453,7 @@ function openUndo() {
 /** @param {number} index @param {string} text @param {number} revision */
 function confirmUndo(index, text, revision) {
   $("confirm-text").textContent = `${t("Undo entry")} ${index + 1}: ${text}?`;
+  $("confirm-yes").textContent = t("Yes, undo it");
   const dialog = /** @type {HTMLDialogElement} */ ($("confirm"));
   $("confirm-yes").onclick = async () => {
     dialog.close();
@@ -474,6 +476,27 @@ function confirmUndo(index, text, revision) {
   dialog.showModal();
 }
 
+/** The facilitator's fouls and removals, each after a confirmation. */
+function openTools() {
+  if (!state) return;
+  const dialog = /** @type {HTMLDialogElement} */ ($("tools-dialog"));
+  $("tools-list").replaceChildren(...state.step.tools.map(tool => el("section", {class: "tool"},
+    el("h3", {text: tool.question}),
+    el("div", {class: "grid"}, ...tool.options.map(o => el("button", {type: "button", class: "seat", text: o.label, onclick: () => {
+      $("confirm-text").textContent = `${tool.question}: ${o.label}?`;
+      $("confirm-yes").textContent = t("Yes");
+      const confirm = /** @type {HTMLDialogElement} */ ($("confirm"));
+      $("confirm-yes").onclick = async () => {
+        confirm.close();
+        dialog.close();
+        await enter({do: "answer", seat: 0, prompt: tool.prompt, choice: o.value});
+      };
+      $("confirm-no").onclick = () => confirm.close();
+      confirm.showModal();
+    }}))))));
+  dialog.showModal();
+}
+
 function toggleVoice() {
   voiceOn = !voiceOn;
   localStorage.setItem(VOICE, voiceOn ? "on" : "off");
@@ -487,6 +510,7 @@ async function main() {
   $("start").onclick = start;
   $("open-grimoire").onclick = openGrimoire;
   $("open-undo").onclick = openUndo;
+  $("open-tools").onclick = openTools;
   $("voice").onclick = toggleVoice;
   $("voice").setAttribute("aria-pressed", String(voiceOn));
   $("download-log").onclick = downloadLog;
