@@ -3,7 +3,7 @@
 // Every tap is one entry sent to the server, which stores it before answering; the page keeps
 // only the token (local storage, or #t=TOKEN to open the same table on another device).
 
-import { speak, stopSpeaking, Timer } from "/static/console-sound.js";
+import { speak, stopSpeaking, Timer } from "./console-sound.js";
 
 /** @typedef {{value: any, label: string}} Option */
 /** @typedef {{prompt: string, seat: number, name: string, question: string, kind: string,
