@@ -121,7 +121,10 @@ async function refresh() {
 async function loadWords(lang) {
   try { words = await (await fetch(`/api/text?lang=${encodeURIComponent(lang)}`)).json(); } catch { words = {}; }
   document.documentElement.lang = lang;
-  document.querySelectorAll("[data-t]").forEach(node => { node.textContent = t(node.getAttribute("data-t") || ""); });
+  document.querySelectorAll("[data-t]").forEach(node => {
+    const key = node.getAttribute("data-t");
+    if (key) node.textContent = t(key);
+  });
 }
 
 /** @param {string} section */
