@@ -82,6 +82,8 @@ def tap(page: Any, state: dict[str, Any], rng: random.Random, truth: list[str], 
             if truth[option["value"] - 1] == step["learn_role"]:
                 page.click(f"#controls .seat >> text='{option['label']}'")
         page.click("#controls .big")
+    elif page.locator("#controls .ack").count():
+        page.click("#controls .ack")
     elif page.locator("#controls .voters").count():
         for index, ask in enumerate(step["asks"]):
             hands = page.locator("#controls .voter").nth(index).locator(".hand")

@@ -97,7 +97,7 @@ ACT_LINES: Mapping[str, str] = {
     "hypnotize": N_("Point at the player whose next vote will follow yours."),
     "nominate": N_("{name}, name a suspect."),
     # vampires
-    "meet": N_("Hunters, open your eyes and look at each other."),
+    "meet": N_("Look at each other: you are the band of hunters."),
     "identify": N_("Show me your card, then close your eyes."),
     "lamia": N_("Lamia, point at the player you shield and disable."),
     "monk": N_("Monk, point at the player you disable."),

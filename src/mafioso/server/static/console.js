@@ -267,9 +267,27 @@ function controls(step) {
     return [el("p", {class: "waiting", text: t("Waiting for the phones…")})];
   }
   const asks = step.asks;
+  if (asks.every(a => a.options.length === 1 && typeof a.options[0].value === "string")) return ackControls(asks);
   const hands = asks.every(a => a.kind === "choose" && a.question === asks[0].question && a.options.length <= 2);
   if (asks.length > 1 && hands) return voteControls(asks);
   return askControls(asks[0]);
+}
+
+/**
+ * Questions with one answer only (the hunters meet, the sheriff greets you): one tap answers them all.
+ * @param {Ask[]} asks
+ */
+function ackControls(asks) {
+  const done = big(t("Done: next"), async () => {
+    document.body.dataset.sending = "acks";
+    try {
+      for (const ask of asks) {
+        await enter({do: "answer", seat: ask.seat, prompt: ask.prompt, choice: ask.options[0].value});
+        if (!$("error").hidden) break;
+      }
+    } finally { delete document.body.dataset.sending; }
+  }, "primary ack");
+  return [done];
 }
 
 /** A big button. @param {string} text @param {() => void} action @param {string} [kind] */
