@@ -153,6 +153,9 @@ class Console:
         """A fresh game with no entries (and, at a learned table, the known roles)."""
         self.known: dict[int, str] = {}
         self.asked_roles: set[str] = set()
+        self.closing: tuple[Any, str] | None = None
+        """The call the last answer was given in (its phase and how it is called), until the
+        script moves on: the next step opens with its sleep line, after its results are shown."""
         self.acts: dict[str, str] = {}
         """The act of every prompt answered, by prompt id (prompt ids do not always name it)."""
         self.game = self._new_game()
@@ -279,6 +282,8 @@ class Console:
         asked = next((p for p in self.game.pending(seat) if p.id == prompt_id), None)
         if asked is not None:
             self.acts[prompt_id] = asked.act
+        secret = self.game.secret_step and seat != GM
+        call = (self.game.phase, self._call_name(self.game.phase.step, self._roles_asked())) if secret else None
         try:
             decision = self.game.decide(seat, prompt_id, entry.get("choice"))
         except GameOver:
@@ -293,6 +298,8 @@ class Console:
                            why=str(error)) from None
         self.entries.append({"do": "answer", "seat": seat, "prompt": prompt_id,
                              "choice": choice_to_json(decision.choice)})
+        if seat != GM:
+            self.closing = call
         self._after_entry()
 
     def _blocker(self) -> str | None:
@@ -326,6 +333,7 @@ class Console:
         if self._role_to_learn() is not None:
             raise OutOfOrder(N_("First: {what}"), what=_("say who woke", self.lang))
         self.acked += 1
+        self.closing = None
         self.entries.append({"do": "ack"})
 
     # -- learning roles ----------------------------------------------------------------------
@@ -481,11 +489,30 @@ class Console:
         if learn is not None:
             return self._learn_step(step, learn[0])
         if self.acked < len(self.calls):
-            return self._call_step(step, self.calls[self.acked])
+            return self._with_sleep(self._call_step(step, self.calls[self.acked]))
         if self.game.is_over():
             step.read = self._ending()
+            return self._with_sleep(step)
+        return self._with_sleep(self._ask_step(step))
+
+    def _with_sleep(self, step: Step) -> Step:
+        """Open the step with the sleep line of the call just answered, once the script has left it
+        (its results are shown first: the box above the lines)."""
+        if self.closing is None:
             return step
-        return self._ask_step(step)
+        phase, called = self.closing
+        still = (self.game.phase == phase and self.game.phase.step == phase.step and self.acked >= len(self.calls)
+                 and not self.game.is_over() and self.game.secret_step)
+        if not still:
+            step.read.insert(0, _(script.SLEEP, self.lang).format(roles=called))
+        return step
+
+    def _roles_asked(self) -> list[str]:
+        """The roles woken at the current secret step (the step's roles and those asked)."""
+        order = list(self.edition.roles)
+        called = set(script.step_roles(self.edition, self.game.phase.step))
+        asked = {self.game.role_of(p.seat) for p in self._real_pending() if p.seat != GM}
+        return sorted((called | asked) & set(order), key=order.index)
 
     def _learn_step(self, step: Step, role: str) -> Step:
         step.kind = "learn"
@@ -529,11 +556,8 @@ class Console:
                 names=", ".join(self.name(p.seat) for p in pending))]
             return step
         if secret:
-            order = list(self.edition.roles)
             called = script.step_roles(self.edition, self.game.phase.step)
-            roles = sorted({self.game.role_of(p.seat) for p in hand if self.game.role_of(p.seat) in order} |
-                           set(called), key=order.index)
-            shown = self._call_name(self.game.phase.step, roles)
+            shown = self._call_name(self.game.phase.step, self._roles_asked())
             awake = {s.number for s in self.game.state.seats if s.alive and s.role in called}
             step.wake = sorted(awake | {p.seat for p in hand})
             step.read = [_(script.WAKE, self.lang).format(roles=shown)]
@@ -543,8 +567,6 @@ class Console:
             if line not in acts:
                 acts.append(line)
         step.read += acts
-        if secret:
-            step.read.append(_(script.SLEEP, self.lang).format(roles=shown))
         step.asks = [self._ask(p) for p in hand]
         return step
 
