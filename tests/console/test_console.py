@@ -202,3 +202,27 @@ def test_fouls_and_removals_are_the_facilitators_own_entries() -> None:
     console.undo(console.revision - 1, console.revision)
     assert console.game.state.seat(5).alive
     assert Console(console.setup, console.entries).game.digest() == console.game.digest()
+
+
+def test_a_check_result_is_shown_before_the_checker_sleeps() -> None:
+    console = table("sport", seed=2)
+    rng = random.Random(2)
+    while not (console.step().kind == "call" and str(console.game.phase) == "night 1"
+               and console.game.phase.step == "sheriff check"):
+        act(console, rng)
+    step = console.step()
+    sheriff = step.asks[0].seat
+    target = next(o.value for o in step.asks[0].options)
+    after = console.answer(sheriff, step.asks[0].prompt, target)
+    assert after.read[0] == "Sheriff, close your eyes."
+    assert any(line.startswith(f"Show {console.name(sheriff)}: {console.name(target)} is ") for line in after.show)
+
+
+def test_a_learned_table_shows_nothing_the_guessed_deal_told() -> None:
+    truth = dealt_roles("sport", 11)
+    console = table("sport", "learned", cast=truth)
+    assert console.step().kind == "learn" and console.step().show == []
+    act(console, random.Random(1), truth)
+    act(console, random.Random(1), truth)
+    blacks = [console.name(s) for s, r in enumerate(truth, 1) if r in ("don", "mafia")]
+    assert any(all(name in line for name in blacks) for line in console.step().show)
