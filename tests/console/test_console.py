@@ -180,13 +180,19 @@ def test_mixed_tables_leave_phone_seats_to_their_phones() -> None:
             prompt = next(p for p in console.game.awaiting() if p.seat in (1, 2, 3))
             with pytest.raises(CannotAct):
                 console.answer(prompt.seat, prompt.id, None)
-            console.game.timeout(prompt.seat, prompt.id)  # the phone answers (the server's part)
-            console._after_entry()
+            view = console.phone_view(prompt.seat)
+            assert [ask["prompt"] for ask in view["asks"]] == [prompt.id]
+            console.enter({"do": "answer", "seat": prompt.seat, "prompt": prompt.id,
+                           "choice": console.usual_answer(prompt.id), "phone": True})
             continue
         for ask in step.asks:
             assert ask.seat not in (1, 2, 3)
         act(console, rng)
     assert seen_phones
+    again = Console(console.setup, console.entries)
+    assert again.game.digest() == console.game.digest() and not again.dropped
+    with pytest.raises(CannotAct):
+        console.enter({"do": "answer", "seat": 5, "prompt": "x", "choice": None, "phone": True})
 
 
 def test_fouls_and_removals_are_the_facilitators_own_entries() -> None:

@@ -272,12 +272,15 @@ class Console:
         seat, prompt_id = entry.get("seat"), entry.get("prompt")
         if type(seat) is not int or not isinstance(prompt_id, str):
             raise BadEntry(N_("That entry is not one the console knows."))
-        if seat != GM:
+        phone = bool(entry.get("phone"))
+        if phone != (seat in self.setup.phones):
+            if phone:
+                raise CannotAct(N_("{name} is played on the console, not on a phone."), name=self.name(seat))
+            raise CannotAct(N_("{name} answers on their own phone."), name=self.name(seat))
+        if seat != GM and not phone:
             blocker = self._blocker()
             if blocker is not None:
                 raise OutOfOrder(N_("First: {what}"), what=blocker)
-            if seat in self.setup.phones:
-                raise CannotAct(N_("{name} answers on their own phone."), name=self.setup.name(seat))
         self._check_target(seat, prompt_id, entry.get("choice"))
         asked = next((p for p in self.game.pending(seat) if p.id == prompt_id), None)
         if asked is not None:
@@ -296,9 +299,11 @@ class Console:
         except MafiosoError as error:
             raise BadEntry(N_("{name}: that choice is not allowed ({why})."), name=self.setup.name(seat),
                            why=str(error)) from None
-        self.entries.append({"do": "answer", "seat": seat, "prompt": prompt_id,
-                             "choice": choice_to_json(decision.choice)})
-        if seat != GM:
+        stored: Entry = {"do": "answer", "seat": seat, "prompt": prompt_id, "choice": choice_to_json(decision.choice)}
+        if phone:
+            stored["phone"] = True
+        self.entries.append(stored)
+        if seat != GM and not phone:
             self.closing = call
         self._after_entry()
 
@@ -702,6 +707,28 @@ class Console:
         elif isinstance(choice, dict) and set(choice) == {"what", "seat"}:
             choice = Move(choice["what"], choice["seat"])
         return f"{who}: {self._did(prompt, choice)}"
+
+    # -- a phone seat ------------------------------------------------------------------------
+    def phone_view(self, seat: int) -> dict[str, Any]:
+        """What a seat's own phone shows: its card, what it was told, its questions (never more:
+        built from the seat's observer and its own prompts only)."""
+        observer = self.game.observer(seat)
+        role = observer.role
+        told = [line for e in self.game.events if not e.audience.public and seat in e.audience.seats
+                and e.kind != "role.dealt" for line in [self._line(e)] if line]
+        asks = [self._phone_ask(p) for p in self.game.awaiting() if p.seat == seat]
+        return {"seat": seat, "name": self.name(seat), "phase": phase_name(self.game.phase, self.lang),
+                "role": role_name(self.edition, role, self.lang) if role else "", "told": told, "asks": asks,
+                "over": self.game.is_over(), "lang": self.lang,
+                "ending": self._ending() if self.game.is_over() else []}
+
+    def _phone_ask(self, prompt: Prompt) -> dict[str, Any]:
+        """A prompt as the phone shows it: the same shape for a real prompt and a decoy."""
+        ask = self._ask(prompt)
+        ask.hint = ""
+        if prompt.decoy or prompt.act == "decoy":
+            ask.question = _("Tap any player: nothing happens (everyone taps something at night).", self.lang)
+        return dict(ask.__dict__, options=[o.__dict__ for o in ask.options])
 
     # -- the grimoire and the end ------------------------------------------------------------
     def grimoire(self) -> list[dict[str, Any]]:

@@ -85,6 +85,8 @@ def check_setup(setup: Setup) -> Edition:
     bad = [seat for seat in setup.phones if not 1 <= seat <= len(setup.names)]
     if bad:
         raise BadCast(N_("There is no seat {seat} at this table."), seat=bad[0])
+    if setup.phones and setup.roles == "learned":
+        raise BadCast(N_("Phones show each player's card, so a table with phones needs roles dealt or entered."))
     return edition
 
 

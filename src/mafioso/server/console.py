@@ -39,6 +39,7 @@ CONSOLE_SCHEMA = (
     "CREATE TABLE IF NOT EXISTS consoles (token TEXT PRIMARY KEY, setup TEXT NOT NULL, created REAL NOT NULL)",
     "CREATE TABLE IF NOT EXISTS console_entries (token TEXT NOT NULL, number INTEGER NOT NULL, "
     "entry TEXT NOT NULL, PRIMARY KEY (token, number))",
+    "CREATE TABLE IF NOT EXISTS console_phones (token TEXT PRIMARY KEY, console TEXT NOT NULL, seat INTEGER NOT NULL)",
 )
 
 
@@ -80,6 +81,13 @@ class UndoBody(BaseModel):
     index: int = Field(ge=0)
 
 
+class PhoneAnswer(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    token: Token
+    prompt: str = Field(max_length=64)
+    choice: Finite = None
+
+
 class Consoles:
     """The consoles in play, kept in memory and rebuilt from the store when first asked for."""
 
@@ -93,10 +101,39 @@ class Consoles:
         """A new console, stored before its token is given out."""
         console = Console(setup)
         token = new_token()
+        phones = [("INSERT INTO console_phones (token, console, seat) VALUES (?, ?, ?)", (new_token(), token, seat))
+                  for seat in sorted(setup.phones)]
         self.store._write(("INSERT INTO consoles (token, setup, created) VALUES (?, ?, ?)",
-                           (token, json.dumps(setup.to_json()), time.time())))
+                           (token, json.dumps(setup.to_json()), time.time())), *phones)
         self.live[token] = console
         return token, console
+
+    def phones(self, token: str) -> list[tuple[int, str]]:
+        """The phone seats of a console and their passes (for the facilitator to hand out)."""
+        self.get(token)
+        rows = self.store._read("SELECT seat, token FROM console_phones WHERE console = ? ORDER BY seat", (token,))
+        return [(int(seat), str(pass_)) for seat, pass_ in rows]
+
+    def phone(self, pass_: str) -> tuple[str, int]:
+        """The console and seat of a phone's pass."""
+        rows = self.store._read("SELECT console, seat FROM console_phones WHERE token = ?", (pass_,))
+        if not rows:
+            raise BadToken("no seat has that pass")
+        return str(rows[0][0]), int(rows[0][1])
+
+    def phone_answer(self, pass_: str, prompt: str, choice: Any) -> Console:
+        """A phone seat's answer: an entry like the facilitator's, stored before it is acknowledged."""
+        token, seat = self.phone(pass_)
+        with self.lock:
+            console = self.get(token)
+            before = console.revision
+            console.enter({"do": "answer", "seat": seat, "prompt": prompt, "choice": choice, "phone": True})
+            try:
+                self._store_from(token, console, before)
+            except Exception:
+                self.live.pop(token, None)
+                raise
+            return console
 
     def get(self, token: str) -> Console:
         """The console of a token (rebuilt from the store if this server has not loaded it)."""
@@ -158,6 +195,7 @@ def state(console: Console) -> dict[str, Any]:
         "names": list(console.setup.names),
         "lang": console.lang,
         "over": console.game.is_over(),
+        "phones": sorted(console.setup.phones),
     }
     if console.game.is_over():
         out["story"] = console.story()
@@ -296,6 +334,57 @@ def sport_protocol(console: Console) -> dict[str, Any]:
     return {"json": proto.to_json(), "html": render_html(proto)}
 
 
+async def phones(request: Request) -> Response:
+    """The facilitator's list of phone seats, each with its link and QR code to scan."""
+    from mafioso.server.qr import qr_svg
+    from mafioso.server.routes import join_base
+
+    try:
+        body = check_json(TokenOnly, await _read(request), "request")
+        consoles = _consoles(request)
+        console = consoles.get(body.token)
+        out = []
+        for seat, pass_ in consoles.phones(body.token):
+            link = f"{join_base(request)}/console/phone#t={pass_}"
+            out.append({"seat": seat, "name": console.name(seat), "link": link, "qr": qr_svg(link).decode()})
+    except Exception as error:
+        return _refused(error)
+    return _ok({"phones": out})
+
+
+async def phone_page(request: Request) -> Response:
+    from mafioso.server.routes import STATIC
+
+    return FileResponse(STATIC / "console-phone.html", media_type="text/html", headers={"Cache-Control": "no-store"})
+
+
+async def phone_view(request: Request) -> Response:
+    """What a phone seat sees: its card, what it was told, its own questions."""
+    try:
+        body = check_json(TokenOnly, await _read(request), "request")
+        consoles = _consoles(request)
+        token, seat = consoles.phone(body.token)
+        view = consoles.get(token).phone_view(seat)
+    except Exception as error:
+        return _refused(error)
+    return _ok({"view": view})
+
+
+async def phone_answer(request: Request) -> Response:
+    """A phone seat answers one of its own questions."""
+    consoles = _consoles(request)
+    lang = "en"
+    try:
+        body = check_json(PhoneAnswer, await _read(request), "answer")
+        token, seat = consoles.phone(body.token)
+        lang = consoles.get(token).lang
+        console = consoles.phone_answer(body.token, body.prompt, body.choice)
+        view = console.phone_view(seat)
+    except Exception as error:
+        return _refused(error, lang)
+    return _ok({"view": view})
+
+
 def console_routes() -> list[BaseRoute]:
     """The console's page and API (registered by :func:`mafioso.server.routes.routes`)."""
     return [
@@ -307,4 +396,8 @@ def console_routes() -> list[BaseRoute]:
         Route("/api/console/grimoire", grimoire, methods=["POST"]),
         Route("/api/console/log", game_log, methods=["POST"]),
         Route("/api/console/protocol", protocol, methods=["POST"]),
+        Route("/api/console/phones", phones, methods=["POST"]),
+        Route("/console/phone", phone_page),
+        Route("/api/console/phone", phone_view, methods=["POST"]),
+        Route("/api/console/phone/answer", phone_answer, methods=["POST"]),
     ]

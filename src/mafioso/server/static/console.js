@@ -12,7 +12,7 @@ import { speak, stopSpeaking, Timer } from "./console-sound.js";
  *   announce: string[], show: string[], notes: string[], learn_role: string|null,
  *   learn_count: number, learn_seats: Option[], revision: number}} Step */
 /** @typedef {{step: Step, entries: string[], revision: number, edition: string, names: string[],
- *   lang: string, over: boolean, story?: string[]}} State */
+ *   lang: string, over: boolean, phones: number[], story?: string[]}} State */
 
 const KEY = "mafioso.console";
 const VOICE = "mafioso.console.voice";
@@ -186,8 +186,9 @@ async function drawCast() {
   } catch { cast = {}; }
   if (mode === "entered") {
     const deal = Object.entries(cast).flatMap(([role, n]) => Array(n).fill(role));
-    box.replaceChildren(el("h3", {text: t("Each player's card")}), ...names.map((name, i) => el("label", {class: "field seat-role"},
-      el("span", {text: `${i + 1}. ${name}`}),
+    const rows = Array.from({length: Math.max(names.length, deal.length)}, (_, i) => i < names.length ? `${i + 1}. ${names[i]}` : t("The extra card"));
+    box.replaceChildren(el("h3", {text: t("Each player's card")}), ...rows.map((name, i) => el("label", {class: "field seat-role"},
+      el("span", {text: name}),
       el("select", {"data-seat": i + 1, "aria-label": name}, ...e.roles.map((/** @type {any} */ r) => el("option", {value: r.id, text: r.name, selected: r.id === deal[i]}))))));
   } else {
     box.replaceChildren(el("h3", {text: t("The cards in play")}), ...e.roles.map((/** @type {any} */ r) => el("label", {class: "field count"},
@@ -242,6 +243,7 @@ function render(next) {
   wake.textContent = step.wake.length ? `${t("Wake")}: ${step.wake.map(s => next.names[s - 1]).join(", ")}` : "";
   $("read").replaceChildren(...step.read.map(line => el("p", {text: line})));
   $("open-tools").hidden = !step.tools.length;
+  $("open-phones").hidden = !next.phones.length;
   $("notes").replaceChildren(...step.notes.map(line => el("li", {text: line})));
   if (changed) {
     $("controls").replaceChildren(...controls(step));
@@ -518,6 +520,22 @@ function openTools() {
   dialog.showModal();
 }
 
+/** Each phone seat's own code to scan (its pass: only that player should scan it). */
+async function openPhones() {
+  if (!token) return;
+  try {
+    const data = await post("/api/console/phones", {token});
+    $("phones-list").replaceChildren(...data.phones.map((/** @type {any} */ p) => {
+      const code = el("div", {class: "qr"});
+      code.innerHTML = p.qr;
+      return el("article", {class: "card"}, el("h3", {text: `${p.seat}. ${p.name}`}), code, el("a", {href: p.link, text: t("link"), target: "_blank"}));
+    }));
+    /** @type {HTMLDialogElement} */ ($("phones")).showModal();
+  } catch (error) {
+    complain(String(/** @type {Error} */ (error).message));
+  }
+}
+
 function toggleVoice() {
   voiceOn = !voiceOn;
   localStorage.setItem(VOICE, voiceOn ? "on" : "off");
@@ -532,6 +550,7 @@ async function main() {
   $("open-grimoire").onclick = openGrimoire;
   $("open-undo").onclick = openUndo;
   $("open-tools").onclick = openTools;
+  $("open-phones").onclick = openPhones;
   $("voice").onclick = toggleVoice;
   $("voice").setAttribute("aria-pressed", String(voiceOn));
   $("download-log").onclick = downloadLog;
