@@ -180,3 +180,64 @@ def test_a_whole_game_through_the_console_page(browser: Any, server: Server, edi
                  restart=(edition, mode, size) == ("sport", "dealt", "tablet"))
     assert not errors
     context.close()
+
+
+def post_json(server: Server, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(f"{server.url}{path}", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        data: dict[str, Any] = json.loads(response.read())
+        return data
+
+
+def test_a_mixed_table_of_phones_and_hand_played_seats(browser: Any, server: Server) -> None:
+    context = browser.new_context(viewport=TABLET)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server.url}/console")
+    page.wait_for_selector("#setup:not([hidden]) #edition option", state="attached")
+    page.fill("#phones", "2 5 9")
+    set_up(page, "sport", "dealt", [])
+    token = page.evaluate("localStorage.getItem('mafioso.console')")
+    page.click("#open-phones")
+    page.wait_for_selector("#phones-dialog[open] .qr svg", state="attached")
+    shoot(page, "mixed-sport-phones")
+    links = [p["link"] for p in post_json(server, "/api/console/phones", {"token": token})["phones"]]
+    page.click("#phones-dialog .close")
+    phones = []
+    for link in links:
+        phone = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+        phone.on("pageerror", lambda error: errors.append(str(error)))
+        phone.goto(link)
+        phone.wait_for_selector("#who:not(:empty)")
+        phones.append(phone)
+    phones[0].click("#card")
+    shoot(phones[0], "mixed-sport-phone-card")
+    rng = random.Random(3)
+    shot = False
+    for _ in range(3000):
+        state = api_state(server, token)
+        if state["over"]:
+            break
+        if state["step"]["kind"] == "phones":
+            if not shot:
+                shot = True
+                shoot(page, "mixed-sport-waiting")
+            for phone in phones:
+                phone.wait_for_timeout(200)
+                buttons = phone.locator("#asks button")
+                if buttons.count():
+                    shoot(phone, "mixed-sport-phone-question")
+                    buttons.nth(rng.randrange(buttons.count())).click()
+                    phone.wait_for_timeout(100)
+            page.wait_for_timeout(300)
+            continue
+        tap(page, state, rng, [], "sport")
+    else:
+        raise AssertionError("the game did not end")
+    page.wait_for_selector("#end:not([hidden]) #story li")
+    shoot(page, "mixed-sport-end")
+    phones[1].wait_for_selector("#ending:not([hidden])")
+    shoot(phones[1], "mixed-sport-phone-end")
+    assert not errors

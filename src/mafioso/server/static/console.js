@@ -25,6 +25,7 @@ let state = null;
 let voiceOn = localStorage.getItem(VOICE) === "on";
 let spokenKey = "";
 let busy = false;
+let polling = 0;
 /** @type {any[]} */
 let editions = [];
 const timer = new Timer(seconds => { const n = document.getElementById("clock"); if (n) n.textContent = clock(seconds); });
@@ -249,6 +250,9 @@ function render(next) {
     $("controls").replaceChildren(...controls(step));
     narrate(step);
   }
+  if (step.kind === "phones" && !polling) {
+    polling = window.setTimeout(() => { polling = 0; refresh(); }, 1500);
+  }
 }
 
 /** @param {string} id @param {string[]} lines */
@@ -264,10 +268,7 @@ function controls(step) {
   timer.stop();
   if (step.kind === "silent") return [big(t("Done: next"), () => enter({do: "ack"}), "primary")];
   if (step.kind === "learn") return learnControls(step);
-  if (step.kind === "phones") {
-    setTimeout(refresh, 2000);
-    return [el("p", {class: "waiting", text: t("Waiting for the phones…")})];
-  }
+  if (step.kind === "phones") return [el("p", {class: "waiting", text: t("Waiting for the phones…")})];
   const asks = step.asks;
   if (asks.every(a => a.options.length === 1 && typeof a.options[0].value === "string")) return ackControls(asks);
   const hands = asks.every(a => a.kind === "choose" && a.question === asks[0].question && a.options.length <= 2);
@@ -530,7 +531,7 @@ async function openPhones() {
       code.innerHTML = p.qr;
       return el("article", {class: "card"}, el("h3", {text: `${p.seat}. ${p.name}`}), code, el("a", {href: p.link, text: t("link"), target: "_blank"}));
     }));
-    /** @type {HTMLDialogElement} */ ($("phones")).showModal();
+    /** @type {HTMLDialogElement} */ ($("phones-dialog")).showModal();
   } catch (error) {
     complain(String(/** @type {Error} */ (error).message));
   }
