@@ -551,28 +551,31 @@ class Console:
         return step
 
     def _ask_step(self, step: Step) -> Step:
+        """The questions now: the lines for every real prompt (a phone player is woken and
+        called like anyone), the buttons for the seats played by hand."""
         pending = self._real_pending()
         hand = [p for p in pending if p.seat not in self.setup.phones]
+        phones = sorted({p.seat for p in self.game.awaiting() if p.seat in self.setup.phones})
         secret = self.game.secret_step
         step.kind = "call" if secret else "public"
-        if not hand:
-            step.kind = "phones"
-            step.notes = [_("Waiting for the phones: {names}.", self.lang).format(
-                names=", ".join(self.name(p.seat) for p in pending))]
-            return step
         if secret:
             called = script.step_roles(self.edition, self.game.phase.step)
             shown = self._call_name(self.game.phase.step, self._roles_asked())
             awake = {s.number for s in self.game.state.seats if s.alive and s.role in called}
-            step.wake = sorted(awake | {p.seat for p in hand})
+            step.wake = sorted(awake | {p.seat for p in pending})
             step.read = [_(script.WAKE, self.lang).format(roles=shown)]
         acts = []
-        for prompt in hand:
+        for prompt in pending:
             line = self._act_line(prompt)
             if line not in acts:
                 acts.append(line)
         step.read += acts
         step.asks = [self._ask(p) for p in hand]
+        if phones:
+            step.notes.append(_("Waiting for the phones: {names}.", self.lang).format(
+                names=", ".join(self.name(seat) for seat in phones)))
+        if not hand:
+            step.kind = "phones"
         return step
 
     def _act_line(self, prompt: Prompt) -> str:
