@@ -232,3 +232,15 @@ def test_a_learned_table_shows_nothing_the_guessed_deal_told() -> None:
     act(console, random.Random(1), truth)
     blacks = [console.name(s) for s, r in enumerate(truth, 1) if r in ("don", "mafia")]
     assert any(all(name in line for name in blacks) for line in console.step().show)
+
+
+def test_a_phone_night_question_reads_the_same_for_every_role() -> None:
+    console = Console(Setup("sport", names("sport"), seed=3, phones=frozenset(range(1, 11))))
+    while str(console.game.phase) != "night 1":
+        prompt = console.game.awaiting()[0]
+        console.enter({"do": "answer", "seat": prompt.seat, "prompt": prompt.id,
+                       "choice": console.usual_answer(prompt.id), "phone": True})
+    views = [console.phone_view(seat) for seat in console.game.state.living()]
+    shapes = {(v["asks"][0]["question"], v["asks"][0]["kind"], v["asks"][0]["optional"], len(v["asks"]))
+              for v in views}
+    assert len(shapes) == 1, shapes

@@ -729,8 +729,8 @@ class Console:
         """A prompt as the phone shows it: the same shape for a real prompt and a decoy."""
         ask = self._ask(prompt)
         ask.hint = ""
-        if prompt.decoy or prompt.act == "decoy":
-            ask.question = _("Tap any player: nothing happens (everyone taps something at night).", self.lang)
+        if self.game.secret_step:  # one wording for every role and for the decoys: a glance tells nothing
+            ask.question = _("Your choice, with your eyes on your own screen.", self.lang)
         return dict(ask.__dict__, options=[o.__dict__ for o in ask.options])
 
     # -- the grimoire and the end ------------------------------------------------------------
