@@ -153,6 +153,8 @@ class Console:
         """A fresh game with no entries (and, at a learned table, the known roles)."""
         self.known: dict[int, str] = {}
         self.asked_roles: set[str] = set()
+        self.eyes_open = True
+        """Whether the table had its eyes open at the last answer (a public step)."""
         self.closing: tuple[Any, str] | None = None
         """The call the last answer was given in (its phase and how it is called), until the
         script moves on: the next step opens with its sleep line, after its results are shown."""
@@ -305,6 +307,7 @@ class Console:
         self.entries.append(stored)
         if seat != GM and not phone:
             self.closing = call
+            self.eyes_open = not secret
         self._after_entry()
 
     def _blocker(self) -> str | None:
@@ -339,6 +342,7 @@ class Console:
             raise OutOfOrder(N_("First: {what}"), what=_("say who woke", self.lang))
         self.acked += 1
         self.closing = None
+        self.eyes_open = False
         self.entries.append({"do": "ack"})
 
     # -- learning roles ----------------------------------------------------------------------
@@ -492,7 +496,7 @@ class Console:
             step.tools = [self._tool(p) for p in self.game.pending(GM) if p.interrupt]
         learn = self._role_to_learn()
         if learn is not None:
-            return self._learn_step(step, learn[0])
+            return self._with_sleep(self._learn_step(step, learn[0]))
         if self.acked < len(self.calls):
             return self._with_sleep(self._call_step(step, self.calls[self.acked]))
         if self.game.is_over():
@@ -502,14 +506,23 @@ class Console:
 
     def _with_sleep(self, step: Step) -> Step:
         """Open the step with the sleep line of the call just answered, once the script has left it
-        (its results are shown first: the box above the lines)."""
-        if self.closing is None:
-            return step
-        phase, called = self.closing
-        still = (self.game.phase == phase and self.game.phase.step == phase.step and self.acked >= len(self.calls)
-                 and not self.game.is_over() and self.game.secret_step)
-        if not still:
-            step.read.insert(0, _(script.SLEEP, self.lang).format(roles=called))
+        (its results are shown first: the box above the lines); and with the whole table's eyes
+        closing before the first call of a night, opening after its last."""
+        secret_now = step.kind in ("call", "silent", "learn") or (step.kind == "phones" and self.game.secret_step)
+        lines: list[str] = []
+        if self.closing is not None:
+            phase, called = self.closing
+            still = (self.game.phase == phase and self.game.phase.step == phase.step
+                     and self.acked >= len(self.calls) and not self.game.is_over() and self.game.secret_step)
+            if not still:
+                lines.append(_(script.SLEEP, self.lang).format(roles=called))
+            elif step.read and step.read[0] == _(script.WAKE, self.lang).format(roles=called):
+                step.read.pop(0)  # the same call goes on: its players are awake already
+        if secret_now and self.eyes_open:
+            lines.append(_(script.EVERYONE_SLEEP, self.lang))
+        if not secret_now and not self.eyes_open:
+            lines.append(_(script.EVERYONE_WAKE, self.lang))
+        step.read[:0] = lines
         return step
 
     def _roles_asked(self) -> list[str]:
@@ -525,7 +538,7 @@ class Console:
         count = self._unknown_count(role)
         step.learn_role, step.learn_count = role, count
         template = script.LEARN_ONE if count == 1 else script.LEARN_MANY
-        step.read = [_(template, self.lang).format(role=shown, count=count)]
+        step.read = [_(script.WAKE, self.lang).format(roles=shown), _(template, self.lang).format(role=shown, count=count)]
         step.learn_seats = [Option(s, self._seat_label(s)) for s in range(1, len(self.setup.names) + 1)
                             if s not in self.known]
         return step

@@ -90,7 +90,7 @@ ACT_LINES: Mapping[str, str] = {
     "block": N_("Point at the player whose ability you block tonight."),
     "protect": N_("Point at the player you protect tonight."),
     "badmouth": N_("Point at the player you want to look like a Thug tonight."),
-    "kill": N_("Agree silently and point at tonight's victim."),
+    "kill": N_("Point at tonight's victim."),
     "investigate": N_("Point at the player whose card you want to see."),
     "silence": N_("Point at the player who may not vote tomorrow."),
     "research": N_("Point at two players: I will tell you whether they are on the same side."),
@@ -143,6 +143,8 @@ TOOL_LINES: Mapping[str, str] = {
 }
 """The facilitator's own actions, as buttons."""
 
+EVERYONE_WAKE = N_("Everyone, open your eyes.")
+EVERYONE_SLEEP = N_("Everyone, close your eyes.")
 WAKE = N_("{roles}, open your eyes.")
 SLEEP = N_("{roles}, close your eyes.")
 PRETEND = N_("Call {roles} as usual and wait a few seconds: {why}. The table must hear no difference.")
