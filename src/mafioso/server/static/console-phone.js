@@ -57,16 +57,32 @@ function askView(ask) {
   question.textContent = ask.question;
   const grid = document.createElement("div");
   grid.className = "grid";
+  /** @type {any[]} */
+  const picked = [];
+  const many = ask.kind === "choose_many";
+  const confirm = document.createElement("button");
+  confirm.type = "button";
+  confirm.className = "big primary";
+  confirm.textContent = t("Confirm");
+  confirm.addEventListener("click", () => answer(ask.prompt, [...picked]));
   for (const option of ask.options) {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "seat";
     button.textContent = option.label;
-    button.addEventListener("click", () => answer(ask.prompt, option.value));
+    if (many) button.setAttribute("aria-pressed", "false");
+    button.addEventListener("click", () => {
+      if (!many) return answer(ask.prompt, option.value);
+      const at = picked.indexOf(option.value);
+      if (at >= 0) picked.splice(at, 1); else if (picked.length < ask.max) picked.push(option.value);
+      button.setAttribute("aria-pressed", String(picked.includes(option.value)));
+      confirm.textContent = `${t("Confirm")} (${picked.length})`;
+    });
     grid.append(button);
   }
   box.append(question, grid);
-  if (ask.optional) {
+  if (many) box.append(confirm);
+  if (ask.optional && !many) {
     const pass_ = document.createElement("button");
     pass_.type = "button";
     pass_.className = "big";
