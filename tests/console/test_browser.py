@@ -75,6 +75,7 @@ def tap(page: Any, state: dict[str, Any], rng: random.Random, truth: list[str], 
     """One tap (or a few) for the step on screen."""
     step = state["step"]
     revision = state["revision"]
+    page.wait_for_function(f"document.body.dataset.revision === '{revision}'")  # the page has caught up
     if step["kind"] == "silent":
         page.click("#controls .big")
     elif step["kind"] == "learn":
