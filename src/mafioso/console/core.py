@@ -42,7 +42,8 @@ QUIET = frozenset({PHASE, "role.dealt"})
 """Events the console does not read out: phases (it shows them) and dealt roles (the players
 hold their cards)."""
 
-SEAT_KEYS = frozenset({"held", "shots", "seat", "by", "nominee", "victim", "target", "seats", "nominees", "voters", "tied",
+SEAT_KEYS = frozenset({"held", "shots", "suspects", "candidates", "voter", "ward", "shooter", "named", "chosen",
+                       "commander", "previous", "seat", "by", "nominee", "victim", "target", "seats", "nominees", "voters", "tied",
                        "order", "dead", "killed", "shot", "checked", "first", "second", "holder", "speaker"})
 """Event fields that hold seat numbers."""
 
@@ -592,7 +593,7 @@ class Console:
         return step
 
     def _act_line(self, prompt: Prompt) -> str:
-        template = script.ACT_LINES.get(prompt.act)
+        template = script.EDITION_ACT_LINES.get(self.edition.id, {}).get(prompt.act) or script.ACT_LINES.get(prompt.act)
         data = dict(getattr(prompt.data, "_asdict", dict)()) if prompt.data is not None else {}
         nominee = data.get("nominee")
         fields = {"name": self.name(prompt.seat), "nominee": self.name(nominee) if type(nominee) is int else ""}

@@ -143,6 +143,11 @@ TOOL_LINES: Mapping[str, str] = {
 }
 """The facilitator's own actions, as buttons."""
 
+EDITION_ACT_LINES: Mapping[str, Mapping[str, str]] = {
+    "blitz": {"swap": N_("Stranger, swap your card with the middle card, and look at your new card.")},
+}
+"""An edition's own line where two editions use one act id for different things."""
+
 EVERYONE_WAKE = N_("Everyone, open your eyes.")
 EVERYONE_SLEEP = N_("Everyone, close your eyes.")
 WAKE = N_("{roles}, open your eyes.")
