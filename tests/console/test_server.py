@@ -76,3 +76,45 @@ def test_a_console_survives_a_restart_and_refuses_stale_and_bad_entries(tmp_path
         nobody = client.post("/api/console/state", json={"token": "x" * 43})
         assert nobody.status_code == 400
     again.close()
+
+
+def test_phone_seats_see_only_their_own_seat(tmp_path: Path) -> None:
+    store = open_store(str(tmp_path / "tables.sqlite3"))
+    with TestClient(create_app(store)) as client:
+        made = client.post("/api/console", json={"setup": {"edition": "sport", "names": list(names("sport")),
+                                                            "seed": 5, "phones": [2, 5]}}).json()
+        token = made["token"]
+        phones = client.post("/api/console/phones", json={"token": token}).json()["phones"]
+        assert [p["seat"] for p in phones] == [2, 5] and all("<svg" in p["qr"] for p in phones)
+        passes = {p["seat"]: p["link"].split("#t=")[1] for p in phones}
+        assert client.get("/console/phone").status_code == 200
+        for seat, pass_ in passes.items():
+            view = client.post("/api/console/phone", json={"token": pass_}).json()["view"]
+            assert view["seat"] == seat and view["name"] == names("sport")[seat - 1]
+            assert all(ask["seat"] == seat for ask in view["asks"])
+            for path in ("/api/console/state", "/api/console/grimoire", "/api/console/log"):
+                assert client.post(path, json={"token": pass_}).status_code == 400  # a pass is no facilitator
+        state = made["state"]
+        rng = random.Random(1)
+        answered = 0
+        for _ in range(400):
+            if state["over"] or answered >= 3:
+                break
+            if state["step"]["kind"] == "phones":
+                for pass_ in passes.values():
+                    view = client.post("/api/console/phone", json={"token": pass_}).json()["view"]
+                    for ask in view["asks"]:
+                        done = client.post("/api/console/phone/answer",
+                                           json={"token": pass_, "prompt": ask["prompt"], "choice": None})
+                        assert done.status_code == 200, done.json()
+                        answered += 1
+                state = client.post("/api/console/state", json={"token": token}).json()["state"]
+                continue
+            state = client.post("/api/console/enter", json={"token": token, "revision": state["revision"],
+                                                            "entry": pick(state, rng)}).json()["state"]
+        assert answered >= 3
+        facilitator = client.post("/api/console/enter", json={"token": token, "revision": state["revision"],
+                                                              "entry": {"do": "answer", "seat": 2, "prompt": "x",
+                                                                        "choice": None}})
+        assert facilitator.status_code == 409 and "own phone" in facilitator.json()["error"]
+    store.close()
