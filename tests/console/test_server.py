@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -117,4 +118,37 @@ def test_phone_seats_see_only_their_own_seat(tmp_path: Path) -> None:
                                                               "entry": {"do": "answer", "seat": 2, "prompt": "x",
                                                                         "choice": None}})
         assert facilitator.status_code == 409 and "own phone" in facilitator.json()["error"]
+    store.close()
+
+
+def test_hostile_requests_get_a_clear_refusal_and_change_nothing(tmp_path: Path) -> None:
+    store = open_store(str(tmp_path / "tables.sqlite3"))
+    with TestClient(create_app(store)) as client:
+        made = client.post("/api/console", json={"setup": {"edition": "vendetta", "names": list(names("vendetta"))}})
+        token, revision = made.json()["token"], made.json()["state"]["revision"]
+        bad_bodies = [
+            ("/api/console", b"not json"),
+            ("/api/console", json.dumps({"setup": {"edition": "chess", "names": ["a"] * 8}}).encode()),
+            ("/api/console", json.dumps({"setup": {"edition": "sport", "names": ["a"] * 10, "roles": "guessed"}}).encode()),
+            ("/api/console", json.dumps({"setup": {"edition": "sport", "names": ["a"] * 10, "roles": "entered",
+                                                   "cast": ["don"] * 10}}).encode()),
+            ("/api/console/enter", json.dumps({"token": token, "revision": revision, "entry": {"do": "answer",
+                                               "seat": "1", "prompt": 3}}).encode()),
+            ("/api/console/enter", json.dumps({"token": token, "revision": revision,
+                                               "entry": {"do": "learn", "role": "don", "seats": "x"}}).encode()),
+            ("/api/console/enter", json.dumps({"token": token, "revision": revision,
+                                               "entry": {"do": "answer", "seat": 1, "prompt": "n1.nurse.1",
+                                                         "choice": 1e999}}).encode()),
+            ("/api/console/enter", json.dumps({"token": token, "revision": -1, "entry": {"do": "ack"}}).encode()),
+            ("/api/console/undo", json.dumps({"token": token, "revision": revision, "index": 10**9}).encode()),
+            ("/api/console/undo", json.dumps({"token": token, "revision": revision, "index": 0, "x": 1}).encode()),
+            ("/api/console/state", json.dumps({"token": "nope"}).encode()),
+            ("/api/console/phone/answer", json.dumps({"token": "nope", "prompt": "p", "choice": None}).encode()),
+        ]
+        for path, body in bad_bodies:
+            answer = client.post(path, content=body, headers={"Content-Type": "application/json"})
+            assert 400 <= answer.status_code < 500, (path, body, answer.status_code)
+            assert answer.json()["error"] and "Traceback" not in answer.text
+        state = client.post("/api/console/state", json={"token": token}).json()["state"]
+        assert state["revision"] == revision
     store.close()
