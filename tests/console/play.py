@@ -28,6 +28,9 @@ def act(console: Console, rng: random.Random, truth: Sequence[str] = ()) -> None
         console.learn(step.learn_role, holders)
     elif step.kind == "silent":
         console.ack()
+    elif step.kind == "peek":
+        seat = step.learn_seats[0].value
+        console.learn(truth[seat - 1], [seat])
     elif step.kind in ("call", "public"):
         answer(console, step, rng, truth)
     else:

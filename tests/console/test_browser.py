@@ -78,6 +78,9 @@ def tap(page: Any, state: dict[str, Any], rng: random.Random, truth: list[str], 
     page.wait_for_function(f"document.body.dataset.revision === '{revision}'")  # the page has caught up
     if step["kind"] == "silent":
         page.click("#controls .big")
+    elif step["kind"] == "peek":
+        seat = step["learn_seats"][0]["value"]
+        page.click(f"#controls .seat[data-role='{truth[seat - 1]}']")
     elif step["kind"] == "learn":
         for option in step["learn_seats"]:
             if truth[option["value"] - 1] == step["learn_role"]:

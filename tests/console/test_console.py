@@ -244,3 +244,14 @@ def test_a_phone_night_question_reads_the_same_for_every_role() -> None:
     shapes = {(v["asks"][0]["question"], v["asks"][0]["kind"], v["asks"][0]["optional"], len(v["asks"]))
               for v in views}
     assert len(shapes) == 1, shapes
+
+
+
+def test_learned_tables_end_with_the_real_deal_wherever_it_matters() -> None:
+    for edition in ("sport", "vendetta", "vampires", "spytown"):
+        for seed in range(3):
+            truth = dealt_roles(edition, seed)
+            console = play(table(edition, "learned", seed=seed, cast=truth), seed=seed, truth=truth)
+            guessed = {console.game.role_of(s) for s in range(1, len(truth) + 1) if s not in console.known}
+            assert len(guessed) <= 1, "the seats never learned all hold one kind of card"
+            assert all(console.game.role_of(s) == truth[s - 1] for s in range(1, len(truth) + 1)), edition

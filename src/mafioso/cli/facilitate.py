@@ -19,7 +19,7 @@ from rich.console import Console as Terminal
 
 from mafioso.console import Ask, BadEntry, Console, ConsoleError, Setup, Step
 from mafioso.engine import MafiosoError
-from mafioso.i18n import _
+from mafioso.i18n import N_, _
 
 HELP = ("Type a number (or several, with spaces), Enter for the usual answer (a pass, or no), "
         "u to undo the last entry, u N to undo entry N, g for the grimoire, s for the story, "
@@ -77,6 +77,9 @@ class Facilitator:
         elif step.kind == "learn":
             for option in step.learn_seats:
                 self.say(f"  {option.value}: {option.label}")
+        elif step.kind == "peek":
+            for number, option in enumerate(step.roles, 1):
+                self.say(f"  {number}: {option.label}")
         raw = self.read("> ").strip()
         if raw == "q":
             return False
@@ -111,6 +114,10 @@ class Facilitator:
             self.console.learn(str(step.learn_role), seats)
         elif step.kind == "silent":
             self.console.ack()
+        elif step.kind == "peek":
+            if not raw.isdigit() or not 1 <= int(raw) <= len(step.roles):
+                raise BadEntry(N_("Type the number of an option, from 1 to {count}."), count=len(step.roles))
+            self.console.learn(str(step.roles[int(raw) - 1].value), [step.learn_seats[0].value])
         elif ask is not None:
             self.console.answer(ask.seat, ask.prompt, self.choice(ask, raw))
 
@@ -121,7 +128,7 @@ class Facilitator:
         try:
             picked = [ask.options[int(word) - 1].value for word in raw.split()]
         except (ValueError, IndexError):
-            raise BadEntry("Type the number of an option, from 1 to {count}.", count=len(ask.options)) from None
+            raise BadEntry(N_("Type the number of an option, from 1 to {count}."), count=len(ask.options)) from None
         if ask.kind == "choose_many":
             return picked
         return picked[0]

@@ -24,6 +24,7 @@ from mafioso.console.setup import Setup, check_setup, completed_deal, entered_ro
 from mafioso.engine import (
     GM,
     PHASE,
+    ROLE_REVEALED,
     AlreadyDecided,
     Event,
     Game,
@@ -111,6 +112,8 @@ class Step:
     learn_role: str | None = None
     learn_count: int = 0
     learn_seats: list[Option] = field(default_factory=list)
+    roles: list[Option] = field(default_factory=list)
+    """The roles a turned-up card may show (``peek`` steps)."""
     tools: list[Ask] = field(default_factory=list)
     """The facilitator's own actions open now (sport's fouls and removals), any time."""
     revision: int = 0
@@ -120,6 +123,7 @@ class Step:
         out = dict(self.__dict__)
         out["asks"] = [dict(a.__dict__, options=[o.__dict__ for o in a.options]) for a in self.asks]
         out["learn_seats"] = [o.__dict__ for o in self.learn_seats]
+        out["roles"] = [o.__dict__ for o in self.roles]
         out["tools"] = [dict(a.__dict__, options=[o.__dict__ for o in a.options]) for a in self.tools]
         return out
 
@@ -317,6 +321,8 @@ class Console:
             return _("read the call on screen", self.lang)
         if self._role_to_learn() is not None:
             return _("say who woke", self.lang)
+        if self._card_to_turn() is not None:
+            return _("say which card was turned up", self.lang)
         return None
 
     def _check_target(self, seat: int, prompt_id: str, choice: Any) -> None:
@@ -498,6 +504,9 @@ class Console:
         learn = self._role_to_learn()
         if learn is not None:
             return self._with_sleep(self._learn_step(step, learn[0]))
+        turned = self._card_to_turn()
+        if turned is not None:
+            return self._turn_step(step, turned)
         if self.acked < len(self.calls):
             return self._with_sleep(self._call_step(step, self.calls[self.acked]))
         if self.game.is_over():
@@ -532,6 +541,30 @@ class Console:
         called = set(script.step_roles(self.edition, self.game.phase.step))
         asked = {self.game.role_of(p.seat) for p in self._real_pending() if p.seat != GM}
         return sorted((called | asked) & set(order), key=order.index)
+
+    def _card_to_turn(self) -> int | None:
+        """A seat whose card the rules turned face up while the console only guesses it (and the
+        guess could be wrong, the unlearned cards differing): the facilitator says what it shows."""
+        if self.setup.roles != "learned":
+            return None
+        unknown = {s.number: s.role for s in self.game.state.seats if s.number not in self.known}
+        if len(set(unknown.values())) <= 1:
+            return None
+        for event in self.game.events:
+            seat = event.data.get("seat")
+            if event.kind == ROLE_REVEALED and event.audience.public and seat in unknown:
+                return int(seat)
+        return None
+
+    def _turn_step(self, step: Step, seat: int) -> Step:
+        """Which card a seat turned up: its role, tapped among the cards not learned yet."""
+        step.kind = "peek"
+        step.read = [_(script.TURNED, self.lang).format(name=self.name(seat))]
+        step.learn_seats = [Option(seat, self._seat_label(seat))]
+        left = learned_cards(self.edition, self.setup, self.edition.resolve_options(self.setup.options))
+        left -= Counter(self.known.values())
+        step.roles = [Option(role, role_name(self.edition, role, self.lang)) for role in self.edition.roles if left[role]]
+        return step
 
     def _learn_step(self, step: Step, role: str) -> Step:
         step.kind = "learn"

@@ -156,6 +156,7 @@ PRETEND = N_("Call {roles} as usual and wait a few seconds: {why}. The table mus
 LEARN_ONE = N_("Who woke as {role}? Tap the player.")
 LEARN_MANY = N_("Who woke as {role}? Tap the players ({count} cards in play).")
 MEET = N_("Look at each other.")
+TURNED = N_("{name}'s card is turned up: which role does it show?")
 PEEK = N_("Look at {name}'s card: which role is it?")
 
 

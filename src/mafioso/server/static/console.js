@@ -10,7 +10,7 @@ import { speak, stopSpeaking, Timer } from "./console-sound.js";
  *   options: Option[], optional: boolean, min: number, max: number, timer: number|null, hint: string}} Ask */
 /** @typedef {{kind: string, phase: string, read: string[], wake: number[], asks: Ask[], tools: Ask[],
  *   announce: string[], show: string[], notes: string[], learn_role: string|null,
- *   learn_count: number, learn_seats: Option[], revision: number}} Step */
+ *   learn_count: number, learn_seats: Option[], roles: Option[], revision: number}} Step */
 /** @typedef {{step: Step, entries: string[], revision: number, edition: string, names: string[],
  *   lang: string, over: boolean, phones: number[], story?: string[]}} State */
 
@@ -268,6 +268,11 @@ function controls(step) {
   timer.stop();
   if (step.kind === "silent") return [big(t("Done: next"), () => enter({do: "ack"}), "primary")];
   if (step.kind === "learn") return learnControls(step);
+  if (step.kind === "peek") {
+    const seat = step.learn_seats[0].value;
+    return [el("div", {class: "grid"}, ...step.roles.map(o => el("button", {type: "button", class: "seat", "data-role": o.value, text: o.label,
+      onclick: () => enter({do: "learn", role: o.value, seats: [seat]})})))];
+  }
   if (step.kind === "phones") return [el("p", {class: "waiting", text: t("Waiting for the phones…")})];
   const asks = step.asks;
   if (asks.every(a => a.options.length === 1 && typeof a.options[0].value === "string")) return ackControls(asks);
