@@ -71,13 +71,9 @@ def declared() -> dict[str, set[str]]:
         for team in edition.teams.values():
             add(team.name, where)
             add(team.goal, where)
-        for option in edition.options:
-            add(option.doc, where)
-            for choice in option.choices:
-                if isinstance(choice, str):
-                    add(choice, where)
-        for text in edition.acts.values():
-            add(text, where)
+        # Not the options' docs, their choices' ids nor the acts' meanings: those are the
+        # developers' words (``mafioso editions``); people see the ``option.*`` and ``prompt.*``
+        # texts, which are among the edition's texts above.
     return found
 
 

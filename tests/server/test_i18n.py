@@ -43,7 +43,8 @@ def test_a_translated_language_reaches_the_interface_and_narration(tmp_path: Pat
     folder.mkdir(parents=True)
     catalog = Catalog(locale="de", domain="mafioso")
     catalog.add("Deal the cards", "Karten austeilen")
-    catalog.add("Seat {seat} is voted out of the game.", "Platz {seat} ist raus.")
+    catalog.add("{seat} is voted out of the game.", "{seat} ist raus.")
+    catalog.add("seat {seat}", "Platz {seat}")
     with (folder / "mafioso.po").open("wb") as target:
         write_po(target, catalog)
     monkeypatch.setattr(mafioso.i18n, "LOCALE_DIR", tmp_path)

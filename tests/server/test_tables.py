@@ -37,7 +37,7 @@ def test_a_secret_step_stays_open_for_its_full_time(hub: Hub, clock: FakeClock) 
     clock.now += 0.1
     table.gate_expired()
     assert table.published > published and table.is_gated(), "the sheriff's step opens, held again"
-    assert public_message(table, host=True)["step"] == "sheriff"
+    assert public_message(table, host=True)["step"] == "Sheriff", "the step is shown in words: the role called"
 
 
 def test_an_unpublished_prompt_cannot_be_answered_early(hub: Hub, clock: FakeClock) -> None:

@@ -18,6 +18,7 @@ from typing import Annotated, Any
 import typer
 
 from mafioso.cli.errors import EXIT_INTERRUPTED, CommandError, emit_json, friendly
+from mafioso.cli.values import read_value
 
 BOT_KINDS = ("random", "heuristic")
 MAX_BUDGET = 10_000_000
@@ -148,8 +149,6 @@ def parse_players(text: str | None, low: int, high: int, edition: str, strict: b
 
 def parse_sweep_options(raw: list[str] | None) -> dict[str, list[Any]]:
     """``["mystery=true,false"]`` -> ``{"mystery": [True, False]}``; a whole JSON value stays whole."""
-    from mafioso.cli.main import read_value
-
     swept: dict[str, list[Any]] = {}
     for item in raw or []:
         key, sep, text = item.partition("=")

@@ -8,7 +8,6 @@ one readable line and exits with status 2 (``mafioso.cli.errors``); a failing sc
 from __future__ import annotations
 
 import json
-import math
 import os
 from pathlib import Path
 from typing import Annotated, Any
@@ -22,6 +21,7 @@ import mafioso
 from mafioso.cli.balance import balance as balance_command
 from mafioso.cli.errors import EXIT_INTERRUPTED, CommandError, FriendlyGroup, emit_json, friendly
 from mafioso.cli.files import check_writable, decision_number, read_log, write_log
+from mafioso.cli.values import read_value
 from mafioso.engine import Edition, Game, MafiosoError, ReplayMismatch, available_editions, find_edition
 from mafioso.engine.logcheck import SEED_LIMIT
 
@@ -100,25 +100,6 @@ def parse_options(raw: list[str] | None) -> dict[str, Any]:
             raise CommandError(f"option {key!r} is given twice")
         options[key] = read_value(value)
     return options
-
-
-def read_value(text: str) -> Any:
-    """An option value: JSON if it is plain, finite JSON, else the text itself."""
-    try:
-        return json.loads(text, parse_constant=_not_json, parse_float=_finite)
-    except (ValueError, RecursionError):
-        return text
-
-
-def _not_json(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError(f"{text} is not a finite number")
-    return value
 
 
 def check_choice(flag: str, value: str, choices: tuple[str, ...]) -> None:

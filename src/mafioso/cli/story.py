@@ -14,11 +14,12 @@ from typing import Any
 from mafioso.cli import words as w
 from mafioso.cli.answers import seat_label
 from mafioso.engine import POINTS, TEAM_KNOWN, VOTE_COUNT, VOTE_TIE, Edition, Event
-from mafioso.i18n import _, narrate
+from mafioso.i18n import _, narrate, seat_words, seats_words
 
 
 def _seats(seats: Any, lang: str) -> str:
-    return ", ".join(str(s) for s in seats or []) or _("nobody", lang)
+    """``seats 4, 6`` (never bare numbers, which read as counts beside a count of hands)."""
+    return seats_words(list(seats or []), None, lang)
 
 
 def _picks(edition: Edition, data: dict[str, Any], lang: str) -> str:
@@ -29,7 +30,9 @@ def _picks(edition: Edition, data: dict[str, Any], lang: str) -> str:
 
 
 def _votes(edition: Edition, data: dict[str, Any], lang: str) -> str:
-    return w.say(w.DETAIL_VOTES, lang, nominee=data.get("nominee"), votes=data.get("votes"),
+    nominee = data.get("nominee")
+    return w.say(w.DETAIL_VOTES, lang, nominee=seat_words(nominee, None, lang) if type(nominee) is int else nominee,
+                 votes=data.get("votes"),
                  voters=_seats(data.get("voters"), lang))
 
 

@@ -276,7 +276,7 @@ class TerminalGame:
 
     def phase_words(self) -> str:
         """The phase of the last event shown (the story and the status line keep in step)."""
-        return phase_name(self.at, self.lang)
+        return phase_name(self.at, self.lang, self.edition)
 
     def status_display(self) -> AbstractContextManager[Any]:
         """At a terminal: the keyboard's mode for the whole game and the live status line at the

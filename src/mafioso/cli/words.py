@@ -92,10 +92,10 @@ ERR_REFUSED = N_("The game refused that answer: {reason}")
 # what an event carries that its edition's line leaves out
 DETAIL_PICKS = N_("Who pointed at whom: {picks}.")
 DETAIL_POINTED = N_("{seat} \u2192 {target}")
-DETAIL_VOTES = N_("Hands raised against seat {nominee}: {votes} ({voters}).")
-DETAIL_TIED = N_("Tied: seats {tied}.")
+DETAIL_VOTES = N_("Hands raised against {nominee}: {votes}, from {voters}.")
+DETAIL_TIED = N_("Tied: {tied}.")
 DETAIL_VOTERS = N_("Hands raised: {voters}.")
-DETAIL_TEAM = N_("Together in the {team}: seats {seats}.")
+DETAIL_TEAM = N_("Together in the {team}: {seats}.")
 
 # sport's silent votes (rule S6): said before they are counted
 SILENT_ORDER = N_("Hands are raised for each nominee in this order. Whoever raises no hand counts against "

@@ -18,9 +18,10 @@ from collections.abc import Callable
 from typing import Any
 
 from mafioso.engine import GM, Event, Prompt
+from mafioso.engine.edition import Edition
 from mafioso.engine.phase import Phase
 from mafioso.engine.vocabulary import PHASE
-from mafioso.i18n import _, describe_prompt, narrate, phase_name, role_name
+from mafioso.i18n import _, choice_label, describe_prompt, narrate, phase_name, role_name, step_name
 from mafioso.server.store import MemberRecord
 from mafioso.server.tables import NOBODY, Knowledge, Table, hand_enterable, summary
 
@@ -39,7 +40,7 @@ def public_events(events: list[Event]) -> list[Event]:
 def text_of(table: Table, event: Event) -> str | None:
     """The narration line of an event in the table's language (cached: events never change)."""
     if event.index not in table.narration:
-        table.narration[event.index] = narrate(table.edition, event, table.config.lang)
+        table.narration[event.index] = narrate(table.edition, event, table.config.lang, table.seat_names())
     return table.narration[event.index]
 
 
@@ -86,32 +87,52 @@ def prompt_json(table: Table, prompt: Prompt) -> dict[str, Any]:
     names = table.seat_names()
     worded = f"prompt.{prompt.act}" in table.edition.texts
     out: dict[str, Any] = {
-        "id": prompt.id, "seat": prompt.seat, "act": prompt.act, "title": describe_prompt(table.edition, prompt, lang),
+        "id": prompt.id, "seat": prompt.seat, "act": prompt.act, "title": describe_prompt(table.edition, prompt, lang, names),
         "kind": prompt.kind,
-        "options": [_option(o, names, lang) for o in raw["options"]],
+        "options": [_option(o, names, lang, table.edition) for o in raw["options"]],
         "optional": prompt.optional, "timer": table.timer_shown(prompt), "interrupt": prompt.interrupt,
     }
     if "min" in raw:
         out["min"], out["max"] = raw["min"], raw["max"]
+        out["hint"] = pick_hint(raw["min"], raw["max"], lang)
     data = raw.get("data", {})
     if "signal" in data:
-        out["signal"] = [_option(o, names, lang) for o in data["signal"]]
+        out["signal"] = [_option(o, names, lang, table.edition) for o in data["signal"]]
     shown = {} if worded else data  # an edition's prompt text already says what its data means
-    out["facts"] = [_fact(k, v, names, lang) for k, v in sorted(shown.items()) if k not in HIDDEN_DATA]
+    out["facts"] = [_fact(k, v, names, lang, table.edition) for k, v in sorted(shown.items()) if k not in HIDDEN_DATA]
     return out
 
 
-def _option(value: Any, names: dict[int, str], lang: str) -> dict[str, Any]:
+def _option(value: Any, names: dict[int, str], lang: str, edition: Edition | None = None) -> dict[str, Any]:
     """An option in its JSON form with its label: a seat by number and name, a move (an ability
-    or a card, and its seat) in words, an option id translated."""
+    or a card, and its seat) in the edition's words, a role, a card or a word in words."""
     if type(value) is int:
         return {"value": value, "label": _seat_label(value, names, lang)}
     if isinstance(value, dict) and "what" in value:
-        label = _(str(value["what"]), lang)
+        label = _word(value["what"], lang, edition)
         if type(value.get("seat")) is int:
             label += " → " + _seat_label(value["seat"], names, lang)
         return {"value": value, "label": label}
-    return {"value": value, "label": _(str(value), lang)}
+    if isinstance(value, dict):  # who at whom: {"4": 6, "9": None}
+        return {"value": value, "label": _mapping_label(value, names, lang, edition)}
+    if value is None:
+        return {"value": value, "label": _("nobody", lang)}
+    return {"value": value, "label": _word(value, lang, edition)}
+
+
+def _mapping_label(value: dict[str, Any], names: dict[int, str], lang: str, edition: Edition | None) -> str:
+    """A mapping as words, never its repr: ``Seat 4 · Anna → Seat 6 · Boris, Seat 9 → nobody``."""
+    parts = []
+    for key, item in value.items():
+        who = _seat_label(int(key), names, lang) if str(key).isdigit() else _word(key, lang, edition)
+        parts.append(f"{who} → {_option(item, names, lang, edition)['label']}")
+    return ", ".join(parts) or _("nobody", lang)
+
+
+def _word(value: Any, lang: str, edition: Edition | None) -> str:
+    """A word choice (an ability, a card, a role, ``yes``) as people say it."""
+    label = choice_label(edition, value, lang) if edition is not None else None
+    return label if label is not None else _(str(value), lang)
 
 
 def _seat_label(seat: int, names: dict[int, str], lang: str) -> str:
@@ -119,12 +140,22 @@ def _seat_label(seat: int, names: dict[int, str], lang: str) -> str:
     return _("Seat {seat}", lang).format(seat=seat) + (f" · {name}" if name else "")
 
 
-def _fact(key: str, value: Any, names: dict[int, str], lang: str) -> str:
+def pick_hint(low: int, high: int, lang: str) -> str:
+    """What a multi-pick asks, in words (``Pick up to 3``, ``Pick exactly 2``), for the button the
+    pages once labelled ``Confirm (0 to 3)``."""
+    if low == high:
+        return _("Pick exactly {count}", lang).format(count=high)
+    if low == 0:
+        return _("Pick up to {count}", lang).format(count=high)
+    return _("Pick {low} to {high}", lang).format(low=low, high=high)
+
+
+def _fact(key: str, value: Any, names: dict[int, str], lang: str, edition: Edition | None = None) -> str:
     if isinstance(value, list):
-        shown = ", ".join(_option(v, names, lang)["label"] for v in value)
+        shown = ", ".join(_option(v, names, lang, edition)["label"] for v in value)
     else:
-        shown = _option(value, names, lang)["label"]
-    return f"{_(key, lang)}: {shown}"
+        shown = _option(value, names, lang, edition)["label"]
+    return f"{_word(key, lang, edition)}: {shown}"
 
 
 def card_json(table: Table, known: Knowledge) -> dict[str, Any] | None:
@@ -197,16 +228,16 @@ def _play_json(table: Table, known: Knowledge, events: list[tuple[int, Event]],
     outcome = table.game.outcome if over and table.game else None
     lang = table.config.lang
     return {
-        "phase": phase_label(phase, lang) if phase else "", "step": _(phase.step, lang) if phase and phase.step else "",
+        "phase": phase_label(phase, lang, table.edition) if phase else "", "step": step_name(phase, lang, table.edition) if phase else "",
         "seats": seats_json(table, known, seat),
         "events": [event_json(table, e, n=n) for n, e in events if e.audience.public],
         "outcome": _outcome_json(table, outcome.to_json()) if outcome else None,
     }
 
 
-def phase_label(phase: Phase, lang: str) -> str:
+def phase_label(phase: Phase, lang: str, edition: Edition | None = None) -> str:
     """``"night 2"`` in the table's language: the word is translated, the number kept."""
-    return phase_name(phase, lang)
+    return phase_name(phase, lang, edition)
 
 
 def _outcome_json(table: Table, outcome: dict[str, Any]) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from mafioso.engine import available_editions, find_edition
-from mafioso.i18n import _, role_name
+from mafioso.i18n import _, option_words, role_name
 from mafioso.server.catalogs import language_name, languages
 from mafioso.server.console import console_routes
 from mafioso.server.errors import BadMessage, NotNow
@@ -25,6 +25,7 @@ from mafioso.server.limits import client_address
 from mafioso.server.qr import qr_svg
 from mafioso.server.schemas import CastQuery, CodeQuery, CreateTable, HostPass, Join, LangQuery, check_data, check_json
 from mafioso.server.tables import summary
+from mafioso.server.tournament import tournament_routes
 from mafioso.server.ui import ui_strings
 from mafioso.server.ws import Sockets, error_text, serve_socket
 
@@ -101,8 +102,7 @@ async def editions(request: Request) -> Response:
             "default_players": edition.default_players(),
             "roles": [{"id": r.id, "name": role_name(edition, r.id, lang), "team": r.team, "icon": r.icon}
                       for r in edition.roles.values()],
-            "options": [{"name": o.name, "default": o.default, "doc": _(o.doc, lang), "choices": list(o.choices)}
-                        for o in edition.options],
+            "options": [option_words(edition, o, lang) for o in edition.options],
         })
     return JSONResponse(out)
 
@@ -226,6 +226,7 @@ def routes() -> list[BaseRoute]:
         Route("/api/qr/{code}.svg", qr),
         Route("/api/info", info),
         Route("/api/text", text),
+        *tournament_routes(),
         *console_routes(),
         WebSocketRoute("/ws", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

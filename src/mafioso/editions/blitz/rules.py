@@ -41,7 +41,7 @@ from mafioso.editions.blitz.missions import MISSIONS, check_deck
 from mafioso.editions.blitz.secrecy import REVEALS
 from mafioso.editions.blitz.setup import build_deck, check_cast
 from mafioso.editions.blitz.state import BOMB, GUN, VERDICT, BlitzSeat, BlitzState, Drawn, Shot, Verdicts
-from mafioso.editions.blitz.texts import TEXTS, text_key
+from mafioso.editions.blitz.texts import TEXTS, format_value, text_key
 from mafioso.engine import (
     CHOOSE_MANY,
     PUBLIC,
@@ -98,13 +98,9 @@ class BlitzEdition(Edition):
     players_by_default = 8
 
     def format_value(self, key: str, value: Any, lang: str) -> str | None:
-        """The deck (pairs of a role and a count) and card lists as role names ("Goon x2, Rat";
-        "Goon and Fed"), not raw ids."""
-        if key == "deck" and isinstance(value, list):
-            return ", ".join(_card(r) + (f" x{n}" if n > 1 else "") for r, n in value)
-        if key == "cards" and isinstance(value, list):
-            return " and ".join(_card(r) for r in value)
-        return None
+        """The deck, card lists, the Bet's side and the Packages in words, in the table's
+        language (see :func:`mafioso.editions.blitz.texts.format_value`)."""
+        return format_value(self, key, value, lang)
 
     # -- setup -------------------------------------------------------------------------------
     def recommended_cast(self, players: int, options: Mapping[str, Any]) -> dict[str, int]:
@@ -487,12 +483,6 @@ def _mission_deck(options: Mapping[str, Any], outsider: bool) -> list[dict[str, 
     if not deck:
         raise SetupError("the Heavy needs at least one Mission card")
     return deck
-
-
-def _card(role: Any) -> str:
-    """A role id as its card name (unknown ids are shown as they are)."""
-    found = ROLES.get(str(role))
-    return found.name if found else str(role)
 
 
 def _blitz(state: State) -> BlitzState:

@@ -3,11 +3,47 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mafioso.engine import N_, PHASE, ROLE_DEALT, ROLE_REVEALED, Event
 
+if TYPE_CHECKING:
+    from mafioso.engine import Edition
+
 TEXTS = {
+    # the options, for the host's form: a label, one line of help, the choices' labels
+    "option.setup": N_("Setup"),
+    "option.setup.help": N_("The usual deck for the player count, or one of the premade setups."),
+    "option.setup.basic": N_("Basic"),
+    "option.setup.foreign_asset": N_("Foreign Asset"),
+    "option.setup.high_volume": N_("High Volume"),
+    "option.setup.a_bet_to_die_for": N_("A Bet to Die For"),
+    "option.setup.blood_for_peace": N_("Blood for Peace"),
+    "option.setup.blind_date_blind_fire": N_("Blind Date, Blind Fire"),
+    "option.setup.midnight_delivery": N_("Midnight Delivery"),
+    "option.setup.dynamite_daisy": N_("Dynamite Daisy"),
+    "option.setup.no_return_address": N_("No Return Address"),
+    "option.setup.trust_no_shadow": N_("Trust No Shadow"),
+    "option.setup.bulletproof_alibi": N_("Bulletproof Alibi"),
+    "option.roles": N_("Swapped cards"),
+    "option.roles.help": N_("Cards swapped into the deck, each for one it may replace."),
+    "option.interrogation_rounds": N_("Interrogation rounds"),
+    "option.interrogation_rounds.help": N_("How many times each player speaks before the shooting."),
+    "option.goons_may_hold_fire": N_("Goons may hold fire"),
+    "option.goons_may_hold_fire.help": N_("A safe Goon may choose not to shoot."),
+    "option.remove_missions": N_("Missions taken out"),
+    "option.remove_missions.help": N_("Mission cards taken out of the deck before the shuffle."),
+    "option.missions": N_("Your own missions"),
+    "option.missions.help": N_("A Mission deck of your own instead of ours (empty: our eight missions)."),
+    # choices in words
+    "choice.bang": N_("Bang! End the interrogation"),
+    "choice.continue": N_("Let the questions go on"),
+    "choice.swap": N_("Swap with the middle card"),
+    "choice.watch": N_("Watch for the raised hand"),
+    "choice.suspect": N_("Suspect"),
+    "choice.trusted": N_("Trusted"),
+    "choice.shot": N_("The Rat will be shot"),
+    "choice.safe": N_("The Rat will stay safe"),
     # what each prompt asks, in the player's words
     "prompt.draft": N_("Keep one of your two cards ({cards}); the other goes back on top of the deck."),
     "prompt.swap": N_("Stranger: trade your card for the one in the middle."),
@@ -43,45 +79,47 @@ TEXTS = {
     # roles and the deck
     "role.dealt": N_("Your role: {role}."),
     "role.dealt.swapped": N_("You swapped with the middle card. You are now the {role}."),
-    "role.revealed": N_("Seat {seat} is the {role}."),
-    "role.revealed.witness": N_("A hand goes up: seat {seat} is the Rat."),
-    "role.revealed.canary": N_("You look at the card of seat {seat}: the {role}."),
+    "role.revealed": N_("{seat} is the {role}."),
+    "role.revealed.witness": N_("A hand goes up: {seat} is the Rat."),
+    "role.revealed.canary": N_("You look at the card of {seat}: the {role}."),
     "setup.deck": N_("The deck for this game: {deck}. The Vigilante holds {verdicts} Verdict card(s)."),
-    "draft.turn": N_("Seat {seat} draws two cards."),
+    "draft.turn": N_("{seat} draws two cards."),
     "draft.drew": N_("You drew: {cards}. Keep one; the other goes back on top."),
     "draft.middle": N_("Your leftover card, the {role}, goes face down to the middle."),
     # the night and the morning table
     "courier.package": N_("The Package is the {card}."),
-    "package.given": N_("You slid the {card} Package face down to seat {seat}."),
-    "fish": N_("The Fish card lies before seat {seat}."),
+    "package.given": N_("You slid the {card} Package face down to {seat}."),
+    "fish": N_("The Fish card lies before {seat}."),
     "fish.none": N_("The Fish card still lies in the middle."),
     "bet": N_("The Bet card shows: the Rat will be {side}."),
-    "package.placed": N_("A face-down Package lies before seat {seat}."),
+    "bet.shot": N_("The Bet card shows: the Rat will be shot."),
+    "bet.safe": N_("The Bet card shows: the Rat will stay safe."),
+    "package.placed": N_("A face-down Package lies before {seat}."),
     "package.left": N_("The {card} Package was never handed out."),
     "mission": N_("The Heavy's mission: {text}"),
     # interrogation
-    "speech": N_("Seat {seat} talks."),
-    "speech.claims": N_("Seat {seat} says: {claims}."),
-    "verdicts": N_("The Verdict cards lie before seats {seats}."),
+    "speech": N_("{seat} talks."),
+    "speech.claims": N_("{seat} says: {claims}."),
+    "verdicts": N_("The Verdict cards lie before {seats}."),
     "verdicts.none": N_("No Verdict card lies before anyone."),
     "bang": N_("The Vigilante says: Bang!"),
     # shooting
-    "shot": N_("Seat {shooter} shoots seat {target}."),
-    "shot.verdict": N_("The Vigilante (seat {shooter}) fires at the Verdict before seat {target}."),
-    "shot.bomb": N_("The Bomber at seat {shooter} goes off: seat {target} is hit."),
-    "seat.eliminated": N_("Seat {seat} is shot."),
+    "shot": N_("{shooter} shoots {target}."),
+    "shot.verdict": N_("The Vigilante, {shooter}, fires at the Verdict before {target}."),
+    "shot.bomb": N_("The Bomber, {shooter}, goes off: {target} is hit."),
+    "seat.eliminated": N_("{seat} is shot."),
     "shooting.over.rat_shot": N_("The Rat is down: the shooting stops here."),
     "shooting.over.goons_shot": N_("Every Goon was hit by a Verdict: nobody else shoots."),
     "shooting.over.no_goons": N_("There is no Goon in this game: nobody else shoots."),
-    "outsider.shot": N_("The Outsider was shot: the game ends at once. Seats {seats} win alone."),
+    "outsider.shot": N_("The Outsider was shot: the game ends at once. {seats} win alone."),
     # the end
     "middle.revealed": N_("The middle card was the {role}."),
-    "package.revealed": N_("The {card} Package lay before seat {seat}."),
+    "package.revealed": N_("The {card} Package lay before {seat}."),
     "package.revealed.none": N_("The {card} Package was never handed out."),
-    "result.won": N_("Seat {seat} ({role}) wins."),
-    "result.shot_a_civilian": N_("Seat {seat} ({role}) shot a Civilian and loses."),
-    "result.lost": N_("Seat {seat} ({role}) loses."),
-    "result.missed": N_("Seat {seat} ({role}) did not reach their goal."),
+    "result.won": N_("{seat}, the {role}, wins."),
+    "result.shot_a_civilian": N_("{seat}, the {role}, shot a Civilian and loses."),
+    "result.lost": N_("{seat}, the {role}, loses."),
+    "result.missed": N_("{seat}, the {role}, did not reach their goal."),
     "game.over": N_("The game is over."),
 }
 
@@ -106,6 +144,7 @@ def text_key(event: Event) -> str | None:
 
 _VARIANTS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "speech": lambda data: "speech.claims" if data.get("claims") else "",
+    "bet": lambda data: f"bet.{data.get('side')}" if data.get("side") in ("shot", "safe") else "",
     "result": lambda data: f"result.{data.get('result')}",
     "shot": lambda data: "shot" if data.get("how") == "gun" else f"shot.{data.get('how')}",
     "fish": lambda data: "fish.none" if data.get("seat") is None else "",
@@ -114,3 +153,23 @@ _VARIANTS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "package.revealed": lambda data: "package.revealed.none" if data.get("seat") is None else "",
 }
 """Kinds whose line depends on their data (an empty key: the kind's own line)."""
+
+
+WORDS = {"side": {"shot": N_("shot"), "safe": N_("safe")},
+         "card": {"bullet": N_("bullet"), "ring": N_("ring")}}
+"""The Bet card's sides and the Packages, in words."""
+
+
+def format_value(edition: Edition, key: str, value: Any, lang: str) -> str | None:
+    """The deck (pairs of a role and a count: ``Goon x2, Rat``), card lists (``Goon and Fed``),
+    the Bet's side and a Package in the table's language; ``None`` for anything else."""
+    from mafioso.i18n import _, role_name
+
+    if key == "deck" and isinstance(value, list):
+        return ", ".join(role_name(edition, str(r), lang) + (f" x{n}" if n > 1 else "") for r, n in value)
+    if key == "cards" and isinstance(value, list):
+        return _(" and ", lang).join(role_name(edition, str(r), lang) for r in value)
+    words = WORDS.get(key)
+    if words is not None and isinstance(value, str) and value in words:
+        return _(words[value], lang)
+    return None

@@ -16,6 +16,25 @@ if TYPE_CHECKING:
     from mafioso.engine import Edition
 
 TEXTS = {
+    # the options, for the host's form: a label, one line of help, the choices' labels
+    "option.yakuza": N_("Yakuza"),
+    "option.yakuza.help": N_("For 12 or more players: a second crime family, the Yakuza, takes the mobsters' places."),
+    "option.loner": N_("Loner"),
+    "option.loner.help": N_("For 10 or more players: one Loner plays against everybody."),
+    "option.mystery": N_("Mystery"),
+    "option.mystery.help": N_("Cards stay hidden when players leave; every role in the deck is called each night."),
+    "option.leader": N_("Leader"),
+    "option.leader.help": N_("The town's leader in the suggested cast."),
+    "option.specialists": N_("Specialists"),
+    "option.specialists.help": N_("The town's specialists in the suggested cast, the most wanted first."),
+    "option.mobsters": N_("Mobsters"),
+    "option.mobsters.help": N_("The Mafia's mobsters in the suggested cast, the most wanted first."),
+    "option.loner_role": N_("The Loner"),
+    "option.loner_role.help": N_("Which Loner plays in Loner mode."),
+    "option.family_may_decline": N_("A family may hold back"),
+    "option.family_may_decline.help": N_("House rule: a Mafia or Yakuza member may refuse the night's kill."),
+    "option.badmouth_jails": N_("Badmouthing jails"),
+    "option.badmouth_jails.help": N_("House rule: a badmouthed player the Jailer looks at goes to jail like a criminal."),
     # what each prompt asks, in the player's words
     "prompt.seduce": N_("Vixen: choose a player to seduce. Their ability fails tonight, and nothing can kill them."),
     "prompt.block": N_("Thief: choose a player whose ability fails tonight."),
@@ -28,7 +47,7 @@ TEXTS = {
     "prompt.hypnotize": N_("Hypnotist: choose a player whose vote tomorrow will count as yours."),
     "prompt.speech": N_("Your turn to speak. You may name one suspect."),
     "prompt.nominate": N_("Fewer than two suspects so far: name one."),
-    "prompt.vote": N_("Do you raise your hand against seat {nominee}? A raised hand is final."),
+    "prompt.vote": N_("Do you raise your hand against {nominee}? A raised hand is final."),
     "prompt.decoy": N_("Keep your eyes closed. Tap any player: nothing happens."),
     # setup
     "deck": N_("The deck: {cast}. Listen to what each of these roles can do."),
@@ -56,43 +75,43 @@ TEXTS = {
     "phase.night.hypnotist": N_("Hypnotist, wake up and choose whom to hypnotise."),
     "phase.night.femme_fatale": N_("Femme Fatale, wake up. You may shoot."),
     "phase.night.psycho": N_("Psycho, wake up. You may shoot."),
-    "team.known": N_("Your family, the {team}: seats {seats}."),
+    "team.known": N_("Your family, the {team}: {seats}."),
     "points": N_("Your family points: {picks}."),
-    "mafia.choice": N_("The Mafia has chosen: seat {target}."),
+    "mafia.choice": N_("The Mafia has chosen: {target}."),
     "mafia.choice.none": N_("No majority: the Mafia chooses nobody tonight."),
-    "yakuza.choice": N_("The Yakuza has chosen: seat {target}."),
+    "yakuza.choice": N_("The Yakuza has chosen: {target}."),
     "yakuza.choice.none": N_("No majority: the Yakuza chooses nobody tonight."),
     "night.blocked": N_("A raised hand: you cannot use your ability tonight."),
-    "investigation": N_("Seat {target}'s card shows: {role}."),
-    "priest.seen": N_("You were looked at. The Priest is seat {priest}."),
-    "research.same": N_("A nod: seats {targets} play on the same team."),
-    "research.different": N_("A shake of the head: seats {targets} are on different teams."),
+    "investigation": N_("The card of {target} shows: {role}."),
+    "priest.seen": N_("You were looked at. The Priest is {priest}."),
+    "research.same": N_("A nod: {targets} play on the same team."),
+    "research.different": N_("A shake of the head: {targets} are on different teams."),
     # dawn
     "phase.dawn": N_("Dawn ({phase}). Everybody, open your eyes."),
     "dawn.quiet": N_("Nobody died last night."),
-    "seat.eliminated.mafia": N_("The Mafia killed seat {seat} last night."),
-    "seat.eliminated.mafia_and_yakuza": N_("The Mafia and the Yakuza both chose seat {seat}, who is dead."),
-    "seat.eliminated.night": N_("Seat {seat} was killed last night."),
-    "seat.eliminated.vote": N_("Seat {seat} has the most votes and is voted out."),
-    "role.revealed": N_("Seat {seat} was {role}."),
-    "jail": N_("In jail: seats {jailed}."),
-    "jail.freed": N_("The Jailer is gone: seats {seats} walk free."),
-    "silenced": N_("Seat {seat} is silenced and cannot vote today."),
+    "seat.eliminated.mafia": N_("The Mafia killed {seat} last night."),
+    "seat.eliminated.mafia_and_yakuza": N_("The Mafia and the Yakuza both chose {seat}, who is dead."),
+    "seat.eliminated.night": N_("{seat} was killed last night."),
+    "seat.eliminated.vote": N_("{seat} has the most votes and is voted out."),
+    "role.revealed": N_("{seat} was {role}."),
+    "jail": N_("In jail: {jailed}."),
+    "jail.freed": N_("The Jailer is gone: {seats} walk free."),
+    "silenced": N_("{seat} is silenced and cannot vote today."),
     # day
     "phase.day.discussion": N_("Day breaks ({phase}). Talk it over and name your suspects; at least two are needed."),
     "phase.day.voting": N_("Time to vote, one suspect at a time. A raised hand stays raised."),
-    "speech": N_("Seat {seat} speaks."),
-    "speech.claims": N_("Seat {seat} speaks and says: {claims}."),
-    "nomination": N_("Seat {by} names seat {nominee} as a suspect."),
+    "speech": N_("{seat} speaks."),
+    "speech.claims": N_("{seat} speaks and says: {claims}."),
+    "nomination": N_("{by} names {nominee} as a suspect."),
     "suspects": N_("Suspects, in order: {suspects}."),
-    "vote.count": N_("Hands raised against seat {nominee}: {votes} ({voters})."),
-    "hypnotized": N_("You were hypnotised: your vote counts against seat {nominee}."),
+    "vote.count": N_("Hands raised against {nominee}: {votes}, from {voters}."),
+    "hypnotized": N_("You were hypnotised: your vote counts against {nominee}."),
     "hypnotized.nobody": N_("You were hypnotised: the one who hypnotised you raised no hand, so your vote counts for nobody."),
     "vote.none": N_("No single suspect has the most votes: nobody dies today."),
     # the facilitator's record
-    "grimoire.act": N_("(Facilitator) {role} at seat {seat}: {act} {target}."),
-    "grimoire.blocked": N_("(Facilitator) Seat {seat} is blocked tonight ({why})."),
-    "grimoire.jailed": N_("(Facilitator) Seat {seat} is jailed."),
+    "grimoire.act": N_("(Facilitator) {role}, {seat}: {act} {target}."),
+    "grimoire.blocked": N_("(Facilitator) {seat} is blocked tonight ({why})."),
+    "grimoire.jailed": N_("(Facilitator) {seat} is jailed."),
     "grimoire.kill": N_("(Facilitator) The {team}'s choice: {target}."),
     "grimoire.kill.cancelled": N_("(Facilitator) The {team}'s choice, {target}, is cancelled: their last member is seduced."),
     "grimoire.tally": N_("(Facilitator) The count, with the Judge's double vote and any hypnosis: {tally}."),
@@ -148,13 +167,28 @@ def _phase_key(event: Event) -> str:
     return f"phase.{phase.name}"
 
 
+ACT_WORDS = {
+    "badmouth": N_("badmouths"), "block": N_("blocks"), "hypnotize": N_("hypnotises"),
+    "investigate": N_("looks at the card of"), "kill": N_("kills"), "shoot": N_("shoots"),
+    "protect": N_("protects"), "research": N_("compares"), "seduce": N_("seduces"), "silence": N_("silences"),
+}
+"""The facilitator's notes say what each role did as a verb (``act``), not the ability's id."""
+BLOCK_WORDS = {"jailed": N_("in jail"), "seduced": N_("seduced"), "blocked": N_("blocked"),
+               "killed": N_("the Mafia's victim tonight")}
+"""Why a role cannot act tonight (``why``), in words."""
+
+
 def format_value(edition: Edition, key: str, value: Any, lang: str) -> str | None:
     """A list of pairs in words (``4 Bystander, 1 Detective``; ``seat 7 at seat 3``); ``None``
     for any other value, which the narrator shows its usual way."""
+    from mafioso.i18n import _, role_name
+
+    words = {"act": ACT_WORDS, "why": BLOCK_WORDS}.get(key)
+    if words is not None and isinstance(value, str):
+        return _(words.get(value, value), lang)
     template = PAIRS.get(key)
     if template is None or not isinstance(value, list):
         return None
-    from mafioso.i18n import _, role_name
 
     def seat(number: Any) -> str:
         return _("nobody", lang) if number is None else _("seat {seat}", lang).format(seat=number)
