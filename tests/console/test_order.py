@@ -49,7 +49,7 @@ def calls_of(console: Console, seed: int) -> list[tuple[str, str]]:
     while (step := console.step()).kind != "end":
         if step.kind == "silent":
             call = console.calls[console.acked]
-            calls.append((call.phase, call.step))
+            calls.append((call.at, call.step))
         elif step.kind == "call":
             here = (str(console.game.phase), console.game.phase.step)
             if not calls or calls[-1] != here:

@@ -67,6 +67,8 @@ class Call:
     why: str
     window: int
     """The entry after which the flow passed this call (its place in the order of entries)."""
+    at: str = ""
+    """The phase as data (``"night 2"``), beside its words in ``phase``."""
 
 
 @dataclass
@@ -227,7 +229,8 @@ class Console:
             why = _("the player cannot act tonight", self.lang)
         else:
             why = ""
-        return Call(event.phase.step, phase_name(event.phase, self.lang), roles, bool(why), why, len(self.entries))
+        return Call(event.phase.step, phase_name(event.phase, self.lang), roles, bool(why), why, len(self.entries),
+                    str(event.phase))
 
     def _real_pending(self) -> list[Prompt]:
         return [p for p in self.game.awaiting() if not p.decoy]
