@@ -102,8 +102,8 @@ class Step:
 
     kind: str
     """``call`` (a secret call with choices), ``silent`` (a call that asks nothing),
-    ``learn`` (who holds a role), ``public`` (speeches, votes), ``phones`` (waiting for
-    phones) or ``end``."""
+    ``learn`` (who holds a role), ``peek`` (which card a turned-up, unlearned seat shows),
+    ``public`` (speeches, votes), ``phones`` (waiting for phones) or ``end``."""
     phase: str
     read: list[str] = field(default_factory=list)
     wake: list[int] = field(default_factory=list)
