@@ -75,7 +75,9 @@ def tap(page: Any, state: dict[str, Any], rng: random.Random, truth: list[str], 
     """One tap (or a few) for the step on screen."""
     step = state["step"]
     revision = state["revision"]
-    page.wait_for_function(f"document.body.dataset.revision === '{revision}'")  # the page has caught up
+    page.wait_for_function(f"Number(document.body.dataset.revision) >= {revision}")  # the page has caught up
+    if page.evaluate("document.body.dataset.revision") != str(revision):
+        return  # a phone answered meanwhile: the caller reads the state again
     if step["kind"] == "silent":
         page.click("#controls .big")
     elif step["kind"] == "peek":
