@@ -500,5 +500,9 @@ from mafioso.cli import desk as _desk  # noqa: E402 - the judge's desk: its comm
 app.add_typer(_desk.protocol_app, name="protocol")
 app.add_typer(_desk.tournament_app, name="tournament")
 
+from mafioso.cli.facilitate import facilitate as _facilitate  # noqa: E402 - the facilitator's console
+
+app.command("facilitate")(friendly(_facilitate))
+
 if __name__ == "__main__":  # pragma: no cover
     app()

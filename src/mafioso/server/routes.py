@@ -18,6 +18,7 @@ from starlette.websockets import WebSocket
 from mafioso.engine import available_editions, find_edition
 from mafioso.i18n import N_, _, option_words, role_name
 from mafioso.server.catalogs import language_name, languages
+from mafioso.server.console import console_routes
 from mafioso.server.errors import BadMessage
 from mafioso.server.hub import Hub
 from mafioso.server.limits import client_address
@@ -225,6 +226,7 @@ def routes() -> list[BaseRoute]:
         Route("/api/info", info),
         Route("/api/text", text),
         *tournament_routes(),
+        *console_routes(),
         WebSocketRoute("/ws", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
