@@ -11,7 +11,17 @@ from starlette.testclient import TestClient
 
 from mafioso.server.app import create_app
 from mafioso.server.store import open_store
-from tests.server.helpers import deal, hello, join_all, new_table, play_over_sockets, receive_until, send, state_of
+from tests.server.helpers import (
+    deal,
+    hello,
+    join_all,
+    new_table,
+    play_over_sockets,
+    receive_until,
+    send,
+    state_of,
+    without_countdown,
+)
 
 
 @pytest.fixture
@@ -150,11 +160,6 @@ def host_controls(socket: Any, screen: dict[str, Any]) -> None:
     assert receive_until(socket, lambda m: m.get("type") == "error")["code"] == "not_now"
     socket.send_json({"type": "decide", "prompt": "gm.foul", "choice": 2})
     receive_until(socket, lambda m: m.get("type") == "state" and any(e["kind"] == "foul" for e in m["events"]))
-
-
-def without_countdown(message: dict[str, Any]) -> dict[str, Any]:
-    """A state without its live countdown (seconds left: it moves with the clock)."""
-    return {k: v for k, v in message.items() if k != "timer_ends"}
 
 
 def test_a_restarted_server_resumes_every_table(tmp_path: Path) -> None:
