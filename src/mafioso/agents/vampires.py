@@ -39,6 +39,10 @@ HANDLERS = {kind: "_on_" + kind.replace(".", "_") for kind in (
     "role.revealed", "check.sides", "speech", "nomination", "vote.count", "points", "strike.chosen")}
 """The events the bot draws inferences from, and the method that reads each."""
 
+ACTS: dict[str, str] = {}
+"""Each act's answering method's name (``"bonus_strike"`` -> ``"_bonusstrike"``), worked out
+once per act rather than at every decision."""
+
 
 class HeuristicBot(Bot):
     """A sensible player of either side (or none), who never reads the game's state."""
@@ -97,9 +101,9 @@ class HeuristicBot(Bot):
     listens = frozenset(HANDLERS)
 
     def observe(self, event: Event) -> None:
-        name = HANDLERS.get(event.kind)
-        if name is not None:
-            getattr(self, name)(event)
+        handler = _READERS.get(event.kind)
+        if handler is not None:
+            handler(self, event)
 
     def _on_role_revealed(self, event: Event) -> None:
         seat, team = event.data["seat"], event.data["team"]
@@ -177,6 +181,23 @@ class HeuristicBot(Bot):
             return (100 if side == HUNTER_SIDE else 0) + self.suspicion.get(seat, 0) + noise
         return noise + (5 if side else 0)  # the shapeshifter: anyone, known specials first
 
+    def scores(self, seats: list[int]) -> list[float]:
+        """:meth:`score` of each of ``seats`` (none of them this seat), in order: the same values
+        and the same draws of noise, with the seat's knowledge looked up once for them all (a
+        vampire ranks every living seat at every hand vote)."""
+        teams, sides, inferred, suspicion = self.teams, self.sides, self.inferred, self.suspicion
+        noise = self.rng.random
+        if self.team == VAMPIRE_SIDE:
+            out = []
+            for seat in seats:
+                side = teams.get(seat) or sides.get(seat) or inferred.get(seat)
+                if side == VAMPIRE_SIDE:
+                    out.append(-500 + noise())
+                else:
+                    out.append((100 if side == HUNTER_SIDE else 0) + suspicion.get(seat, 0) + noise())
+            return out
+        return [self.score(seat) for seat in seats]
+
     def best(self, options: tuple[Any, ...]) -> Any:
         seats = [o for o in options if isinstance(o, int)]
         return max(seats, key=self.score) if seats else None
@@ -188,8 +209,10 @@ class HeuristicBot(Bot):
     # -- answering ---------------------------------------------------------------------------
     def choose(self, prompt: Prompt) -> Choice:
         """Answer from what the last :meth:`sync` took in (the driver syncs before asking)."""
-        act = prompt.act.replace("_", "")
-        method = getattr(self, "_" + act, None)
+        name = ACTS.get(prompt.act)
+        if name is None:
+            name = ACTS[prompt.act] = "_" + prompt.act.replace("_", "")
+        method = getattr(self, name, None)
         choice = method(prompt) if method is not None else None
         if choice is None and not prompt.optional:
             choice = prompt.default
@@ -230,8 +253,9 @@ class HeuristicBot(Bot):
         if self.team == HUNTER_SIDE:  # hands like a vampire's: about a third, surer ones always
             return "yes" if score > 20 or self.rng.random() < 0.35 else "no"
         living = [s for s in self.knows.living if s != self.seat]
-        ranked = sorted(living, key=self.score, reverse=True)
-        return "yes" if nominee in ranked[: max(1, len(living) // 3)] else "no"
+        scores = self.scores(living)
+        ranked = sorted(range(len(living)), key=scores.__getitem__, reverse=True)  # as sorted(living, key=score)
+        return "yes" if nominee in [living[i] for i in ranked[: max(1, len(living) // 3)]] else "no"
 
     def _strike(self, prompt: Prompt) -> Choice:
         if self.role == "novice":
@@ -273,6 +297,10 @@ class HeuristicBot(Bot):
 
     _dhampir = _nosferatu = _protector
 
+
+
+_READERS = {kind: getattr(HeuristicBot, name) for kind, name in HANDLERS.items()}
+"""The reading method of each event kind, looked up once for every bot."""
 
 
 def _plurality(picks: dict[int, int | None], options: tuple[Any, ...]) -> Any:
