@@ -55,7 +55,7 @@ class HeuristicBot(Bot):
         self.last_picks: dict[int, int | None] = {}
         self.found: list[tuple[int, str]] = []
         """Checks to share in the next speech: (seat, side)."""
-        self.hands: dict[int, tuple[set[int], set[int]]] = {}
+        self.hands: dict[int, tuple[list[int], list[int]]] = {}
         """Nominee -> (who raised a hand, who was at the table), read again once the nominee's card is shown."""
         self.inferred: dict[int, str] = {}
         """Sides worked out from the Revenant's answers (same side as a seat whose side is known)."""
@@ -114,10 +114,13 @@ class HeuristicBot(Bot):
         if hands is None:  # no vote about this seat seen (a night death, the cards shown at the end)
             return
         voters, present = hands
-        for other in present - voters - {seat}:
-            self.suspicion[other] += 4 if team == HUNTER_SIDE else -1  # who spared a hunter is one
+        raised = set(voters)
+        suspicion = self.suspicion
+        for other in present:
+            if other not in raised and other != seat:
+                suspicion[other] += 4 if team == HUNTER_SIDE else -1  # who spared a hunter is one
         for other in voters:
-            self.suspicion[other] += -3 if team == HUNTER_SIDE else 2
+            suspicion[other] += -3 if team == HUNTER_SIDE else 2
 
     def _on_check_sides(self, event: Event) -> None:
         first, second = event.data["seats"]
@@ -144,12 +147,13 @@ class HeuristicBot(Bot):
 
     def _on_vote_count(self, event: Event) -> None:
         nominee, voters = event.data["nominee"], event.data["voters"]
-        self.hands[nominee] = (set(voters), set(self.knows.living))
+        self.hands[nominee] = (voters, self.knows.living)  # (the observer's list is replaced, never changed)
         nominee_side = self.side(nominee)
-        for voter in voters:
-            if nominee_side == HUNTER_SIDE:
+        if nominee_side == HUNTER_SIDE:
+            for voter in voters:
                 self.suspicion[voter] += 3 if self.team == HUNTER_SIDE else -2  # who hunts the band is a vampire
-            elif nominee_side == VAMPIRE_SIDE:
+        elif nominee_side == VAMPIRE_SIDE:
+            for voter in voters:
                 self.suspicion[voter] += 2
 
     def _on_points(self, event: Event) -> None:
@@ -255,7 +259,7 @@ class HeuristicBot(Bot):
         living = [s for s in self.knows.living if s != self.seat]
         scores = self.scores(living)
         ranked = sorted(range(len(living)), key=scores.__getitem__, reverse=True)  # as sorted(living, key=score)
-        return "yes" if nominee in [living[i] for i in ranked[: max(1, len(living) // 3)]] else "no"
+        return "yes" if nominee in living and living.index(nominee) in ranked[: max(1, len(living) // 3)] else "no"
 
     def _strike(self, prompt: Prompt) -> Choice:
         if self.role == "novice":
