@@ -14,21 +14,22 @@ def run_bots(game: Game, bots: dict[int, Bot], max_decisions: int = 100_000) -> 
     A bot that wants events is attached to its seat's observer, so it knows exactly what its
     seat may know, and catches up on new events just before it answers.
     """
+    watched = game.observers([bot.seat for bot in bots.values() if bot.wants_events])
     for bot in bots.values():
         if bot.wants_events:
-            bot.attach(game.observer(bot.seat))
+            bot.attach(watched[bot.seat])
     decided = 0
+    awaiting, is_pending, decide = game.awaiting, game.is_pending, game.decide  # (looked up once)
     while game.outcome is None:
-        batch = game.awaiting()
-        for prompt in batch:
+        for prompt in awaiting():
             if game.outcome is not None:
                 break
-            if not game.is_pending(prompt.id):
+            if not is_pending(prompt.id):
                 continue
             bot = bots[prompt.seat]
             if bot.wants_events:
                 bot.sync()
-            game.decide(prompt.seat, prompt.id, bot.choose(prompt))
+            decide(prompt.seat, prompt.id, bot.choose(prompt))
             decided += 1
         if decided > max_decisions:
             raise RuntimeError(f"{game.edition.id} game (seed {game.seed}) did not end in {max_decisions} decisions")

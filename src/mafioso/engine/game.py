@@ -116,9 +116,7 @@ class Game:
                 raise RuntimeError(f"the {self.edition.id} flow stopped without ending the game") from None
             self._finish(stop.value)
             return
-        pending = {}
-        for prompt in batch:
-            pending[prompt.id] = prompt
+        pending = {prompt.id: prompt for prompt in batch}
         if not pending:
             raise RuntimeError(f"the {self.edition.id} flow asked nothing in {self.phase}")
         if len(pending) != len(batch):
@@ -294,6 +292,18 @@ class Game:
             else:
                 self._finished_observers[seat] = weakref.ref(observer)  # no event will come
         return observer
+
+    def observers(self, seats: Sequence[int]) -> dict[int, Observer]:
+        """The observers of ``seats`` (as :meth:`observer` gives each), those not yet made made
+        together: each event so far is folded once for all of them."""
+        fresh = [seat for seat in dict.fromkeys(seats) if seat not in self.state.observers]
+        if self.outcome is None and len(fresh) > 1:
+            for seat in fresh:
+                if type(seat) is not int or not 0 <= seat <= self.players:
+                    raise InvalidDecision(f"there is no seat {seat!r}; seats are 1 to {self.players}")
+            for observer in Observer.of_seats(self, fresh):
+                self.state.watch(observer.seat, observer)
+        return {seat: self.observer(seat) for seat in seats}
 
     def view(self, seat: int) -> View:
         """A snapshot of what ``seat`` may know: its events and its own prompts. Seat 0 sees all."""

@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 from mafioso.editions.spytown.catalogue import CLAIMS, Revote
 from mafioso.editions.spytown.state import SpytownState
-from mafioso.engine import PUBLIC, VOTE_TIE, Prompt, Reply, SpeechRules
+from mafioso.engine import GM, PUBLIC, VOTE_TIE, Prompt, Reply, SpeechRules
 from mafioso.engine.steps import by_lot, count_votes, leaders, speech, tally
 
 Votes = dict[int, int]
@@ -121,15 +121,19 @@ def point(
     vote that cannot be passed is a fair draw among the seats it offers, never a fixed seat.
     """
     stem = st.prompt_id(key)
-    prompts = []
-    for voter in voting_order(st, voters):
-        options = tuple([c for c in choices if c != voter])
-        if not options:
-            continue
-        if previous is not None and previous.get(voter) in options:
-            prompts.append(Prompt(f"{stem}.{voter}", voter, act, options, timer=20, data=Revote(previous[voter])))
-        else:
-            prompts.append(Prompt(f"{stem}.{voter}", voter, act, options, optional=False, timer=20))
+    offered = {voter: tuple([c for c in choices if c != voter]) for voter in voting_order(st, voters)}
+    if previous is None:  # one question put to each voter with his own options (his own seat left out)
+        question = Prompt(stem, GM, act, optional=False, timer=20)
+        prompts = question.to_each([voter for voter, options in offered.items() if options], offered)
+    else:
+        prompts = []
+        for voter, options in offered.items():
+            if not options:
+                continue
+            if previous.get(voter) in options:
+                prompts.append(Prompt(f"{stem}.{voter}", voter, act, options, timer=20, data=Revote(previous[voter])))
+            else:
+                prompts.append(Prompt(f"{stem}.{voter}", voter, act, options, optional=False, timer=20))
     votes: Votes = {}
     if st.commander is not None:
         for prompt in prompts:
