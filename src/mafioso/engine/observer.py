@@ -151,8 +151,7 @@ class Observer:
             fold(observers, event.data)
         hook, hooked = observers[0]._hook, observers[0]._hooked
         if hook is not None and (hooked is None or kind in hooked):
-            for observer in observers:
-                hook(observer, event)
+            hook(observers, event)
 
     # -- what the seat knows besides (its attributes above are read, never changed) ----------
     @property
@@ -198,23 +197,24 @@ class Observer:
         return [history[i].renumbered(i) for i in range(start, len(history))]
 
 
-Plan = tuple[Callable[[Any, Any], None] | None, frozenset[str] | None, frozenset[str] | None]
+Plan = tuple[Callable[[Sequence[Observer], Event], None] | None, frozenset[str] | None, frozenset[str] | None]
 
-_PLANS: dict[int, tuple[Edition, object, frozenset[str] | None, Plan]] = {}
+_PLANS: dict[int, tuple[Edition, tuple[object, object], frozenset[str] | None, Plan]] = {}
 
 
 def _plan(edition: Edition) -> Plan:
     """The edition's hook (``None`` when it has none), the kinds it declares, and the kinds an
     observer folds: worked out once per edition (and again if its hook or kinds change) rather
     than for every observer of every game."""
-    method, observed = type(edition).observe, edition.observed
+    kind = type(edition)
+    methods, observed = (kind.observe, kind.observe_seats), edition.observed
     known = _PLANS.get(id(edition))
-    if known is not None and known[0] is edition and known[1] is method and known[2] is observed:
+    if known is not None and known[0] is edition and known[1] == methods and known[2] is observed:
         return known[3]
-    hooked = method is not Edition.observe
+    hooked = methods != (Edition.observe, Edition.observe_seats)
     folds = (None if observed is None else FOLDED | observed) if hooked else FOLDED
-    plan: Plan = (edition.observe if hooked else None, observed, folds)
-    _PLANS[id(edition)] = (edition, method, observed, plan)
+    plan: Plan = (edition.observe_seats if hooked else None, observed, folds)
+    _PLANS[id(edition)] = (edition, methods, observed, plan)
     return plan
 
 
