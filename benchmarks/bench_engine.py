@@ -69,8 +69,7 @@ def _random_game(edition: str, players: int | None, seed: int, watch: str) -> No
     game = Game(edition, players, seed=seed, decoys=False)
     bots = make_bots("random", game.edition, game.options, game.players, seed)
     if watch == KEPT:
-        for seat in bots:
-            game.observer(seat)
+        game.observers(list(bots))
     elif watch == READ:
         bots = {seat: ObservingBot(seat, game.edition, game.options, game.players, bot.rng)
                 for seat, bot in bots.items()}
