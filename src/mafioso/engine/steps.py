@@ -40,6 +40,10 @@ from mafioso.engine.vocabulary import SPEECH as SPEECH_EVENT
 
 T = TypeVar("T", bound=Hashable)
 
+_new = tuple.__new__
+"""Builds a named tuple from all its fields in order, as the named tuple builds itself, without
+the call of its constructor (prompts are built for almost every decision)."""
+
 YES, NO = "yes", "no"
 YES_NO = (YES, NO)
 
@@ -77,17 +81,18 @@ class Secret(NamedTuple):
         """The prompts of this step for the seats ``offered`` maps to their options; a decoy
         differs from the real prompt in nothing a seat can see but its act."""
         many = self.picks > 1
-        question = Prompt(
-            self.key, GM, "decoy" if decoy else self.act,
-            kind=CHOOSE_MANY if many else CHOOSE,
-            optional=True if decoy else self.optional,
-            default=None if decoy else self.neutral,
-            timer=self.timer,
-            min_count=(self.picks if self.exact else 0) if many else 0,
-            max_count=self.picks,
-            decoy=decoy,
-            data=self.data,
-        )
+        question: Prompt = _new(Prompt, (  # Prompt(key, GM, act, kind=..., ...), every field in order, less a call
+            self.key, GM, "decoy" if decoy else self.act, (),
+            CHOOSE_MANY if many else CHOOSE,  # kind
+            True if decoy else self.optional,  # optional
+            None if decoy else self.neutral,  # default
+            self.timer,
+            (self.picks if self.exact else 0) if many else 0,  # min_count
+            self.picks,  # max_count
+            False,  # interrupt
+            decoy,
+            self.data,
+        ))
         return question.to_each(offered, offered)
 
     def prompt(self, seat: int, options: tuple[Any, ...], *, decoy: bool = False) -> Prompt:
@@ -229,7 +234,9 @@ def speech(
     removed meanwhile leave the prompt's options (the engine withdraws them), so a nomination
     of a removed seat is refused with a clear error.
     """
-    prompt = Prompt(key, speaker, act, tuple(nominable), kind=SPEECH, timer=timer, data=rules)
+    # Prompt(key, speaker, act, tuple(nominable), kind=SPEECH, timer=timer, data=rules), less a call
+    prompt: Prompt = _new(Prompt, (key, speaker, act, tuple(nominable), SPEECH, True, None, timer, 0, 1, False, False,
+                                   rules))
     reply = yield [prompt]
     said: Speech | None = reply.get(key)
     if not st.is_alive(speaker):
@@ -246,7 +253,9 @@ def ballot(st: State, key: str, voters: Iterable[int], nominee: int, *, act: str
 
     Returns the seats that said yes; the caller announces the count (:func:`count_votes`).
     """
-    question = Prompt(key, GM, act, YES_NO, optional=False, default=NO, timer=timer, data=Ballot(nominee))
+    # Prompt(key, GM, act, YES_NO, optional=False, default=NO, timer=timer, data=Ballot(nominee)), less two calls
+    question: Prompt = _new(Prompt, (key, GM, act, YES_NO, CHOOSE, False, NO, timer, 0, 1, False, False,
+                                     _new(Ballot, (nominee,))))
     prompts = question.to_each(voters)
     if not prompts:
         return []
