@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import _random
 import random
 import warnings
 from collections.abc import Sequence
@@ -11,6 +10,7 @@ from importlib.metadata import EntryPoint, entry_points
 from typing import Any, ClassVar, cast
 
 from mafioso.engine import CHOOSE, CHOOSE_MANY, Choice, Edition, Event, Observer, Prompt
+from mafioso.engine.chance import seeded
 
 
 class _Unattached:
@@ -141,12 +141,3 @@ def make_bots(
         bots[seat] = cls(seat, edition, options, players, seeded(seed * 1000003 + seat))
     return bots
 
-
-def seeded(number: int) -> random.Random:
-    """``random.Random(number)``, the same generator in the same state, made without the Python
-    ``__init__`` and ``seed`` frames that wrap the C seeding of an integer (a simulation makes
-    one per seat per game, and for short games those frames cost as much as some steps)."""
-    rng = random.Random.__new__(random.Random)
-    _random.Random.seed(rng, number)
-    rng.gauss_next = None
-    return rng
