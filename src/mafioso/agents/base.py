@@ -133,11 +133,14 @@ def make_bots(
 ) -> dict[int, Bot]:
     """One bot per seat. ``kind`` is ``random``, ``heuristic``, or one of those per seat."""
     kinds = [kind] * players if isinstance(kind, str) else list(kind)
+    classes: dict[str, type[Bot]] = {}
     bots: dict[int, Bot] = {}
     for seat, name in enumerate(kinds, start=1):
-        if name not in BOT_KINDS:
-            raise ValueError(f"no bot kind {name!r}; kinds: {', '.join(BOT_KINDS)}")
-        cls = RandomBot if name == "random" else heuristic_class(edition)
+        cls = classes.get(name)
+        if cls is None:
+            if name not in BOT_KINDS:
+                raise ValueError(f"no bot kind {name!r}; kinds: {', '.join(BOT_KINDS)}")
+            cls = classes[name] = RandomBot if name == "random" else heuristic_class(edition)
         bots[seat] = cls(seat, edition, options, players, seeded(seed * 1000003 + seat))
     return bots
 

@@ -80,10 +80,19 @@ def observe(observer: Observer, event: Event) -> None:
 def observe_seats(observers: Sequence[Observer], event: Event) -> None:
     """:func:`observe` for each seat that sees ``event``, the phase (the most frequent event by
     far, which only changes anything at a dawn or a night) looked at once for them all."""
-    if event.kind == "phase" and event.phase.name not in ("dawn", "night"):
+    if event.kind != "phase":
+        for observer in observers:
+            observe(observer, event)
         return
-    for observer in observers:
-        observe(observer, event)
+    name = event.phase.name  # what observe does with a phase, for every seat at once
+    if name == "dawn" or name == "night":
+        for observer in observers:
+            known = observer.facts.get(FACTS_KEY)
+            if isinstance(known, Knowledge):  # nothing known yet: nothing to forget
+                if name == "dawn":
+                    known.jailed = set()
+                else:
+                    known.silenced = None
 
 
 FOLDS = frozenset({"investigation", "priest.seen", "research", "jail", "jail.freed", "silenced", "phase"})
