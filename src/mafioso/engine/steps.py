@@ -117,7 +117,8 @@ def secret_step(
     """
     own = actors if _is_mapping(actors) else dict.fromkeys(actors)
     offered = {seat: options if options is not None else spec.targets(st, seat) for seat, options in own.items()}
-    batch = SecretBatch(spec.prompts(offered))
+    real = spec.prompts(offered)
+    batch = SecretBatch(real)
     if acts:
         batch = SecretBatch(p._replace(act=acts[p.seat]) if p.seat in acts else p for p in batch)
     if st.decoys:
@@ -126,7 +127,7 @@ def secret_step(
     if not batch:
         return {}
     reply = yield batch
-    return {seat: reply.get(f"{spec.key}.{seat}") for seat in own}
+    return {prompt.seat: reply.get(prompt.id) for prompt in real}  # (one prompt per actor, in order)
 
 
 def _is_mapping(value: object) -> TypeGuard[Mapping[Any, Any]]:
@@ -139,8 +140,15 @@ def _is_mapping(value: object) -> TypeGuard[Mapping[Any, Any]]:
 
 # -- tallies -----------------------------------------------------------------------------------
 def tally(picks: Iterable[T | None]) -> Counter[T]:
-    """How often each target was picked (``None``, a pass, is not counted)."""
-    return Counter(pick for pick in picks if pick is not None)
+    """How often each target was picked (``None``, a pass, is not counted), in the order first
+    picked. Counted into an empty ``Counter`` by hand: its constructor, given a generator, costs
+    more than the count itself for a table's worth of votes."""
+    counts: Counter[T] = Counter()
+    get = counts.get
+    for pick in picks:
+        if pick is not None:
+            counts[pick] = get(pick, 0) + 1
+    return counts
 
 
 def leaders(counts: Mapping[T, int], order: Sequence[T] | None = None) -> list[T]:
@@ -195,8 +203,8 @@ def agree(
     members = list(group)
     offered = {m: targets[m] for m in members} if _is_mapping(targets) else dict.fromkeys(members, targets)
     for number in range(1, max(1, rounds) + 1):
-        key = spec.key if rounds <= 1 else f"{spec.key}{number}"
-        picks = yield from secret_step(st, Secret(key, *spec[1:]), offered)
+        step = spec if rounds <= 1 else _new(Secret, (f"{spec.key}{number}", *spec[1:]))  # (spec, renamed)
+        picks = yield from secret_step(st, step, offered)
         if not members:
             return Agreement(None, {})
         st.emit(POINTS, Audience.group(members), round=number, picks=[[m, picks.get(m)] for m in members])
@@ -205,7 +213,7 @@ def agree(
     counts = tally(picks.values())
     if settle == MAJORITY:
         return Agreement(majority(counts, len(members)), picks)
-    top = leaders(counts, sorted(counts, key=_order))
+    top = leaders(counts, sorted(counts) if all(type(c) is int for c in counts) else sorted(counts, key=_order))
     if not top:
         return Agreement(None, picks)
     return Agreement(by_lot(st, f"{spec.key}.lots", top), picks, len(top) > 1)

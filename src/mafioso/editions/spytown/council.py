@@ -121,7 +121,7 @@ def point(
     vote that cannot be passed is a fair draw among the seats it offers, never a fixed seat.
     """
     stem = st.prompt_id(key)
-    offered = {voter: tuple([c for c in choices if c != voter]) for voter in voting_order(st, voters)}
+    offered = {voter: _without(choices, voter) for voter in voting_order(st, voters)}
     if previous is None:  # one question put to each voter with his own options (his own seat left out)
         question = Prompt(stem, GM, act, optional=False, timer=20)
         prompts = question.to_each([voter for voter, options in offered.items() if options], offered)
@@ -144,6 +144,15 @@ def point(
         reply = yield prompts
         votes = {prompt.seat: _vote(reply, prompt) for prompt in prompts}
     return announce(st, votes)
+
+
+def _without(choices: list[int], voter: int) -> tuple[int, ...]:
+    """``choices`` but the voter's own seat, in order (cut out of the tuple, not filtered seat by
+    seat: every voter of every vote gets one)."""
+    if voter not in choices:
+        return tuple(choices)
+    at = choices.index(voter)
+    return (*choices[:at], *choices[at + 1:]) if choices.count(voter) == 1 else tuple([c for c in choices if c != voter])
 
 
 def _vote(reply: Reply, prompt: Prompt) -> int:
