@@ -181,7 +181,7 @@ class Prompt(NamedTuple):
                 raise IllegalTarget(f"no seat {_shown(seat)} to make a claim about")
             if type(says) is not str or says not in rules.claims:
                 raise IllegalTarget(f"{_shown(says)} cannot be claimed; claims: {', '.join(rules.claims) or 'none'}")
-            checked.append(claim if type(claim) is Claim else Claim(seat, says))
+            checked.append(claim if type(claim) is Claim else tuple.__new__(Claim, (seat, says)))  # Claim(seat, says)
         return tuple(checked)
 
     def to_json(self) -> dict[str, Any]:

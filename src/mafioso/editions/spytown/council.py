@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 from mafioso.editions.spytown.catalogue import CLAIMS, Revote
 from mafioso.editions.spytown.state import SpytownState
-from mafioso.engine import GM, PUBLIC, VOTE_TIE, Prompt, Reply, SpeechRules
+from mafioso.engine import CHOOSE, GM, PUBLIC, VOTE_TIE, Prompt, Reply, SpeechRules
 from mafioso.engine.steps import by_lot, count_votes, leaders, speech, tally
 
 Votes = dict[int, int]
@@ -127,13 +127,17 @@ def point(
         prompts = question.to_each([voter for voter, options in offered.items() if options], offered)
     else:
         prompts = []
+        new = tuple.__new__  # Prompt(id, voter, act, options, ...) and Revote(seat), every field in order, less a call
         for voter, options in offered.items():
             if not options:
                 continue
-            if previous.get(voter) in options:
-                prompts.append(Prompt(f"{stem}.{voter}", voter, act, options, timer=20, data=Revote(previous[voter])))
+            kept = previous.get(voter)
+            if kept in options:  # may be passed: the vote stays
+                prompts.append(new(Prompt, (f"{stem}.{voter}", voter, act, options, CHOOSE, True, None, 20, 0, 1,
+                                            False, False, new(Revote, (kept,)))))
             else:
-                prompts.append(Prompt(f"{stem}.{voter}", voter, act, options, optional=False, timer=20))
+                prompts.append(new(Prompt, (f"{stem}.{voter}", voter, act, options, CHOOSE, False, None, 20, 0, 1,
+                                            False, False, None)))
     votes: Votes = {}
     if st.commander is not None:
         for prompt in prompts:
