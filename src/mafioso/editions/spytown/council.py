@@ -183,8 +183,9 @@ def announce(st: SpytownState, votes: Votes) -> Count:
 def standings(votes: Votes) -> tuple[list[int], list[int]]:
     """Seats tied for the most votes, and seats tied for the next count (if any got votes)."""
     counts = tally(votes.values())
-    top = leaders(counts, sorted(counts))
-    rest = leaders({seat: n for seat, n in counts.items() if seat not in top}, sorted(counts))
+    order = sorted(counts)
+    top = leaders(counts, order)
+    rest = leaders({seat: n for seat, n in counts.items() if seat not in top}, order)
     return top, rest
 
 
