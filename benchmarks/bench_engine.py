@@ -25,7 +25,7 @@ import statistics
 import time
 from typing import Any
 
-from mafioso.agents.base import RandomBot, make_bots
+from mafioso.agents.base import Bot, RandomBot, bot_generator, make_bots
 from mafioso.agents.play import play_game, run_bots
 from mafioso.engine import Choice, Event, Game, Prompt, available_ids, find_edition
 
@@ -75,12 +75,14 @@ def _random_game(edition: str, players: int | None, seed: int, watch: str) -> No
     observing bots (``read``). Its teardown is timed with it, since the game is dropped when
     this returns (not while the next game is timed)."""
     game = Game(edition, players, seed=seed, decoys=False)
-    bots = make_bots("random", game.edition, game.options, game.players, seed)
+    if watch in (KNOWN, READ):  # the random bots' own generators, one set of bots
+        kind = ObservingBot if watch == READ else KnowingBot
+        bots: dict[int, Bot] = {seat: kind(seat, game.edition, game.options, game.players, bot_generator(seed, seat))
+                                for seat in range(1, game.players + 1)}
+    else:
+        bots = make_bots("random", game.edition, game.options, game.players, seed)
     if watch == KEPT:
         game.observers(list(bots))
-    elif watch in (KNOWN, READ):
-        kind = ObservingBot if watch == READ else KnowingBot
-        bots = {seat: kind(seat, game.edition, game.options, game.players, bot.rng) for seat, bot in bots.items()}
     run_bots(game, bots)
 
 

@@ -141,6 +141,11 @@ def make_bots(
             if name not in BOT_KINDS:
                 raise ValueError(f"no bot kind {name!r}; kinds: {', '.join(BOT_KINDS)}")
             cls = classes[name] = RandomBot if name == "random" else heuristic_class(edition)
-        bots[seat] = cls(seat, edition, options, players, seeded(seed * 1000003 + seat))
+        bots[seat] = cls(seat, edition, options, players, bot_generator(seed, seat))
     return bots
+
+
+def bot_generator(seed: int, seat: int) -> random.Random:
+    """The random generator of the bot of ``seat`` in the game of ``seed`` (each seat its own)."""
+    return seeded(seed * 1000003 + seat)
 
