@@ -176,6 +176,7 @@ $("bot").addEventListener("click", () => link && link.send({type: "bot"}));
 function drawPlay(msg) {
   show("play");
   code = msg.table.code;
+  $("play").dataset.secret = String(!!msg.secret && !msg.outcome);
   const seats = msg.seats || [];
   const names = new Map(seats.map(s => [s.seat, s.name]));
   const speaking = msg.speaking || [];
@@ -256,7 +257,10 @@ function drawPrompts(msg) {
     if (link) link.send({type: "decide", prompt: q.id, choice});
   };
   const prompts = watching ? [] : msg.prompts || [];
-  keyed($("gm"), prompts, p => "gm" + promptKey(p), p => promptForm(p, gmAnswer, p.interrupt ? t("Facilitator: {title}", {title: p.title}) : p.title));
+  keyed($("gm"), prompts.filter(p => !p.interrupt), p => "gm" + promptKey(p), p => promptForm(p, gmAnswer));
+  const tools = prompts.filter(p => p.interrupt);
+  $("tools").hidden = !tools.length;
+  keyed($("toolbox"), tools, p => "tool" + promptKey(p), p => promptForm(p, gmAnswer));
   const names = new Map((msg.seats || []).map(s => [s.seat, s.name]));
   keyed($("hands"), watching ? [] : msg.waiting || [], p => "hand" + promptKey(p),
     p => promptForm(p, (q, choice) => link && link.send({type: "hand", prompt: q.id, choice}), (names.get(p.seat) || t("Seat {seat}", {seat: p.seat})) + ": " + p.title));
