@@ -186,6 +186,8 @@ def test_a_whole_game_in_the_browser(browser: Any, server: Server, edition: str)
     play_until(phones, host, rng, lambda: host.query_selector(".winners") is not None, stalled, limit=300)
     assert host.query_selector_all(".story .chapter li"), "the story is told by phase at the end"
     assert host.is_hidden("#log"), "the story is shown once, not again as a log"
+    if host.query_selector("#again-edition"):
+        host.wait_for_selector("#again-edition option", state="attached")
     shoot(host, edition, "host-end")
     phones[0].wait_for_selector("#outcome .verdict")
     verdicts = {phone.inner_text("#outcome .verdict") for phone in phones}

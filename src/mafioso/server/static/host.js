@@ -307,8 +307,10 @@ function drawEnd(msg, names) {
 function againForm(msg) {
   const current = msg.config ? msg.config.edition : "";
   const select = el("select", {id: "again-edition"});
-  const load = editions.length ? Promise.resolve(editions) : fetch("/api/editions?lang=" + encodeURIComponent(msg.lang)).then(r => r.json());
-  load.then(list => { editions = list; select.replaceChildren(...list.map((/** @type {Edition} */ e) => el("option", {value: e.id, text: e.name, selected: e.id === current}))); });
+  /** @param {Edition[]} list */
+  const fillIn = list => select.replaceChildren(...list.map(e => el("option", {value: e.id, text: e.name, selected: e.id === current})));
+  if (editions.length) fillIn(editions);
+  else fetch("/api/editions?lang=" + encodeURIComponent(msg.lang)).then(r => r.json()).then(list => { editions = list; fillIn(list); });
   const players = el("input", {id: "again-players", type: "number", min: 1, max: 40, value: msg.table.players});
   const seats = el("select", {id: "again-seats"}, el("option", {value: "keep", text: t("Keep the seats")}), el("option", {value: "shuffle", text: t("Shuffle the seats")}));
   const form = el("form", {class: "again"},
