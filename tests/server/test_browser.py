@@ -100,6 +100,8 @@ def is_night(host: Any) -> bool:
 def hidden_cards_alike(phones: list[Any], edition: str) -> None:
     """Face down, every phone's card and secret area look the same, pixel for pixel, whatever
     the role; face up the border takes the team's colour and "Only you know" opens under it."""
+    for phone in phones:
+        phone.wait_for_selector("#card .face")
     shots = [phone.locator("#card").screenshot() for phone in phones]
     assert len(set(shots)) == 1, "a hidden card must look the same for every role"
     assert all(phone.is_hidden("#secret") for phone in phones)
@@ -154,8 +156,6 @@ def test_a_whole_game_in_the_browser(browser: Any, server: Server, edition: str)
     host.wait_for_selector("#play:not([hidden])")
     for phone in phones:
         phone.wait_for_selector("#game:not([hidden])")
-        phone.wait_for_selector("#card .face")
-    hidden_cards_alike(phones, edition)
     assert phones[0].evaluate("document.documentElement.scrollWidth") <= PHONE["width"], "no sideways scrolling"
     shoot(host, edition, "host-first-step")
     phones[1].wait_for_selector("#prompts .prompt", timeout=30000)
@@ -166,15 +166,16 @@ def test_a_whole_game_in_the_browser(browser: Any, server: Server, edition: str)
     form_survives(phones, host, rng)
     shoot(host, edition, "host-day")
     play_until(phones, host, rng, lambda: is_night(host) or host.query_selector(".winners") is not None, stalled)
-    if host.query_selector(".winners") is None:
-        shoot(host, edition, "host-night")
-        phones[2].reload()  # a phone reloads at night: it finds its seat again from its stored pass
-        phones[2].wait_for_selector("#game:not([hidden])")
-        assert phones[2].inner_text("#me") == NAMES[2]
-        host.reload()
-        host.wait_for_selector("#play:not([hidden])")
-        play_until(phones, host, rng, lambda: not is_night(host), stalled)
-        play_until(phones, host, rng, lambda: is_night(host) or host.query_selector(".winners") is not None, stalled)
+    assert host.query_selector(".winners") is None, "every edition has a night before its end"
+    shoot(host, edition, "host-night")
+    hidden_cards_alike(phones, edition)  # by night every edition has dealt its cards (blitz drafts them)
+    phones[2].reload()  # a phone reloads at night: it finds its seat again from its stored pass
+    phones[2].wait_for_selector("#game:not([hidden])")
+    assert phones[2].inner_text("#me") == NAMES[2]
+    host.reload()
+    host.wait_for_selector("#play:not([hidden])")
+    play_until(phones, host, rng, lambda: not is_night(host), stalled)
+    play_until(phones, host, rng, lambda: is_night(host) or host.query_selector(".winners") is not None, stalled)
     if host.query_selector(".winners") is None:
         server.kill()  # the server dies at night ...
         host.wait_for_selector("#status:has-text('Reconnecting')")

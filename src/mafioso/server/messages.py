@@ -142,8 +142,8 @@ def card_json(table: Table, known: Knowledge) -> dict[str, Any] | None:
 
 
 def _base(table: Table, kind: str) -> dict[str, Any]:
-    out = {"type": "state", "as": kind, "table": summary(table), "stage": table.stage_shown,
-           "lang": table.config.lang}
+    out: dict[str, Any] = {"type": "state", "as": kind, "table": summary(table), "stage": table.stage_shown,
+                           "lang": table.config.lang}
     if table.game is not None:
         out["roles"] = roles_json(table)
     return out

@@ -237,7 +237,7 @@ function drawNow(msg, names) {
   if (msg.outcome) text = "";
   else if (msg.secret) text = t("Eyes closed. Everyone answers on their phone.");
   else if (msg.trial !== null && msg.trial !== undefined) text = t("On trial: {name}", {name: who(msg.trial)});
-  else if (speaking.length === 1) text = t("Speaking: {name}", {name: who(speaking[0])});
+  else if (speaking.length === 1) text = t("Now: {name}", {name: who(speaking[0])});
   else if (speaking.length) text = t("Waiting for {names}", {names: speaking.map(who).join(", ")});
   setText($("now"), text);
   const tally = msg.secret ? [] : msg.tally || [];
