@@ -28,6 +28,8 @@ pytestmark = [
 ]
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kai", "Lu"]
 PLAYERS = {"sport": 10, "vendetta": 7, "vampires": 7, "spytown": 7, "blitz": 7}
+VOICE = {"vendetta"}
+"""Editions played with the shared screen's voice on (the script waits for its lines)."""
 
 
 @pytest.fixture
@@ -46,9 +48,9 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
-def create_table(browser: Any, server: Server, edition: str, players: int) -> tuple[Any, str]:
+def create_table(browser: Any, server: Server, edition: str, players: int, voice: bool = False) -> tuple[Any, str]:
     context = browser.new_context(viewport=TV)
-    context.add_init_script("localStorage.setItem('mafioso.speak', 'off')")  # the voice is tested on its own
+    context.add_init_script(f"localStorage.setItem('mafioso.speak', '{'on' if voice else 'off'}')")
     host = context.new_page()
     host.goto(server.url + "/host")
     host.wait_for_selector(f"#edition option[value={edition}]", state="attached")
@@ -73,17 +75,15 @@ def join(browser: Any, server: Server, code: str, name: str) -> Any:
 
 
 def play_until(phones: list[Any], host: Any, rng: random.Random, done: Any, stalled: Any = None, limit: float = 150) -> None:
-    """Every phone answers, but ``stalled`` only at night (a secret step must end by itself; this
-    server waits for its answers); when only the stalled one is left in a public step, the host
-    presses *Time is up*."""
+    """Every phone answers but ``stalled``: its secret steps end by themselves, and when only it is
+    left in a public step the host presses *Time is up*."""
     deadline = time.monotonic() + limit
     idle = 0
     while not done():
         assert time.monotonic() < deadline, "the game did not get there in time"
         acted = False
-        night = is_night(host)
         for phone in phones:
-            if phone is not stalled or night:
+            if phone is not stalled:
                 acted |= answer_one(phone, rng, playwright_api.Error)
         idle = 0 if acted else idle + 1
         if idle > 6 and host.is_visible("#timeup"):
@@ -147,8 +147,10 @@ def test_a_whole_game_in_the_browser(browser: Any, server: Server, edition: str)
     rng = random.Random(7)
     players = PLAYERS[edition]
     started = time.monotonic()
-    host, code = create_table(browser, server, edition, players)
-    phones = [join(browser, server, code, name) for name in NAMES[:players]]
+    host, code = create_table(browser, server, edition, players, voice=edition in VOICE)
+    host.click("#bot")  # a bot takes the first seat
+    host.wait_for_selector("#order .botmark")
+    phones = [join(browser, server, code, name) for name in NAMES[:players - 1]]
     host.wait_for_function("() => !document.querySelector('#deal').disabled")
     shoot(host, edition, "host-lobby")
     shoot(phones[0], edition, "phone-lobby")
@@ -172,9 +174,11 @@ def test_a_whole_game_in_the_browser(browser: Any, server: Server, edition: str)
     phones[2].reload()  # a phone reloads at night: it finds its seat again from its stored pass
     phones[2].wait_for_selector("#game:not([hidden])")
     assert phones[2].inner_text("#me") == NAMES[2]
+    assert host.query_selector_all(".seat.bot"), "the bot's seat is marked on the shared screen"
     host.reload()
     host.wait_for_selector("#play:not([hidden])")
     play_until(phones, host, rng, lambda: not is_night(host), stalled)
+    stalled = None  # the phone comes back (a stalled secret step costs its whole fixed time)
     play_until(phones, host, rng, lambda: is_night(host) or host.query_selector(".winners") is not None, stalled)
     if host.query_selector(".winners") is None:
         server.kill()  # the server dies at night ...
