@@ -328,3 +328,51 @@ def test_decision_round_trip_latency(server: Server) -> None:
     SHOTS.parent.mkdir(parents=True, exist_ok=True)
     (SHOTS.parent / "latency.txt").write_text(f"decisions {len(times)} median {median:.1f} ms max {worst:.1f} ms\n")
     assert median < 100, f"median decision round trip {median:.1f} ms"
+
+
+FAKE_VOICE = """
+window.__said = [];
+window.__ends = [];
+const fake = {
+  speak(u) { window.__said.push(u.text); window.__ends.push(() => u.onend && u.onend()); },
+  cancel() {}, getVoices() { return [{name: "Ada", lang: "en-GB"}, {name: "Olga", lang: "ru-RU"}]; },
+  addEventListener() {},
+};
+Object.defineProperty(window, "speechSynthesis", {value: fake});
+window.SpeechSynthesisUtterance = function (text) { this.text = text; };
+"""
+
+
+def test_the_voice_keeps_pace_summarises_and_resumes(browser: Any, server: Server) -> None:
+    """The narrator speaks one line at a time and reports a line as spoken when it ENDS; a pile
+    of unspoken lines becomes one summary; a reload resumes at the first unspoken line."""
+    context = browser.new_context()
+    context.add_init_script(FAKE_VOICE)
+    page = context.new_page()
+    page.goto(server.url + "/static/schema.json")
+    page.evaluate("""async () => {
+        const {narrator} = await import("/static/narrator.js");
+        localStorage.setItem("mafioso.speak", "on");
+        window.__sent = [];
+        window.__voice = narrator(m => window.__sent.push(m));
+        window.__line = n => ({n, kind: n % 3 ? "say" : "phase", text: "line " + n, public: true});
+    }""")
+    page.evaluate("window.__voice.hear([0, 1].map(window.__line), 'T1', 'en')")
+    assert page.evaluate("window.__said") == ["line 0"], "one line at a time"
+    assert page.evaluate("window.__sent") == [], "nothing is spoken before its line ends"
+    page.evaluate("window.__ends.shift()()")
+    assert page.evaluate("window.__sent") == [{"type": "spoken", "upto": 1}]
+    page.wait_for_function("window.__said.length === 2")
+    assert page.evaluate("localStorage.getItem('mafioso.spoken.T1')") == "1", "a reload would resume at line 1"
+    page.evaluate("window.__ends.shift()()")
+    page.evaluate("window.__voice.hear([0, 1, 2, 3, 4, 5, 6, 7].map(window.__line), 'T1', 'en')")
+    page.wait_for_function("window.__said.length === 3")
+    said = page.evaluate("window.__said[2]")
+    assert said == "line 6. line 7", f"six unspoken lines are summarised as where we are now, not queued: {said!r}"
+    page.evaluate("window.__ends.shift()()")
+    page.wait_for_function("window.__sent.length === 3")
+    assert page.evaluate("window.__sent[2]") == {"type": "spoken", "upto": 8}
+    assert page.evaluate("window.__voice.voices()") == ["Ada"], "the voices of the table's language"
+    page.evaluate("window.__voice.set(false)")
+    assert page.evaluate("window.__sent.at(-1)") == {"type": "spoken", "upto": None}, "voice off: do not wait"
+    context.close()
