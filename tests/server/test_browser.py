@@ -376,3 +376,22 @@ def test_the_voice_keeps_pace_summarises_and_resumes(browser: Any, server: Serve
     page.evaluate("window.__voice.set(false)")
     assert page.evaluate("window.__sent.at(-1)") == {"type": "spoken", "upto": None}, "voice off: do not wait"
     context.close()
+
+
+def test_a_phone_follows_a_new_join_code(browser: Any, server: Server) -> None:
+    """A phone holding a seat pass of one table, opened with another table's code (its QR code),
+    drops the old pass and offers to join the new table, instead of showing the old game."""
+    first = api(server, "/api/tables", {"edition": "vendetta", "players": 6})
+    second = api(server, "/api/tables", {"edition": "blitz", "players": 6})
+    phone = join(browser, server, first["code"], "Ann")
+    phone.goto(f"{server.url}/p?code={second['code']}")
+    phone.wait_for_selector("#join:not([hidden])")
+    assert phone.input_value("#code") == second["code"]
+    assert phone.input_value("#name") == "Ann", "the name is remembered"
+    assert phone.evaluate("localStorage.getItem('mafioso.seat')") is None
+    phone.click("#joinform button")
+    phone.wait_for_selector("#lobby:not([hidden])")
+    assert second["code"] in phone.inner_text("#hello")
+    phone.goto(f"{server.url}/p")
+    phone.wait_for_selector("#lobby:not([hidden])")  # without a code, the stored seat is kept
+    assert second["code"] in phone.inner_text("#hello")

@@ -65,15 +65,21 @@ function optionField(o) {
   let input;
   const id = "opt-" + o.name;
   if (o.choices.length) {
-    input = el("select", {id, "data-opt": o.name}, o.choices.map((c, i) =>
-      el("option", {value: JSON.stringify(c), text: (o.choice_labels || [])[i] || spelled(String(c)), selected: c === o.default})));
+    // a choice is a bare value, or {value, label} once the server words it for people
+    input = el("select", {id, "data-opt": o.name}, o.choices.map((c, i) => {
+      const worded = c !== null && typeof c === "object" && "value" in c ? /** @type {{value: unknown, label?: string}} */ (c) : null;
+      const value = worded ? worded.value : c;
+      return el("option", {value: JSON.stringify(value), selected: value === o.default,
+        text: (worded && worded.label) || (o.choice_labels || [])[i] || spelled(String(value))});
+    }));
   } else if (typeof o.default === "boolean") input = el("input", {id, type: "checkbox", "data-opt": o.name, checked: o.default});
   else if (typeof o.default === "number") input = el("input", {id, type: "number", step: "any", "data-opt": o.name, value: o.default});
   else input = el("input", {id, type: "text", "data-opt": o.name, "data-text": "1", value: o.default === null ? "" : String(o.default)});
   const help = forPeople(o.help || o.doc || "");
   const check = typeof o.default === "boolean" && !o.choices.length;
+  const label = el("label", {for: id, text: o.label || spelled(o.name)});
   return el("div", {class: "opt-field" + (check ? " check" : "")},
-    el("label", {for: id, text: o.label || spelled(o.name)}), input, help ? el("small", {text: help}) : null);
+    check ? input : label, check ? label : input, help ? el("small", {text: help}) : null);
 }
 async function fillCast() {
   const e = edition();
