@@ -388,7 +388,12 @@ function route(msg) { last = msg; if (msg.stage === "lobby") drawLobby(msg); els
 /** @param {Record<string, unknown>} hello */
 function start(hello) {
   if (link) link.stop();
-  link = connect(hello, receive, up => { setText($("status"), up ? "" : t("Reconnecting…")); });
+  let first = true;
+  link = connect(hello, receive, up => {
+    setText($("status"), up ? "" : t("Reconnecting…"));
+    if (up && !first && !watching) setTimeout(() => voice.remind(), 0);  // after the hello's answer
+    first = false;
+  });
 }
 
 document.body.classList.toggle("watching", watching);

@@ -91,6 +91,8 @@ export function narrator(send) {
     get voice() { return voiceName; },
     /** @param {string} name */
     choose(name) { voiceName = name; localStorage.setItem("mafioso.voice", name); },
+    /** Says again how far the voice got: a reconnected server may have forgotten it. */
+    remind() { told = -2; if (!talking) next(); else report(upto()); },
     /** Resets the voice's place after the table moved on (Play again). */
     reset() { talking = false; if (synth) synth.cancel(); },
     label: () => t("Voice"),
