@@ -48,9 +48,24 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
+PHASE_CLOCK = """
+addEventListener("DOMContentLoaded", () => {
+  const node = document.getElementById("phase");
+  if (!node) return;
+  const log = JSON.parse(sessionStorage.getItem("phases") || "[]");
+  new MutationObserver(() => {
+    log.push([Date.now(), node.textContent]);
+    sessionStorage.setItem("phases", JSON.stringify(log));
+  }).observe(node, {childList: true, characterData: true, subtree: true});
+});
+"""
+"""Records on the shared screen when each step began (``artifacts/screenshots/EDITION/steps.txt``)."""
+
+
 def create_table(browser: Any, server: Server, edition: str, players: int, voice: bool = False) -> tuple[Any, str]:
     context = browser.new_context(viewport=TV)
     context.add_init_script(f"localStorage.setItem('mafioso.speak', '{'on' if voice else 'off'}')")
+    context.add_init_script(PHASE_CLOCK)
     host = context.new_page()
     host.goto(server.url + "/host")
     host.wait_for_selector(f"#edition option[value={edition}]", state="attached")
@@ -198,6 +213,9 @@ def test_a_whole_game_in_the_browser(browser: Any, server: Server, edition: str)
     verdicts = {phone.inner_text("#outcome .verdict") for phone in phones}
     assert verdicts <= {"You won!", "You lost."} and verdicts, verdicts
     shoot(phones[0], edition, "phone-end")
+    steps = host.evaluate("JSON.parse(sessionStorage.getItem('phases') || '[]')")
+    lines = [f"{(at - steps[0][0]) / 1000:7.1f} s  {text}" for at, text in steps] if steps else []
+    (SHOTS / edition / "steps.txt").write_text("\n".join(lines) + "\n")
     elapsed = time.monotonic() - started
     (SHOTS / edition).mkdir(parents=True, exist_ok=True)
     (SHOTS / edition / "time.txt").write_text(f"{elapsed:.1f} s\n")
