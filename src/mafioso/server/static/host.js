@@ -285,13 +285,17 @@ function drawEnd(msg, names) {
     const phases = [];
     /** @type {HTMLElement | null} */
     let list = null;
+    let chapter = "";
     for (const e of story) {
-      if (e.kind === "phase" || !list) {
+      // a chapter per phase (night 1, day 1...); the calls of its steps are lines within it
+      const opens = e.kind === "phase" && (e.phase || "") !== chapter;
+      if (opens || !list) {
+        chapter = e.kind === "phase" ? e.phase || "" : chapter;
         list = el("ol", {class: "log"});
-        phases.push(el("section", {class: "chapter"}, el("h3", {text: e.kind === "phase" ? e.text || "" : t("Before the game")}), list));
-        if (e.kind === "phase") continue;
+        phases.push(el("section", {class: "chapter"}, el("h3", {text: opens ? e.text || "" : t("Before the game")}), list));
+        if (opens) continue;
       }
-      list.append(el("li", {class: e.public ? "" : "secret"},
+      list.append(el("li", {class: e.kind === "phase" ? "phase" : e.public ? "" : "secret"},
         e.public ? null : el("small", {text: (e.to === "gm" ? t("Facilitator only:") : t("Told to {names}:", {names: (Array.isArray(e.to) ? e.to : []).map(n => names.get(n) || String(n)).join(", ")})) + " "}),
         e.text || ""));
     }
