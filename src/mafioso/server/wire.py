@@ -181,6 +181,7 @@ class State(Wire):
     timer: float | None = None
     timer_ends: float | None = Field(default=None, description="seconds from sending to the end of the step")
     secret: bool | None = None
+    spoken: int | None = Field(default=None, description="public events the shared screen has said it spoke (host only)")
     story: list[EventOut] | None = None
     trial: int | None = None
     tally: list[Tally] | None = None

@@ -201,7 +201,7 @@ function drawPlay(msg) {
   const seal = msg.table.commitment;
   setText($("sealed"), seal ? t("Sealed deal {hash}", {hash: (seal.match(/.{1,4}/g) || []).join(" ")}) : "");
   drawEnd(msg, names);
-  if (!watching) voice.hear(msg.events || [], code, msg.lang);
+  if (!watching) voice.hear(msg.events || [], code, msg.lang, msg.spoken);
   night.night(!!msg.secret && !msg.outcome);
 }
 

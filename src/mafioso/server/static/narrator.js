@@ -65,10 +65,12 @@ export function narrator(send) {
   }
 
   return {
-    /** A new state: its public events, its table and language.
-     * @param {EventOut[]} list @param {string} tableCode @param {string} tableLang */
-    hear(list, tableCode, tableLang) {
+    /** A new state: its public events, its table and language, and how far the server heard
+     * this screen got (a screen reloaded elsewhere resumes there, not at the start).
+     * @param {EventOut[]} list @param {string} tableCode @param {string} tableLang @param {number | null} [heard] */
+    hear(list, tableCode, tableLang, heard) {
       if (tableCode !== code) { code = tableCode; told = -2; }
+      if (typeof heard === "number" && heard > upto()) localStorage.setItem(mark(), String(heard));
       lang = tableLang;
       events = list;
       next();

@@ -150,6 +150,8 @@ export interface State {
   /** seconds from sending to the end of the step */
   timer_ends?: number | null;
   secret?: boolean | null;
+  /** public events the shared screen has said it spoke (host only) */
+  spoken?: number | null;
   story?: Array<EventOut> | null;
   trial?: number | null;
   tally?: Array<Tally> | null;
