@@ -31,6 +31,8 @@ NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kai",
 PLAYERS = {"sport": 10, "vendetta": 7, "vampires": 7, "spytown": 7, "blitz": 7}
 VOICE = {"vendetta"}
 """Editions played with the shared screen's voice on (the script waits for its lines)."""
+AGAIN = "vendetta"
+"""The edition whose game ends with *Play again* (into blitz, seats shuffled)."""
 
 
 @pytest.fixture
@@ -158,6 +160,29 @@ def form_survives(phones: list[Any], host: Any, rng: random.Random) -> bool:
     return False
 
 
+def play_again(host: Any, phones: list[Any], old: str) -> None:
+    """*Play again* into another edition with the seats shuffled: the host screen and every phone
+    follow to the new table's lobby (the bot too), and the new game is dealt."""
+    host.select_option("#again-edition", "blitz")
+    host.select_option("#again-seats", "shuffle")
+    host.click("form.again button[type=submit]")
+    host.wait_for_selector("#lobby:not([hidden])")
+    host.wait_for_function(f"() => document.querySelector('#code').textContent && document.querySelector('#code').textContent !== '{old}'")
+    new = host.inner_text("#code")
+    assert host.query_selector("#order .botmark"), "the bot comes along"
+    assert len(host.query_selector_all("#order li")) == len(phones) + 1
+    for phone in phones:
+        phone.wait_for_function(f"() => (document.querySelector('#hello') || {{}}).textContent.includes('{new}')")
+        assert f"code={new}" in phone.url, "the phone's address follows the new code"
+    shoot(host, "blitz", "host-lobby-again")
+    host.wait_for_function("() => !document.querySelector('#deal').disabled")
+    host.click("#deal")
+    host.wait_for_selector("#play:not([hidden])")
+    for phone in phones:
+        phone.wait_for_selector("#game:not([hidden])")
+    shoot(phones[0], "blitz", "phone-after-play-again")
+
+
 @pytest.mark.parametrize("edition", list(PLAYERS))
 def test_a_whole_game_in_the_browser(browser: Any, server: Server, edition: str) -> None:
     rng = random.Random(7)
@@ -214,6 +239,8 @@ def test_a_whole_game_in_the_browser(browser: Any, server: Server, edition: str)
     verdicts = {phone.inner_text("#outcome .verdict") for phone in phones}
     assert verdicts <= {"You won!", "You lost."} and verdicts, verdicts
     shoot(phones[0], edition, "phone-end")
+    if edition == AGAIN:
+        play_again(host, phones, code)
     steps = host.evaluate("JSON.parse(sessionStorage.getItem('phases') || '[]')")
     lines = [f"{(at - steps[0][0]) / 1000:7.1f} s  {text}" for at, text in steps] if steps else []
     (SHOTS / edition / "steps.txt").write_text("\n".join(lines) + "\n")
