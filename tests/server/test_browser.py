@@ -214,7 +214,7 @@ def test_a_whole_game_in_the_browser(browser: Any, server: Server, edition: str)
     hidden_cards_alike(phones, edition)  # by night every edition has dealt its cards (blitz drafts them)
     phones[2].reload()  # a phone reloads at night: it finds its seat again from its stored pass
     phones[2].wait_for_selector("#game:not([hidden])")
-    assert phones[2].inner_text("#me") == NAMES[2]
+    assert phones[2].inner_text("#me").startswith(NAMES[2] + " · seat ")
     assert host.query_selector_all(".seat.bot"), "the bot's seat is marked on the shared screen"
     host.reload()
     host.wait_for_selector("#play:not([hidden])")
@@ -441,3 +441,25 @@ def test_a_phone_follows_a_new_join_code(browser: Any, server: Server) -> None:
     phone.goto(f"{server.url}/p")
     phone.wait_for_selector("#lobby:not([hidden])")  # without a code, the stored seat is kept
     assert second["code"] in phone.inner_text("#hello")
+
+
+def test_bad_input_keeps_a_clear_error_and_changes_nothing(browser: Any, server: Server) -> None:
+    """A refused form keeps the page as it was and says why, in words, until the next try."""
+    phone = browser.new_context(viewport=PHONE, is_mobile=True).new_page()
+    phone.goto(f"{server.url}/p?code=ZZZZZ")
+    phone.fill("#name", "Ann")
+    phone.click("#joinform button")
+    phone.wait_for_selector("#banner.sticky")
+    said = phone.inner_text("#banner")
+    assert said and "{" not in said and "Traceback" not in said, said
+    assert phone.is_visible("#join") and phone.input_value("#name") == "Ann", "the form keeps what was typed"
+    host = browser.new_context(viewport=TV).new_page()
+    host.goto(server.url + "/host")
+    host.wait_for_selector("#edition option[value=sport]", state="attached")
+    host.select_option("#edition", "vendetta")
+    host.evaluate("document.querySelector('#players').removeAttribute('max')")
+    host.fill("#players", "99")
+    host.click("#setupform button[type=submit]")
+    host.wait_for_selector("#banner.sticky")
+    assert host.inner_text("#banner") and host.is_visible("#setup"), "refused: still on the form, with the reason"
+    assert host.input_value("#players") == "99"

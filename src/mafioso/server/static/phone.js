@@ -133,7 +133,7 @@ function draw(msg) {
   }
   show("game");
   const seats = msg.seats || [];
-  setText($("me"), msg.name || "");
+  setText($("me"), t("{name} · seat {seat}", {name: msg.name || "", seat: msg.seat}));
   setText($("phase"), msg.phase + (msg.step ? " · " + msg.step : ""));
   drawCard();
   const mine = seats.find(s => s.seat === msg.seat);
