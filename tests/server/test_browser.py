@@ -211,6 +211,7 @@ def test_a_whole_game_in_the_browser(browser: Any, server: Server, edition: str)
     play_until(phones, host, rng, lambda: is_night(host) or host.query_selector(".winners") is not None, stalled)
     assert host.query_selector(".winners") is None, "every edition has a night before its end"
     shoot(host, edition, "host-night")
+    assert not axe_violations(host), "the table at night (seats out, roles revealed) passes axe-core too"
     hidden_cards_alike(phones, edition)  # by night every edition has dealt its cards (blitz drafts them)
     phones[2].reload()  # a phone reloads at night: it finds its seat again from its stored pass
     phones[2].wait_for_selector("#game:not([hidden])")
@@ -235,6 +236,7 @@ def test_a_whole_game_in_the_browser(browser: Any, server: Server, edition: str)
     if host.query_selector("#again-edition"):
         host.wait_for_selector("#again-edition option", state="attached")
     shoot(host, edition, "host-end")
+    assert not axe_violations(host), "the end screen passes axe-core"
     phones[0].wait_for_selector("#outcome .verdict")
     verdicts = {phone.inner_text("#outcome .verdict") for phone in phones}
     assert verdicts <= {"You won!", "You lost."} and verdicts, verdicts
