@@ -136,6 +136,8 @@ export function ambience() {
     if (ctx && ctx.state === "suspended") ctx.resume();
     if (gain && ctx) gain.gain.setTargetAtTime(0.25, ctx.currentTime, 1.5);
   }
+  // a browser starts sound only after a gesture: a remembered ambience waits for the first tap
+  document.addEventListener("pointerdown", () => { if (ctx && ctx.state === "suspended") ctx.resume(); });
   return {
     get on() { return on; },
     /** @param {boolean} value */
