@@ -33,6 +33,7 @@ from mafioso.engine import (
     find_edition,
 )
 from mafioso.engine.log import LOG_FORMAT
+from mafioso.engine.vocabulary import PHASE, VOTE_COUNT
 from mafioso.i18n import N_
 from mafioso.server.bots import TableBots
 from mafioso.server.config import DEFAULT_LIMIT, TableConfig, config_from_json
@@ -167,14 +168,19 @@ class Table:
         """While a held step waits for its call to be spoken: the latest its clock may start."""
         self.call_needs = 0
         """How many public events the shared screen must have spoken before the held step's clock starts."""
-        self.spoken: int | None = 0
-        """How many public events the host screen says it has spoken (``None``: its voice is off)."""
+        self.spoken: int | None = None
+        """How many public events the host screen says it has spoken (``None``: its voice is off, or
+        it never said: a host page that does not report what it speaks is not waited for)."""
         self.host_screens = 0
         """Host screens connected now (kept by the socket layer): with none, nobody speaks, so no wait."""
         self.step_opened = 0.0
         """When the current step was published (for the countdown of a public step's timer)."""
         self.deadline: float | None = None
-        """With time limits, when the current public step will be ended for its unanswered prompts."""
+        """When the current step will be ended for its unanswered prompts: a held secret step's
+        limit, or with time limits a public step's."""
+        self.secret_open = False
+        """Whether the current step is a held secret step (until the next step): it ends by itself,
+        so *Time is up* is refused."""
         self.narration: dict[int, str | None] = {}
         """Narration lines by event number: an event never changes once emitted."""
         self.on_change: Callable[[Table], None] = lambda table: None
@@ -490,7 +496,7 @@ class Table:
         A held secret step is refused, always with the same words (whatever happened inside it):
         it ends by itself when its time is over."""
         self.require_game()
-        if self.is_gated():
+        if self.is_gated() or self.secret_open:
             raise NotNow(N_("a secret step ends by itself when its time is over"))
         if self.is_over_published():
             raise NotNow(N_("the game is over"))
@@ -516,6 +522,27 @@ class Table:
         """A seat's published prompt takes the engine's timeout answer (a bot that chose illegally)."""
         if any(p.id == prompt_id for p in self.published_prompts(seat)):
             self._record(self.require_game(), seat, prompt_id, None, timeout=True)
+
+    def trial(self) -> int | None:
+        """The nominee on trial now: the seat a public vote's prompts name (never a secret step's)."""
+        for prompt in self.public_batch():
+            nominee = prompt.to_json().get("data", {}).get("nominee")
+            if type(nominee) is int:
+                return nominee
+        return None
+
+    def tally(self) -> list[dict[str, Any]] | None:
+        """The public vote counts announced since the phase began (built from public events only,
+        so never a secret ballot's): ``[{"nominee": seat, "voters": [seat...]}]``, or ``None``."""
+        if self.game is None:
+            return None
+        counts: list[dict[str, Any]] = []
+        for event in self.knowledge(NOBODY).events:
+            if event.kind == PHASE:
+                counts = []
+            elif event.kind == VOTE_COUNT and event.audience.public:
+                counts.append({"nominee": event.data.get("nominee"), "voters": list(event.data.get("voters", []))})
+        return counts or None
 
     def bot_seats(self) -> frozenset[int]:
         """The seats bots play."""
@@ -595,7 +622,7 @@ class Table:
         new_batch = self.batch_serial != self.batch_seen
         self.batch_seen = self.batch_serial
         if new_batch:
-            self.step_opened, self.deadline = now, None
+            self.step_opened, self.deadline, self.secret_open = now, None, False
         if new_batch and game.outcome is None and is_secret(game, current) and self.step_length(current) > 0:
             self._hold(game, current, now)
         if new_batch:
@@ -605,12 +632,16 @@ class Table:
             self.timeline.opened()
 
     def step_length(self, batch: list[Prompt]) -> float:
-        """How long a secret step is held: the table's step length, or the step's own timer when
-        longer (the decoys' timer, declared by the flow whoever holds the role). A table whose
-        step length is 0 (allowed only by a server whose minimum is 0: tests) holds nothing."""
-        if self.step_seconds <= 0:
-            return 0.0
-        return max(self.step_seconds, self.secret_timer(batch) or 0.0)
+        """How long a secret step is held (every screen frozen, even when everyone answered at
+        once): the table's step length. A table whose step length is 0 (allowed only by a server
+        whose minimum is 0: tests) holds nothing."""
+        return max(self.step_seconds, 0.0)
+
+    def step_limit(self, batch: list[Prompt]) -> float:
+        """When a held secret step ends at the latest, its unanswered prompts taking their timeout
+        answers: its own timer (the decoys', declared by the flow whoever holds the role, so it
+        tells nothing), else :data:`DEFAULT_LIMIT`, never before the hold is over."""
+        return max(self.step_seconds, self.secret_timer(batch) or DEFAULT_LIMIT)
 
     def _hold(self, game: Game, current: list[Prompt], now: float) -> None:
         """Freeze every screen on a new secret step. Its clock starts once the shared screen has
@@ -627,17 +658,41 @@ class Table:
             self._start_clock(now)
 
     def _start_clock(self, now: float) -> None:
-        """Start the held step's clock: it ends :meth:`step_length` seconds from now."""
+        """Start the held step's clock: it is held :meth:`step_length` seconds from now, and ends
+        :meth:`step_limit` seconds from now at the latest, whoever has not answered."""
         assert self.frozen is not None
-        length = self.step_length(self.frozen)
+        length, limit = self.step_length(self.frozen), self.step_limit(self.frozen)
         self.call_until = None
         self.gate_until = now + length
+        self.deadline = now + limit
+        self.secret_open = True
+        serial = self.batch_seen
         self.on_gate(self, length)
+        self.on_timer(limit, lambda: self._secret_over(serial))
+
+    def _secret_over(self, serial: int) -> None:
+        """A secret step's time is over: its unanswered prompts take their timeout answers."""
+        game = self.game
+        if game is None or game.outcome is not None or not self.secret_open or self.batch_seen != serial:
+            return
+        if self.frozen is not None:  # still held (its time limit is its hold): end it now
+            if self.call_until is not None:
+                return
+            self.gate_until = self.clock()
+            left = [p for p in self.frozen if p.id in self.gate_left]
+        else:
+            left = game.awaiting()
+        try:
+            self._time_out(left)  # publishes, even when a write failed
+        except ServerError:
+            log.warning("table %s: a secret step's timeout answers could not be stored; trying again", self.code)
+            self.on_timer(1.0, lambda: self._secret_over(serial))
 
     def heard(self, upto: int | None) -> None:
         """The host screen has spoken the first ``upto`` public events (``None``: its voice is off).
         A held step waiting for its call starts its clock once the call is spoken."""
         self.spoken = upto
+        self.rendered.pop("host", None)  # a host screen connecting now resumes after it (no one else changes)
         if self.call_until is not None and (upto is None or upto >= self.call_needs):
             self._start_clock(self.clock())
             self.changed()
@@ -667,7 +722,8 @@ class Table:
 
     def gate_expired(self) -> None:
         """Called by the timer: a held step's call was not spoken in time (its clock starts now),
-        or its time is over: its unanswered prompts take their timeout answers, and it ends."""
+        or its hold is over: what happened inside it is published (its unanswered prompts stay
+        open until its limit, :meth:`_secret_over`)."""
         now = self.clock()
         if self.frozen is None:
             return
@@ -679,12 +735,10 @@ class Table:
         if self.gate_until is None or now < self.gate_until - 0.001:
             return
         self.gate_until = now
-        left = [p for p in self.frozen if p.id in self.gate_left]
-        try:
-            self._time_out(left)  # publishes, even when a write failed
-        except ServerError:
-            log.warning("table %s: a secret step's timeout answers could not be stored; trying again", self.code)
-            self.on_gate(self, 1.0)
+        if self.deadline is not None and now >= self.deadline - 0.001:
+            self._secret_over(self.batch_seen)  # its limit is its hold: the unanswered time out
+        else:
+            self.refresh()
 
     def timer_ends(self) -> float | None:
         """Seconds from now to the end of the current step, for the screens' live countdown:
@@ -693,8 +747,8 @@ class Table:
         if self.game is None or self.is_over_published():
             return None
         now = self.clock()
-        if self.frozen is not None:
-            return None if self.gate_until is None else max(0.0, round(self.gate_until - now, 1))
+        if self.frozen is not None and self.gate_until is None:
+            return None  # the clock waits for the call to be spoken
         if self.deadline is not None:
             return max(0.0, round(self.deadline - now, 1))
         timer = max((p.timer or 0 for p in self.public_batch()), default=0)
