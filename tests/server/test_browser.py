@@ -211,6 +211,10 @@ def test_a_whole_game_in_the_browser(browser: Any, server: Server, edition: str)
     play_until(phones, host, rng, lambda: not is_night(host) and host.query_selector(".seat.speaking") is not None, stalled)
     form_survives(phones, host, rng)
     shoot(host, edition, "host-day")
+    play_until(phones, host, rng, lambda: host.query_selector("#tally li") is not None or is_night(host)
+               or host.query_selector(".winners") is not None, stalled)
+    if host.query_selector("#tally li") is not None:
+        shoot(host, edition, "host-vote")  # the public vote so far, by name
     play_until(phones, host, rng, lambda: is_night(host) or host.query_selector(".winners") is not None, stalled)
     assert host.query_selector(".winners") is None, "every edition has a night before its end"
     shoot(host, edition, "host-night")
