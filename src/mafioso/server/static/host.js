@@ -227,7 +227,8 @@ function drawCircle(msg, seats) {
     setText(q(".role"), seat.role || "");
     setText(q(".mark"), [seat.bot ? t("bot") : "", seat.alive ? "" : t("out")].filter(Boolean).join(" · "));
     const v = votes.get(seat.seat);
-    setText(q(".votes"), v ? t("{n} votes", {n: v}) : "");
+    setText(q(".votes"), v ? String(v) : "");  // the count; its words for screen readers
+    if (v) q(".votes").setAttribute("aria-label", t("{n} votes", {n: v})); else q(".votes").removeAttribute("aria-label");
   });
 }
 
