@@ -215,7 +215,7 @@ function drawCircle(msg, seats) {
     if (s.seat < 0) return /** @type {HTMLElement} */ ($("circle").querySelector(".centre"));
     const angle = (2 * Math.PI * (s.seat - 1)) / count - Math.PI / 2;
     return el("div", {class: "seat", style: `--x: ${(50 + 42 * Math.cos(angle)).toFixed(2)}%; --y: ${(50 + 42 * Math.sin(angle)).toFixed(2)}%`},
-      el("b", {class: "num"}), el("span", {class: "name"}), el("small", {class: "role"}), el("small", {class: "mark"}), el("span", {class: "votes"}));
+      el("b", {class: "num"}), el("span", {class: "name"}), el("small", {class: "role"}), el("small", {class: "mark"}), el("span", {class: "votes", "aria-hidden": "true"}), el("span", {class: "sr"}));
   }, (node, s) => {
     if (s.seat < 0) return;
     const seat = /** @type {Seat} */ (s);
@@ -227,8 +227,8 @@ function drawCircle(msg, seats) {
     setText(q(".role"), seat.role || "");
     setText(q(".mark"), [seat.bot ? t("bot") : "", seat.alive ? "" : t("out")].filter(Boolean).join(" · "));
     const v = votes.get(seat.seat);
-    setText(q(".votes"), v ? String(v) : "");  // the count; its words for screen readers
-    if (v) q(".votes").setAttribute("aria-label", t("{n} votes", {n: v})); else q(".votes").removeAttribute("aria-label");
+    setText(q(".votes"), v ? String(v) : "");  // the count, and its words for screen readers
+    setText(q(".sr"), v ? t("{n} votes", {n: v}) : "");
   });
 }
 
