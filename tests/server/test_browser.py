@@ -218,8 +218,11 @@ def test_a_whole_game_in_the_browser(browser: Any, server: Server, edition: str)
     if host.query_selector("#tally li") is not None:
         shoot(host, edition, "host-vote")  # the public vote so far, by name
     play_until(phones, host, rng, lambda: is_night(host) or host.query_selector(".winners") is not None, stalled)
-    assert host.query_selector(".winners") is None, "every edition has a night before its end"
-    shoot(host, edition, "host-night")
+    # a random game may end on its first day (spytown's police can vote the only Mafioso out):
+    # then the checks below run on the end screen instead of at night
+    nights = host.query_selector(".winners") is None
+    if nights:
+        shoot(host, edition, "host-night")
     assert not axe_violations(host), "the table at night (seats out, roles revealed) passes axe-core too"
     hidden_cards_alike(phones, edition)  # by night every edition has dealt its cards (blitz drafts them)
     phones[2].reload()  # a phone reloads at night: it finds its seat again from its stored pass
@@ -228,7 +231,8 @@ def test_a_whole_game_in_the_browser(browser: Any, server: Server, edition: str)
     assert host.query_selector_all(".seat.bot"), "the bot's seat is marked on the shared screen"
     host.reload()
     host.wait_for_selector("#play:not([hidden])")
-    play_until(phones, host, rng, lambda: not is_night(host), stalled)
+    if nights:
+        play_until(phones, host, rng, lambda: not is_night(host), stalled)
     stalled = None  # the phone comes back (a stalled secret step costs its whole fixed time)
     play_until(phones, host, rng, lambda: is_night(host) or host.query_selector(".winners") is not None, stalled)
     if host.query_selector(".winners") is None:
