@@ -93,7 +93,7 @@ export function banner(message, kind) {
   b.textContent = message || "";
   b.className = message ? "banner " + (kind || "error") : "banner";
   clearTimeout(bannerTimer);
-  if (message && kind !== "sticky") bannerTimer = setTimeout(() => banner(""), 6000);
+  if (message && kind !== "sticky") bannerTimer = setTimeout(() => banner(""), kind === "ok" ? 2500 : 6000);
 }
 let bannerTimer = 0;
 
