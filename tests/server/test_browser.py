@@ -478,3 +478,33 @@ def test_bad_input_keeps_a_clear_error_and_changes_nothing(browser: Any, server:
     host.wait_for_selector("#banner.sticky")
     assert host.inner_text("#banner") and host.is_visible("#setup"), "refused: still on the form, with the reason"
     assert host.input_value("#players") == "99"
+
+
+def test_an_incoming_message_keeps_a_half_made_choice(browser: Any, server: Server) -> None:
+    """The pages patch the DOM: a prompt form already on screen is kept as it is (its choices
+    made so far, the focus) when the next state lists it again, and only new forms are built."""
+    page = browser.new_context().new_page()
+    page.goto(server.url + "/static/schema.json")
+    page.evaluate("""async () => {
+        const M = await import("/static/common.js");
+        window.M = M;
+        document.body.innerHTML = '<div id="banner"></div><div id="box"></div>';
+        const opts = [1, 2, 3, 4].map(n => ({value: n, label: "Seat " + n}));
+        window.pick = {id: "n1.order", seat: 3, act: "order", title: "Order the kills", kind: "choose_many",
+          options: opts, optional: false, timer: null, interrupt: false, facts: [], min: 1, max: 3};
+        window.vote = {...window.pick, id: "d1.vote", title: "Vote", kind: "choose", min: null, max: null};
+        window.draw = list => M.keyed(document.getElementById("box"), list, M.promptKey, p => M.promptForm(p, () => {}));
+        window.draw([window.pick]);
+    }""")
+    assert page.inner_text("#box .count") == "Pick from 1 to 3, in order.", "what to pick, in words"
+    assert page.is_disabled("#box .go"), "nothing picked yet: nothing to send"
+    page.click("#box .opt >> nth=1")
+    page.focus("#box .opt >> nth=2")
+    page.evaluate("window.draw([window.vote, window.pick])")  # the next message: one more prompt
+    assert page.get_attribute("#box [data-prompt='n1.order'] .opt >> nth=1", "aria-pressed") == "true"
+    assert page.evaluate("document.activeElement.textContent") == "Seat 3", "the focus stays"
+    assert page.inner_text("#box [data-prompt='n1.order'] .count") == "Chosen in order: Seat 2"
+    assert page.evaluate("[...document.querySelectorAll('#box [data-prompt]')].map(n => n.dataset.prompt)") == \
+        ["d1.vote", "n1.order"], "order follows the message"
+    page.evaluate("window.draw([window.vote])")
+    assert page.query_selector("#box [data-prompt='n1.order']") is None, "a prompt gone from the message goes"
