@@ -508,3 +508,17 @@ def test_an_incoming_message_keeps_a_half_made_choice(browser: Any, server: Serv
         ["d1.vote", "n1.order"], "order follows the message"
     page.evaluate("window.draw([window.vote])")
     assert page.query_selector("#box [data-prompt='n1.order']") is None, "a prompt gone from the message goes"
+
+
+def test_the_setup_form_speaks_to_people(browser: Any, server: Server) -> None:
+    """Every edition's options are labelled for people: no option keys, no pointers into the
+    repository's docs."""
+    host = browser.new_context(viewport=TV).new_page()
+    host.goto(server.url + "/host")
+    host.wait_for_selector("#edition option[value=sport]", state="attached")
+    for edition in PLAYERS:
+        host.select_option("#edition", edition)
+        host.wait_for_function(f"() => document.querySelector('#edition').value === '{edition}'")
+        labels = host.eval_on_selector_all("#options label, #options option", "nodes => nodes.map(n => n.textContent)")
+        assert labels and not [label for label in labels if "_" in label], (edition, labels)
+        assert "docs/" not in host.inner_text("#setup"), edition
