@@ -188,13 +188,12 @@ export function pickHint(min, max) {
 export const promptKey = p => p.id + "|" + p.title + "|" + p.options.map(o => o.label).join(",");
 
 /** One generic form per prompt kind (choose, choose_many, speech); never one per role. The form
- * keeps its choices as it is patched: only its countdown changes afterwards.
+ * keeps its choices as it is patched (the countdown is the page's, in its header).
  * @param {Prompt} p @param {(p: Prompt, choice: unknown) => void} answer @param {string} [heading]
  * @returns {HTMLElement} */
 export function promptForm(p, answer, heading) {
   const box = el("section", {class: "prompt", "data-prompt": p.id, "aria-label": heading || p.title},
-    el("h3", {text: heading || p.title}), p.facts.length ? el("p", {class: "facts", text: p.facts.join(" · ")}) : null,
-    el("p", {class: "timer", "aria-hidden": "true"}));
+    el("h3", {text: heading || p.title}), p.facts.length ? el("p", {class: "facts", text: p.facts.join(" · ")}) : null);
   const opts = el("div", {class: "options", role: "group", "aria-label": heading || p.title});
   box.append(opts);
   /** @param {string} label @param {() => void} click @param {string} [cls] */
