@@ -438,9 +438,9 @@ def test_the_phone_page_pads_every_frame_it_sends() -> None:
                 {"type": "decide", "prompt": "n3.order", "choice": list(range(21, 0, -1))},
                 {"type": "decide", "prompt": "d4.speech.2", "choice": {"nominate": 5, "signal": 3}},
                 {"type": "decide", "prompt": "n1.card", "choice": "Ü-card ♣"}]
-    program = (f"global.document = {{}}; eval(require('fs').readFileSync({json.dumps(str(script))}, 'utf8') + ';global.M = M;');"
+    program = (f"const M = await import({json.dumps(script.as_uri())});"  # an ES module
                f"for (const m of {json.dumps(messages)}) console.log(Buffer.byteLength(M.frame(m)), M.frame(m));")
-    done = subprocess.run([node, "-e", program], capture_output=True, text=True, timeout=60)
+    done = subprocess.run([node, "--input-type=module", "-e", program], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert {int(line.split(" ", 1)[0]) for line in lines} == {PHONE_FRAME}

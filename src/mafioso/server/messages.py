@@ -176,7 +176,26 @@ def card_json(table: Table, known: Knowledge) -> dict[str, Any] | None:
 def _base(table: Table, kind: str) -> dict[str, Any]:
     facts = summary(table)
     facts["commitment"] = table.commitment  # the sealed deal's hash, from the deal on
-    return {"type": "state", "as": kind, "table": facts, "stage": table.stage_shown, "lang": table.config.lang}
+    out: dict[str, Any] = {"type": "state", "as": kind, "table": facts, "stage": table.stage_shown,
+                           "lang": table.config.lang}
+    if table.game is not None:
+        out["roles"] = roles_json(table)
+    return out
+
+
+def roles_json(table: Table) -> list[dict[str, Any]]:
+    """The roles in play and how many of each: the cast the host chose (or the rulebook's for
+    the table's size), which every player may know; in the edition's order."""
+    edition, config, lang = table.edition, table.config, table.config.lang
+    cast = config.cast or edition.recommended_cast(config.players, edition.resolve_options(config.options))
+    out = []
+    for role_id, role in edition.roles.items():
+        if cast.get(role_id):
+            team = edition.teams.get(role.team)
+            out.append({"id": role_id, "name": role_name(edition, role_id, lang), "icon": role.icon,
+                        "team": _(team.name, lang) if team else role.team, "colour": team.colour if team else "#888",
+                        "ability": _(role.ability, lang), "count": cast[role_id]})
+    return out
 
 
 def lobby_json(table: Table) -> list[dict[str, Any]]:
