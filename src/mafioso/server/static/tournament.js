@@ -398,3 +398,5 @@ async function main() {
 }
 
 main();
+
+export {};  // a module (loaded with type="module"): its names stay its own
