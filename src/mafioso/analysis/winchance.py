@@ -1,0 +1,274 @@
+"""Live win chance: each winner's chance in a game in progress, seen from one seat (or the table).
+
+The method is a particle filter over information sets, built so that it cannot read what the
+seat may not know:
+
+1. **The script.** The real game is cut into its batches of prompts. From it the estimate keeps
+   only what the seat itself saw: the events it may see (its view), where each batch ended in that
+   view, the decisions of open batches (votes, nominations and speeches are made in front of the
+   table) and the seat's own decisions. Secret steps' other answers are dropped.
+2. **A deal.** The rulebook's cast is dealt at random, the seat keeping its own card.
+3. **Catching up.** A new game with that deal follows the script batch by batch: open decisions
+   and the seat's own are copied; the other answers of a secret step are searched for (random
+   answers, then everyone naming the same seat) until the seat's view after the batch is exactly
+   the real one. A deal or a batch that cannot reproduce the view is dropped and a new deal drawn.
+4. **A playout.** The caught-up game is played to its end by bots. Each accepted sample gives one
+   playout; the chance of a winner is the share of playouts it wins.
+
+The limits are in ``docs/balance.md``: the samples are consistent with the view but not weighted
+by how likely the bots were to act as the table saw, and the hidden acts found are some acts that
+explain the view, not a draw from the real players' minds.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from mafioso.agents.base import make_bots
+from mafioso.agents.play import run_bots
+from mafioso.analysis.stats import wilson_interval
+from mafioso.engine import Game
+from mafioso.engine.events import Event
+from mafioso.engine.prompts import CHOOSE_MANY, Choice, Decision, Draw, Prompt
+
+PUBLIC_SEAT = -1
+"""The seat number used for the table's view: it sees public events only."""
+
+TRIES_PER_BATCH = 24
+"""How many sets of hidden answers a secret step is given before its deal is dropped."""
+
+
+@dataclass(frozen=True)
+class Batch:
+    """One batch of the real game as the seat knows it."""
+
+    secret: bool
+    known: tuple[Decision, ...]
+    """The decisions the seat may know: all of an open batch, its own of a secret one."""
+    seen: int
+    """How many events of the seat's view exist once the batch is answered."""
+    complete: bool
+
+
+@dataclass(frozen=True)
+class Script:
+    """What the seat knows of the game so far (see the module's step 1)."""
+
+    edition: str
+    options: dict[str, Any]
+    players: int
+    decoys: bool
+    seat: int
+    own_role: str | None
+    cast: tuple[str, ...]
+    view: tuple[tuple[Any, ...], ...]
+    opening: int
+    """How many events of the view exist before the first decision."""
+    batches: tuple[Batch, ...]
+
+
+@dataclass
+class WinChance:
+    """The estimate: playouts won by each winner among ``playouts`` accepted samples."""
+
+    seat: int | None
+    playouts: int
+    wins: Counter[str] = field(default_factory=Counter)
+    rejected: int = 0
+
+    def chance(self, winner: str) -> float:
+        """The estimated chance of a winner (0 when no sample was accepted)."""
+        return self.wins[winner] / self.playouts if self.playouts else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """Each winner's chance with its 95% Wilson interval, and the sampling counts."""
+        return {
+            "seat": self.seat,
+            "playouts": self.playouts,
+            "rejected": self.rejected,
+            "chances": {name: {"chance": self.chance(name), "ci95": list(wilson_interval(count, self.playouts))}
+                        for name, count in sorted(self.wins.items())},
+        }
+
+
+def seen_by(events: Sequence[Event], seat: int) -> list[tuple[Any, ...]]:
+    """The events ``seat`` may see, without their numbers (``PUBLIC_SEAT``: the table)."""
+    out = []
+    for event in events:
+        audience = event.audience
+        if audience.public or (seat != PUBLIC_SEAT and seat in audience.seats):
+            out.append((event.kind, event.data, str(event.phase)))
+    return out
+
+
+def _initial_cast(game: Game) -> list[str]:
+    for entry in game.history:
+        if isinstance(entry, Draw) and entry.key == "deal":
+            return [str(role) for role in entry.value]
+    return [seat.role for seat in game.state.seats]
+
+
+def read_script(game: Game, seat: int | None) -> Script:
+    """Cut the real game into batches and keep what ``seat`` knows of each (step 1)."""
+    viewer = PUBLIC_SEAT if seat is None else seat
+    cast = _initial_cast(game)
+    twin = Game(game.edition, seats=cast, options=game.options, seed=game.seed, decoys=game.decoys,
+                draws=[e for e in game.history if isinstance(e, Draw) and e.key != "deal"])
+    opening = len(seen_by(twin.events, viewer))
+    batches: list[Batch] = []
+    current: list[Decision] = []
+    secret = twin.secret_step
+    asked = twin.awaiting()  # held, so that no new prompt can reuse an old one's id()
+    prompts = {id(p) for p in asked}
+    for decision in game.decisions:
+        twin.decide(*decision)
+        if not secret or decision[0] == viewer:
+            current.append(decision)
+        if twin.outcome is not None or not any(id(p) in prompts for p in twin.awaiting()):
+            batches.append(Batch(secret, tuple(current), len(seen_by(twin.events, viewer)), True))
+            current = []
+            secret = twin.secret_step
+            asked = twin.awaiting()
+            prompts = {id(p) for p in asked}
+    if current:
+        batches.append(Batch(secret, tuple(current), len(seen_by(twin.events, viewer)), False))
+    own = cast[viewer - 1] if viewer != PUBLIC_SEAT else None
+    return Script(game.edition.id, dict(game.options), game.players, game.decoys, viewer, own,
+                  tuple(sorted(cast)), tuple(seen_by(game.events, viewer)), opening, tuple(batches))
+
+
+def sample_deal(script: Script, rng: random.Random) -> list[str]:
+    """A random deal of the cast in which the seat holds the card it was dealt (step 2)."""
+    roles = list(script.cast)
+    rng.shuffle(roles)
+    if script.own_role is not None:
+        index = roles.index(script.own_role)
+        roles[index], roles[script.seat - 1] = roles[script.seat - 1], roles[index]
+    return roles
+
+
+class _Rejected(Exception):
+    """The sampled deal or hidden answers cannot reproduce the seat's view."""
+
+
+def _matches(game: Game, script: Script, upto: int) -> bool:
+    seen = seen_by(game.events, script.seat)
+    return len(seen) >= upto and seen[:upto] == list(script.view[:upto])
+
+
+def _build(script: Script, deal: list[str], seed: int, trail: list[Decision]) -> Game:
+    game = Game(script.edition, seats=deal, options=script.options, seed=seed, decoys=script.decoys)
+    for decision in trail:
+        game.decide(*decision)
+    return game
+
+
+def _guess(prompt: Prompt, rng: random.Random, target: Choice) -> Choice:
+    """An answer for a hidden prompt: ``target`` where legal, else a random legal answer."""
+    options = list(prompt.options)
+    if target is not None and target in options and prompt.kind != CHOOSE_MANY:
+        return target
+    if prompt.kind == CHOOSE_MANY:
+        count = rng.randint(prompt.min_count, min(prompt.max_count, len(options))) if options else 0
+        return rng.sample(options, count)
+    if prompt.optional and (not options or rng.random() < 0.3):
+        return None
+    return rng.choice(options) if options else None
+
+
+def _answer_secret(game: Game, batch: Batch, rng: random.Random, target: Choice) -> None:
+    own = {(d[0], d[1]): d[2] for d in batch.known}
+    for prompt in game.awaiting():
+        if game.outcome is not None or not game.is_pending(prompt.id):
+            continue
+        key = (prompt.seat, prompt.id)
+        choice = own[key] if key in own else _guess(prompt, rng, target)
+        game.decide(prompt.seat, prompt.id, choice)
+
+
+def _secret_batch(script: Script, deal: list[str], seed: int, trail: list[Decision], batch: Batch,
+                  rng: random.Random) -> Game:
+    """Search hidden answers for a secret step that leave the seat's view as it really was."""
+    targets: list[Choice] = [None]
+    base = _build(script, deal, seed, trail)
+    seats = sorted({o for p in base.awaiting() for o in p.options if type(o) is int})
+    rng.shuffle(seats)
+    targets += seats
+    for attempt in range(TRIES_PER_BATCH):
+        game = base if attempt == 0 else _build(script, deal, seed, trail)
+        target = targets[attempt % len(targets)] if attempt % 2 else None
+        try:
+            _answer_secret(game, batch, rng, target)
+        except Exception:  # noqa: BLE001 -- an answer the sampled world refuses: try another
+            continue
+        if not batch.complete or _matches(game, script, batch.seen):
+            return game
+    raise _Rejected
+
+
+def catch_up(script: Script, deal: list[str], seed: int, rng: random.Random) -> Game:
+    """A game with ``deal`` brought to the seat's current view (step 3), or :class:`_Rejected`."""
+    game = _build(script, deal, seed, [])
+    if not _matches(game, script, script.opening):
+        raise _Rejected
+    for batch in script.batches:
+        trail = [e for e in game.history if type(e) is Decision]
+        if batch.secret and game.secret_step:
+            game = _secret_batch(script, deal, seed, trail, batch, rng)
+            continue
+        if batch.secret != game.secret_step:
+            raise _Rejected
+        for decision in batch.known:
+            try:
+                game.decide(*decision)
+            except Exception as error:  # noqa: BLE001 -- the sampled world differs: drop it
+                raise _Rejected from error
+        if batch.complete and not _matches(game, script, batch.seen):
+            raise _Rejected
+    return game
+
+
+def win_chance(
+    game: Game,
+    seat: int | None = None,
+    playouts: int = 200,
+    *,
+    seed: int = 0,
+    bots: str = "random",
+    max_tries: int | None = None,
+    sampler: Callable[[Script, random.Random], list[str]] | None = None,
+) -> WinChance:
+    """Each winner's chance in ``game`` from ``seat``'s view (``None``: the table's), by playouts.
+
+    Deterministic given ``seed``. It reads the real game only through :func:`read_script`, which
+    keeps what the seat may know. ``max_tries`` bounds the deals drawn (default 50 per playout).
+    """
+    result = WinChance(seat, 0)
+    if game.outcome is not None:  # the end and its winners are announced to everyone
+        result.playouts = playouts
+        result.wins.update({winner: playouts for winner in game.outcome.winners})
+        return result
+    script = read_script(game, seat)
+    draw = sampler or sample_deal
+    tries = max_tries if max_tries is not None else 50 * playouts
+    for attempt in range(tries):
+        if result.playouts >= playouts:
+            break
+        rng = random.Random(f"win-chance/{seed}/{attempt}")
+        world_seed = rng.randrange(2**31)
+        try:
+            world = catch_up(script, draw(script, rng), world_seed, rng)
+        except _Rejected:
+            result.rejected += 1
+            continue
+        if world.outcome is None:
+            kinds = make_bots(bots, world.edition, world.options, world.players, world_seed)
+            run_bots(world, kinds)
+        assert world.outcome is not None
+        result.playouts += 1
+        result.wins.update(world.outcome.winners)
+    return result
