@@ -32,6 +32,7 @@ from mafioso.agents.base import make_bots
 from mafioso.agents.play import run_bots
 from mafioso.analysis.stats import wilson_interval
 from mafioso.engine import Game
+from mafioso.engine.errors import MafiosoError
 from mafioso.engine.events import Event
 from mafioso.engine.prompts import CHOOSE_MANY, Choice, Decision, Draw, Prompt
 
@@ -105,17 +106,20 @@ def seen_by(events: Sequence[Event], seat: int) -> list[tuple[Any, ...]]:
     return out
 
 
-def _initial_cast(game: Game) -> list[str]:
+def initial_cast(game: Game) -> list[str]:
+    """The cards as dealt, seat 1 first (roles may change hands during a game)."""
+    if game._seat_input is not None:  # a cast given at set-up, as a log records it
+        return list(game._seat_input)
     for entry in game.history:
         if isinstance(entry, Draw) and entry.key == "deal":
             return [str(role) for role in entry.value]
-    return [seat.role for seat in game.state.seats]
+    raise ValueError("the game has no deal")
 
 
 def read_script(game: Game, seat: int | None) -> Script:
     """Cut the real game into batches and keep what ``seat`` knows of each (step 1)."""
     viewer = PUBLIC_SEAT if seat is None else seat
-    cast = _initial_cast(game)
+    cast = initial_cast(game)
     twin = Game(game.edition, seats=cast, options=game.options, seed=game.seed, decoys=game.decoys,
                 draws=[e for e in game.history if isinstance(e, Draw) and e.key != "deal"])
     opening = len(seen_by(twin.events, viewer))
@@ -203,7 +207,7 @@ def _secret_batch(script: Script, deal: list[str], seed: int, trail: list[Decisi
         target = targets[attempt % len(targets)] if attempt % 2 else None
         try:
             _answer_secret(game, batch, rng, target)
-        except Exception:  # noqa: BLE001 -- an answer the sampled world refuses: try another
+        except MafiosoError:  # an answer the sampled world refuses: try another
             continue
         if not batch.complete or _matches(game, script, batch.seen):
             return game
@@ -225,7 +229,7 @@ def catch_up(script: Script, deal: list[str], seed: int, rng: random.Random) -> 
         for decision in batch.known:
             try:
                 game.decide(*decision)
-            except Exception as error:  # noqa: BLE001 -- the sampled world differs: drop it
+            except MafiosoError as error:  # the sampled world refuses a known answer: drop it
                 raise _Rejected from error
         if batch.complete and not _matches(game, script, batch.seen):
             raise _Rejected
