@@ -62,6 +62,13 @@ def edition_plots(edition: str, cells: Sequence[CellResult], compared: Sequence[
         ("decisions", decisions_figure(cells), "The mean number of decisions a game takes."),
         ("seats", seats_figure(cells), "How often each seat wins: a fair deal gives every seat the same chance."),
     ]
+    decisive = decisive_figure(cells)
+    if decisive is not None:
+        plots.append(("decisive", decisive,
+                      "How decisive was each day: in sample games, the side's chance as each round began, "
+                      "estimated from what the whole table knew (playouts from deals consistent with it, with "
+                      "its 95% interval). A steep step marks a day that settled the game; a gap, a moment too "
+                      "few deals could explain."))
     return plots
 
 
@@ -203,6 +210,45 @@ def seats_figure(cells: Sequence[CellResult]) -> Any:
     figure = go.Figure(go.Heatmap(z=z, x=xs, y=[f"seat {s}" for s in seats], colorscale="RdBu", zmin=0, zmax=1,
                                   texttemplate="%{z:.0%}", colorbar={"tickformat": ".0%"}))
     return _layout(figure, f"win rate by seat ({_name(group)})", "players", "seat", percent=False)
+
+
+DECISIVE_GAMES, DECISIVE_PLAYOUTS = 2, 24
+"""Sample games per page and playouts per estimate for the "how decisive was each day" plot."""
+
+
+def decisive_figure(cells: Sequence[CellResult]) -> Any:
+    """The side's live chance round by round in a few sample games of the page's middle setup."""
+    import plotly.graph_objects as go
+
+    from mafioso.analysis.winchance import decisive_days
+
+    if not cells:
+        return None
+    group, members = next(iter(_groups(cells).items()))
+    cell = members[len(members) // 2].cell
+    side = members[0].side
+    figure = go.Figure()
+    drawn = 0
+    for game in range(DECISIVE_GAMES):
+        days = decisive_days(cell.edition, cell.players, cell.option_dict, cell.bots, side, seed=game,
+                             playouts=DECISIVE_PLAYOUTS)
+        if len(days) < 3:  # a game of one round (blitz's draft and night) has no days to compare
+            continue
+        drawn += 1
+        colour = PALETTE[game % len(PALETTE)]
+        xs = [d.round for d in days]
+        figure.add_trace(go.Scatter(x=xs, y=[d.chance for d in days], mode="lines+markers", name=f"sample game {game + 1}",
+                                    line={"color": colour}, connectgaps=False,
+                                    error_y={"type": "data", "symmetric": False, "color": colour, "thickness": 1,
+                                             "array": [d.high - d.chance if d.chance is not None else None for d in days],
+                                             "arrayminus": [d.chance - d.low if d.chance is not None else None
+                                                            for d in days]},
+                                    hovertext=[f"{d.phase}: {d.playouts} playouts" for d in days]))
+    if not drawn:
+        return None
+    figure.update_yaxes(range=[-0.02, 1.02])
+    return _layout(figure, f"how decisive was each day: the {side} side's chance "
+                           f"({cell.players} players, {_name(group)})", "round", "chance of winning")
 
 
 def _share(part: int, whole: int) -> float | None:

@@ -142,7 +142,19 @@ def read_script(game: Game, seat: int | None) -> Script:
         batches.append(Batch(secret, tuple(current), len(seen_by(twin.events, viewer)), False))
     own = cast[viewer - 1] if viewer != PUBLIC_SEAT else None
     return Script(game.edition.id, dict(game.options), game.players, game.decoys, viewer, own,
-                  tuple(sorted(cast)), tuple(seen_by(game.events, viewer)), opening, tuple(batches))
+                  tuple(sorted(cast)), tuple(seen_by(game.events, viewer)), opening, _stretches(batches))
+
+
+def _stretches(batches: list[Batch]) -> tuple[Batch, ...]:
+    """Consecutive secret steps merged into one: how many there were, and where one ended, can
+    depend on hidden roles (a dead checker's step, without decoys), so only the stretch counts."""
+    out: list[Batch] = []
+    for batch in batches:
+        if out and batch.secret and out[-1].secret:
+            out[-1] = Batch(True, out[-1].known + batch.known, batch.seen, batch.complete)
+        else:
+            out.append(batch)
+    return tuple(out)
 
 
 def sample_deal(script: Script, rng: random.Random) -> list[str]:
@@ -185,26 +197,47 @@ def _guess(prompt: Prompt, rng: random.Random, target: Choice) -> Choice:
 
 
 def _answer_secret(game: Game, batch: Batch, rng: random.Random, target: Choice) -> None:
+    """Answer secret steps until the stretch ends: the seat's own answers as it gave them."""
     own = {(d[0], d[1]): d[2] for d in batch.known}
-    for prompt in game.awaiting():
-        if game.outcome is not None or not game.is_pending(prompt.id):
-            continue
-        key = (prompt.seat, prompt.id)
-        choice = own[key] if key in own else _guess(prompt, rng, target)
-        game.decide(prompt.seat, prompt.id, choice)
+    while game.outcome is None and game.secret_step:
+        for prompt in game.awaiting():
+            if game.outcome is not None or not game.is_pending(prompt.id):
+                continue
+            key = (prompt.seat, prompt.id)
+            choice = own.pop(key) if key in own else _guess(prompt, rng, target)
+            game.decide(prompt.seat, prompt.id, choice)
 
 
-def _secret_batch(script: Script, deal: list[str], seed: int, trail: list[Decision], batch: Batch,
-                  rng: random.Random) -> Game:
-    """Search hidden answers for a secret step that leave the seat's view as it really was."""
-    targets: list[Choice] = [None]
-    base = _build(script, deal, seed, trail)
-    seats = sorted({o for p in base.awaiting() for o in p.options if type(o) is int})
+def _named_seats(value: Any, players: int, found: list[int]) -> list[int]:
+    """The seat numbers an event's data names (in ``{"seat": 5}``, ``[3, 4]``...), in order."""
+    if type(value) is int and 1 <= value <= players and value not in found:
+        found.append(value)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _named_seats(item, players, found)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _named_seats(item, players, found)
+    return found
+
+
+def _secret_batch(script: Script, deal: list[str], seed: int, game: Game, batch: Batch,
+                  rng: random.Random, seen_before: int) -> Game:
+    """Search hidden answers for a secret step that leave the seat's view as it really was.
+
+    The first try answers in ``game`` itself; a failed try rebuilds the game from its decisions
+    (a flow cannot be copied or rewound) and tries again."""
+    trail = [entry for entry in game.history if type(entry) is Decision]
+    seats = sorted({o for p in game.awaiting() for o in p.options if type(o) is int})
     rng.shuffle(seats)
-    targets += seats
+    named: list[int] = []
+    for _, data, _ in script.view[seen_before:batch.seen]:  # what the seat saw follow the step
+        _named_seats(data, script.players, named)
+    targets: list[Choice] = [None, *named, *[s for s in seats if s not in named]]
     for attempt in range(TRIES_PER_BATCH):
-        game = base if attempt == 0 else _build(script, deal, seed, trail)
-        target = targets[attempt % len(targets)] if attempt % 2 else None
+        if attempt:
+            game = _build(script, deal, seed, trail)
+        target = targets[(attempt + 1) // 2 % len(targets)] if attempt % 2 else None
         try:
             _answer_secret(game, batch, rng, target)
         except MafiosoError:  # an answer the sampled world refuses: try another
@@ -219,10 +252,11 @@ def catch_up(script: Script, deal: list[str], seed: int, rng: random.Random) -> 
     game = _build(script, deal, seed, [])
     if not _matches(game, script, script.opening):
         raise _Rejected
+    seen_before = script.opening
     for batch in script.batches:
-        trail = [e for e in game.history if type(e) is Decision]
         if batch.secret and game.secret_step:
-            game = _secret_batch(script, deal, seed, trail, batch, rng)
+            game = _secret_batch(script, deal, seed, game, batch, rng, seen_before)
+            seen_before = batch.seen
             continue
         if batch.secret != game.secret_step:
             raise _Rejected
@@ -233,6 +267,7 @@ def catch_up(script: Script, deal: list[str], seed: int, rng: random.Random) -> 
                 raise _Rejected from error
         if batch.complete and not _matches(game, script, batch.seen):
             raise _Rejected
+        seen_before = batch.seen
     return game
 
 
@@ -276,3 +311,52 @@ def win_chance(
         result.playouts += 1
         result.wins.update(world.outcome.winners)
     return result
+
+
+@dataclass(frozen=True)
+class DayChance:
+    """The table's estimate of one winner's chance as a round begins."""
+
+    round: int
+    phase: str
+    chance: float | None
+    """``None`` when fewer than :data:`MIN_SAMPLES` deals could explain the view."""
+    low: float
+    high: float
+    playouts: int
+
+
+MIN_SAMPLES = 10
+"""Below this many accepted samples a day's estimate is left out of the plot rather than guessed."""
+
+
+def decisive_days(edition: str, players: int, options: dict[str, Any], bots: str, side: str, *,
+                  seed: int = 0, playouts: int = 30) -> list[DayChance]:
+    """Play one bot game and, as each round begins, estimate ``side``'s chance from the table's view.
+
+    A big step from one round to the next marks a decisive day; a flat line, a game decided by
+    its deal or by its last vote. The playouts use the same bots as the game itself.
+    """
+    game = Game(edition, players, options=options, seed=seed, decoys=False)
+    kinds = make_bots(bots, game.edition, game.options, game.players, seed)
+    for bot in kinds.values():
+        if bot.wants_events:
+            bot.attach(game.observer(bot.seat))
+    out: list[DayChance] = []
+    last = -1
+    while True:
+        number = game.phase.number if game.outcome is None else None
+        if game.outcome is not None or (number is not None and number > last):
+            estimate = win_chance(game, None, playouts, seed=seed, bots=bots, max_tries=8 * playouts)
+            low, high = wilson_interval(estimate.wins[side], estimate.playouts)
+            chance = estimate.chance(side) if estimate.playouts >= MIN_SAMPLES else None
+            out.append(DayChance(number if number is not None else last + 1, str(game.phase), chance, low, high,
+                                 estimate.playouts))
+            if game.outcome is not None:
+                return out
+            last = number if number is not None else last
+        prompt = game.awaiting()[0]
+        bot = kinds[prompt.seat]
+        if bot.wants_events:
+            bot.sync()
+        game.decide(prompt.seat, prompt.id, bot.choose(prompt))
