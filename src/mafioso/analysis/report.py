@@ -67,8 +67,8 @@ def edition_plots(edition: str, cells: Sequence[CellResult], compared: Sequence[
         plots.append(("decisive", decisive,
                       "How decisive was each day: in sample games, the side's chance as each round began, "
                       "estimated from what the whole table knew (playouts from deals consistent with it, with "
-                      "its 95% interval). A steep step marks a day that settled the game; a gap, a moment too "
-                      "few deals could explain."))
+                      "its 95% interval); the last point of each game is its result. A steep step marks a day that "
+                      "settled the game; a gap, a moment too few deals could explain."))
     return plots
 
 
@@ -92,6 +92,8 @@ def _layout(figure: Any, title: str, x: str, y: str, percent: bool = True) -> An
                          legend={"orientation": "h", "y": -0.2}, margin={"t": 60, "b": 90})
     if percent:
         figure.update_yaxes(tickformat=".0%")
+    if x in ("players", "round"):  # whole numbers: no tick at 8.5 players
+        figure.update_xaxes(dtick=1)
     return figure
 
 
@@ -178,7 +180,8 @@ def length_figure(cells: Sequence[CellResult]) -> Any:
     import plotly.graph_objects as go
 
     group, members = next(iter(_groups(cells).items()))
-    rounds = sorted({int(k) for r in members for k in r.tally.rounds})
+    reached = {int(k) for r in members for k in r.tally.rounds}
+    rounds = list(range(min(reached), max(reached) + 1)) if reached else []  # no gap in the scale
     xs = [str(r.cell.players) for r in members]
     z = [[_share(r.tally.rounds.get(str(n), 0), r.tally.games) for r in members] for n in rounds]
     figure = go.Figure(go.Heatmap(z=z, x=xs, y=[str(n) for n in rounds], colorscale="Blues", zmin=0,
@@ -305,6 +308,7 @@ body {{ font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 1100px
 h1 {{ font-size: 1.6rem; }} .caption {{ color: #444; margin-bottom: 0; }} .png {{ font-size: 0.85rem; }}
 table {{ border-collapse: collapse; font-size: 0.85rem; }} td, th {{ border: 1px solid #ccc; padding: 3px 6px; }}
 th {{ background: #f0f0f0; }}
+section {{ margin: 0 0 2.5rem; padding-top: 1rem; border-top: 1px solid #e4e4e4; }}
 </style></head><body>
 <h1>{title}</h1>
 <p>{intro}</p>

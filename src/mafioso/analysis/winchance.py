@@ -350,6 +350,8 @@ def decisive_days(edition: str, players: int, options: dict[str, Any], bots: str
             estimate = win_chance(game, None, playouts, seed=seed, bots=bots, max_tries=8 * playouts)
             low, high = wilson_interval(estimate.wins[side], estimate.playouts)
             chance = estimate.chance(side) if estimate.playouts >= MIN_SAMPLES else None
+            if game.outcome is not None:  # the result itself: certain
+                low = high = estimate.chance(side)
             out.append(DayChance(number if number is not None else last + 1, str(game.phase), chance, low, high,
                                  estimate.playouts))
             if game.outcome is not None:
