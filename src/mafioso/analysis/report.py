@@ -111,8 +111,12 @@ def win_rate_figure(edition: str, cells: Sequence[CellResult], band: tuple[float
         figure.add_trace(go.Scatter(x=xs + xs[::-1], y=list(highs) + list(lows)[::-1], fill="toself", mode="lines",
                                     fillcolor=colour, opacity=0.2, line={"width": 0}, hoverinfo="skip",
                                     showlegend=False))
-        figure.add_trace(go.Scatter(x=xs, y=rates, mode="lines+markers", name=_name(group),
-                                    line={"color": colour}))
+        figure.add_trace(go.Scatter(x=xs, y=rates, mode="lines+markers", name=_name(group), line={"color": colour},
+                                    error_y={"type": "data", "symmetric": False, "color": colour, "thickness": 1,
+                                             "array": [h - r if r is not None else None for h, r in zip(highs, rates, strict=True)],
+                                             "arrayminus": [r - lo if r is not None else None
+                                                            for lo, r in zip(lows, rates, strict=True)]}))
+        # (the band alone vanishes when a line has one player count: the bars keep its interval visible)
     side = cells[0].side if cells else ""
     drawn: set[tuple[tuple[str, Any], ...]] = set()
     for number, ((_, options), members) in enumerate(_groups(cells).items()):
@@ -250,6 +254,7 @@ def decisive_figure(cells: Sequence[CellResult]) -> Any:
     if not drawn:
         return None
     figure.update_yaxes(range=[-0.02, 1.02])
+    figure.update_xaxes(zeroline=False)
     return _layout(figure, f"how decisive was each day: the {side} side's chance "
                            f"({cell.players} players, {_name(group)})", "round", "chance of winning")
 
