@@ -131,3 +131,23 @@ def test_a_view_that_peeks_at_hidden_events_is_caught(monkeypatch: pytest.Monkey
     game, twin, viewer = _sport_pair()
     monkeypatch.setattr(winchance, "seen_by", lambda events, seat: [(e.kind, e.data, str(e.phase)) for e in events])
     assert not _same_estimate(game, twin, viewer)
+
+
+def test_a_mafioso_s_deals_put_the_black_cards_on_the_seats_it_met() -> None:
+    """The team it was shown fixes where the black cards lie, and nothing else: the don's card goes
+    to each of the other shown seats, and the sheriff's to each red seat, over many draws."""
+    game = _play_until(Game("sport", seed=11, decoys=True), "day 1")
+    cast = initial_cast(game)
+    black = sorted(n for n, role in enumerate(cast, start=1) if role in ("mafia", "don"))
+    viewer = next(n for n in black if cast[n - 1] == "mafia")
+    script = read_script(game, viewer)
+    rng = random.Random(1)
+    dons, sheriffs = set(), set()
+    for _ in range(300):
+        deal = sample_deal(script, rng)
+        assert sorted(n for n, role in enumerate(deal, start=1) if role in ("mafia", "don")) == black
+        assert sorted(deal) == sorted(cast) and deal[viewer - 1] == "mafia"
+        dons.add(deal.index("don") + 1)
+        sheriffs.add(deal.index("sheriff") + 1)
+    assert dons == set(black) - {viewer}
+    assert sheriffs == set(range(1, 11)) - set(black)

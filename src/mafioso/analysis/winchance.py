@@ -66,6 +66,8 @@ class Script:
     seat: int
     own_role: str | None
     cast: tuple[str, ...]
+    teams: dict[str, str]
+    """Each role's team (public: the rulebook's)."""
     view: tuple[tuple[Any, ...], ...]
     opening: int
     """How many events of the view exist before the first decision."""
@@ -141,8 +143,9 @@ def read_script(game: Game, seat: int | None) -> Script:
     if current:
         batches.append(Batch(secret, tuple(current), len(seen_by(twin.events, viewer)), False))
     own = cast[viewer - 1] if viewer != PUBLIC_SEAT else None
+    teams = {role: game.edition.roles[role].team for role in cast}
     return Script(game.edition.id, dict(game.options), game.players, game.decoys, viewer, own,
-                  tuple(sorted(cast)), tuple(seen_by(game.events, viewer)), opening, _stretches(batches))
+                  tuple(sorted(cast)), teams, tuple(seen_by(game.events, viewer)), opening, _stretches(batches))
 
 
 def _stretches(batches: list[Batch]) -> tuple[Batch, ...]:
@@ -157,14 +160,41 @@ def _stretches(batches: list[Batch]) -> tuple[Batch, ...]:
     return tuple(out)
 
 
+def known_teams(script: Script) -> list[tuple[str, list[int]]]:
+    """Teams whose every member the seat was shown (a ``team.known`` event naming as many seats
+    as the cast has cards of that team): the mafia's own meeting, the hunters' band."""
+    out = []
+    for kind, data, _ in script.view:
+        if kind != "team.known" or not isinstance(data, dict):
+            continue
+        team, seats = data.get("team"), data.get("seats")
+        if isinstance(team, str) and isinstance(seats, list) and all(type(n) is int for n in seats):
+            size = sum(1 for role in script.cast if script.teams[role] == team)
+            if size == len(set(seats)) and (team, sorted(seats)) not in out:
+                out.append((team, sorted(seats)))
+    return out[:1]  # one shown team: two could overlap after a recruitment
+
+
 def sample_deal(script: Script, rng: random.Random) -> list[str]:
-    """A random deal of the cast in which the seat holds the card it was dealt (step 2)."""
-    roles = list(script.cast)
-    rng.shuffle(roles)
+    """A deal drawn uniformly among those that give the seat the card it holds and the team mates
+    it was shown (step 2); any other knowledge is enforced by the catching up."""
+    deal: dict[int, str] = {}
+    rest = list(script.cast)
     if script.own_role is not None:
-        index = roles.index(script.own_role)
-        roles[index], roles[script.seat - 1] = roles[script.seat - 1], roles[index]
-    return roles
+        deal[script.seat] = script.own_role
+        rest.remove(script.own_role)
+    for team, seats in known_teams(script):
+        open_seats = [n for n in seats if n not in deal]
+        members = [role for role in rest if script.teams[role] == team]
+        if len(members) != len(open_seats):
+            continue
+        rng.shuffle(members)
+        for number, role in zip(open_seats, members, strict=True):
+            deal[number] = role
+            rest.remove(role)
+    rng.shuffle(rest)
+    free = iter(rest)
+    return [deal[n] if n in deal else next(free) for n in range(1, script.players + 1)]
 
 
 class _Rejected(Exception):
