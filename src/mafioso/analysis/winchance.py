@@ -39,6 +39,9 @@ from mafioso.engine.prompts import CHOOSE_MANY, Choice, Decision, Draw, Prompt
 PUBLIC_SEAT = -1
 """The seat number used for the table's view: it sees public events only."""
 
+GIVE_UP = 200
+"""Deals drawn before giving up when none has reproduced the view (the estimate then has no playouts)."""
+
 TRIES_PER_BATCH = 24
 """How many sets of hidden answers a secret step is given before its deal is dropped."""
 
@@ -314,7 +317,8 @@ def win_chance(
     """Each winner's chance in ``game`` from ``seat``'s view (``None``: the table's), by playouts.
 
     Deterministic given ``seed``. It reads the real game only through :func:`read_script`, which
-    keeps what the seat may know. ``max_tries`` bounds the deals drawn (default 50 per playout).
+    keeps what the seat may know. ``max_tries`` bounds the deals drawn (default 50 per playout;
+    after :data:`GIVE_UP` deals with none accepted, it stops with no playouts).
     """
     result = WinChance(seat, 0)
     if game.outcome is not None:  # the end and its winners are announced to everyone
@@ -325,7 +329,7 @@ def win_chance(
     draw = sampler or sample_deal
     tries = max_tries if max_tries is not None else 50 * playouts
     for attempt in range(tries):
-        if result.playouts >= playouts:
+        if result.playouts >= playouts or (attempt >= GIVE_UP and not result.playouts):
             break
         rng = random.Random(f"win-chance/{seed}/{attempt}")
         world_seed = rng.randrange(2**31)
