@@ -10,7 +10,15 @@ import pytest
 from mafioso.agents.base import make_bots
 from mafioso.analysis import win_chance, winchance
 from mafioso.analysis.simulate import simulate
-from mafioso.analysis.winchance import PUBLIC_SEAT, Script, initial_cast, read_script, sample_deal, seen_by
+from mafioso.analysis.winchance import (
+    PUBLIC_SEAT,
+    Script,
+    Unsupported,
+    initial_cast,
+    read_script,
+    sample_deal,
+    seen_by,
+)
 from mafioso.engine import Game
 from mafioso.engine.errors import MafiosoError
 
@@ -151,3 +159,12 @@ def test_a_mafioso_s_deals_put_the_black_cards_on_the_seats_it_met() -> None:
         sheriffs.add(deal.index("sheriff") + 1)
     assert dons == set(black) - {viewer}
     assert sheriffs == set(range(1, 11)) - set(black)
+
+
+def test_blitz_in_progress_is_refused_in_words() -> None:
+    """Blitz's deal is a deck drafted in play: it cannot be dealt again seat by seat."""
+    game = Game("blitz", 8, seed=1, decoys=True)
+    prompt = game.awaiting()[0]
+    game.timeout(prompt.seat, prompt.id)
+    with pytest.raises(Unsupported, match="blitz cannot be dealt again seat by seat"):
+        win_chance(game, None, playouts=5)

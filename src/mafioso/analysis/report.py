@@ -227,7 +227,7 @@ def decisive_figure(cells: Sequence[CellResult]) -> Any:
     """The side's live chance round by round in a few sample games of the page's middle setup."""
     import plotly.graph_objects as go
 
-    from mafioso.analysis.winchance import decisive_days
+    from mafioso.analysis.winchance import Unsupported, decisive_days
 
     if not cells:
         return None
@@ -237,8 +237,11 @@ def decisive_figure(cells: Sequence[CellResult]) -> Any:
     figure = go.Figure()
     drawn = 0
     for game in range(DECISIVE_GAMES):
-        days = decisive_days(cell.edition, cell.players, cell.option_dict, cell.bots, side, seed=game,
-                             playouts=DECISIVE_PLAYOUTS)
+        try:
+            days = decisive_days(cell.edition, cell.players, cell.option_dict, cell.bots, side, seed=game,
+                                 playouts=DECISIVE_PLAYOUTS)
+        except Unsupported:  # blitz: no plot rather than a wrong one
+            return None
         if len(days) < 3:  # a game of one round (blitz's draft and night) has no days to compare
             continue
         drawn += 1

@@ -125,8 +125,14 @@ def read_script(game: Game, seat: int | None) -> Script:
     """Cut the real game into batches and keep what ``seat`` knows of each (step 1)."""
     viewer = PUBLIC_SEAT if seat is None else seat
     cast = initial_cast(game)
-    twin = Game(game.edition, seats=cast, options=game.options, seed=game.seed, decoys=game.decoys,
-                draws=[e for e in game.history if isinstance(e, Draw) and e.key != "deal"])
+    try:
+        if len(cast) != game.players:
+            raise MafiosoError(f"its deal holds {len(cast)} cards for {game.players} seats")
+        twin = Game(game.edition, seats=cast, options=game.options, seed=game.seed, decoys=game.decoys,
+                    draws=[e for e in game.history if isinstance(e, Draw) and e.key != "deal"])
+    except MafiosoError as error:  # blitz: the deal is a deck drafted in play, not a seating
+        raise Unsupported(f"{game.edition.id} cannot be dealt again seat by seat, so its live win chance "
+                          f"is not estimated ({error})") from None
     opening = len(seen_by(twin.events, viewer))
     batches: list[Batch] = []
     current: list[Decision] = []
@@ -198,6 +204,10 @@ def sample_deal(script: Script, rng: random.Random) -> list[str]:
     rng.shuffle(rest)
     free = iter(rest)
     return [deal[n] if n in deal else next(free) for n in range(1, script.players + 1)]
+
+
+class Unsupported(MafiosoError):
+    """An edition whose deal cannot be redrawn seat by seat (blitz's draft)."""
 
 
 class _Rejected(Exception):

@@ -401,7 +401,7 @@ def show_win_chance(game: Any, seat: int | None, playouts: int, seed: int, bots:
     """Print each winner's chance in a replayed game from a seat's view (or the table's)."""
     from rich.console import Console
 
-    from mafioso.analysis.winchance import win_chance
+    from mafioso.analysis.winchance import Unsupported, win_chance
 
     if seat is not None and not 1 <= seat <= game.players:
         raise CommandError(f"--seat takes a seat from 1 to {game.players}, not {seat}")
@@ -410,7 +410,10 @@ def show_win_chance(game: Any, seat: int | None, playouts: int, seed: int, bots:
     kind = parse_bots(bots)
     if len(kind) != 1:
         raise CommandError("--bots takes one kind for the playouts: random or heuristic")
-    result = win_chance(game, seat, playouts, seed=seed, bots=kind[0])
+    try:
+        result = win_chance(game, seat, playouts, seed=seed, bots=kind[0])
+    except Unsupported as error:
+        raise CommandError(str(error)) from None
     if as_json:
         emit_json(result.to_json())
         return
