@@ -12,6 +12,10 @@ command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/n
 # The judge's desk renders protocol PDFs with WeasyPrint (Pango) and checks them as PNG with pdftoppm.
 command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
 ldconfig -p 2>/dev/null | grep -q libpangoft2-1.0 || need+=(libpangoft2-1.0-0)
+# The pages are type-checked with TypeScript, and axe-core checks them in the browser suite (npm).
+command -v npm >/dev/null 2>&1 || need+=(nodejs npm)
+# Role icons are emoji: the screenshots show boxes without a colour emoji font.
+fc-list 2>/dev/null | grep -qi "color emoji" || need+=(fonts-noto-color-emoji)
 if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
     $SUDO apt-get update -qq
@@ -30,6 +34,11 @@ for plugin in tests/plugins/*/; do
         .venv/bin/python -m pip install -q -e "$plugin"
     fi
 done
+
+if command -v npm >/dev/null 2>&1; then
+    npm ci --no-audit --no-fund --loglevel=error
+    echo "== tsc"; node_modules/.bin/tsc --noEmit -p jsconfig.json
+fi
 
 echo "== ruff"; .venv/bin/ruff check src tests benchmarks
 echo "== mypy"; .venv/bin/mypy

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from mafioso.agents.base import Bot, RandomBot, make_bots, random_choice
+from mafioso.agents.base import Bot, RandomBot, bot_generator, make_bots, random_choice
 from mafioso.agents.play import play_game, run_bots
 from mafioso.engine import (
     CHOOSE_MANY,
@@ -34,6 +34,9 @@ from mafioso.engine import (
     find_edition,
     visible,
 )
+from mafioso.engine import game as game_module
+from mafioso.engine.chance import seeded
+from mafioso.engine.edition import Edition
 from mafioso.engine.errors import IllegalTarget, InvalidDecision
 from mafioso.engine.steps import Secret
 from tests.editions_on_v2 import ON_V2, edition_params
@@ -232,3 +235,66 @@ def test_a_bot_not_attached_says_so() -> None:
     bot = RandomBot(4, find_edition("sport"), {}, 10, random.Random(1))
     with pytest.raises(RuntimeError, match="seat 4 is not attached"):
         _ = bot.knows.role
+
+
+def _knowledge(observer: Any) -> tuple[Any, ...]:
+    """Everything an observer knows, in plain values (``facts`` by their text, since an edition
+    may keep its own objects there)."""
+    return (observer.role, observer.team, dict(observer.known_roles), dict(observer.known_teams),
+            set(observer.out), list(observer.living), repr(observer.facts), list(observer.history))
+
+
+@pytest.mark.parametrize("edition", edition_params())
+def test_observers_made_together_know_what_observers_made_one_by_one_know(edition: str) -> None:
+    for seed in range(3):
+        together: dict[int, Any] = {}
+        alone: dict[int, Any] = {}
+        for step, game in enumerate(_played(edition, seed, decoys=seed == 2)):
+            if step == 2 * seed + 3:  # mid-game: the new observers catch up on the events so far
+                seats = list(range(game.players + 1))
+                together = game.observers(seats)
+                twin = Game.replay(game.log(), check=False)
+                alone = {seat: twin.observer(seat) for seat in seats}
+                assert [_knowledge(together[s]) for s in seats] == [_knowledge(alone[s]) for s in seats]
+        final = Game.replay(game.log(), check=False)  # and they keep up as the game goes on
+        assert [_knowledge(o) for o in together.values()] == [_knowledge(final.observer(s)) for s in together]
+
+
+def test_an_edition_that_folds_for_all_seats_at_once_knows_what_folding_seat_by_seat_knows(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    logs = [play_game("vendetta", 12, seed=seed, bots="heuristic", options={"leader": "jailer"}).log() for seed in range(4)]
+    fast = [_known_at_every_decision(log) for log in logs]
+    edition = find_edition("vendetta")
+    monkeypatch.setattr(type(edition), "observe_seats", Edition.observe_seats)  # one call of observe per seat
+    assert fast == [_known_at_every_decision(log) for log in logs]
+
+
+def _known_at_every_decision(log: dict[str, Any]) -> list[Any]:
+    """What every seat knows after each decision of a logged game, replayed."""
+    game = Game.replay({**log, "history": [entry for entry in log["history"] if entry[0] == "chance"]}, check=False)
+    observers = game.observers(list(range(game.players + 1)))
+    known = []
+    for entry in log["history"]:
+        if entry[0] != "chance":
+            game.decide(*entry)
+            known.append([_knowledge(observer) for observer in observers.values()])
+    return known
+
+
+@pytest.mark.parametrize("number", [0, 1, 7, -3, 2**40 + 5, 10**30, 1000003 * 4999 + 12])
+def test_a_generator_seeded_fast_is_the_plain_one(number: int) -> None:
+    assert seeded(number).getstate() == random.Random(number).getstate()
+    assert bot_generator(3, 5).getstate() == random.Random(3 * 1000003 + 5).getstate()
+
+
+@pytest.mark.parametrize("edition", edition_params())
+def test_a_cast_worked_out_once_deals_what_working_it_out_every_time_deals(edition: str) -> None:
+    found = find_edition(edition)
+    counts = range(found.min_players, found.max_players + 1)
+    fresh = {}
+    for players in counts:  # each worked out anew...
+        game_module._CASTS.clear()
+        fresh[players] = Game(edition, players, seed=players, decoys=False)
+    for players in reversed(counts):  # ...and each taken from the casts worked out before
+        again = Game(edition, players, seed=players, decoys=False)
+        assert again.history == fresh[players].history and again.digest() == fresh[players].digest()

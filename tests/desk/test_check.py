@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
 from mafioso.desk import formats
-from tests.desk.helpers import sample
+from mafioso.desk.capture import protocol_of
+from mafioso.desk.record import Protocol
+from tests.desk.helpers import SCENARIOS, sample, scenario_game
 
 
 def problems_of(data: dict[str, Any]) -> list[str]:
@@ -69,3 +72,47 @@ def test_every_problem_is_reported_in_one_run() -> None:
     game["votes"].append({"day": 2, "num": 1, "voter": 5, "candidate": 7})
     game["result"] = 1
     assert len(problems_of(game)) >= 2
+
+
+def tie_protocols() -> list[tuple[str, Protocol]]:
+    """Every scenario's game that has a tie (a re-vote or a lift vote), as a protocol."""
+    out = []
+    for path in SCENARIOS:
+        game = scenario_game(path)
+        if game is not None:
+            proto = protocol_of(game)
+            if any(len(day.votes) > 1 or day.lift for day in proto.days.values()):
+                out.append((path.stem, proto))
+    return out
+
+
+def test_tie_edge_cases_handled_wrongly_are_all_reported() -> None:
+    """mafiaratings' backlog lists tie edge cases its validation misses; here every tie of every
+    scenario (re-votes, repeated ties, lift votes that pass or fail, all tied, 2-2 at four, three
+    at nine) is broken three ways, and each broken protocol must be reported."""
+    cases = tie_protocols()
+    assert len(cases) >= 10, [name for name, _ in cases]
+    for name, proto in cases:
+        assert formats.check(copy.deepcopy(proto))[1] == [], name
+        for number, day in proto.days.items():
+            if len(day.votes) > 1:
+                broken = copy.deepcopy(proto)
+                broken.days[number].votes = broken.days[number].votes[:-1]
+                found = [str(p) for p in formats.check(broken)[1]]
+                assert any("a tie handled wrongly" in p for p in found), (name, found)
+            if day.lift:
+                broken = copy.deepcopy(proto)
+                broken.days[number].lift = None
+                found = [str(p) for p in formats.check(broken)[1]]
+                assert any("the rules call for a vote on removing all the tied players" in p for p in found), (name, found)
+                tied, _ = day.lift
+                if any(pen.moment.act == "lift" and pen.moment.number == number for pen in proto.penalties):
+                    continue  # a fourth foul during the lift vote cancels it: its hands mean nothing
+                passed = all(gone.how == "voted" and gone.number == number for gone in map(proto.departure, tied) if gone)
+                passed = passed and all(proto.departure(seat) is not None for seat in tied)
+                broken = copy.deepcopy(proto)
+                voters = tuple(seat for seat in range(1, 11) if (gone := proto.departure(seat)) is None
+                               or gone.number >= number)  # every seat still in the game that day
+                broken.days[number].lift = (tied, () if passed else voters)  # the opposite outcome
+                found = [str(p) for p in formats.check(broken)[1]]
+                assert any("by the rules seat" in p for p in found), (name, passed, found)

@@ -91,3 +91,8 @@ def play_over_sockets(client: TestClient, host: str, tokens: list[str], seed: in
                 reply = send(client, token, {"type": "decide", "prompt": raw["id"], "choice": random_choice(as_prompt(raw), rng)})
                 assert reply["type"] == "ack", reply
     raise AssertionError("the game did not end")
+
+
+def without_countdown(message: dict[str, Any]) -> dict[str, Any]:
+    """A state without its live countdown (seconds left: it moves with the clock)."""
+    return {k: v for k, v in message.items() if k != "timer_ends"}

@@ -1,18 +1,18 @@
-"""A real browser: Playwright drives Debian's Chromium through a whole sport game.
+"""A real browser: Playwright drives Debian's Chromium through a whole game of every edition.
 
-One host page (a wide screen) and ten phone pages (360x740) play to the end through the UI only,
-with a phone and the host reloaded mid-game and the server killed and restarted mid-game.
-Screenshots go to ``artifacts/screenshots/``.
+A shared screen at 1920x1080 and a phone per seat at 360x740 play to the end through the pages
+only: one phone stalls in public steps (the host calls *Time is up*), a phone and the host
+reload at night, and the server is killed and restarted at night. Along the way: the hidden card
+is compared pixel for pixel across roles, axe-core checks the pages, and a form being filled in
+must survive incoming messages. Screenshots go to ``artifacts/screenshots/EDITION/``.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import random
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,57 +20,19 @@ from typing import Any
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run", "--disable-quic"]
-SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
-PHONE = {"width": 360, "height": 740}
-WIDE = {"width": 1280, "height": 800}
+from tests.server.browser import ARGS, AXE, CHROMIUM, PHONE, SHOTS, TV, Server, answer_one, api, axe_violations, shoot
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK), reason="Debian's chromium is not installed"),
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-class Server:
-    """``mafioso.server.serve`` in a subprocess, so it can be killed like a real one."""
-
-    def __init__(self, db: Path) -> None:
-        self.db = db
-        self.port = free_port()
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> None:
-        code = (f"from mafioso.server import serve; "
-                f"serve('127.0.0.1', {self.port}, {str(self.db)!r}, min_step_seconds=0)")
-        self.process = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("the server did not start")
-
-    def kill(self) -> None:
-        if self.process is not None:
-            self.process.kill()
-            self.process.wait()
-            self.process = None
+NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kai", "Lu"]
+PLAYERS = {"sport": 10, "vendetta": 7, "vampires": 7, "spytown": 7, "blitz": 7}
+VOICE = {"vendetta"}
+"""Editions played with the shared screen's voice on (the script waits for its lines)."""
+AGAIN = "vendetta"
+"""The edition whose game ends with *Play again* (into blitz, seats shuffled)."""
 
 
 @pytest.fixture
@@ -81,7 +43,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
     running.kill()
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     with playwright_api.sync_playwright() as driver:
         chromium = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
@@ -89,18 +51,30 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
-def shoot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
+PHASE_CLOCK = """
+addEventListener("DOMContentLoaded", () => {
+  const node = document.getElementById("phase");
+  if (!node) return;
+  const log = JSON.parse(sessionStorage.getItem("phases") || "[]");
+  new MutationObserver(() => {
+    log.push([Date.now(), node.textContent]);
+    sessionStorage.setItem("phases", JSON.stringify(log));
+  }).observe(node, {childList: true, characterData: true, subtree: true});
+});
+"""
+"""Records on the shared screen when each step began (``artifacts/screenshots/EDITION/steps.txt``)."""
 
 
-def create_table(browser: Any, server: Server) -> tuple[Any, str]:
-    host = browser.new_context(viewport=WIDE).new_page()
+def create_table(browser: Any, server: Server, edition: str, players: int, voice: bool = False) -> tuple[Any, str]:
+    context = browser.new_context(viewport=TV)
+    context.add_init_script(f"localStorage.setItem('mafioso.speak', '{'on' if voice else 'off'}')")
+    context.add_init_script(PHASE_CLOCK)
+    host = context.new_page()
     host.goto(server.url + "/host")
-    host.wait_for_selector("#edition option[value=sport]", state="attached")
-    host.select_option("#edition", "sport")
-    shoot(host, "host-setup")
+    host.wait_for_selector(f"#edition option[value={edition}]", state="attached")
+    host.select_option("#edition", edition)
+    host.fill("#players", str(players))
+    shoot(host, edition, "host-setup")
     host.evaluate("document.querySelector('#step').min = 0")  # this server allows instant steps (a test)
     host.fill("#step", "0.3")
     host.click("#setupform button[type=submit]")
@@ -109,113 +83,263 @@ def create_table(browser: Any, server: Server) -> tuple[Any, str]:
     return host, code
 
 
-SENT: list[int] = []
-"""The size in bytes of every frame a phone page sent."""
-
-
-def listen(socket: Any) -> None:
-    socket.on("framesent", lambda payload: SENT.append(len(payload.encode() if isinstance(payload, str) else payload)))
-
-
 def join(browser: Any, server: Server, code: str, name: str) -> Any:
     phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
-    phone.on("websocket", listen)
     phone.goto(f"{server.url}/p?code={code}")
-    if name == "Ann":
-        shoot(phone, "phone-join")
     phone.fill("#name", name)
     phone.click("#joinform button")
     phone.wait_for_selector("#lobby:not([hidden])")
     return phone
 
 
-def answer_one(phone: Any, rng: random.Random) -> bool:
-    """Answer the phone's first shown prompt with a random choice; False if it shows none."""
-    prompt = phone.query_selector("#prompts .prompt")
-    if prompt is None:
-        return False
-    options = prompt.query_selector_all(".opt")
-    confirm = prompt.query_selector(".go")
-    try:
-        if options and (confirm is None or rng.random() < 0.5):
-            rng.choice(options).click(timeout=2000)
-        if confirm is not None and prompt.is_visible():
-            confirm.click(timeout=2000)
-    except playwright_api.Error:
-        return False  # the page redrew under us (a new state arrived): try again next round
-    return True
-
-
-def play_until(phones: list[Any], host: Any, rng: random.Random, done: Any, limit: float = 100) -> None:
+def play_until(phones: list[Any], host: Any, rng: random.Random, done: Any, stalled: Any = None, limit: float = 150) -> None:
+    """Every phone answers, but ``stalled`` only at night: when only it is left in a public step,
+    the host presses *Time is up*. (A stalled secret step ends by itself at its limit, 60 s or
+    its own timer: ``test_stall.py`` proves that over sockets; here it would only cost minutes.)"""
     deadline = time.monotonic() + limit
+    idle = 0
     while not done():
         assert time.monotonic() < deadline, "the game did not get there in time"
         acted = False
+        night = stalled is not None and is_night(host)
         for phone in phones:
-            acted |= answer_one(phone, rng)
+            if phone is not stalled or night:
+                acted |= answer_one(phone, rng, playwright_api.Error)
+        idle = 0 if acted else idle + 1
+        if idle > 6 and host.is_visible("#timeup"):
+            host.click("#timeup")
+            idle = 0
         if not acted:
-            host.wait_for_timeout(60)
+            host.wait_for_timeout(80)
 
 
-def phase_of(host: Any) -> str:
-    text: str = host.inner_text("#phase")
-    return text
+def is_night(host: Any) -> bool:
+    return bool(host.evaluate("document.querySelector('#play').dataset.secret === 'true'"))
 
 
-def test_a_whole_sport_game_through_the_browser(browser: Any, server: Server) -> None:
-    rng = random.Random(7)
-    SENT.clear()
-    host, code = create_table(browser, server)
-    phones = [join(browser, server, code, name) for name in
-              ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo"]]
+def hidden_cards_alike(phones: list[Any], edition: str) -> None:
+    """Face down, every phone's card and secret area look the same, pixel for pixel, whatever
+    the role; face up the border takes the team's colour and "Only you know" opens under it."""
+    for phone in phones:
+        phone.wait_for_selector("#card .face")
+    shots = [hashlib.sha256(phone.locator("#card").screenshot()).hexdigest() for phone in phones]
+    assert len(set(shots)) == 1, "a hidden card must look the same for every role"
+    assert all(phone.is_hidden("#secret") for phone in phones)
+    colours = set()
+    for phone in phones:
+        phone.click("#card")
+        assert phone.is_visible("#secret") and phone.inner_text("#card .role")
+        colours.add(phone.evaluate("getComputedStyle(document.querySelector('#card')).borderTopColor"))
+        if phone is phones[0]:
+            shoot(phone, edition, "phone-card-shown")
+        phone.click("#card")
+    assert len(colours) > 1, "shown, the border is the team's colour (the teams differ)"
+
+
+def form_survives(phones: list[Any], host: Any, rng: random.Random) -> bool:
+    """A prompt form on screen stays the same element while other messages arrive, so what its
+    player half-chose (a multi-pick, a nominee) is kept."""
+    for phone in phones:
+        form = phone.query_selector("#prompts .prompt")
+        if form is None:
+            continue
+        option = form.query_selector(".opt[aria-pressed]")
+        if option is None:
+            continue
+        option.click()
+        form.evaluate("f => { f.dataset.kept = 'yes'; }")
+        before = host.evaluate("document.querySelector('#log').textContent")
+        for other in phones:
+            if other is not phone:
+                answer_one(other, rng, playwright_api.Error)
+        host.wait_for_timeout(300)
+        if host.evaluate("document.querySelector('#log').textContent") == before and not phone.query_selector("[data-kept]"):
+            continue
+        kept = phone.query_selector("#prompts [data-kept=yes] .opt[aria-pressed=true]")
+        gone = phone.query_selector(f"#prompts [data-prompt='{form.get_attribute('data-prompt')}']") is None
+        assert kept is not None or gone, "an incoming message threw away a half-made choice"
+        return kept is not None
+    return False
+
+
+def play_again(host: Any, phones: list[Any], old: str) -> None:
+    """*Play again* into another edition with the seats shuffled: the host screen and every phone
+    follow to the new table's lobby (the bot too), and the new game is dealt."""
+    host.select_option("#again-edition", "blitz")
+    host.select_option("#again-seats", "shuffle")
+    host.click("form.again button[type=submit]")
+    host.wait_for_selector("#lobby:not([hidden])")
+    host.wait_for_function(f"() => document.querySelector('#code').textContent && document.querySelector('#code').textContent !== '{old}'")
+    new = host.inner_text("#code")
+    assert host.query_selector("#order .botmark"), "the bot comes along"
+    assert len(host.query_selector_all("#order li")) == len(phones) + 1
+    for phone in phones:
+        phone.wait_for_function(f"() => (document.querySelector('#hello') || {{}}).textContent.includes('{new}')")
+        assert f"code={new}" in phone.url, "the phone's address follows the new code"
+    shoot(host, "blitz", "host-lobby-again")
     host.wait_for_function("() => !document.querySelector('#deal').disabled")
-    shoot(host, "host-lobby")
     host.click("#deal")
     host.wait_for_selector("#play:not([hidden])")
-    phones[0].wait_for_selector("#game:not([hidden])")
-    phones[0].click("#card")
-    assert phones[0].inner_text("#card .role")
-    shoot(phones[0], "phone-card")
-    phones[0].click("#card")
-    assert phones[0].query_selector("#card .role") is None, "one tap hides the card again"
-    assert phones[0].evaluate("document.documentElement.scrollWidth") <= PHONE["width"], "no sideways scrolling"
-    phones[1].wait_for_selector("#prompts .prompt")
-    shoot(phones[1], "phone-prompt")
+    for phone in phones:
+        phone.wait_for_selector("#game:not([hidden])")
+    shoot(phones[0], "blitz", "phone-after-play-again")
 
-    play_until(phones, host, rng, lambda: phase_of(host).startswith("day 1"))
-    shoot(host, "host-day")
-    phones[2].reload()  # a phone reloads: it finds its seat again from its stored pass
+
+@pytest.mark.parametrize("edition", list(PLAYERS))
+def test_a_whole_game_in_the_browser(browser: Any, server: Server, edition: str) -> None:
+    rng = random.Random(7)
+    players = PLAYERS[edition]
+    started = time.monotonic()
+    host, code = create_table(browser, server, edition, players, voice=edition in VOICE)
+    host.click("#bot")  # a bot takes the first seat
+    host.wait_for_selector("#order .botmark")
+    phones = [join(browser, server, code, name) for name in NAMES[:players - 1]]
+    host.wait_for_function("() => !document.querySelector('#deal').disabled")
+    shoot(host, edition, "host-lobby")
+    shoot(phones[0], edition, "phone-lobby")
+    host.click("#deal")
+    host.wait_for_selector("#play:not([hidden])")
+    for phone in phones:
+        phone.wait_for_selector("#game:not([hidden])")
+    assert phones[0].evaluate("document.documentElement.scrollWidth") <= PHONE["width"], "no sideways scrolling"
+    shoot(host, edition, "host-first-step")
+    deadline = time.monotonic() + 30
+    while not (asked := [phone for phone in phones if phone.query_selector("#prompts .prompt")]):
+        assert time.monotonic() < deadline, "no phone was asked anything"
+        host.wait_for_timeout(100)
+    shoot(asked[0], edition, "phone-prompt")
+    stalled = phones[-1]
+
+    play_until(phones, host, rng, lambda: not is_night(host) and host.query_selector(".seat.speaking") is not None, stalled)
+    form_survives(phones, host, rng)
+    shoot(host, edition, "host-day")
+    play_until(phones, host, rng, lambda: host.query_selector("#tally li") is not None or is_night(host)
+               or host.query_selector(".winners") is not None, stalled)
+    if host.query_selector("#tally li") is not None:
+        shoot(host, edition, "host-vote")  # the public vote so far, by name
+    play_until(phones, host, rng, lambda: is_night(host) or host.query_selector(".winners") is not None, stalled)
+    # a random game may end on its first day (spytown's police can vote the only Mafioso out):
+    # then the checks below run on the end screen instead of at night
+    nights = host.query_selector(".winners") is None
+    if nights:
+        shoot(host, edition, "host-night")
+    assert not axe_violations(host), "the table at night (seats out, roles revealed) passes axe-core too"
+    hidden_cards_alike(phones, edition)  # by night every edition has dealt its cards (blitz drafts them)
+    phones[2].reload()  # a phone reloads at night: it finds its seat again from its stored pass
     phones[2].wait_for_selector("#game:not([hidden])")
-    assert phones[2].inner_text("#me").startswith("Seat 3")
+    assert phones[2].inner_text("#me").startswith(NAMES[2] + " · seat ")
+    assert host.query_selector_all(".seat.bot"), "the bot's seat is marked on the shared screen"
     host.reload()
     host.wait_for_selector("#play:not([hidden])")
-    assert phase_of(host).startswith("day 1")
+    if nights:
+        play_until(phones, host, rng, lambda: not is_night(host), stalled)
+    stalled = None  # the phone comes back (a stalled secret step costs its whole fixed time)
+    play_until(phones, host, rng, lambda: is_night(host) or host.query_selector(".winners") is not None, stalled)
+    if host.query_selector(".winners") is None:
+        server.kill()  # the server dies at night ...
+        host.wait_for_selector("#status:has-text('Reconnecting')")
+        server.start()  # ... and comes back: every screen reconnects and the table goes on
+        host.wait_for_selector("#status:empty", timeout=15000)
+        for phone in phones:
+            phone.wait_for_selector("#status:empty", timeout=15000)
 
-    play_until(phones, host, rng, lambda: phase_of(host).startswith("night 1"))
-    server.kill()  # the server dies in the night ...
-    host.wait_for_selector("#status:has-text('Reconnecting')")
-    server.start()  # ... and comes back: every screen reconnects and the table goes on
-    host.wait_for_selector("#status:empty", timeout=15000)
-    for phone in phones:
-        phone.wait_for_selector("#status:empty", timeout=15000)
-    assert phase_of(host).startswith("night 1")
+    play_until(phones, host, rng, lambda: host.query_selector(".winners") is not None, stalled, limit=300)
+    assert host.query_selector_all(".story .chapter li"), "the story is told by phase at the end"
+    assert host.is_hidden("#log"), "the story is shown once, not again as a log"
+    if host.query_selector("#again-edition"):
+        host.wait_for_selector("#again-edition option", state="attached")
+    shoot(host, edition, "host-end")
+    assert not axe_violations(host), "the end screen passes axe-core"
+    phones[0].wait_for_selector("#outcome .verdict")
+    verdicts = {phone.inner_text("#outcome .verdict") for phone in phones}
+    assert verdicts <= {"You won!", "You lost."} and verdicts, verdicts
+    shoot(phones[0], edition, "phone-end")
+    if edition == AGAIN:
+        play_again(host, phones, code)
+    steps = host.evaluate("JSON.parse(sessionStorage.getItem('phases') || '[]')")
+    lines = [f"{(at - steps[0][0]) / 1000:7.1f} s  {text}" for at, text in steps] if steps else []
+    (SHOTS / edition / "steps.txt").write_text("\n".join(lines) + "\n")
+    elapsed = time.monotonic() - started
+    (SHOTS / edition).mkdir(parents=True, exist_ok=True)
+    (SHOTS / edition / "time.txt").write_text(f"{elapsed:.1f} s\n")
 
-    play_until(phones, host, rng, lambda: host.query_selector(".winners") is not None)
-    assert "won" in host.inner_text(".winners") or "nobody" in host.inner_text(".winners")
-    assert host.query_selector_all("#end details li"), "the whole story is shown at the end"
-    shoot(host, "host-end")
-    phones[0].wait_for_selector("#outcome:not(:empty)")
-    shoot(phones[0], "phone-end")
-    from mafioso.server.ws import PHONE_FRAME
 
-    assert len(SENT) > 100 and set(SENT) == {PHONE_FRAME}, "every frame a phone sent has one size"
+def test_no_serious_accessibility_violations(browser: Any, server: Server) -> None:
+    """axe-core, injected into each page, finds nothing serious or critical on the host's setup,
+    lobby and table, a phone's join, lobby and game, and a spectator's screen."""
+    assert AXE.exists(), "npm ci installs axe-core"
+    found: dict[str, list[str]] = {}
+    host = browser.new_context(viewport=TV).new_page()
+    host.goto(server.url + "/host")
+    host.wait_for_selector("#edition option[value=vendetta]", state="attached")
+    found["host setup"] = axe_violations(host)
+    host.select_option("#edition", "vendetta")
+    host.fill("#players", "6")
+    host.click("#setupform button[type=submit]")
+    host.wait_for_selector("#code:not(:empty)")
+    code = host.inner_text("#code")
+    phone = browser.new_context(viewport=PHONE, is_mobile=True).new_page()
+    phone.goto(f"{server.url}/p?code={code}")
+    phone.wait_for_selector("#join:not([hidden])")
+    found["phone join"] = axe_violations(phone)
+    phones = [join(browser, server, code, name) for name in NAMES[:6]]
+    found["phone lobby"] = axe_violations(phones[0])
+    host.wait_for_function("() => !document.querySelector('#deal').disabled")
+    found["host lobby"] = axe_violations(host)
+    host.click("#deal")
+    host.wait_for_selector("#play:not([hidden])")
+    phones[0].wait_for_selector("#card .face")
+    found["host table"] = axe_violations(host)
+    found["phone game"] = axe_violations(phones[0])
+    phones[0].click("#card")
+    found["phone card"] = axe_violations(phones[0])
+    watch = browser.new_context(viewport=TV).new_page()
+    watch.goto(f"{server.url}/watch?code={code}")
+    watch.wait_for_selector("#play:not([hidden])")
+    found["watch"] = axe_violations(watch)
+    assert not any(found.values()), found
+
+
+def test_phone_page_is_small_and_paints_fast_on_a_slow_link(browser: Any, server: Server) -> None:
+    """The phone's page over an emulated 400 ms, 1 Mbit/s link: under 60 kB compressed, first paint
+    under 1.5 s. The figures are written to ``artifacts/page-weight.txt``."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True)
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+    cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": 400,
+                                                  "downloadThroughput": 125_000, "uploadThroughput": 125_000})
+    received: list[int] = []
+    cdp.on("Network.loadingFinished", lambda event: received.append(int(event["encodedDataLength"])))
+    page.goto(server.url + "/p?code=ABCD", wait_until="load")
+    page.wait_for_timeout(300)
+    paint = page.evaluate("(performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime || -1")
+    text = page.evaluate("fetch('/api/text?lang=en').then(r => r.status)")
+    assert text == 200
+    weight = sum(received)
+    SHOTS.parent.mkdir(parents=True, exist_ok=True)
+    (SHOTS.parent / "page-weight.txt").write_text(f"phone page {weight} bytes on the wire, first contentful paint {paint:.0f} ms "
+                                                  "(400 ms latency, 1 Mbit/s)\n")
+    assert 0 < paint < 1500, paint
+    assert weight < 60_000, weight
+    with contextlib.suppress(Exception):
+        context.close()
+
+
+def test_pages_are_served_compressed(server: Server) -> None:
+    import urllib.request
+
+    for path in ("/p", "/host", "/static/host.js", "/static/style.css"):
+        request = urllib.request.Request(server.url + path, headers={"Accept-Encoding": "gzip"})
+        with urllib.request.urlopen(request) as response:
+            assert response.headers.get("Content-Encoding") == "gzip", path
 
 
 def test_decision_round_trip_latency(server: Server) -> None:
     """Time from a phone's decision to its acknowledgement (stored and committed), over a real socket."""
     import json
     import statistics
-    import urllib.request
 
     from websockets.sync.client import connect
 
@@ -223,14 +347,8 @@ def test_decision_round_trip_latency(server: Server) -> None:
     from mafioso.server.ws import pad_frame
     from tests.server.helpers import as_prompt
 
-    def post(path: str, body: dict[str, Any]) -> dict[str, Any]:
-        request = urllib.request.Request(server.url + path, json.dumps(body).encode(), {"Content-Type": "application/json"})
-        with urllib.request.urlopen(request) as response:
-            answer: dict[str, Any] = json.loads(response.read())
-            return answer
-
-    table = post("/api/tables", {"edition": "sport", "players": 10, "step_seconds": 0})
-    tokens = [post("/api/join", {"code": table["code"], "name": f"P{n}"})["token"] for n in range(10)]
+    table = api(server, "/api/tables", {"edition": "sport", "players": 10, "step_seconds": 0})
+    tokens = [api(server, "/api/join", {"code": table["code"], "name": f"P{n}"})["token"] for n in range(10)]
     ws_url = server.url.replace("http", "ws") + "/ws"
     with connect(ws_url) as host:
         host.send(json.dumps({"type": "hello", "host": table["host"]}))
@@ -271,3 +389,136 @@ def test_decision_round_trip_latency(server: Server) -> None:
     SHOTS.parent.mkdir(parents=True, exist_ok=True)
     (SHOTS.parent / "latency.txt").write_text(f"decisions {len(times)} median {median:.1f} ms max {worst:.1f} ms\n")
     assert median < 100, f"median decision round trip {median:.1f} ms"
+
+
+FAKE_VOICE = """
+window.__said = [];
+window.__ends = [];
+const fake = {
+  speak(u) { window.__said.push(u.text); window.__ends.push(() => u.onend && u.onend()); },
+  cancel() {}, getVoices() { return [{name: "Ada", lang: "en-GB"}, {name: "Olga", lang: "ru-RU"}]; },
+  addEventListener() {},
+};
+Object.defineProperty(window, "speechSynthesis", {value: fake});
+window.SpeechSynthesisUtterance = function (text) { this.text = text; };
+"""
+
+
+def test_the_voice_keeps_pace_summarises_and_resumes(browser: Any, server: Server) -> None:
+    """The narrator speaks one line at a time and reports a line as spoken when it ENDS; a pile
+    of unspoken lines becomes one summary; a reload resumes at the first unspoken line."""
+    context = browser.new_context()
+    context.add_init_script(FAKE_VOICE)
+    page = context.new_page()
+    page.goto(server.url + "/static/schema.json")
+    page.evaluate("""async () => {
+        const {narrator} = await import("/static/narrator.js");
+        localStorage.setItem("mafioso.speak", "on");
+        window.__sent = [];
+        window.__voice = narrator(m => window.__sent.push(m));
+        window.__line = n => ({n, kind: n % 3 ? "say" : "phase", text: "line " + n, public: true});
+    }""")
+    page.evaluate("window.__voice.hear([0, 1].map(window.__line), 'T1', 'en')")
+    assert page.evaluate("window.__said") == ["line 0"], "one line at a time"
+    assert page.evaluate("window.__sent") == [], "nothing is spoken before its line ends"
+    page.evaluate("window.__ends.shift()()")
+    assert page.evaluate("window.__sent") == [{"type": "spoken", "upto": 1}]
+    page.wait_for_function("window.__said.length === 2")
+    assert page.evaluate("localStorage.getItem('mafioso.spoken.T1')") == "1", "a reload would resume at line 1"
+    page.evaluate("window.__ends.shift()()")
+    page.evaluate("window.__voice.hear([0, 1, 2, 3, 4, 5, 6, 7].map(window.__line), 'T1', 'en')")
+    page.wait_for_function("window.__said.length === 3")
+    said = page.evaluate("window.__said[2]")
+    assert said == "line 6. line 7", f"six unspoken lines are summarised as where we are now, not queued: {said!r}"
+    page.evaluate("window.__ends.shift()()")
+    page.wait_for_function("window.__sent.length === 3")
+    assert page.evaluate("window.__sent[2]") == {"type": "spoken", "upto": 8}
+    assert page.evaluate("window.__voice.voices()") == ["Ada"], "the voices of the table's language"
+    page.evaluate("window.__voice.set(false)")
+    assert page.evaluate("window.__sent.at(-1)") == {"type": "spoken", "upto": None}, "voice off: do not wait"
+    context.close()
+
+
+def test_a_phone_follows_a_new_join_code(browser: Any, server: Server) -> None:
+    """A phone holding a seat pass of one table, opened with another table's code (its QR code),
+    drops the old pass and offers to join the new table, instead of showing the old game."""
+    first = api(server, "/api/tables", {"edition": "vendetta", "players": 6})
+    second = api(server, "/api/tables", {"edition": "blitz", "players": 6})
+    phone = join(browser, server, first["code"], "Ann")
+    phone.goto(f"{server.url}/p?code={second['code']}")
+    phone.wait_for_selector("#join:not([hidden])")
+    assert phone.input_value("#code") == second["code"]
+    assert phone.input_value("#name") == "Ann", "the name is remembered"
+    assert phone.evaluate("localStorage.getItem('mafioso.seat')") is None
+    phone.click("#joinform button")
+    phone.wait_for_selector("#lobby:not([hidden])")
+    assert second["code"] in phone.inner_text("#hello")
+    phone.goto(f"{server.url}/p")
+    phone.wait_for_selector("#lobby:not([hidden])")  # without a code, the stored seat is kept
+    assert second["code"] in phone.inner_text("#hello")
+
+
+def test_bad_input_keeps_a_clear_error_and_changes_nothing(browser: Any, server: Server) -> None:
+    """A refused form keeps the page as it was and says why, in words, until the next try."""
+    phone = browser.new_context(viewport=PHONE, is_mobile=True).new_page()
+    phone.goto(f"{server.url}/p?code=ZZZZZ")
+    phone.fill("#name", "Ann")
+    phone.click("#joinform button")
+    phone.wait_for_selector("#banner.sticky")
+    said = phone.inner_text("#banner")
+    assert said and "{" not in said and "Traceback" not in said, said
+    assert phone.is_visible("#join") and phone.input_value("#name") == "Ann", "the form keeps what was typed"
+    host = browser.new_context(viewport=TV).new_page()
+    host.goto(server.url + "/host")
+    host.wait_for_selector("#edition option[value=sport]", state="attached")
+    host.select_option("#edition", "vendetta")
+    host.evaluate("document.querySelector('#players').removeAttribute('max')")
+    host.fill("#players", "99")
+    host.click("#setupform button[type=submit]")
+    host.wait_for_selector("#banner.sticky")
+    assert host.inner_text("#banner") and host.is_visible("#setup"), "refused: still on the form, with the reason"
+    assert host.input_value("#players") == "99"
+
+
+def test_an_incoming_message_keeps_a_half_made_choice(browser: Any, server: Server) -> None:
+    """The pages patch the DOM: a prompt form already on screen is kept as it is (its choices
+    made so far, the focus) when the next state lists it again, and only new forms are built."""
+    page = browser.new_context().new_page()
+    page.goto(server.url + "/static/schema.json")
+    page.evaluate("""async () => {
+        const M = await import("/static/common.js");
+        window.M = M;
+        document.body.innerHTML = '<div id="banner"></div><div id="box"></div>';
+        const opts = [1, 2, 3, 4].map(n => ({value: n, label: "Seat " + n}));
+        window.pick = {id: "n1.order", seat: 3, act: "order", title: "Order the kills", kind: "choose_many",
+          options: opts, optional: false, timer: null, interrupt: false, facts: [], min: 1, max: 3};
+        window.vote = {...window.pick, id: "d1.vote", title: "Vote", kind: "choose", min: null, max: null};
+        window.draw = list => M.keyed(document.getElementById("box"), list, M.promptKey, p => M.promptForm(p, () => {}));
+        window.draw([window.pick]);
+    }""")
+    assert page.inner_text("#box .count") == "Pick from 1 to 3, in order.", "what to pick, in words"
+    assert page.is_disabled("#box .go"), "nothing picked yet: nothing to send"
+    page.click("#box .opt >> nth=1")
+    page.focus("#box .opt >> nth=2")
+    page.evaluate("window.draw([window.vote, window.pick])")  # the next message: one more prompt
+    assert page.get_attribute("#box [data-prompt='n1.order'] .opt >> nth=1", "aria-pressed") == "true"
+    assert page.evaluate("document.activeElement.textContent") == "Seat 3", "the focus stays"
+    assert page.inner_text("#box [data-prompt='n1.order'] .count") == "Chosen in order: Seat 2"
+    assert page.evaluate("[...document.querySelectorAll('#box [data-prompt]')].map(n => n.dataset.prompt)") == \
+        ["d1.vote", "n1.order"], "order follows the message"
+    page.evaluate("window.draw([window.vote])")
+    assert page.query_selector("#box [data-prompt='n1.order']") is None, "a prompt gone from the message goes"
+
+
+def test_the_setup_form_speaks_to_people(browser: Any, server: Server) -> None:
+    """Every edition's options are labelled for people: no option keys, no pointers into the
+    repository's docs."""
+    host = browser.new_context(viewport=TV).new_page()
+    host.goto(server.url + "/host")
+    host.wait_for_selector("#edition option[value=sport]", state="attached")
+    for edition in PLAYERS:
+        host.select_option("#edition", edition)
+        host.wait_for_function(f"() => document.querySelector('#edition').value === '{edition}'")
+        labels = host.eval_on_selector_all("#options label, #options option", "nodes => nodes.map(n => n.textContent)")
+        assert labels and not [label for label in labels if "_" in label], (edition, labels)
+        assert "docs/" not in host.inner_text("#setup"), edition

@@ -61,7 +61,7 @@ def test_the_built_catalog_serves_polish(polish: dict[str, str]) -> None:
         assert mafioso.i18n._("Tap to see your secret card", "pl") == "Dotknij, aby zobaczyć swoją tajną kartę"
         for msgid in (
             "Seat {seat}",
-            "Game over: {names} won.",
+            "Winners: {names}",
             "Pass",
             "nobody",
             "{n} of {total} players have joined.",

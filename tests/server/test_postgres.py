@@ -41,7 +41,7 @@ from tests.server.conftest import (
     postgres_missing,
     seated_table,
 )
-from tests.server.helpers import deal, join_all, new_table, play_over_sockets, state_of
+from tests.server.helpers import deal, join_all, new_table, play_over_sockets, state_of, without_countdown
 
 
 def integrity_errors() -> tuple[type[Exception], ...]:
@@ -226,12 +226,12 @@ def test_a_restarted_app_resumes_every_table(db_url: str) -> None:
         tokens = join_all(client, table["code"], 10)
         deal(client, table["host"], 10)
         screen = play_over_sockets(client, table["host"], tokens, seed=5, stop=lambda s: s["phase"] == "day 1")
-        phones = [state_of(client, seat=t) for t in tokens]
+        phones = [without_countdown(state_of(client, seat=t)) for t in tokens]
     store.close()
     store = open_store(db_url)
     with TestClient(create_app(store, min_step_seconds=0)) as client:
         assert state_of(client, host=table["host"])["events"] == screen["events"]
-        assert [state_of(client, seat=t) for t in tokens] == phones
+        assert [without_countdown(state_of(client, seat=t)) for t in tokens] == phones
         final = play_over_sockets(client, table["host"], tokens, seed=6)
     store.close()
     assert final["outcome"]
@@ -393,11 +393,11 @@ def test_mafioso_serve_on_postgresql_survives_being_killed(postgres_url: str) ->
         deal(client, table["host"], 10)
         screen = play_over_sockets(client, table["host"], tokens, seed=5,
                                    stop=lambda s: s["phase"] == "night 1")
-        phones = [state_of(client, seat=t) for t in tokens]
+        phones = [without_countdown(state_of(client, seat=t)) for t in tokens]
         process.kill()  # SIGKILL in the night: no goodbye to the database
     with serving(postgres_url) as (process, client):
         assert state_of(client, host=table["host"])["events"] == screen["events"]
-        assert [state_of(client, seat=t) for t in tokens] == phones
+        assert [without_countdown(state_of(client, seat=t)) for t in tokens] == phones
         final = play_over_sockets(client, table["host"], tokens, seed=6)
         assert final["outcome"]
         assert process.stdout is not None

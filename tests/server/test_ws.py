@@ -11,7 +11,17 @@ from starlette.testclient import TestClient
 
 from mafioso.server.app import create_app
 from mafioso.server.store import open_store
-from tests.server.helpers import deal, hello, join_all, new_table, play_over_sockets, receive_until, send, state_of
+from tests.server.helpers import (
+    deal,
+    hello,
+    join_all,
+    new_table,
+    play_over_sockets,
+    receive_until,
+    send,
+    state_of,
+    without_countdown,
+)
 
 
 @pytest.fixture
@@ -157,10 +167,10 @@ def test_a_restarted_server_resumes_every_table(tmp_path: Path) -> None:
     with TestClient(create_app(open_store(db), min_step_seconds=0)) as client:
         host, tokens = started(client)
         screen = play_over_sockets(client, host, tokens, seed=5, stop=lambda s: s["phase"] == "day 1")
-        phones = [state_of(client, seat=t) for t in tokens]
+        phones = [without_countdown(state_of(client, seat=t)) for t in tokens]
     with TestClient(create_app(open_store(db), min_step_seconds=0)) as client:
         assert state_of(client, host=host)["events"] == screen["events"]
-        assert [state_of(client, seat=t) for t in tokens] == phones
+        assert [without_countdown(state_of(client, seat=t)) for t in tokens] == phones
         final = play_over_sockets(client, host, tokens, seed=6)
     assert final["outcome"]
 

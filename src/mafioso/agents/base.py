@@ -10,6 +10,7 @@ from importlib.metadata import EntryPoint, entry_points
 from typing import Any, ClassVar, cast
 
 from mafioso.engine import CHOOSE, CHOOSE_MANY, Choice, Edition, Event, Observer, Prompt
+from mafioso.engine.chance import seeded
 
 
 class _Unattached:
@@ -132,10 +133,19 @@ def make_bots(
 ) -> dict[int, Bot]:
     """One bot per seat. ``kind`` is ``random``, ``heuristic``, or one of those per seat."""
     kinds = [kind] * players if isinstance(kind, str) else list(kind)
+    classes: dict[str, type[Bot]] = {}
     bots: dict[int, Bot] = {}
     for seat, name in enumerate(kinds, start=1):
-        if name not in BOT_KINDS:
-            raise ValueError(f"no bot kind {name!r}; kinds: {', '.join(BOT_KINDS)}")
-        cls = RandomBot if name == "random" else heuristic_class(edition)
-        bots[seat] = cls(seat, edition, options, players, random.Random(seed * 1000003 + seat))
+        cls = classes.get(name)
+        if cls is None:
+            if name not in BOT_KINDS:
+                raise ValueError(f"no bot kind {name!r}; kinds: {', '.join(BOT_KINDS)}")
+            cls = classes[name] = RandomBot if name == "random" else heuristic_class(edition)
+        bots[seat] = cls(seat, edition, options, players, bot_generator(seed, seat))
     return bots
+
+
+def bot_generator(seed: int, seat: int) -> random.Random:
+    """The random generator of the bot of ``seat`` in the game of ``seed`` (each seat its own)."""
+    return seeded(seed * 1000003 + seat)
+

@@ -144,25 +144,28 @@ class HeuristicBot(Bot):
             if self.returned and not self.passed_to and data["seat"] != self.seat:
                 self.passed_to = data["seat"]
         elif kind == "speech":
-            self.hear(data["seat"], data.get("claims") or [])
+            claims = data.get("claims")
+            if claims:
+                self.hear(data["seat"], claims)
 
     def hear(self, speaker: int, claims: list[Claim]) -> None:
         """Remember self-claims and weigh what speakers say about others."""
+        said, claimants, remarks = self.claims, self.claimants, self.remarks
         for claim in claims:
             about, value = claim["seat"], claim["is"]
             if about == speaker:
-                if speaker in self.claims:
-                    self.claimants[self.claims[speaker]] -= 1
-                self.claims[speaker] = value
-                self.claimants[value] = self.claimants.get(value, 0) + 1
+                if speaker in said:
+                    claimants[said[speaker]] -= 1
+                said[speaker] = value
+                claimants[value] = claimants.get(value, 0) + 1
             elif value == "goon":
-                self.remarks[about] = self.remarks.get(about, 0.0) + 2.0
+                remarks[about] = remarks.get(about, 0.0) + 2.0
             elif value == "suspect":
-                self.remarks[about] = self.remarks.get(about, 0.0) + 1.0
+                remarks[about] = remarks.get(about, 0.0) + 1.0
             elif value in VOUCHES:
-                self.remarks[about] = self.remarks.get(about, 0.0) - 0.5
+                remarks[about] = remarks.get(about, 0.0) - 0.5
             elif value == "rat":
-                self.remarks[about] = self.remarks.get(about, 0.0) - 1.0
+                remarks[about] = remarks.get(about, 0.0) - 1.0
                 self.rat_remarks[about] = self.rat_remarks.get(about, 0.0) + 1.0
 
     # -- the table ---------------------------------------------------------------------------
@@ -361,9 +364,26 @@ class HeuristicBot(Bot):
             score += 2.0
         return score + {"muscle": 0.8, "fed": 0.3}.get(claim, 0.0)
 
+    def suspicions(self, seats: list[int]) -> list[float]:
+        """:meth:`suspicion` of each of ``seats``, in order, with the same draws of noise: the
+        deck, the weight of remarks and the claims looked up once for them all."""
+        claims, remarks = self.claims, self.remarks
+        weight, noise = self.remark_weight, self.rng.random
+        scores = []
+        for seat in seats:
+            if seat in claims:
+                scores.append(self.suspicion(seat))
+            else:  # (no claim: the most common case, inline)
+                scores.append(remarks.get(seat, 0.0) * weight + noise() * 0.3 + 1.0)
+        return scores
+
     def least_trusted(self) -> int | None:
         """The other seat this bot suspects most (never the Vigilante)."""
-        return max(self.others(), key=self.suspicion, default=None)
+        others = self.others()
+        if not others:
+            return None
+        scores = self.suspicions(others)
+        return others[scores.index(max(scores))]  # as max(others, key=self.suspicion): the first best
 
     def others(self) -> list[int]:
         """Every seat but this one and the Vigilante's."""
@@ -372,7 +392,9 @@ class HeuristicBot(Bot):
 
     def place(self, prompt: Prompt) -> Choice:
         """Verdicts on the most suspicious seats (as many as allowed)."""
-        ranked = sorted(prompt.options, key=lambda s: -self.suspicion(int(s)))
+        scores = self.suspicions([int(s) for s in prompt.options])
+        order = sorted(range(len(scores)), key=lambda i: -scores[i])  # as sorted(options, key=-suspicion)
+        ranked = [prompt.options[i] for i in order]
         return ranked[: prompt.max_count]
 
     # -- a safe Goon -------------------------------------------------------------------------

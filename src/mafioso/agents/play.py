@@ -14,21 +14,23 @@ def run_bots(game: Game, bots: dict[int, Bot], max_decisions: int = 100_000) -> 
     A bot that wants events is attached to its seat's observer, so it knows exactly what its
     seat may know, and catches up on new events just before it answers.
     """
+    watched = game.observers([bot.seat for bot in bots.values() if bot.wants_events])
     for bot in bots.values():
         if bot.wants_events:
-            bot.attach(game.observer(bot.seat))
+            bot.attach(watched[bot.seat])
     decided = 0
+    awaiting, is_pending, decide = game.awaiting, game.is_pending, game.decide  # (looked up once)
+    answers = {seat: (bot.sync if _syncs(bot) else None, bot.choose) for seat, bot in bots.items()}
     while game.outcome is None:
-        batch = game.awaiting()
-        for prompt in batch:
+        for prompt in awaiting():
             if game.outcome is not None:
                 break
-            if not game.is_pending(prompt.id):
+            if not is_pending(prompt.id):
                 continue
-            bot = bots[prompt.seat]
-            if bot.wants_events:
-                bot.sync()
-            game.decide(prompt.seat, prompt.id, bot.choose(prompt))
+            sync, choose = answers[prompt.seat]
+            if sync is not None:
+                sync()
+            decide(prompt.seat, prompt.id, choose(prompt))
             decided += 1
         if decided > max_decisions:
             raise RuntimeError(f"{game.edition.id} game (seed {game.seed}) did not end in {max_decisions} decisions")
@@ -36,6 +38,13 @@ def run_bots(game: Game, bots: dict[int, Bot], max_decisions: int = 100_000) -> 
         if bot.wants_events:
             bot.sync()
     return game
+
+
+def _syncs(bot: Bot) -> bool:
+    """Whether the bot has anything to take in before it answers: a bot that wants events and
+    reads them (or syncs its own way). One that only reads its observer's knowledge has not."""
+    kind = type(bot)
+    return bot.wants_events and (kind.sync is not Bot.sync or kind.observe is not Bot.observe)
 
 
 def play_game(

@@ -106,18 +106,18 @@ class HeuristicBot(Bot):
 
     def observe(self, event: Event) -> None:
         kind, data = event.kind, event.data
-        if kind not in HEARD:
-            return
-        if kind == "vote.count":
-            self.ballot[data["nominee"]] = list(data["voters"])
+        if kind == "speech":  # the most frequent, first; most claim nothing
+            claims = data.get("claims")
+            if claims:
+                self.hear(data["seat"], claims)
+        elif kind == "vote.count":
+            self.ballot[data["nominee"]] = data["voters"]  # (an event's data is never changed)
         elif kind == "vote.loser":
             self.loser = data["seat"]
         elif kind == "saved":
             self.loser = None
         elif kind == "role.revealed" and event.audience.public and data["seat"] == self.loser:
             self.learn_from_votes(data["seat"], data["role"])
-        elif kind == "speech":
-            self.hear(data["seat"], data.get("claims") or [])
 
     def learn_from_votes(self, seat: int, role: str) -> None:
         """Those who voted a police officer out look suspect; those who voted a Mafioso out less so."""
@@ -171,7 +171,31 @@ class HeuristicBot(Bot):
         seats = [o for o in options if type(o) is int and o != self.seat]
         if not seats:
             return options[0]
-        return max(seats, key=self.enemy_score)
+        scores = self.enemy_scores(seats)
+        return seats[scores.index(max(scores))]  # as max(seats, key=self.enemy_score): the first best
+
+    def enemy_scores(self, seats: list[int]) -> list[float]:
+        """:meth:`enemy_score` of each of ``seats`` (not this seat), in order, with the same draws
+        of noise: the seat's knowledge looked up once for them all (a vote scores every seat)."""
+        now = self.now
+        team = now.team
+        if team in (MAFIA, GANG) or now.trusted is not None:
+            return [self.enemy_score(seat) for seat in seats]
+        roles, seen, teams = now.roles, now.seen, now.teams
+        noise, accused, suspicion = self.rng.random, self.accused, self.suspicion
+        scores = []
+        for seat in seats:
+            token = roles.get(seat) or seen.get(seat)  # self.token(seat), inline
+            if token is None and teams.get(seat) == MAFIA:
+                token = MAFIOSO
+            score = noise() * 0.3
+            if token == MAFIOSO:
+                score += 10
+            elif token in (OFFICER, AGENT):
+                score -= 5
+            score += accused.get(seat, 0) + suspicion.get(seat, 0)
+            scores.append(score)
+        return scores
 
     # -- answers -----------------------------------------------------------------------------
     def choose(self, prompt: Prompt) -> Choice:
@@ -221,18 +245,19 @@ class HeuristicBot(Bot):
     def claims(self, defending: bool = False) -> list[tuple[int, str]]:
         """The Agent shares what it saw once it has found a Mafioso (or must defend itself);
         a Mafioso sometimes blames a police officer."""
-        seen = {s: self.token(s) for s in range(1, self.players + 1) if s != self.seat}
-        alive_mafiosi = [s for s, token in sorted(seen.items()) if token == MAFIOSO and s not in self.now.out]
-        if self.now.team != MAFIA and self.now.role == AGENT and (alive_mafiosi or defending):
-            shared = [(s, str(token)) for s, token in sorted(seen.items()) if token in (MAFIOSO, OFFICER)]
-            return [(self.seat, AGENT), *shared]
-        if self.now.team == MAFIA and self.rng.random() < 0.15:
-            mates = self.mates()
-            pool = [s for s in range(1, self.players + 1) if s not in mates and s not in self.now.out and s != self.seat]
-            if pool:
-                return [(self.rng.choice(pool), MAFIOSO)]
-        if self.now.team == MAFIA:
+        if self.now.team == MAFIA:  # (what it knows of others is no matter then)
+            if self.rng.random() < 0.15:
+                mates = self.mates()
+                pool = [s for s in range(1, self.players + 1)
+                        if s not in mates and s not in self.now.out and s != self.seat]
+                if pool:
+                    return [(self.rng.choice(pool), MAFIOSO)]
             return []
+        seen = {s: self.token(s) for s in range(1, self.players + 1) if s != self.seat}  # in seat order
+        alive_mafiosi = [s for s, token in seen.items() if token == MAFIOSO and s not in self.now.out]
+        if self.now.role == AGENT and (alive_mafiosi or defending):
+            shared = [(s, str(token)) for s, token in seen.items() if token in (MAFIOSO, OFFICER)]
+            return [(self.seat, AGENT), *shared]
         return [(s, MAFIOSO) for s in alive_mafiosi]
 
     def on_react(self, prompt: Prompt) -> Choice:

@@ -39,6 +39,10 @@ HANDLERS = {kind: "_on_" + kind.replace(".", "_") for kind in (
     "role.revealed", "check.sides", "speech", "nomination", "vote.count", "points", "strike.chosen")}
 """The events the bot draws inferences from, and the method that reads each."""
 
+ACTS: dict[str, str] = {}
+"""Each act's answering method's name (``"bonus_strike"`` -> ``"_bonusstrike"``), worked out
+once per act rather than at every decision."""
+
 
 class HeuristicBot(Bot):
     """A sensible player of either side (or none), who never reads the game's state."""
@@ -51,7 +55,7 @@ class HeuristicBot(Bot):
         self.last_picks: dict[int, int | None] = {}
         self.found: list[tuple[int, str]] = []
         """Checks to share in the next speech: (seat, side)."""
-        self.hands: dict[int, tuple[set[int], set[int]]] = {}
+        self.hands: dict[int, tuple[list[int], list[int]]] = {}
         """Nominee -> (who raised a hand, who was at the table), read again once the nominee's card is shown."""
         self.inferred: dict[int, str] = {}
         """Sides worked out from the Revenant's answers (same side as a seat whose side is known)."""
@@ -97,9 +101,9 @@ class HeuristicBot(Bot):
     listens = frozenset(HANDLERS)
 
     def observe(self, event: Event) -> None:
-        name = HANDLERS.get(event.kind)
-        if name is not None:
-            getattr(self, name)(event)
+        handler = _READERS.get(event.kind)
+        if handler is not None:
+            handler(self, event)
 
     def _on_role_revealed(self, event: Event) -> None:
         seat, team = event.data["seat"], event.data["team"]
@@ -110,10 +114,13 @@ class HeuristicBot(Bot):
         if hands is None:  # no vote about this seat seen (a night death, the cards shown at the end)
             return
         voters, present = hands
-        for other in present - voters - {seat}:
-            self.suspicion[other] += 4 if team == HUNTER_SIDE else -1  # who spared a hunter is one
+        raised = set(voters)
+        suspicion = self.suspicion
+        for other in present:
+            if other not in raised and other != seat:
+                suspicion[other] += 4 if team == HUNTER_SIDE else -1  # who spared a hunter is one
         for other in voters:
-            self.suspicion[other] += -3 if team == HUNTER_SIDE else 2
+            suspicion[other] += -3 if team == HUNTER_SIDE else 2
 
     def _on_check_sides(self, event: Event) -> None:
         first, second = event.data["seats"]
@@ -140,12 +147,13 @@ class HeuristicBot(Bot):
 
     def _on_vote_count(self, event: Event) -> None:
         nominee, voters = event.data["nominee"], event.data["voters"]
-        self.hands[nominee] = (set(voters), set(self.knows.living))
+        self.hands[nominee] = (voters, self.knows.living)  # (the observer's list is replaced, never changed)
         nominee_side = self.side(nominee)
-        for voter in voters:
-            if nominee_side == HUNTER_SIDE:
+        if nominee_side == HUNTER_SIDE:
+            for voter in voters:
                 self.suspicion[voter] += 3 if self.team == HUNTER_SIDE else -2  # who hunts the band is a vampire
-            elif nominee_side == VAMPIRE_SIDE:
+        elif nominee_side == VAMPIRE_SIDE:
+            for voter in voters:
                 self.suspicion[voter] += 2
 
     def _on_points(self, event: Event) -> None:
@@ -177,6 +185,23 @@ class HeuristicBot(Bot):
             return (100 if side == HUNTER_SIDE else 0) + self.suspicion.get(seat, 0) + noise
         return noise + (5 if side else 0)  # the shapeshifter: anyone, known specials first
 
+    def scores(self, seats: list[int]) -> list[float]:
+        """:meth:`score` of each of ``seats`` (none of them this seat), in order: the same values
+        and the same draws of noise, with the seat's knowledge looked up once for them all (a
+        vampire ranks every living seat at every hand vote)."""
+        teams, sides, inferred, suspicion = self.teams, self.sides, self.inferred, self.suspicion
+        noise = self.rng.random
+        if self.team == VAMPIRE_SIDE:
+            out = []
+            for seat in seats:
+                side = teams.get(seat) or sides.get(seat) or inferred.get(seat)
+                if side == VAMPIRE_SIDE:
+                    out.append(-500 + noise())
+                else:
+                    out.append((100 if side == HUNTER_SIDE else 0) + suspicion.get(seat, 0) + noise())
+            return out
+        return [self.score(seat) for seat in seats]
+
     def best(self, options: tuple[Any, ...]) -> Any:
         seats = [o for o in options if isinstance(o, int)]
         return max(seats, key=self.score) if seats else None
@@ -188,8 +213,10 @@ class HeuristicBot(Bot):
     # -- answering ---------------------------------------------------------------------------
     def choose(self, prompt: Prompt) -> Choice:
         """Answer from what the last :meth:`sync` took in (the driver syncs before asking)."""
-        act = prompt.act.replace("_", "")
-        method = getattr(self, "_" + act, None)
+        name = ACTS.get(prompt.act)
+        if name is None:
+            name = ACTS[prompt.act] = "_" + prompt.act.replace("_", "")
+        method = getattr(self, name, None)
         choice = method(prompt) if method is not None else None
         if choice is None and not prompt.optional:
             choice = prompt.default
@@ -230,8 +257,9 @@ class HeuristicBot(Bot):
         if self.team == HUNTER_SIDE:  # hands like a vampire's: about a third, surer ones always
             return "yes" if score > 20 or self.rng.random() < 0.35 else "no"
         living = [s for s in self.knows.living if s != self.seat]
-        ranked = sorted(living, key=self.score, reverse=True)
-        return "yes" if nominee in ranked[: max(1, len(living) // 3)] else "no"
+        scores = self.scores(living)
+        ranked = sorted(range(len(living)), key=scores.__getitem__, reverse=True)  # as sorted(living, key=score)
+        return "yes" if nominee in living and living.index(nominee) in ranked[: max(1, len(living) // 3)] else "no"
 
     def _strike(self, prompt: Prompt) -> Choice:
         if self.role == "novice":
@@ -273,6 +301,10 @@ class HeuristicBot(Bot):
 
     _dhampir = _nosferatu = _protector
 
+
+
+_READERS = {kind: getattr(HeuristicBot, name) for kind, name in HANDLERS.items()}
+"""The reading method of each event kind, looked up once for every bot."""
 
 
 def _plurality(picks: dict[int, int | None], options: tuple[Any, ...]) -> Any:

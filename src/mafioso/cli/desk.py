@@ -10,8 +10,6 @@ versioned scoring system, Elo ratings. Errors are one line naming the field (see
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from html import escape
 from pathlib import Path
@@ -23,15 +21,21 @@ from rich.table import Table
 
 from mafioso.cli.errors import CommandError, FriendlyGroup, emit_json, friendly
 from mafioso.desk import formats, scoring, sheet
-from mafioso.desk.capture import protocol_of
-from mafioso.desk.errors import FormatError, TournamentError
-from mafioso.desk.fields import MAX_BYTES, load_json
-from mafioso.desk.ratings import RatedGame, rate
+from mafioso.desk.errors import FormatError
+from mafioso.desk.fields import MAX_BYTES
 from mafioso.desk.record import Protocol
 from mafioso.desk.replay import Problem
 from mafioso.desk.store import DeskStore, open_desk
-from mafioso.desk.tournament import PAIR_POLICIES, Tournament, seating, standings
-from mafioso.engine import Game
+from mafioso.desk.tournament import (
+    PAIR_POLICIES,
+    Tournament,
+    as_csv,
+    ratings_across,
+    seating,
+    sitting_out,
+    standings,
+    team_standings,
+)
 
 protocol_app = typer.Typer(cls=FriendlyGroup, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                            help="Game protocols: show, check, export (mafiaratings, Polemica), print as PDF.")
@@ -62,12 +66,9 @@ def read_protocol(path: Path, fmt: str | None = None) -> tuple[Protocol, list[Pr
     except OSError as error:
         raise CommandError(f"cannot read {path}: {error.strerror or error}", file=str(path)) from None
     try:
-        raw = load_json(data, str(path))
-        if fmt is None and isinstance(raw, dict) and "edition" in raw and ("history" in raw or "decisions" in raw):
-            return protocol_of(Game.replay(raw)), []
         if fmt is not None and fmt not in formats.FORMATS:
             raise FormatError(f"must be one of {', '.join(formats.FORMATS)}, not {fmt!r}", "--format")
-        return formats.check(formats.READERS[fmt or formats.detect(raw)](raw))
+        return formats.load_any(data, fmt, str(path))
     except FormatError as error:
         raise CommandError(f"{path}: {error}", file=str(path), field=error.field, type="FormatError") from None
 
@@ -244,6 +245,8 @@ def create(
                                                    help=f"A pair policy: {', '.join(PAIR_POLICIES)}.")] = None,
     seed: Annotated[int, typer.Option("--seed", metavar="S", help="Seed of the seating.")] = 0,
     no_cards: Annotated[bool, typer.Option("--no-cards", metavar="", help="Its rules have no yellow or red cards.")] = False,
+    team: Annotated[list[str] | None, typer.Option("--team", metavar="TEAM=A,B,...",
+                                                   help="A team and its players (a team tournament); repeat per team.")] = None,
     db: Db = None,
 ) -> None:
     """Create a tournament and its seating for every round."""
@@ -260,12 +263,28 @@ def create(
         if len(parts) != 3:
             raise CommandError(f"--pair takes A,B,POLICY, not {item!r}")
         pairs.append((parts[0], parts[1], parts[2]))
-    tour = Tournament(name, names, rounds, scoring.resolve(system), event_class, stages, pairs, seed, not no_cards)
+    tour = Tournament(name, names, rounds, scoring.resolve(system), event_class, stages, pairs, seed, not no_cards,
+                      teams=read_teams(team or []))
     plan = seating(tour)
+    given = tour.new_pass()
     with desk(db) as store:
         store.create(tour, plan)
-    console.print(f"Tournament {name!r}: {len(names)} players, {rounds} rounds of {tour.tables} tables, "
+    byes = f" ({tour.byes} sit out each round)" if tour.byes else ""
+    byes += f", {len(tour.teams)} teams" if tour.teams else ""
+    console.print(f"Tournament {name!r}: {len(names)} players, {rounds} rounds of {tour.tables} tables{byes}, "
                   f"scored by {tour.system.label}.", highlight=False)
+    console.print(f"Judges' pass (to record games on the tournament page of mafioso serve): {given}", highlight=False)
+
+
+@tournament_app.command("pass")
+@friendly
+def new_pass(name: Name, db: Db = None) -> None:
+    """A new judges' pass for the tournament page (the old one stops working)."""
+    with desk(db) as store:
+        tour = store.tournament(name)
+        given = tour.new_pass()
+        store.save_settings(tour)
+    console.print(f"{name}: the judges' pass is now {given} (the old one no longer works).", highlight=False)
 
 
 @tournament_app.command("list")
@@ -286,14 +305,20 @@ def show_seating(name: Name, round_: Annotated[int | None, typer.Option("--round
                  db: Db = None, as_json: Json = False) -> None:
     """Who sits where, round by round (seat 1 first)."""
     with desk(db) as store:
-        plan = store.seating(name) or missing(store, name)
+        tour = store.tournament(name)
+        plan = store.seating(name)
     chosen = {key: value for key, value in plan.items() if round_ is None or key[0] == round_}
     if as_json:
         emit_json([{"round": r, "table": t, "players": p} for (r, t), p in sorted(chosen.items())])
         return
+    seated: dict[int, set[str]] = {}
     for (r, t), players in sorted(chosen.items()):
         console.print(f"Round {r}, table {t}: " + ", ".join(f"{i}. {p}" for i, p in enumerate(players, 1)),
                       highlight=False)
+        seated.setdefault(r, set()).update(players)
+        if (r, t + 1) not in chosen and len(seated[r]) < len(tour.players):
+            console.print(f"Round {r}, sitting out: " + ", ".join(p for p in tour.players if p not in seated[r]),
+                          highlight=False)
 
 
 @tournament_app.command("record")
@@ -321,12 +346,7 @@ def cancel(name: Name, round_: Round, table: TableNo,
     if not reason.strip():
         raise CommandError("--reason: say why the game is cancelled")
     with desk(db) as store:
-        games = {(g.round, g.table): g for g in store.games(name)}
-        game = games.get((round_, table))
-        if game is None:
-            store.tournament(name)
-            raise TournamentError(f"round {round_}, table {table} has no game to cancel")
-        version = store.add_game(name, round_, table, game.protocol, cancelled=True, reason=reason, expect_new=False)
+        version = store.cancel(name, round_, table, reason)
     console.print(f"Round {round_}, table {table}: cancelled (version {version}).", highlight=False)
 
 
@@ -351,21 +371,35 @@ def show_standings(
     round_: Annotated[int | None, typer.Option("--round", "-r", metavar="N", help="After this round.")] = None,
     out: Annotated[str, typer.Option("--format", "-f", metavar="table|csv|json", help="Output format.")] = "table",
     output: Annotated[Path | None, typer.Option("--output", "-o", metavar="OUT", help="Write here (default: stdout).")] = None,
+    table_no: Annotated[int | None, typer.Option("--table", "-t", metavar="N",
+                                                 help="With --round: after this table's game of that round.")] = None,
+    teams: Annotated[bool, typer.Option("--teams", metavar="", help="The team standings (a team tournament).")] = False,
     db: Db = None,
 ) -> None:
-    """The standings after every recorded game (or after a round), with tie-breaks as the system says."""
+    """The standings after every recorded game (or after a round, or one game), with tie-breaks as the system says."""
+    if table_no is not None and round_ is None:
+        raise CommandError("--table needs --round: the standings after that round's table")
     with desk(db) as store:
         tour = store.tournament(name)
-        rows = standings(tour, store.games(name), round_)
+        rows = standings(tour, store.games(name), round_, table_no)
+    if teams and not tour.teams:
+        raise CommandError(f"{name} is not a team tournament (create it with --team)")
     if out == "json":
-        write_text(output, json.dumps({"tournament": name, "system": tour.system.label, "round": round_,
-                                       "standings": rows}, indent=1, ensure_ascii=False))
+        extra = {"teams": team_standings(tour, rows)} if tour.teams else {}
+        write_text(output, json.dumps({"tournament": name, "system": tour.system.label, "round": round_, "table": table_no,
+                                       "standings": rows, **extra}, indent=1, ensure_ascii=False))
+    elif out == "csv" and teams:
+        write_text(output, as_csv([{**t, "members": ", ".join(t["members"])} for t in team_standings(tour, rows)]))
     elif out == "csv":
-        buffer = io.StringIO()
-        writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
-        write_text(output, buffer.getvalue())
+        write_text(output, as_csv(rows))
+    elif out == "table" and teams:
+        table = Table(title=f"{name}: team standings ({tour.system.label})")
+        for column in ("place", "team", "points", "games", "wins", "members"):
+            table.add_column(column)
+        for row in team_standings(tour, rows):
+            table.add_row(str(row["place"]), row["team"], f"{row['points']:g}", str(row["games"]), str(row["wins"]),
+                          ", ".join(row["members"]))
+        console.print(table)
     elif out == "table":
         table = Table(title=f"{name}: standings ({tour.system.label})")
         for column in ("place", "player", "points", "games", "wins", "extra", "penalty"):
@@ -380,21 +414,21 @@ def show_standings(
 
 @tournament_app.command("ratings")
 @friendly
-def ratings(name: Name, db: Db = None, as_json: Json = False) -> None:
-    """Elo ratings (red and black tracks) recomputed from the tournament's counted games, in order."""
+def ratings(name: Annotated[str | None, typer.Argument(
+                metavar="[TOURNAMENT]", help="The tournament (default: every tournament, in the order they were created).")] = None,
+            db: Db = None, as_json: Json = False) -> None:
+    """Elo ratings (red and black tracks) recomputed from the counted games, in order: of one
+    tournament, or of every tournament in the database (each with its event class's K factors)."""
     with desk(db) as store:
-        tour = store.tournament(name)
-        games = store.games(name)
-    table = rate(RatedGame((g.round, g.table), g.players, tuple(g.protocol.roles), g.protocol.winner or "",
-                           tour.event_class) for g in games if not g.cancelled and g.protocol.winner)
-    rows: list[dict[str, Any]] = [
-        {"player": p, "red": round(r.red, 4), "black": round(r.black, 4), "overall": round(r.overall, 4),
-         "red_games": r.red_games, "black_games": r.black_games} for p, r in table.items()]
-    rows.sort(key=lambda row: (-float(row["overall"]), str(row["player"])))
+        names = [name] if name is not None else store.names()
+        events = [(store.tournament(n), store.games(n)) for n in names]
+    rows = ratings_across(events)
+    what = name if name is not None else f"{len(events)} tournaments"
+    classes = ", ".join(sorted({tour.event_class for tour, _ in events})) or "no event"
     if as_json:
-        emit_json({"tournament": name, "event_class": tour.event_class, "ratings": rows})
+        emit_json({"tournament": name, "tournaments": names, "event_class": classes, "ratings": rows})
         return
-    view = Table(title=f"{name}: Elo ratings ({tour.event_class})")
+    view = Table(title=f"{what}: Elo ratings ({classes})")
     for column in ("player", "overall", "red", "black", "red_games", "black_games"):
         view.add_column(column)
     for row in rows:
@@ -407,7 +441,8 @@ def ratings(name: Name, db: Db = None, as_json: Json = False) -> None:
 @friendly
 def page(name: Name, output: Annotated[Path, typer.Option("--output", "-o", metavar="OUT.html", help="The page.")],
          db: Db = None) -> None:
-    """The tournament page: standings, then every round's tables with their players and results."""
+    """A static tournament page (standings, teams, every round's tables and results, who sits out);
+    mafioso serve has the live one at /tournament."""
     with desk(db) as store:
         tour = store.tournament(name)
         games = {(g.round, g.table): g for g in store.games(name)}
@@ -425,20 +460,7 @@ def record_game(name: str, round_: int, table: int, file: Path, fmt: str | None,
         raise CommandError("--reason: say why the game is corrected")
     proto = clean_protocol(file, fmt)
     with desk(db) as store:
-        tour = store.tournament(name)
-        players = store.seating(name).get((round_, table))
-        if players is None:
-            raise TournamentError(f"there is no table {table} in round {round_} (rounds 1-{tour.rounds}, "
-                                  f"tables 1-{tour.tables})")
-        for seat, (said, seated) in enumerate(zip(proto.players, players, strict=True), start=1):
-            if said and said != seated:
-                raise TournamentError(f"seat {seat} is {said!r} in the protocol, but {seated!r} sits there in round "
-                                      f"{round_}, table {table}", f"players[{seat - 1}]")
-        if proto.cards and not tour.cards:
-            raise TournamentError("this tournament's rules have no yellow or red cards", "cards")
-        proto.players = list(players)
-        proto.header.tournament, proto.header.round, proto.header.table = name, str(round_), str(table)
-        version = store.add_game(name, round_, table, proto, reason=reason, expect_new=new)
+        version = store.record(name, round_, table, proto, new=new, reason=reason)
     verb = "recorded" if new else f"corrected (version {version})"
     console.print(f"Round {round_}, table {table}: {verb}; {sheet.WINNERS.get(proto.winner or '', 'unfinished')}.",
                   highlight=False)
@@ -457,11 +479,6 @@ class desk:  # used as a context manager, like open()
         self.store.close()
 
 
-def missing(store: DeskStore, name: str) -> dict[tuple[int, int], list[str]]:
-    store.tournament(name)  # raises, naming the tournaments there are
-    return {}
-
-
 def read_players(path: Path | None, count: int | None) -> list[str]:
     if (path is None) == (count is None):
         raise CommandError("give either --players FILE or --player-count N")
@@ -475,6 +492,20 @@ def read_players(path: Path | None, count: int | None) -> list[str]:
     except (OSError, UnicodeDecodeError) as error:
         raise CommandError(f"cannot read {path}: {error}") from None
     return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def read_teams(items: list[str]) -> dict[str, list[str]]:
+    """``--team "Red Sharks=Anna,Boris"`` options as ``{team: players}``."""
+    teams: dict[str, list[str]] = {}
+    for item in items:
+        team, sep, members = item.partition("=")
+        players = [p.strip() for p in members.split(",") if p.strip()]
+        if not sep or not team.strip() or not players:
+            raise CommandError(f"--team takes TEAM=PLAYER,PLAYER,... (\"Red Sharks=Anna,Boris\"), not {item!r}")
+        if team.strip() in teams:
+            raise CommandError(f"--team: the team {team.strip()!r} is given twice")
+        teams[team.strip()] = players
+    return teams
 
 
 def write_text(path: Path | None, text: str) -> None:
@@ -509,12 +540,25 @@ def tournament_html(tour: Tournament, rows: list[dict[str, Any]], plan: dict[tup
                 sheet.WINNERS.get(game.protocol.winner or "", "unfinished") + (f" (version {game.version})" if game.version > 1 else "")
             seats = ", ".join(f"{i}. {escape(p)}" for i, p in enumerate(plan.get((r, t), []), 1))
             tables.append(f"<tr><td>{t}</td><td class='l'>{seats}</td><td>{escape(state)}</td></tr>")
+        out = sitting_out(tour, [p for (rr, _), p in plan.items() if rr == r])
+        byes = f"<p>Sitting out: {escape(', '.join(out))}</p>" if out else ""
         rounds.append(f"<h3>Round {r} ({escape(tour.stage(r))})</h3><table><tr><th>Table</th><th>Seats</th>"
-                      f"<th>Result</th></tr>{''.join(tables)}</table>")
+                      f"<th>Result</th></tr>{''.join(tables)}</table>{byes}")
     return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
             f"<title>{escape(tour.name)}</title><style>body{{font-family:sans-serif;font-size:10pt}}"
             "table{border-collapse:collapse;margin-bottom:4mm}td,th{border:1px solid #999;padding:2px 6px;text-align:center}"
             ".l{text-align:left}@page{size:A4;margin:10mm}</style></head><body>"
             f"<h1>{escape(tour.name)}</h1><p>{len(tour.players)} players, {tour.rounds} rounds of {tour.tables} tables; "
             f"scored by {escape(tour.system.label)}; ratings: {escape(tour.event_class)}.</p>"
-            f"<h2>Standings</h2><table><tr>{head}</tr>{body}</table><h2>Rounds</h2>{''.join(rounds)}</body></html>")
+            f"<h2>Standings</h2><table><tr>{head}</tr>{body}</table>{_teams_html(tour, rows)}"
+            f"<h2>Rounds</h2>{''.join(rounds)}</body></html>")
+
+
+def _teams_html(tour: Tournament, rows: list[dict[str, Any]]) -> str:
+    if not tour.teams:
+        return ""
+    body = "".join(f"<tr><td>{t['place']}</td><td class='l'>{escape(t['team'])}</td><td><b>{t['points']:g}</b></td>"
+                   f"<td>{t['games']}</td><td>{t['wins']}</td><td class='l'>{escape(', '.join(t['members']))}</td></tr>"
+                   for t in team_standings(tour, rows))
+    return ("<h2>Teams</h2><table><tr><th>Place</th><th>Team</th><th>Points</th><th>Games</th><th>Wins</th>"
+            f"<th>Players</th></tr>{body}</table>")

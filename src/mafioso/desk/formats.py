@@ -18,6 +18,8 @@ from mafioso.desk.errors import FormatError
 from mafioso.desk.fields import load_json
 from mafioso.desk.record import FORMAT, Protocol
 from mafioso.desk.replay import Problem, replay
+from mafioso.engine import Game
+from mafioso.engine.errors import MafiosoError
 
 FORMATS = ("mafioso", "mafiaratings", "polemica")
 WRITERS: dict[str, Callable[[Protocol], dict[str, Any]]] = {
@@ -84,3 +86,27 @@ def additions_problems(proto: Protocol) -> list[Problem]:
 def load(data: bytes | str, fmt: str | None = None, name: str = "the file") -> tuple[Protocol, list[Problem]]:
     """Read and check a protocol file (see the module docstring)."""
     return check(parse(data, fmt, name))
+
+
+def is_game_log(raw: Any) -> bool:
+    """Whether parsed JSON is a game's log (what ``mafioso play --log`` and the host screen save)."""
+    return isinstance(raw, dict) and "edition" in raw and ("history" in raw or "decisions" in raw)
+
+
+def load_any(data: bytes | str, fmt: str | None = None, name: str = "the file") -> tuple[Protocol, list[Problem]]:
+    """A protocol file in any of the formats, or a sport game's log: the judge downloads the log
+    of a game played at a server table and records it like a protocol. A log is the game itself,
+    replayed by the engine, so its protocol has no problem of its own."""
+    raw = load_json(data, name)
+    if fmt is None and is_game_log(raw):
+        if raw.get("edition") != "sport":
+            raise FormatError(f"is a game of {str(raw.get('edition'))[:40]!r}; the judge's desk keeps sport games",
+                              "edition")
+        try:
+            return protocol_of(Game.replay(raw)), []
+        except MafiosoError as error:
+            raise FormatError(f"is a game log that does not replay: {error}", "history") from None
+    fmt = fmt or detect(raw)
+    if fmt not in READERS:
+        raise FormatError(f"must be one of {', '.join(FORMATS)}, not {fmt!r}", "format")
+    return check(READERS[fmt](raw))

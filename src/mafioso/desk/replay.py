@@ -284,7 +284,7 @@ class _Driver:
                                                        f"the rules seat {departure.seat} left on {rules[0]} {rules[1]} "
                                                        f"({HOW_WORDS[rules[2]]})")
         recorded = {d.seat for d in self.proto.left}
-        if self.proto.left_recorded and (self.proto.left or self.proto.winner is not None):
+        if self.proto.left_recorded and (self.proto.left or self.proto.winner is not None or self.stopped_at is not None):
             for seat, (phase, number, how, _) in sorted(left.items()):
                 if seat not in recorded and how != "fouls":
                     self.problem(f"seat {seat}", f"by the rules seat {seat} left on {phase} {number} "

@@ -7,8 +7,13 @@ one game (``win`` is 0 or 1, ``yellow_card`` counts cards), so a rule scores ``p
 ``points: extra`` scores the judge's extra points as given. Games of a round may weigh more
 (``round_multipliers``, by the round's stage). Presets: ``fiim`` (as mafiaratings encodes FIIM)
 and ``mwc`` (the Maf World Cup), in ``mafioso/desk/systems/``; the file format is in
-``docs/desk.md``. Every score is shown with ``system.label`` (``FIIM v1``), the system and
+``docs/desk.md``. Every score is shown with ``system.label`` (``FIIM v2``), the system and
 version that produced it.
+
+Two things are not a fact of one game, so they are computed over a tournament's counted games
+(:mod:`mafioso.desk.tournament`): FIIM's first-night compensation (``compensation``, "Ci": a red
+shot on the first night is compensated by an amount that grows with how often it happened to the
+player) and ranking by points per game (the tie key ``average``, the Maf World Cup's ranking).
 """
 
 from __future__ import annotations
@@ -89,7 +94,28 @@ FACTS: dict[str, Callable[[Protocol, int], float]] = {
     "extra": lambda proto, seat: sum(e.points for e in proto.extras if e.seat == seat),
 }
 """Every fact a rule may name, as a count for one seat of one game."""
-TIE_KEYS = ("points", *GROUPS, "wins", "special_role_wins", "killed_first_night", "games")
+TIE_KEYS = ("points", *GROUPS, "wins", "special_role_wins", "killed_first_night", "games", "average")
+
+
+@dataclass(frozen=True)
+class Compensation:
+    """FIIM's "Ci": for each game in which a player was shot on the first night as a red, the
+    player gets ``clamp(factor x B / N + offset, low, high)``, where B is how many of the player's
+    N counted games ended that way. A player shot first once in ten games gets little or nothing;
+    one shot first in four of ten gets the most. Not weighted by round multipliers."""
+
+    factor: float
+    offset: float
+    low: float
+    high: float
+    group: str = "legacy"
+    min_games: int = 1
+
+    def per_game(self, shot_first: int, games: int) -> float:
+        """Ci for each first-night shot of a player with ``shot_first`` of ``games`` games so."""
+        if games < self.min_games or not games or not shot_first:
+            return 0.0
+        return round(min(self.high, max(self.low, self.factor * shot_first / games + self.offset)), 4)
 
 
 @dataclass(frozen=True)
@@ -117,11 +143,12 @@ class System:
     tie_breaks: tuple[str, ...] = ("points",)
     round_multipliers: dict[str, float] = field(default_factory=dict)
     source: str = ""
+    compensation: Compensation | None = None
     """The YAML text the system was read from (stored with a tournament, so scores stay reproducible)."""
 
     @property
     def label(self) -> str:
-        """``FIIM v1``: shown beside every score."""
+        """``FIIM v2``: shown beside every score."""
         return f"{self.name} v{self.version}"
 
     def score(self, proto: Protocol, stage: str = "") -> dict[int, dict[str, float]]:
@@ -157,7 +184,7 @@ def load(text: str, where: str = "scoring system") -> System:
 
 def _system(raw: Any, text: str) -> System:
     data = f.obj(raw, "system")
-    unknown = set(data) - {"format", "id", "name", "version", "rules", "tie_breaks", "round_multipliers"}
+    unknown = set(data) - {"format", "id", "name", "version", "rules", "tie_breaks", "round_multipliers", "compensation"}
     if unknown:
         raise ScoringError(f"unknown key {sorted(map(str, unknown))[0]!r}", "system")
     if data.get("format") != 1:
@@ -170,8 +197,24 @@ def _system(raw: Any, text: str) -> System:
                                                                                      "tie_breaks", 12)))
     weights = {f.text(k, "round_multipliers", 40): f.number(v, f"round_multipliers.{k}", 0, 100)
                for k, v in f.obj(data.get("round_multipliers", {}) or {}, "round_multipliers").items()}
+    comp = None if data.get("compensation") is None else _compensation(data["compensation"])
     return System(ident, f.text(data.get("name", ident), "name", 80), f.integer(data.get("version"), "version", 1, 10**6),
-                  rules, ties, weights, text)
+                  rules, ties, weights, text, comp)
+
+
+def _compensation(raw: Any) -> Compensation:
+    item = f.obj(raw, "compensation")
+    unknown = set(item) - {"factor", "offset", "min", "max", "group", "min_games"}
+    if unknown:
+        raise ScoringError(f"unknown key {sorted(map(str, unknown))[0]!r}", "compensation")
+    low = f.number(item.get("min", 0), "compensation.min", -10, 10)
+    high = f.number(item.get("max"), "compensation.max", -10, 10)
+    if high < low:
+        raise ScoringError(f"must not be below compensation.min ({low:g})", "compensation.max")
+    return Compensation(f.number(item.get("factor"), "compensation.factor", -100, 100),
+                        f.number(item.get("offset", 0), "compensation.offset", -100, 100), low, high,
+                        f.choice(item.get("group", "legacy"), "compensation.group", {g: g for g in GROUPS}),
+                        f.integer(item.get("min_games", 1), "compensation.min_games", 1, 1000))
 
 
 def _rule(raw: Any, where: str) -> Rule:

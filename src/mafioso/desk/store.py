@@ -9,6 +9,7 @@ one transaction: an import that fails stores nothing.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 import time
@@ -113,17 +114,73 @@ class DeskStore:
                     (name, round_, table, version + 1, json.dumps(proto.to_json()), int(cancelled), reason, time.time()))])
         return version + 1
 
+    def record(self, name: str, round_: int, table: int, proto: Protocol, *, new: bool, reason: str = "") -> int:
+        """Store a clean protocol as a table's game (``new``) or as a corrected version of it:
+        the seating must name the same players in the same seats, and cards need a tournament
+        whose rules have them. Returns the version stored."""
+        if not new and not reason.strip():
+            raise TournamentError("say why the game is corrected", "reason")
+        tour = self.tournament(name)
+        players = self.seating(name).get((round_, table))
+        if players is None:
+            raise TournamentError(f"there is no table {table} in round {round_} (rounds 1-{tour.rounds}, "
+                                  f"tables 1-{tour.tables})")
+        for seat, (said, seated) in enumerate(zip(proto.players, players, strict=True), start=1):
+            if said and said != seated:
+                raise TournamentError(f"seat {seat} is {said!r} in the protocol, but {seated!r} sits there in round "
+                                      f"{round_}, table {table}", f"players[{seat - 1}]")
+        if proto.cards and not tour.cards:
+            raise TournamentError("this tournament's rules have no yellow or red cards", "cards")
+        proto.players = list(players)
+        proto.header.tournament, proto.header.round, proto.header.table = name, str(round_), str(table)
+        return self.add_game(name, round_, table, proto, reason=reason, expect_new=new)
+
+    def cancel(self, name: str, round_: int, table: int, reason: str) -> int:
+        """Cancel a table's game (it stops counting; its versions stay): the version stored."""
+        if not reason.strip():
+            raise TournamentError("say why the game is cancelled", "reason")
+        game = next((g for g in self.games(name) if (g.round, g.table) == (round_, table)), None)
+        if game is None:
+            self.tournament(name)  # an unknown tournament is named as such
+            raise TournamentError(f"round {round_}, table {table} has no game to cancel")
+        if game.cancelled:
+            raise TournamentError(f"the game of round {round_}, table {table} is cancelled already")
+        return self.add_game(name, round_, table, game.protocol, cancelled=True, reason=reason, expect_new=False)
+
     def games(self, name: str) -> list[GameEntry]:
         """The current version of every table's game."""
         seats = self.seating(name)
+        latest = self._latest(name)
+        return [GameEntry(r, t, tuple(seats[(r, t)]), Protocol.from_json(json.loads(p)), v, bool(c))
+                for (r, t), (v, p, c) in sorted(latest.items())]
+
+    def fingerprint(self, name: str | None = None) -> str:
+        """A short digest that changes whenever anything of the tournament (or of any, with no
+        name) changes: its settings, or a game recorded, corrected or cancelled (versions are only
+        ever added). Pages cache what they computed under it."""
+        where, params = ("WHERE tournament = ?", (name,)) if name is not None else ("", ())
+        games = self._rows(f"SELECT COUNT(*), MAX(at) FROM desk_games {where}", params)
+        where = "WHERE name = ?" if name is not None else ""
+        settings = self._rows(f"SELECT name, settings FROM desk_tournaments {where} ORDER BY created", params)
+        digest = hashlib.sha256(repr((games, settings)).encode())
+        return digest.hexdigest()[:32]
+
+    def counts(self, name: str) -> tuple[int, int]:
+        """How many tables the seating has, and how many have a game that counts (not cancelled)."""
+        tables = self._rows("SELECT COUNT(*) FROM desk_seating WHERE tournament = ?", (name,))[0][0]
+        played = self._rows("SELECT COUNT(*) FROM desk_games g WHERE tournament = ? AND cancelled = 0 AND version = "
+                            "(SELECT MAX(version) FROM desk_games h WHERE h.tournament = g.tournament "
+                            "AND h.round = g.round AND h.table_no = g.table_no)", (name,))[0][0]
+        return int(tables), int(played)
+
+    def _latest(self, name: str) -> dict[tuple[int, int], tuple[int, str, int]]:
         latest: dict[tuple[int, int], tuple[int, str, int]] = {}
         for round_, table, version, protocol, cancelled in self._rows(
                 "SELECT round, table_no, version, protocol, cancelled FROM desk_games WHERE tournament = ?", (name,)):
             key = (int(round_), int(table))
             if key not in latest or int(version) > latest[key][0]:
                 latest[key] = (int(version), protocol, int(cancelled))
-        return [GameEntry(r, t, tuple(seats[(r, t)]), Protocol.from_json(json.loads(p)), v, bool(c))
-                for (r, t), (v, p, c) in sorted(latest.items())]
+        return latest
 
     def history(self, name: str, round_: int, table: int) -> list[tuple[int, bool, str, float]]:
         return [(int(v), bool(c), r, float(a)) for v, c, r, a in self._rows(

@@ -9,6 +9,7 @@ still advanced on replay, so a replayed game goes on drawing as the original wou
 
 from __future__ import annotations
 
+import _random
 import json
 import random
 from collections import Counter
@@ -21,11 +22,23 @@ from mafioso.engine.prompts import Draw
 T = TypeVar("T")
 
 
+def seeded(number: int) -> random.Random:
+    """``random.Random(number)``, the same generator in the same state, made without the Python
+    ``__init__`` and ``seed`` frames that wrap the C seeding of an integer (a simulation makes
+    one per game and one per bot, and for short games those frames cost as much as some steps)."""
+    if type(number) is not int:
+        return random.Random(number)
+    rng = random.Random.__new__(random.Random)
+    _random.Random.seed(rng, number)
+    rng.gauss_next = None  # type: ignore[attr-defined]  # (set by random.Random.seed, not declared)
+    return rng
+
+
 class Chance:
     """The game's only source of randomness, recording what it draws."""
 
     def __init__(self, seed: int, recorded: Sequence[Draw] = (), on_draw: Callable[[Draw], None] | None = None) -> None:
-        self._rng = random.Random(seed)
+        self._rng = seeded(seed)
         self._recorded = list(reversed(recorded))
         self._on_draw = on_draw
 

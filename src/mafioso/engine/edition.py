@@ -204,6 +204,14 @@ class Edition:
         engine has already folded the shared vocabulary. The event is one the seat may see, of
         a kind listed in :attr:`observed` if the edition declares them."""
 
+    def observe_seats(self, observers: Sequence[Observer], event: Event) -> None:
+        """Fold one event into the knowledge of every seat in ``observers`` (all of one game, all
+        allowed to see it): :meth:`observe` for each. An edition that declares a frequent kind
+        which rarely changes anything overrides this to look at the event once for all seats."""
+        observe = self.observe
+        for observer in observers:
+            observe(observer, event)
+
 
 def _checked(option: Option, value: Any) -> Any:
     """``option.check(value)``, short for a value that is the option's own default (checked when

@@ -98,9 +98,7 @@ class Game:
         else:
             if players is None:
                 players = self.edition.default_players()
-            self.edition.check_player_count(players)
-            cast = self.edition.recommended_cast(players, self.options)
-            roles = self.chance.shuffle("deal", [role for role, count in cast.items() for _ in range(count)])
+            return self.chance.shuffle("deal", _recommended(self.edition, players, self.options))
         self.edition.validate_cast(Counter(roles), self.options)
         return list(roles)
 
@@ -116,9 +114,7 @@ class Game:
                 raise RuntimeError(f"the {self.edition.id} flow stopped without ending the game") from None
             self._finish(stop.value)
             return
-        pending = {}
-        for prompt in batch:
-            pending[prompt.id] = prompt
+        pending = {prompt.id: prompt for prompt in batch}
         if not pending:
             raise RuntimeError(f"the {self.edition.id} flow asked nothing in {self.phase}")
         if len(pending) != len(batch):
@@ -295,6 +291,18 @@ class Game:
                 self._finished_observers[seat] = weakref.ref(observer)  # no event will come
         return observer
 
+    def observers(self, seats: Sequence[int]) -> dict[int, Observer]:
+        """The observers of ``seats`` (as :meth:`observer` gives each), those not yet made made
+        together: each event so far is folded once for all of them."""
+        fresh = [seat for seat in dict.fromkeys(seats) if seat not in self.state.observers]
+        if self.outcome is None and len(fresh) > 1:
+            for seat in fresh:
+                if type(seat) is not int or not 0 <= seat <= self.players:
+                    raise InvalidDecision(f"there is no seat {seat!r}; seats are 1 to {self.players}")
+            for observer in Observer.of_seats(self, fresh):
+                self.state.watch(observer.seat, observer)
+        return {seat: self.observer(seat) for seat in seats}
+
     def view(self, seat: int) -> View:
         """A snapshot of what ``seat`` may know: its events and its own prompts. Seat 0 sees all."""
         return build_view(self.observer(seat))
@@ -324,6 +332,36 @@ class Game:
         from mafioso.engine.log import replay
 
         return replay(log, check=check)
+
+
+_CASTS: dict[tuple[int, int, tuple[tuple[str, Any], ...]], tuple[Edition, tuple[str, ...]]] = {}
+"""Recommended casts already worked out and validated, by edition, player count and options."""
+
+
+def _recommended(edition: Edition, players: int, options: dict[str, Any]) -> list[str]:
+    """The role ids of the edition's recommended cast for ``players`` (before the shuffle),
+    checked as every dealt cast is. The same edition, count and options always give the same
+    cast, so a simulation playing one setup again and again works it out and checks it once."""
+    key = (id(edition), players, tuple(options.items()))
+    try:
+        known = _CASTS.get(key)
+    except TypeError:  # an option holds a list or a dict: worked out every time
+        return _cast(edition, players, options)
+    if known is not None and known[0] is edition:
+        return list(known[1])
+    roles = _cast(edition, players, options)
+    if len(_CASTS) >= 512:
+        _CASTS.clear()
+    _CASTS[key] = (edition, tuple(roles))
+    return roles
+
+
+def _cast(edition: Edition, players: int, options: dict[str, Any]) -> list[str]:
+    edition.check_player_count(players)
+    cast = edition.recommended_cast(players, options)
+    roles = [role for role, count in cast.items() for _ in range(count)]
+    edition.validate_cast(Counter(roles), options)
+    return roles
 
 
 class Legal:

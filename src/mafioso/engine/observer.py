@@ -33,24 +33,54 @@ if TYPE_CHECKING:
 class Observer:
     """What ``seat`` knows of ``game`` (seat 0, the facilitator, knows everything)."""
 
-    def __init__(self, game: Game, seat: int) -> None:
+    def __init__(self, game: Game, seat: int, *, fold: bool = True) -> None:
         self.game = game
         self.seat = seat
-        edition = game.edition
-        hooked = type(edition).observe is not Edition.observe
-        self._hook = edition.observe if hooked else None
-        self._hooked: frozenset[str] | None = edition.observed
-        self.folds: frozenset[str] | None = FOLDED
-        """The kinds of events this observer learns from (``None``: every kind): the shared ones
-        and those the edition's hook declares. Others only join its history (and feeds)."""
-        if hooked:
-            self.folds = None if edition.observed is None else FOLDED | edition.observed
+        self._hook, self._hooked, self.folds = _plan(game.edition)
+        """(``folds``: the kinds of events this observer learns from, ``None`` for every kind:
+        the shared ones and those the edition's hook declares. Others only join its history.)"""
         self._feeds: list[tuple[frozenset[str] | None, list[Event]]] = []
-        self.catch_up()
+        if fold:
+            self.catch_up()
+        else:
+            self._forget()
+
+    @classmethod
+    def of_seats(cls, game: Game, seats: Sequence[int]) -> list[Observer]:
+        """New observers of ``seats``, the events so far folded once each for all the seats that
+        may see it (as many observers, each catching up alone, would fold them; a simulation
+        makes one per seat at the start of every game)."""
+        observers = [cls(game, seat, fold=False) for seat in seats]
+        if not observers:
+            return observers
+        folds = observers[0].folds
+        for event in game.events:
+            if folds is not None and event.kind not in folds:
+                continue
+            audience = event.audience
+            if audience.public:
+                cls.teach(observers, event)
+            else:
+                told = [o for o in observers if o.seat == GM or o.seat in audience.seats]
+                if told:
+                    cls.teach(told, event)
+        return observers
 
     def catch_up(self) -> None:
         """Forget everything and fold every event so far (when created, or after a restore,
         whose undone events also leave the feeds)."""
+        self._forget()
+        folds = self.folds
+        for event in self.history:
+            if folds is None or event.kind in folds:
+                self.teach((self,), event)
+        if self._feeds:
+            events = self.game.events
+            for _, queue in self._feeds:  # a restored game: its feeds lose the events undone
+                queue[:] = [event for event in queue if event.index < len(events) and events[event.index] == event]
+
+    def _forget(self) -> None:
+        """Know nothing (what a seat knows before its first event)."""
         self.role: str | None = None
         """The seat's own role, as last told to it."""
         self.team: str | None = None
@@ -67,13 +97,6 @@ class Observer:
         self._upto = 0
         self._mates: list[int] | None = None
         self._living: list[int] | None = None
-        folds = self.folds
-        for event in self.history:
-            if folds is None or event.kind in folds:
-                self.teach((self,), event)
-        events = self.game.events
-        for _, queue in self._feeds:  # a restored game: its feeds lose the events undone
-            queue[:] = [event for event in queue if event.index < len(events) and events[event.index] == event]
 
     @property
     def history(self) -> list[Event]:
@@ -128,8 +151,7 @@ class Observer:
             fold(observers, event.data)
         hook, hooked = observers[0]._hook, observers[0]._hooked
         if hook is not None and (hooked is None or kind in hooked):
-            for observer in observers:
-                hook(observer, event)
+            hook(observers, event)
 
     # -- what the seat knows besides (its attributes above are read, never changed) ----------
     @property
@@ -173,6 +195,27 @@ class Observer:
             return self.history[start:]
         history = self.history
         return [history[i].renumbered(i) for i in range(start, len(history))]
+
+
+Plan = tuple[Callable[[Sequence[Observer], Event], None] | None, frozenset[str] | None, frozenset[str] | None]
+
+_PLANS: dict[int, tuple[Edition, tuple[object, object], frozenset[str] | None, Plan]] = {}
+
+
+def _plan(edition: Edition) -> Plan:
+    """The edition's hook (``None`` when it has none), the kinds it declares, and the kinds an
+    observer folds: worked out once per edition (and again if its hook or kinds change) rather
+    than for every observer of every game."""
+    kind = type(edition)
+    methods, observed = (kind.observe, kind.observe_seats), edition.observed
+    known = _PLANS.get(id(edition))
+    if known is not None and known[0] is edition and known[1] == methods and known[2] is observed:
+        return known[3]
+    hooked = methods != (Edition.observe, Edition.observe_seats)
+    folds = (None if observed is None else FOLDED | observed) if hooked else FOLDED
+    plan: Plan = (edition.observe_seats if hooked else None, observed, folds)
+    _PLANS[id(edition)] = (edition, methods, observed, plan)
+    return plan
 
 
 def _role_dealt(observers: Sequence[Observer], data: dict[str, Any]) -> None:

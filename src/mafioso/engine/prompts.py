@@ -141,7 +141,7 @@ class Prompt(NamedTuple):
     def _check_speech(self, choice: Choice) -> Speech | None:
         if type(choice) is int:
             if choice in self.options:
-                return Speech(choice)
+                return tuple.__new__(Speech, (choice, (), None))  # Speech(choice), less a call
             choice = {"nominate": choice}
         said: Any
         if type(choice) is Speech:  # typed already (bots): checked as it is, not through JSON
@@ -161,7 +161,7 @@ class Prompt(NamedTuple):
             raise IllegalTarget(f"no signal {_shown(signal)} can be given in this speech")
         if nominee is None and not claims and signal is None:
             return None
-        return Speech(nominee, claims, signal)
+        return tuple.__new__(Speech, (nominee, claims, signal))  # Speech(nominee, claims, signal), less a call
 
     @staticmethod
     def _check_claims(claims: Any, rules: SpeechRules) -> tuple[Claim, ...]:
@@ -181,7 +181,7 @@ class Prompt(NamedTuple):
                 raise IllegalTarget(f"no seat {_shown(seat)} to make a claim about")
             if type(says) is not str or says not in rules.claims:
                 raise IllegalTarget(f"{_shown(says)} cannot be claimed; claims: {', '.join(rules.claims) or 'none'}")
-            checked.append(claim if type(claim) is Claim else Claim(seat, says))
+            checked.append(claim if type(claim) is Claim else tuple.__new__(Claim, (seat, says)))  # Claim(seat, says)
         return tuple(checked)
 
     def to_json(self) -> dict[str, Any]:

@@ -165,8 +165,13 @@ class State:
         for kinds, queue in observer.feeds():  # (a restored game's observers bring theirs)
             self.feed(kinds, queue)
         self._teach = observer.teach  # (the observer module imports this one: no import back)
-        folds = self._folds
-        self._folds = None if folds is None or observer.folds is None else folds | observer.folds
+        folds, more = self._folds, observer.folds
+        if folds is None or more is None:
+            self._folds = None
+        elif not folds:
+            self._folds = more
+        elif more is not folds:  # (every observer of a game usually folds the very same kinds)
+            self._folds = folds | more
 
     def feed(self, kinds: frozenset[str] | None, queue: list[Event]) -> None:
         """Append every public event of ``kinds`` (``None``: every kind) to ``queue`` as it is

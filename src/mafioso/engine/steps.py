@@ -40,6 +40,10 @@ from mafioso.engine.vocabulary import SPEECH as SPEECH_EVENT
 
 T = TypeVar("T", bound=Hashable)
 
+_new = tuple.__new__
+"""Builds a named tuple from all its fields in order, as the named tuple builds itself, without
+the call of its constructor (prompts are built for almost every decision)."""
+
 YES, NO = "yes", "no"
 YES_NO = (YES, NO)
 
@@ -77,17 +81,18 @@ class Secret(NamedTuple):
         """The prompts of this step for the seats ``offered`` maps to their options; a decoy
         differs from the real prompt in nothing a seat can see but its act."""
         many = self.picks > 1
-        question = Prompt(
-            self.key, GM, "decoy" if decoy else self.act,
-            kind=CHOOSE_MANY if many else CHOOSE,
-            optional=True if decoy else self.optional,
-            default=None if decoy else self.neutral,
-            timer=self.timer,
-            min_count=(self.picks if self.exact else 0) if many else 0,
-            max_count=self.picks,
-            decoy=decoy,
-            data=self.data,
-        )
+        question: Prompt = _new(Prompt, (  # Prompt(key, GM, act, kind=..., ...), every field in order, less a call
+            self.key, GM, "decoy" if decoy else self.act, (),
+            CHOOSE_MANY if many else CHOOSE,  # kind
+            True if decoy else self.optional,  # optional
+            None if decoy else self.neutral,  # default
+            self.timer,
+            (self.picks if self.exact else 0) if many else 0,  # min_count
+            self.picks,  # max_count
+            False,  # interrupt
+            decoy,
+            self.data,
+        ))
         return question.to_each(offered, offered)
 
     def prompt(self, seat: int, options: tuple[Any, ...], *, decoy: bool = False) -> Prompt:
@@ -112,7 +117,8 @@ def secret_step(
     """
     own = actors if _is_mapping(actors) else dict.fromkeys(actors)
     offered = {seat: options if options is not None else spec.targets(st, seat) for seat, options in own.items()}
-    batch = SecretBatch(spec.prompts(offered))
+    real = spec.prompts(offered)
+    batch = SecretBatch(real)
     if acts:
         batch = SecretBatch(p._replace(act=acts[p.seat]) if p.seat in acts else p for p in batch)
     if st.decoys:
@@ -121,7 +127,7 @@ def secret_step(
     if not batch:
         return {}
     reply = yield batch
-    return {seat: reply.get(f"{spec.key}.{seat}") for seat in own}
+    return {prompt.seat: reply.get(prompt.id) for prompt in real}  # (one prompt per actor, in order)
 
 
 def _is_mapping(value: object) -> TypeGuard[Mapping[Any, Any]]:
@@ -134,8 +140,15 @@ def _is_mapping(value: object) -> TypeGuard[Mapping[Any, Any]]:
 
 # -- tallies -----------------------------------------------------------------------------------
 def tally(picks: Iterable[T | None]) -> Counter[T]:
-    """How often each target was picked (``None``, a pass, is not counted)."""
-    return Counter(pick for pick in picks if pick is not None)
+    """How often each target was picked (``None``, a pass, is not counted), in the order first
+    picked. Counted into an empty ``Counter`` by hand: its constructor, given a generator, costs
+    more than the count itself for a table's worth of votes."""
+    counts: Counter[T] = Counter()
+    get = counts.get
+    for pick in picks:
+        if pick is not None:
+            counts[pick] = get(pick, 0) + 1
+    return counts
 
 
 def leaders(counts: Mapping[T, int], order: Sequence[T] | None = None) -> list[T]:
@@ -190,8 +203,8 @@ def agree(
     members = list(group)
     offered = {m: targets[m] for m in members} if _is_mapping(targets) else dict.fromkeys(members, targets)
     for number in range(1, max(1, rounds) + 1):
-        key = spec.key if rounds <= 1 else f"{spec.key}{number}"
-        picks = yield from secret_step(st, Secret(key, *spec[1:]), offered)
+        step = spec if rounds <= 1 else _new(Secret, (f"{spec.key}{number}", *spec[1:]))  # (spec, renamed)
+        picks = yield from secret_step(st, step, offered)
         if not members:
             return Agreement(None, {})
         st.emit(POINTS, Audience.group(members), round=number, picks=[[m, picks.get(m)] for m in members])
@@ -200,7 +213,7 @@ def agree(
     counts = tally(picks.values())
     if settle == MAJORITY:
         return Agreement(majority(counts, len(members)), picks)
-    top = leaders(counts, sorted(counts, key=_order))
+    top = leaders(counts, sorted(counts) if all(type(c) is int for c in counts) else sorted(counts, key=_order))
     if not top:
         return Agreement(None, picks)
     return Agreement(by_lot(st, f"{spec.key}.lots", top), picks, len(top) > 1)
@@ -229,7 +242,9 @@ def speech(
     removed meanwhile leave the prompt's options (the engine withdraws them), so a nomination
     of a removed seat is refused with a clear error.
     """
-    prompt = Prompt(key, speaker, act, tuple(nominable), kind=SPEECH, timer=timer, data=rules)
+    # Prompt(key, speaker, act, tuple(nominable), kind=SPEECH, timer=timer, data=rules), less a call
+    prompt: Prompt = _new(Prompt, (key, speaker, act, tuple(nominable), SPEECH, True, None, timer, 0, 1, False, False,
+                                   rules))
     reply = yield [prompt]
     said: Speech | None = reply.get(key)
     if not st.is_alive(speaker):
@@ -246,7 +261,9 @@ def ballot(st: State, key: str, voters: Iterable[int], nominee: int, *, act: str
 
     Returns the seats that said yes; the caller announces the count (:func:`count_votes`).
     """
-    question = Prompt(key, GM, act, YES_NO, optional=False, default=NO, timer=timer, data=Ballot(nominee))
+    # Prompt(key, GM, act, YES_NO, optional=False, default=NO, timer=timer, data=Ballot(nominee)), less two calls
+    question: Prompt = _new(Prompt, (key, GM, act, YES_NO, CHOOSE, False, NO, timer, 0, 1, False, False,
+                                     _new(Ballot, (nominee,))))
     prompts = question.to_each(voters)
     if not prompts:
         return []

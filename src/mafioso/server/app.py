@@ -16,6 +16,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from mafioso.server.hub import MIN_STEP_SECONDS, Hub
@@ -59,7 +60,7 @@ def create_app(store: Store, join_base: str | None = None, *, trusted_proxies: I
             log.warning("set aside: table %s (%s): %s", aside.code, aside.edition, aside.reason)
         yield
 
-    app = Starlette(routes=routes(), lifespan=lifespan, middleware=[Middleware(TransportProbe)])
+    app = Starlette(routes=routes(), lifespan=lifespan, middleware=[Middleware(GZipMiddleware, minimum_size=512), Middleware(TransportProbe)])
     app.state.hub = hub
     app.state.sockets = sockets
     app.state.join_base = join_base

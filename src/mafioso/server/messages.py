@@ -23,7 +23,7 @@ from mafioso.engine.phase import Phase
 from mafioso.engine.vocabulary import PHASE
 from mafioso.i18n import _, choice_label, describe_prompt, narrate, phase_name, role_name, step_name
 from mafioso.server.store import MemberRecord
-from mafioso.server.tables import NOBODY, Knowledge, Table, hand_enterable, summary
+from mafioso.server.tables import NOBODY, Knowledge, Table, hand_enterable, is_bot, summary
 
 PAD = 8192
 PHONE_EVENTS = 30
@@ -73,9 +73,10 @@ def seats_json(table: Table, known: Knowledge, seat: int | None = None) -> list[
     roles = {n: role for n, role in known.known_roles.items() if n != seat}
     if seat is not None and seat in public:
         roles[seat] = public[seat]
+    bots = table.bot_seats()
     return [
         {"seat": n, "name": names.get(n, ""), "alive": n not in known.out,
-         "role": role_name(table.edition, roles[n], lang) if n in roles else None}
+         "role": role_name(table.edition, roles[n], lang) if n in roles else None, "bot": n in bots}
         for n in range(1, table.config.players + 1)
     ]
 
@@ -173,13 +174,34 @@ def card_json(table: Table, known: Knowledge) -> dict[str, Any] | None:
 
 
 def _base(table: Table, kind: str) -> dict[str, Any]:
-    return {"type": "state", "as": kind, "table": summary(table), "stage": table.stage_shown,
-            "lang": table.config.lang}
+    facts = summary(table)
+    facts["commitment"] = table.commitment  # the sealed deal's hash, from the deal on
+    out: dict[str, Any] = {"type": "state", "as": kind, "table": facts, "stage": table.stage_shown,
+                           "lang": table.config.lang}
+    if table.game is not None:
+        out["roles"] = roles_json(table)
+    return out
+
+
+def roles_json(table: Table) -> list[dict[str, Any]]:
+    """The roles in play and how many of each: the cast the host chose (or the rulebook's for
+    the table's size), which every player may know; in the edition's order."""
+    edition, config, lang = table.edition, table.config, table.config.lang
+    cast = config.cast or edition.recommended_cast(config.players, edition.resolve_options(config.options))
+    out = []
+    for role_id, role in edition.roles.items():
+        if cast.get(role_id):
+            team = edition.teams.get(role.team)
+            out.append({"id": role_id, "name": role_name(edition, role_id, lang), "icon": role.icon,
+                        "team": _(team.name, lang) if team else role.team, "colour": team.colour if team else "#888",
+                        "ability": _(role.ability, lang), "count": cast[role_id]})
+    return out
 
 
 def lobby_json(table: Table) -> list[dict[str, Any]]:
     """The people waiting in the lobby, in the order they joined."""
-    return [{"id": m.joined, "name": m.name} for m in sorted(table.record.members, key=lambda m: m.joined)]
+    return [{"id": m.joined, "name": m.name, "bot": is_bot(m)}
+            for m in sorted(table.record.members, key=lambda m: m.joined)]
 
 
 def seat_message(table: Table, seat: int | None, name: str) -> dict[str, Any]:
@@ -196,6 +218,7 @@ def seat_message(table: Table, seat: int | None, name: str) -> dict[str, Any]:
     out["card"] = card_json(table, known)
     out["private"] = [event_json(table, e, n=n) for n, e in events if not e.audience.public and text_of(table, e)]
     out["prompts"] = [prompt_json(table, p) for p in table.published_prompts(seat)]
+    out["timer_ends"] = table.timer_ends()
     return out
 
 
@@ -215,6 +238,10 @@ def public_message(table: Table, host: bool) -> dict[str, Any]:
     out["waiting"] = [prompt_json(table, p) for p in batch if hand_enterable(p)] if hands else []
     out["speaking"] = sorted({p.seat for p in batch})
     out["timer"] = (table.step_seconds if table.is_gated() else max((p.timer or 0 for p in batch), default=0)) or None
+    out["timer_ends"] = table.timer_ends()
+    out["trial"], out["tally"] = table.trial(), table.tally()  # public information only
+    if host:  # how far the shared screen said it has spoken: a reloaded one resumes after it
+        out["spoken"] = table.spoken
     out["secret"] = table.is_gated() or (game.outcome is None and not batch)
     if host and table.is_over_published():
         out["story"] = [event_json(table, e, with_audience=True) for e in game.events if text_of(table, e)]
@@ -248,7 +275,7 @@ def _outcome_json(table: Table, outcome: dict[str, Any]) -> dict[str, Any]:
             names.append(_(table.edition.teams[winner].name, lang))
         else:
             names.append(role_name(table.edition, winner, lang))
-    return {**outcome, "names": names}
+    return {**outcome, "names": names, "seed": table.revealed_seed()}
 
 
 def _config_json(table: Table) -> dict[str, Any]:
@@ -284,9 +311,9 @@ def rendered(table: Table, key: str, build: Callable[[], str]) -> str:
     Every spectator of a table is sent the same text, and so is every socket of one pass: a
     change costs one rendering per kind of screen, not one per socket.
     """
-    if table.rendered_at != table.version:
-        table.rendered.clear()
-        table.rendered_at = table.version
+    if table.rendered_at != table.version or table.clock() - table.rendered_when > 1.0:
+        table.rendered.clear()  # a countdown (timer_ends) is counted from when a message is built
+        table.rendered_at, table.rendered_when = table.version, table.clock()
     text = table.rendered.get(key)
     if text is None:
         text = table.rendered[key] = build()

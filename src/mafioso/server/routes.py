@@ -16,14 +16,16 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from mafioso.engine import available_editions, find_edition
-from mafioso.i18n import _, option_words, role_name
+from mafioso.i18n import N_, _, option_words, role_name
 from mafioso.server.catalogs import language_name, languages
-from mafioso.server.errors import BadMessage, NotNow
+from mafioso.server.console import console_routes
+from mafioso.server.errors import BadMessage
 from mafioso.server.hub import Hub
 from mafioso.server.limits import client_address
 from mafioso.server.qr import qr_svg
 from mafioso.server.schemas import CastQuery, CodeQuery, CreateTable, HostPass, Join, LangQuery, check_data, check_json
 from mafioso.server.tables import summary
+from mafioso.server.tournament import tournament_routes
 from mafioso.server.ui import ui_strings
 from mafioso.server.ws import Sockets, error_text, serve_socket
 
@@ -56,12 +58,12 @@ async def _body(request: Request) -> bytes:
     """The request's body, read no further than :data:`MAX_BODY` bytes."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > MAX_BODY:
-        raise TooLarge("that request is too large")
+        raise TooLarge(N_("that request is too large"))
     body = b""
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_BODY:
-            raise TooLarge("that request is too large")
+            raise TooLarge(N_("that request is too large"))
     return body
 
 
@@ -153,12 +155,11 @@ async def game_log(request: Request) -> Response:
     try:
         body = check_json(HostPass, await _body(request), "request")
         table = _hub(request).by_host(body.host)
-        game = table.require_game()
-        if not table.is_over_published():
-            raise NotNow("the log tells every secret: it is available when the game is over")
+        table.require_game()
+        log = table.game_log()
     except Exception as error:
         return refused(error)
-    return JSONResponse(game.log(), headers={**NO_STORE, "Content-Disposition": f'attachment; filename="mafioso-{table.code}.json"'})
+    return JSONResponse(log, headers={**NO_STORE, "Content-Disposition": f'attachment; filename="mafioso-{table.code}.json"'})
 
 
 def join_base(request: Request) -> str:
@@ -224,6 +225,8 @@ def routes() -> list[BaseRoute]:
         Route("/api/qr/{code}.svg", qr),
         Route("/api/info", info),
         Route("/api/text", text),
+        *tournament_routes(),
+        *console_routes(),
         WebSocketRoute("/ws", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import random
 import time
 import unicodedata
 from collections.abc import Callable
@@ -34,13 +33,23 @@ from mafioso.engine import (
     find_edition,
 )
 from mafioso.engine.log import LOG_FORMAT
+from mafioso.engine.vocabulary import PHASE, VOTE_COUNT
+from mafioso.i18n import N_
+from mafioso.server.bots import TableBots
 from mafioso.server.config import DEFAULT_LIMIT, TableConfig, config_from_json
 from mafioso.server.errors import BadName, BadToken, NameTaken, NotNow, ServerError, TableFull
+from mafioso.server.seal import LOG_FIELD, Sealed, deal_roles
 from mafioso.server.store import MemberRecord, Store, TableRecord, release_version
 from mafioso.server.timeline import Timeline
 from mafioso.server.tokens import new_token, same
 
 MAX_NAME = 24
+SPEAK_WAIT = 30.0
+"""The longest a secret step's clock waits for the shared screen to finish speaking the public
+lines before it (its call): a host screen that never says so cannot hold a table up."""
+PUBLIC_GRACE = 15.0
+"""With time limits, a public step ends this long after its own timer (or :data:`DEFAULT_LIMIT`):
+a generous cap, so a facilitator's *Time is up* stays the usual way to end it."""
 KEEP_DAYS = 30.0
 """How long a finished table stays stored (its story and log can be seen again until then)."""
 Clock = Callable[[], float]
@@ -87,6 +96,17 @@ class RunningDigest:
             self.hasher.update(b"\n")
         self.count = len(events)
         return self.hasher.copy().hexdigest()
+
+
+BOT_PASS = "bot:"
+"""How a bot member's pass starts (the rest is a fresh secret token, never sent to anyone)."""
+BOT_NAMES = ("Ada", "Boris", "Clara", "Dmitri", "Edith", "Felix", "Greta", "Hugo", "Iris", "Jonas", "Kira",
+             "Leo", "Mila", "Nils", "Olga", "Pavel", "Rosa", "Sven", "Tanya", "Umar", "Vera", "Walt", "Yana", "Zoe")
+
+
+def is_bot(member: MemberRecord) -> bool:
+    """Whether a bot plays this member's seat."""
+    return member.token.startswith(BOT_PASS)
 
 
 NOBODY = -1
@@ -143,6 +163,24 @@ class Table:
         self.sizes: tuple[int, int] = (-1, 0)
         """``(version, size)``: the padded size of every seat's message (see ``messages.seat_text``)."""
         self.gate_until: float | None = None
+        """When the held secret step ends (``None`` while its clock waits for its call to be spoken)."""
+        self.call_until: float | None = None
+        """While a held step waits for its call to be spoken: the latest its clock may start."""
+        self.call_needs = 0
+        """How many public events the shared screen must have spoken before the held step's clock starts."""
+        self.spoken: int | None = None
+        """How many public events the host screen says it has spoken (``None``: its voice is off, or
+        it never said: a host page that does not report what it speaks is not waited for)."""
+        self.host_screens = 0
+        """Host screens connected now (kept by the socket layer): with none, nobody speaks, so no wait."""
+        self.step_opened = 0.0
+        """When the current step was published (for the countdown of a public step's timer)."""
+        self.deadline: float | None = None
+        """When the current step will be ended for its unanswered prompts: a held secret step's
+        limit, or with time limits a public step's."""
+        self.secret_open = False
+        """Whether the current step is a held secret step (until the next step): it ends by itself,
+        so *Time is up* is refused."""
         self.narration: dict[int, str | None] = {}
         """Narration lines by event number: an event never changes once emitted."""
         self.on_change: Callable[[Table], None] = lambda table: None
@@ -157,10 +195,14 @@ class Table:
         """Messages as sent, by screen (``host``, ``watch``, a member's pass), for :attr:`rendered_at`:
         a change is rendered once per screen kind, however many sockets show it."""
         self.rendered_at = -1
+        self.rendered_when = 0.0
+        """When :attr:`rendered` was built (a countdown in it ages)."""
         self._digest: RunningDigest | None = None
         self.known: dict[int, Knowledge] = {}
         """Knowledge snapshots of the current :attr:`version` (a change is read once per screen)."""
         self.known_at = -1
+        self.bots = TableBots(self)
+        """The bots playing this table's bot seats (see :mod:`mafioso.server.bots`)."""
         if record.stage != "lobby":
             self.game = self._replay()
             if record.log_format != LOG_FORMAT:
@@ -192,16 +234,17 @@ class Table:
         return self.stage
 
     def changed(self) -> None:
-        """Tell the screens that what they show may have changed."""
+        """Tell the screens that what they show may have changed (and the bots, what they are asked)."""
         self.version += 1
         self.on_change(self)
+        self.bots.wake()
 
     def member(self, token: object) -> MemberRecord:
         """The member with this token, or :class:`BadToken`."""
         for member in self.record.members:
             if same(token, member.token):
                 return member
-        raise BadToken("this seat's pass is not valid at this table")
+        raise BadToken(N_("this seat's pass is not valid at this table"))
 
     def seat_names(self) -> dict[int, str]:
         """Seat number -> the name of the person sitting there."""
@@ -210,13 +253,32 @@ class Table:
     # -- the lobby ---------------------------------------------------------------------------
     def join(self, name: object) -> MemberRecord:
         """Add a person by name; returns their record with a fresh secret token."""
-        if self.stage != "lobby" or len(self.record.members) >= self.config.players:
-            raise TableFull("this table is full: every seat is taken")
+        self._check_room()
         clean = _clean_name(name)
         if any(m.name.casefold() == clean.casefold() for m in self.record.members):
-            raise NameTaken(f"the name {clean!r} is already taken at this table; pick another")
-        joined = max((m.joined for m in self.record.members), default=0) + 1
-        member = MemberRecord(new_token(), clean, joined)
+            raise NameTaken(N_("the name “{name}” is already taken at this table; pick another"), name=clean)
+        return self._add(MemberRecord(new_token(), clean, self._next_joined()))
+
+    def add_bot(self) -> MemberRecord:
+        """The host seats a bot (the edition's heuristic bot plays it from the deal on). A bot is a
+        member whose pass starts with :data:`BOT_PASS`: it is stored like anyone, and no client
+        can ever use its pass (it is never sent, and the hub refuses it)."""
+        if self.stage != "lobby":
+            raise NotNow(N_("bots take their seats before the deal"))
+        self._check_room()
+        taken = {m.name.casefold() for m in self.record.members}
+        names = [f"Bot {n}" for n in BOT_NAMES] + [f"Bot {k}" for k in range(1, self.config.players + 2)]
+        name = next(n for n in names if n.casefold() not in taken)
+        return self._add(MemberRecord(BOT_PASS + new_token(), name, self._next_joined()))
+
+    def _check_room(self) -> None:
+        if self.stage != "lobby" or len(self.record.members) >= self.config.players:
+            raise TableFull(N_("this table is full: every seat is taken"))
+
+    def _next_joined(self) -> int:
+        return max((m.joined for m in self.record.members), default=0) + 1
+
+    def _add(self, member: MemberRecord) -> MemberRecord:
         self.store.add_member(self.id, member)
         self.record.members.append(member)
         self.on_members(self, member, True)
@@ -227,7 +289,7 @@ class Table:
         """A person leaves the lobby (only before the deal)."""
         member = self.member(token)
         if self.stage != "lobby":
-            raise NotNow("the cards are dealt: seats can no longer be left")
+            raise NotNow(N_("the cards are dealt: seats can no longer be left"))
         self.store.remove_member(member.token)
         self.record.members.remove(member)
         self.on_members(self, member, False)
@@ -239,21 +301,22 @@ class Table:
             if member.joined == joined:
                 self.leave(member.token)
                 return
-        raise NotNow("nobody with that number is waiting at this table")
+        raise NotNow(N_("nobody with that number is waiting at this table"))
 
     def deal(self, order: object) -> None:
         """Seat the members in the host's order (join numbers, seat 1 first) and start the game."""
         if self.stage != "lobby":
-            raise NotNow("the cards are already dealt")
+            raise NotNow(N_("the cards are already dealt"))
         members = {m.joined: m for m in self.record.members}
         if len(members) != self.config.players:
-            raise NotNow(f"{len(members)} of {self.config.players} players have joined; wait for everyone")
+            raise NotNow(N_("{joined} of {players} players have joined; wait for everyone"), joined=len(members),
+                         players=self.config.players)
         if not _is_permutation(order, set(members)):
-            raise NotNow("the seating order must list every waiting player once")
+            raise NotNow(N_("the seating order must list every waiting player once"))
         assert isinstance(order, list)
         roles = self.config.roles()
         if roles is not None:
-            random.Random(self.record.seed).shuffle(roles)
+            roles = deal_roles(roles, self.record.seed)
         seats = {members[joined].token: number for number, joined in enumerate(order, start=1)}
         game = Game(self.edition, self.config.players, seats=roles, options=self.config.options,
                     seed=self.record.seed, decoys=True)
@@ -269,6 +332,40 @@ class Table:
             member.seat = seats[member.token]
         self.record.stage = "playing"
         self.refresh()
+
+    # -- the sealed deal ---------------------------------------------------------------------
+    def sealed(self) -> Sealed | None:
+        """What the table's commitment binds, once the seats are known (``None`` in the lobby, or
+        for a table stored before deals were sealed)."""
+        secret = self.record.config.get("seal")
+        if not isinstance(secret, str) or self.game is None:
+            return None
+        names = self.seat_names()
+        return Sealed(secret, self.edition.id, self.config.players, self.config.options, self.config.cast,
+                      tuple(names.get(n, "") for n in range(1, self.config.players + 1)))
+
+    @property
+    def commitment(self) -> str | None:
+        """The sealed deal's short hash, shown from the deal on."""
+        sealed = self.sealed()
+        return sealed.commitment() if sealed is not None else None
+
+    def revealed_seed(self) -> str | None:
+        """The secret the game's seed was drawn from, once the end is published; never before."""
+        if not self.is_over_published():
+            return None
+        sealed = self.sealed()
+        return sealed.secret if sealed is not None else str(self.record.seed)
+
+    def game_log(self) -> dict[str, Any]:
+        """The log given to the host at the end: the game's, with its seal (see :mod:`mafioso.server.seal`)."""
+        if not self.is_over_published():
+            raise NotNow(N_("the log tells every secret: it is available when the game is over"))
+        log = self.require_game().log()
+        sealed = self.sealed()
+        if sealed is not None:
+            log[LOG_FIELD] = sealed.to_json()
+        return log
 
     # -- the game ----------------------------------------------------------------------------
     def log(self) -> dict[str, Any]:
@@ -312,7 +409,7 @@ class Table:
     def require_game(self) -> Game:
         """The game, or :class:`NotNow` while the table is still in its lobby."""
         if self.game is None:
-            raise NotNow("the game has not started yet: the host has not dealt the cards")
+            raise NotNow(N_("the game has not started yet: the host has not dealt the cards"))
         return self.game
 
     def published_prompts(self, seat: int) -> list[Prompt]:
@@ -371,7 +468,7 @@ class Table:
         """A seat answers one of its published prompts. The seat comes from its token, never the client."""
         game = self.require_game()
         if not isinstance(prompt_id, str):
-            raise ServerError("a decision names the prompt it answers")
+            raise ServerError(N_("a decision names the prompt it answers"))
         shown = self.published_prompts(seat)
         if not any(p.id == prompt_id for p in shown):
             if not shown:
@@ -379,40 +476,77 @@ class Table:
             raise UnknownPrompt(f"seat {seat} has no pending prompt {prompt_id!r} in {self.phase_shown()}")
         if self.frozen is not None and any(p.id == prompt_id and p.interrupt for p in shown):
             # always refused, whatever happened inside the step (a death, the end of the game)
-            raise NotNow("facilitator actions wait until this secret step is over (a few seconds)")
+            raise NotNow(N_("facilitator actions wait until this secret step is over (a few seconds)"))
         self._record(game, seat, prompt_id, choice)
 
     def decide_for(self, prompt_id: object, choice: Choice) -> None:
         """The host enters a hand vote (or any answer of a public step) for the seat asked."""
         if not self.config.hand_votes:
-            raise NotNow("this table votes on the phones; hand votes were not chosen")
+            raise NotNow(N_("this table votes on the phones; hand votes were not chosen"))
         for prompt in self.public_batch():
             if prompt.id == prompt_id and hand_enterable(prompt):
                 self._record(self.require_game(), prompt.seat, prompt.id, choice)
                 return
-        raise NotNow("that question is not open for a hand vote now")
+        raise NotNow(N_("that question is not open for a hand vote now"))
 
     def time_up(self) -> int:
-        """The host ends the current step: every shown, unanswered prompt takes the engine's
-        timeout answer (a pass where allowed, else its neutral default, else a fair draw)."""
-        game = self.require_game()
+        """The host ends the current PUBLIC step: every shown, unanswered prompt takes the engine's
+        timeout answer (a pass where allowed, else its neutral default, else a fair draw).
+
+        A held secret step is refused, always with the same words (whatever happened inside it):
+        it ends by itself when its time is over."""
+        self.require_game()
+        if self.is_gated() or self.secret_open:
+            raise NotNow(N_("a secret step ends by itself when its time is over"))
         if self.is_over_published():
-            raise NotNow("the game is over")
-        # a game over inside a secret step is not published yet: nothing to do, as in any step
-        # where everyone answered
-        frozen = self.frozen
-        prompts = game.awaiting() if frozen is None else [p for p in frozen if p.id in self.gate_left]
+            raise NotNow(N_("the game is over"))
+        return self._time_out(self.require_game().awaiting())
+
+    def _time_out(self, prompts: list[Prompt]) -> int:
+        """Give each of ``prompts`` (one step's) the engine's timeout answer, then publish."""
         serial, count = self.batch_serial, 0
         try:
             for prompt in prompts:
                 game = self.require_game()  # a failed write replaces the game
                 if self.batch_serial != serial or game.outcome is not None:
                     break  # the step is over: the next one's prompts may have the same ids
+                if not game.is_pending(prompt.id):
+                    continue
                 self._record(game, prompt.seat, prompt.id, None, notify=False, timeout=True)
                 count += 1
         finally:
             self.refresh()  # the answers already stored are published even if one write failed
         return count
+
+    def time_out_for(self, seat: int, prompt_id: str) -> None:
+        """A seat's published prompt takes the engine's timeout answer (a bot that chose illegally)."""
+        if any(p.id == prompt_id for p in self.published_prompts(seat)):
+            self._record(self.require_game(), seat, prompt_id, None, timeout=True)
+
+    def trial(self) -> int | None:
+        """The nominee on trial now: the seat a public vote's prompts name (never a secret step's)."""
+        for prompt in self.public_batch():
+            nominee = prompt.to_json().get("data", {}).get("nominee")
+            if type(nominee) is int:
+                return nominee
+        return None
+
+    def tally(self) -> list[dict[str, Any]] | None:
+        """The public vote counts announced since the phase began (built from public events only,
+        so never a secret ballot's): ``[{"nominee": seat, "voters": [seat...]}]``, or ``None``."""
+        if self.game is None:
+            return None
+        counts: list[dict[str, Any]] = []
+        for event in self.knowledge(NOBODY).events:
+            if event.kind == PHASE:
+                counts = []
+            elif event.kind == VOTE_COUNT and event.audience.public:
+                counts.append({"nominee": event.data.get("nominee"), "voters": list(event.data.get("voters", []))})
+        return counts or None
+
+    def bot_seats(self) -> frozenset[int]:
+        """The seats bots play."""
+        return frozenset(self.bots.seats())
 
     def _record(self, game: Game, seat: int, prompt_id: str, choice: Choice, notify: bool = True,
                 timeout: bool = False) -> None:
@@ -426,7 +560,7 @@ class Table:
             self.store.add_entries(self.id, stored, entries, digest)
         except Exception as error:
             self.game = self._replay()  # forget the unsaved decision
-            raise ServerError("the decision could not be saved; please try again") from error
+            raise ServerError(N_("the decision could not be saved; please try again")) from error
         self.record.history.extend(entries)
         self.record.digest = digest
         self.gate_left.discard(prompt_id)
@@ -454,7 +588,7 @@ class Table:
             log.exception("table %s: the engine failed on seat %s's answer to %r; the game is rebuilt",
                           self.code, seat, prompt_id)
             self.game = self._replay()
-            raise ServerError("that answer could not be applied; nothing was changed") from error
+            raise ServerError(N_("that answer could not be applied; nothing was changed")) from error
         if game.outcome is not None or _moved_on(game, before, interrupt):
             self.batch_serial += 1
 
@@ -472,12 +606,13 @@ class Table:
         """Publish the game's current state unless a secret step is being held open."""
         game = self.require_game()
         now = self.clock()
-        if self.gate_until is not None and now < self.gate_until:
+        if self.frozen is not None and (self.call_until is not None or
+                                        (self.gate_until is not None and now < self.gate_until)):
             self.changed()  # the acting seat sees its answer taken; nothing else changes
             return
-        if self.timeline is not None:
+        if self.timeline is not None and self.frozen is not None:
             self.timeline.closed()
-        self.gate_until = None
+        self.gate_until = self.call_until = None
         self.frozen = None
         self.frozen_tools = []
         self.frozen_knowledge = None
@@ -486,45 +621,138 @@ class Table:
         current = game.awaiting()
         new_batch = self.batch_serial != self.batch_seen
         self.batch_seen = self.batch_serial
-        if new_batch and game.outcome is None and is_secret(game, current) and self.step_seconds > 0:
-            self.gate_until = now + self.step_seconds
-            self.frozen = current
-            self.gate_left = {p.id for p in current}
-            self.frozen_tools = [p for p in game.pending(GM) if p.interrupt]
-            self.frozen_knowledge = {seat: self._snapshot(seat) for seat in (NOBODY, *range(1, game.players + 1))}
-            self.on_gate(self, self.step_seconds)
+        if new_batch:
+            self.step_opened, self.deadline, self.secret_open = now, None, False
+        if new_batch and game.outcome is None and is_secret(game, current) and self.step_length(current) > 0:
+            self._hold(game, current, now)
         if new_batch:
             self.arm_time_limit()
         self.changed()
         if self.timeline is not None and self.frozen is not None:
             self.timeline.opened()
 
-    def arm_time_limit(self) -> None:
-        """With a time limit, end the current batch when its time is over, if it is still open then."""
+    def step_length(self, batch: list[Prompt]) -> float:
+        """How long a secret step is held (every screen frozen, even when everyone answered at
+        once): the table's step length. A table whose step length is 0 (allowed only by a server
+        whose minimum is 0: tests) holds nothing."""
+        return max(self.step_seconds, 0.0)
+
+    def step_limit(self, batch: list[Prompt]) -> float:
+        """When a held secret step ends at the latest, its unanswered prompts taking their timeout
+        answers: its own timer (the decoys', declared by the flow whoever holds the role, so it
+        tells nothing), else :data:`DEFAULT_LIMIT`, never before the hold is over."""
+        return max(self.step_seconds, self.secret_timer(batch) or DEFAULT_LIMIT)
+
+    def _hold(self, game: Game, current: list[Prompt], now: float) -> None:
+        """Freeze every screen on a new secret step. Its clock starts once the shared screen has
+        spoken its call (at most :data:`SPEAK_WAIT` later), at once when nobody speaks."""
+        self.frozen = current
+        self.gate_left = {p.id for p in current}
+        self.frozen_tools = [p for p in game.pending(GM) if p.interrupt]
+        self.frozen_knowledge = {seat: self._snapshot(seat) for seat in (NOBODY, *range(1, game.players + 1))}
+        self.call_needs = len(self.frozen_knowledge[NOBODY].events)
+        if self.host_screens > 0 and self.spoken is not None and self.spoken < self.call_needs:
+            self.call_until = now + SPEAK_WAIT
+            self.on_gate(self, SPEAK_WAIT)
+        else:
+            self._start_clock(now)
+
+    def _start_clock(self, now: float) -> None:
+        """Start the held step's clock: it is held :meth:`step_length` seconds from now, and ends
+        :meth:`step_limit` seconds from now at the latest, whoever has not answered."""
+        assert self.frozen is not None
+        length, limit = self.step_length(self.frozen), self.step_limit(self.frozen)
+        self.call_until = None
+        self.gate_until = now + length
+        self.deadline = now + limit
+        self.secret_open = True
+        serial = self.batch_seen
+        self.on_gate(self, length)
+        self.on_timer(limit, lambda: self._secret_over(serial))
+
+    def _secret_over(self, serial: int) -> None:
+        """A secret step's time is over: its unanswered prompts take their timeout answers."""
         game = self.game
-        if game is None or game.outcome is not None or not self.config.time_limit:
+        if game is None or game.outcome is not None or not self.secret_open or self.batch_seen != serial:
+            return
+        if self.frozen is not None:  # still held (its time limit is its hold): end it now
+            if self.call_until is not None:
+                return
+            self.gate_until = self.clock()
+            left = [p for p in self.frozen if p.id in self.gate_left]
+        else:
+            left = game.awaiting()
+        try:
+            self._time_out(left)  # publishes, even when a write failed
+        except ServerError:
+            log.warning("table %s: a secret step's timeout answers could not be stored; trying again", self.code)
+            self.on_timer(1.0, lambda: self._secret_over(serial))
+
+    def heard(self, upto: int | None) -> None:
+        """The host screen has spoken the first ``upto`` public events (``None``: its voice is off).
+        A held step waiting for its call starts its clock once the call is spoken."""
+        self.spoken = upto
+        self.rendered.pop("host", None)  # a host screen connecting now resumes after it (no one else changes)
+        if self.call_until is not None and (upto is None or upto >= self.call_needs):
+            self._start_clock(self.clock())
+            self.changed()
+
+    def arm_time_limit(self) -> None:
+        """With a time limit, end the current public batch when its time is over (its timer, or
+        :data:`DEFAULT_LIMIT`, plus :data:`PUBLIC_GRACE`), if it is still open then. A held secret
+        step needs none: it ends by itself."""
+        game = self.game
+        if game is None or game.outcome is not None or not self.config.time_limit or self.frozen is not None:
             return
         batch = game.awaiting()
         if is_secret(game, batch):
-            limit = self.secret_timer(batch) or DEFAULT_LIMIT
+            limit = self.secret_timer(batch) or DEFAULT_LIMIT  # a secret step that is not held (tests only)
         else:
-            limit = max((p.timer or DEFAULT_LIMIT for p in batch), default=DEFAULT_LIMIT)
-        limit = max(limit, self.step_seconds)
+            limit = max((p.timer or DEFAULT_LIMIT for p in batch), default=DEFAULT_LIMIT) + PUBLIC_GRACE
         serial = self.batch_serial
+        self.deadline = self.clock() + limit
         self.on_timer(limit, lambda: self._time_over(serial))
 
     def _time_over(self, serial: int) -> None:
         game = self.game
-        if game is None or game.outcome is not None:
+        if game is None or game.outcome is not None or self.frozen is not None:
             return
         if self.batch_serial == serial:  # the same batch is still waiting: call time
-            self.time_up()
+            self._time_out(game.awaiting())
 
     def gate_expired(self) -> None:
-        """Called by the timer when a secret step's time is over."""
-        if self.gate_until is not None and self.clock() >= self.gate_until - 0.001:
-            self.gate_until = self.clock()
+        """Called by the timer: a held step's call was not spoken in time (its clock starts now),
+        or its hold is over: what happened inside it is published (its unanswered prompts stay
+        open until its limit, :meth:`_secret_over`)."""
+        now = self.clock()
+        if self.frozen is None:
+            return
+        if self.call_until is not None:
+            if now >= self.call_until - 0.001:
+                self._start_clock(now)
+                self.changed()
+            return
+        if self.gate_until is None or now < self.gate_until - 0.001:
+            return
+        self.gate_until = now
+        if self.deadline is not None and now >= self.deadline - 0.001:
+            self._secret_over(self.batch_seen)  # its limit is its hold: the unanswered time out
+        else:
             self.refresh()
+
+    def timer_ends(self) -> float | None:
+        """Seconds from now to the end of the current step, for the screens' live countdown:
+        a held step's end (unknown while its call is being spoken), a public step's time limit,
+        else the end of its own timer; ``None`` when nothing ends it by itself."""
+        if self.game is None or self.is_over_published():
+            return None
+        now = self.clock()
+        if self.frozen is not None and self.gate_until is None:
+            return None  # the clock waits for the call to be spoken
+        if self.deadline is not None:
+            return max(0.0, round(self.deadline - now, 1))
+        timer = max((p.timer or 0 for p in self.public_batch()), default=0)
+        return max(0.0, round(self.step_opened + timer - now, 1)) if timer else None
 
     def secret_timer(self, batch: list[Prompt]) -> float | None:
         """The timer of a secret step, the same for every seat: the decoys' (declared by the
@@ -575,12 +803,12 @@ def _is_permutation(order: object, wanted: set[int]) -> bool:
 
 def _clean_name(name: object) -> str:
     if not isinstance(name, str):
-        raise BadName("type a name to sit at the table")
+        raise BadName(N_("type a name to sit at the table"))
     clean = " ".join(name.split())
     if any(unicodedata.category(char).startswith("C") for char in clean):
-        raise BadName("a name cannot hold control characters")
+        raise BadName(N_("a name cannot hold control characters"))
     if not 1 <= len(clean) <= MAX_NAME:
-        raise BadName(f"a name has 1 to {MAX_NAME} characters")
+        raise BadName(N_("a name has 1 to {count} characters"), count=MAX_NAME)
     return clean
 
 

@@ -43,6 +43,7 @@ from mafioso.editions.blitz.setup import build_deck, check_cast
 from mafioso.editions.blitz.state import BOMB, GUN, VERDICT, BlitzSeat, BlitzState, Drawn, Shot, Verdicts
 from mafioso.editions.blitz.texts import TEXTS, format_value, text_key
 from mafioso.engine import (
+    CHOOSE,
     CHOOSE_MANY,
     PUBLIC,
     Audience,
@@ -207,8 +208,10 @@ class BlitzEdition(Edition):
         st.turn = seat
         st.emit("draft.turn", PUBLIC, seat=seat)
         st.emit("draft.drew", Audience.to(seat), seat=seat, cards=list(drawn))
-        prompt = Prompt(st.prompt_id("draft", seat), seat, "draft", tuple(dict.fromkeys(drawn)), optional=False,
-                        data=Drawn(drawn))
+        # Prompt(id, seat, "draft", cards, optional=False, data=Drawn(drawn)), every field in order, less two calls
+        prompt: Prompt = tuple.__new__(Prompt, (st.prompt_id("draft", seat), seat, "draft", tuple(dict.fromkeys(drawn)),
+                                                CHOOSE, False, None, None, 0, 1, False, False,
+                                                tuple.__new__(Drawn, (drawn,))))
         reply = yield [prompt]
         kept: str = reply[prompt.id]
         self.give(st, seat, kept)

@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 from mafioso.editions.spytown.catalogue import CLAIMS, Revote
 from mafioso.editions.spytown.state import SpytownState
-from mafioso.engine import PUBLIC, VOTE_TIE, Prompt, Reply, SpeechRules
+from mafioso.engine import CHOOSE, GM, PUBLIC, VOTE_TIE, Prompt, Reply, SpeechRules
 from mafioso.engine.steps import by_lot, count_votes, leaders, speech, tally
 
 Votes = dict[int, int]
@@ -121,15 +121,23 @@ def point(
     vote that cannot be passed is a fair draw among the seats it offers, never a fixed seat.
     """
     stem = st.prompt_id(key)
-    prompts = []
-    for voter in voting_order(st, voters):
-        options = tuple([c for c in choices if c != voter])
-        if not options:
-            continue
-        if previous is not None and previous.get(voter) in options:
-            prompts.append(Prompt(f"{stem}.{voter}", voter, act, options, timer=20, data=Revote(previous[voter])))
-        else:
-            prompts.append(Prompt(f"{stem}.{voter}", voter, act, options, optional=False, timer=20))
+    offered = {voter: _without(choices, voter) for voter in voting_order(st, voters)}
+    if previous is None:  # one question put to each voter with his own options (his own seat left out)
+        question = Prompt(stem, GM, act, optional=False, timer=20)
+        prompts = question.to_each([voter for voter, options in offered.items() if options], offered)
+    else:
+        prompts = []
+        new = tuple.__new__  # Prompt(id, voter, act, options, ...) and Revote(seat), every field in order, less a call
+        for voter, options in offered.items():
+            if not options:
+                continue
+            kept = previous.get(voter)
+            if kept in options:  # may be passed: the vote stays
+                prompts.append(new(Prompt, (f"{stem}.{voter}", voter, act, options, CHOOSE, True, None, 20, 0, 1,
+                                            False, False, new(Revote, (kept,)))))
+            else:
+                prompts.append(new(Prompt, (f"{stem}.{voter}", voter, act, options, CHOOSE, False, None, 20, 0, 1,
+                                            False, False, None)))
     votes: Votes = {}
     if st.commander is not None:
         for prompt in prompts:
@@ -140,6 +148,15 @@ def point(
         reply = yield prompts
         votes = {prompt.seat: _vote(reply, prompt) for prompt in prompts}
     return announce(st, votes)
+
+
+def _without(choices: list[int], voter: int) -> tuple[int, ...]:
+    """``choices`` but the voter's own seat, in order (cut out of the tuple, not filtered seat by
+    seat: every voter of every vote gets one)."""
+    if voter not in choices:
+        return tuple(choices)
+    at = choices.index(voter)
+    return (*choices[:at], *choices[at + 1:]) if choices.count(voter) == 1 else tuple([c for c in choices if c != voter])
 
 
 def _vote(reply: Reply, prompt: Prompt) -> int:
@@ -166,8 +183,9 @@ def announce(st: SpytownState, votes: Votes) -> Count:
 def standings(votes: Votes) -> tuple[list[int], list[int]]:
     """Seats tied for the most votes, and seats tied for the next count (if any got votes)."""
     counts = tally(votes.values())
-    top = leaders(counts, sorted(counts))
-    rest = leaders({seat: n for seat, n in counts.items() if seat not in top}, sorted(counts))
+    order = sorted(counts)
+    top = leaders(counts, order)
+    rest = leaders({seat: n for seat, n in counts.items() if seat not in top}, order)
     return top, rest
 
 

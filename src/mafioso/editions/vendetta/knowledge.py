@@ -9,6 +9,7 @@ instead of deriving it again from the events.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from mafioso.editions.vendetta.catalogue import PRIEST
@@ -74,6 +75,24 @@ def observe(observer: Observer, event: Event) -> None:
         known.jailed = set()
     elif kind == "silenced":
         known.silenced = data["seat"]
+
+
+def observe_seats(observers: Sequence[Observer], event: Event) -> None:
+    """:func:`observe` for each seat that sees ``event``, the phase (the most frequent event by
+    far, which only changes anything at a dawn or a night) looked at once for them all."""
+    if event.kind != "phase":
+        for observer in observers:
+            observe(observer, event)
+        return
+    name = event.phase.name  # what observe does with a phase, for every seat at once
+    if name == "dawn" or name == "night":
+        for observer in observers:
+            known = observer.facts.get(FACTS_KEY)
+            if isinstance(known, Knowledge):  # nothing known yet: nothing to forget
+                if name == "dawn":
+                    known.jailed = set()
+                else:
+                    known.silenced = None
 
 
 FOLDS = frozenset({"investigation", "priest.seen", "research", "jail", "jail.freed", "silenced", "phase"})

@@ -50,7 +50,7 @@ from mafioso.editions.vendetta.catalogue import (
     VIXEN,
     YAKUZA,
 )
-from mafioso.editions.vendetta.knowledge import FOLDS, observe
+from mafioso.editions.vendetta.knowledge import FOLDS, observe, observe_seats
 from mafioso.editions.vendetta.secrecy import REVEALS
 from mafioso.editions.vendetta.texts import TEXTS, format_value, text_key
 from mafioso.engine import (
@@ -208,9 +208,10 @@ class VendettaEdition(Edition):
         return format_value(self, key, value, lang)
 
     observe = staticmethod(observe)
-    """Fold what the rules tell one seat (cards shown, nods, the jail) into its facts; called for
-    every event of those kinds every observer sees, so it is the function itself, with no layer
-    between."""
+    """Fold what the rules tell one seat (cards shown, nods, the jail) into its facts."""
+    observe_seats = staticmethod(observe_seats)
+    """:meth:`observe` for every seat that sees an event, with the many phases that change
+    nothing passed over once for all seats, not once per seat."""
     observed = FOLDS
 
     # -- the script --------------------------------------------------------------------------

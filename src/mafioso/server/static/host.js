@@ -1,242 +1,409 @@
-// The shared screen: create a table, seat people, then show only public information and speak it.
-"use strict";
-(() => {
-  const {t, el, fill, banner, post, connect, promptForm, loadText} = M;
-  const KEY = "mafioso.host";
-  const $ = id => document.getElementById(id);
-  const params = new URLSearchParams(location.search);
-  const watching = location.pathname === "/watch";
-  let link = null, editions = [], order = [], lang = null, code = null;
-  let speakOn = localStorage.getItem("mafioso.speak") !== "off";
-  let speakingKey = "", clockEnd = 0;
+// @ts-check
+// The shared screen (a TV across the room): create a table, seat people, then show only public
+// information, large, and speak it. `/watch?code=X` is the same screen without the host's controls.
+import {$, t, el, setText, patch, keyed, banner, post, connect, promptForm, promptKey, loadText, deadline, clockText} from "./common.js";
+import {narrator, ambience} from "./narrator.js";
 
-  function show(section) { for (const s of ["setup", "lobby", "play"]) $(s).hidden = s !== section; }
+/** @typedef {import("./wire").State} State */
+/** @typedef {import("./wire").Message} Message */
+/** @typedef {import("./wire").PromptOut} Prompt */
+/** @typedef {import("./wire").EventOut} EventOut */
+/** @typedef {import("./wire").Seat} Seat */
+/** @typedef {{id: string, name: string, min: number, max: number, default_players: number, help?: string,
+ *   roles: {id: string, name: string, team: string, icon: string}[],
+ *   options: {name: string, label?: string, help?: string, doc?: string, default: unknown, choices: unknown[],
+ *     choice_labels?: string[]}[]}} Edition */
 
-  // -- setup ------------------------------------------------------------------------------
-  async function startSetup() {
-    show("setup");
-    $("newtable").hidden = true;
-    editions = await (await fetch("/api/editions")).json();
-    const info = await (await fetch("/api/info")).json();
-    fill($("lang"), ...info.languages.map(l => el("option", {value: l.code, text: l.name, selected: l.code === info.default_lang})));
-    fill($("edition"), ...editions.map(e => el("option", {value: e.id, text: e.name})));
-    pickEdition();
-  }
-  const edition = () => editions.find(e => e.id === $("edition").value);
-  function pickEdition() {
-    const e = edition();
-    $("players").min = e.min; $("players").max = e.max; $("players").value = e.default_players;
-    fill($("options"), ...e.options.map(optionField));
-    fillCast();
-  }
-  function optionField(o) {
-    let input;
-    if (o.choices.length) input = el("select", {"data-opt": o.name}, o.choices.map(c => el("option", {value: JSON.stringify(c), text: String(c), selected: c === o.default})));
-    else if (typeof o.default === "boolean") input = el("input", {type: "checkbox", "data-opt": o.name, checked: o.default});
-    else if (typeof o.default === "number") input = el("input", {type: "number", step: "any", "data-opt": o.name, value: o.default});
-    else input = el("input", {type: "text", "data-opt": o.name, "data-text": "1", value: o.default === null ? "" : o.default});
-    return el("label", {class: "opt-field", title: o.doc}, el("span", {text: o.name}), input, el("small", {text: o.doc}));
-  }
-  async function fillCast() {
-    const e = edition();
-    $("cast").hidden = !$("custom").checked;
-    let cast = {};
-    try {
-      const r = await fetch(`/api/cast?edition=${e.id}&players=${$("players").value}&options=${encodeURIComponent(JSON.stringify(readOptions()))}`);
-      cast = (await r.json()).cast || {};
-    } catch (err) { cast = {}; }
-    fill($("cast"), ...e.roles.map(r => el("label", {}, el("span", {text: `${r.icon} ${r.name}`}),
-      el("input", {type: "number", min: 0, max: 40, "data-role": r.id, value: cast[r.id] || 0}))));
-  }
-  function readOptions() {
-    const out = {};
-    document.querySelectorAll("[data-opt]").forEach(n => {
-      if (n.type === "checkbox") out[n.dataset.opt] = n.checked;
-      else if (n.tagName === "SELECT") out[n.dataset.opt] = JSON.parse(n.value);
-      else if (n.dataset.text) out[n.dataset.opt] = n.value;
-      else out[n.dataset.opt] = Number(n.value);
-    });
-    return out;
-  }
-  $("edition").addEventListener("change", pickEdition);
-  $("players").addEventListener("change", fillCast);
-  $("options").addEventListener("change", fillCast);
-  $("custom").addEventListener("change", fillCast);
-  $("setupform").addEventListener("submit", async ev => {
-    ev.preventDefault();
-    const body = {edition: $("edition").value, players: Number($("players").value), options: readOptions(),
-      lang: $("lang").value, step_seconds: Number($("step").value), hand_votes: $("hand").checked, time_limit: $("limit").checked, cast: null};
-    if ($("custom").checked) {
-      body.cast = {};
-      document.querySelectorAll("[data-role]").forEach(n => { body.cast[n.dataset.role] = Number(n.value); });
-    }
-    try {
-      const r = await post("/api/tables", body);
-      localStorage.setItem(KEY, r.host);
-      start({host: r.host});
-    } catch (err) { banner(err.message, "sticky"); }
-  });
-  $("newtable").addEventListener("click", ev => {
-    ev.preventDefault();
-    if (!$("play").hidden && !confirm(t("Leave this game and set up a new table? The game stays stored."))) return;
-    if (link) link.stop();
-    localStorage.removeItem(KEY);
-    location.href = "/host";
-  });
+const KEY = "mafioso.host";
+const params = new URLSearchParams(location.search);
+const watching = location.pathname === "/watch";
+/** @type {import("./common.js").Link | null} */
+let link = null;
+/** @type {Edition[]} */
+let editions = [];
+/** @type {number[]} */
+let order = [];
+/** @type {State | null} */
+let last = null;
+let lang = "", code = "", clockEnd = 0, clockKey = "", spokenAt = 0;
+const voice = narrator(m => { spokenAt = Date.now(); if (link) link.send(m); });
+const night = ambience();
 
-  // -- lobby ------------------------------------------------------------------------------
-  function drawLobby(msg) {
-    show("lobby");
-    code = msg.table.code;
-    $("code").textContent = code;
-    $("qr").src = `/api/qr/${code}.svg`;
-    fetch(`/api/info?code=${code}`).then(r => r.json()).then(i => { $("joinurl").textContent = i.join; });
-    const ids = msg.lobby.map(p => p.id);
-    order = order.filter(id => ids.includes(id)).concat(ids.filter(id => !order.includes(id)));
-    const names = Object.fromEntries(msg.lobby.map(p => [p.id, p.name]));
-    fill($("order"), ...order.map((id, i) => el("li", {},
-      el("span", {text: names[id]}),
-      watching ? null : el("span", {class: "tools"},
-        el("button", {class: "small", title: t("Move up"), on: {click: () => move(i, -1, msg)}, text: "↑"}),
-        el("button", {class: "small", title: t("Move down"), on: {click: () => move(i, 1, msg)}, text: "↓"}),
-        el("button", {class: "small", title: t("Remove"), on: {click: () => link.send({type: "remove", id})}, text: "✕"})))));
-    $("count").textContent = t("{n} of {total} players have joined.", {n: ids.length, total: msg.table.players});
-    $("deal").disabled = ids.length !== msg.table.players || watching;
-    $("shuffle").hidden = $("deal").hidden = watching;
-    $("shuffle").onclick = () => {
-      for (let i = order.length - 1; i > 0; i--) { const j = Math.floor(Math.random() * (i + 1)); [order[i], order[j]] = [order[j], order[i]]; }
-      drawLobby(msg);
-    };
-  }
-  function move(i, by, msg) {
-    const j = i + by;
-    if (j < 0 || j >= order.length) return;
-    [order[i], order[j]] = [order[j], order[i]];
-    drawLobby(msg);
-  }
-  $("deal").addEventListener("click", () => link.send({type: "deal", order}));
+/** @param {"setup" | "lobby" | "play"} section */
+function show(section) { for (const s of ["setup", "lobby", "play"]) $(s).hidden = s !== section; }
 
-  // -- play -------------------------------------------------------------------------------
-  function drawPlay(msg) {
-    show("play");
-    code = msg.table.code;
-    $("phase").textContent = msg.phase + (msg.step ? " · " + msg.step : "");
-    $("timeup").hidden = watching || !!msg.outcome;
-    fill($("seats"), ...msg.seats.map(s => el("div", {class: "seat" + (s.alive ? "" : " out") + (msg.speaking.includes(s.seat) ? " speaking" : "")},
-      el("b", {text: String(s.seat)}), el("span", {text: s.name}), s.role ? el("small", {text: s.role}) : null,
-      s.alive ? null : el("small", {text: t("out")}))));
-    drawNow(msg);
-    const gmAnswer = (q, choice) => {
-      if (q.interrupt && !confirm(q.title + ": " + (choice === null ? t("Pass") : t("Seat {seat}", {seat: choice})) + "?")) return;
-      link.send({type: "decide", prompt: q.id, choice});
-    };
-    const tools = msg.prompts.filter(p => p.interrupt), asked = msg.prompts.filter(p => !p.interrupt);
-    const open = $("gm").querySelector("details") && $("gm").querySelector("details").open;
-    fill($("gm"), ...asked.map(p => promptForm(p, gmAnswer)),
-      tools.length ? el("details", {open: open}, el("summary", {text: t("Facilitator tools")}), tools.map(p => promptForm(p, gmAnswer))) : null);
-    fill($("hands"), ...msg.waiting.map(p => {
-      const f = promptForm(p, (q, choice) => link.send({type: "hand", prompt: q.id, choice}));
-      f.querySelector("h3").textContent = t("Seat {seat}", {seat: p.seat}) + ": " + p.title;
-      return f;
+// -- setup ----------------------------------------------------------------------------------
+async function startSetup() {
+  show("setup");
+  const query = "?lang=" + encodeURIComponent($("lang").value || "en");
+  editions = await (await fetch("/api/editions" + query)).json();
+  const info = await (await fetch("/api/info")).json();
+  if (!$("lang").dataset.filled) {
+    $("lang").dataset.filled = "1";
+    $("lang").replaceChildren(...info.languages.map((/** @type {{code: string, name: string}} */ l) =>
+      el("option", {value: l.code, text: l.name, selected: l.code === info.default_lang})));
+  }
+  const picked = $("edition").value;
+  $("edition").replaceChildren(...editions.map(e => el("option", {value: e.id, text: e.name, selected: e.id === picked})));
+  pickEdition();
+}
+const edition = () => editions.find(e => e.id === $("edition").value) || editions[0];
+/** Help written for developers points at files; people get the sentences before it. @param {string} text */
+const forPeople = text => text.replace(/\(?\s*see\s+docs\/\S+\)?\.?/gi, "").trim();
+/** `interrogation_rounds` as "Interrogation rounds" when the server gives no label. @param {string} name */
+const spelled = name => { const s = name.replace(/_/g, " "); return s.charAt(0).toUpperCase() + s.slice(1); };
+
+function pickEdition() {
+  const e = edition();
+  $("players").min = String(e.min); $("players").max = String(e.max); $("players").value = String(e.default_players);
+  setText($("edition-help"), forPeople(e.help || ""));
+  $("options").replaceChildren(...e.options.map(optionField));
+  fillCast();
+}
+/** @param {Edition["options"][number]} o */
+function optionField(o) {
+  let input;
+  const id = "opt-" + o.name;
+  if (o.choices.length) {
+    // a choice is a bare value, or {value, label} once the server words it for people
+    input = el("select", {id, "data-opt": o.name}, o.choices.map((c, i) => {
+      const worded = c !== null && typeof c === "object" && "value" in c ? /** @type {{value: unknown, label?: string}} */ (c) : null;
+      const value = worded ? worded.value : c;
+      return el("option", {value: JSON.stringify(value), selected: value === o.default,
+        text: (worded && worded.label) || (o.choice_labels || [])[i] || spelled(String(value))});
     }));
-    fill($("log"), ...msg.events.filter(e => e.text).reverse().map(e => el("li", {class: e.kind === "phase" ? "phase" : "", text: e.text})));
-    drawEnd(msg);
-    speak(msg);
-  }
-  function drawNow(msg) {
-    const names = Object.fromEntries(msg.seats.map(s => [s.seat, s.name]));
-    const key = msg.phase + msg.step + msg.speaking.join(",") + (msg.secret ? "s" : "");
-    if (key !== speakingKey) { speakingKey = key; clockEnd = msg.timer ? Date.now() + msg.timer * 1000 : 0; }
-    let text = "";
-    if (msg.outcome) text = "";
-    else if (msg.secret) text = t("Eyes closed. Everyone answers on their phone.");
-    else if (msg.speaking.length === 1) text = t("Now: seat {seat} · {name}", {seat: msg.speaking[0], name: names[msg.speaking[0]]});
-    else if (msg.speaking.length) text = t("Everyone answers on their phone.");
-    $("now").textContent = text;
-    tick();
-  }
-  function tick() {
-    const left = Math.max(0, Math.round((clockEnd - Date.now()) / 1000));
-    $("clock").textContent = clockEnd ? `${left}s` : "";
-  }
-  setInterval(tick, 250);
-  function drawEnd(msg) {
-    if (!msg.outcome) { fill($("end")); return; }
-    const winners = msg.outcome.names.join(", ") || t("nobody");
-    const story = (msg.story || []).map(e => el("li", {class: e.public ? "" : "secret"},
-      e.public ? null : el("small", {text: e.to === "gm" ? t("Facilitator only:") + " " : t("Told to seats {list}:", {list: e.to.join(", ")}) + " "}), e.text));
-    const download = watching ? null : el("button", {class: "small", on: {click: saveLog}, text: t("Download the game log")});
-    fill($("end"), el("h2", {class: "winners", text: t("Game over: {names} won.", {names: winners})}), download,
-      story.length ? el("details", {open: true}, el("summary", {text: t("The whole story")}), el("ol", {class: "log"}, story)) : null);
-  }
-
-  async function saveLog() {
-    try {
-      const log = await post("/api/log", {host: localStorage.getItem(KEY)});
-      const a = el("a", {href: URL.createObjectURL(new Blob([JSON.stringify(log, null, 1)], {type: "application/json"})),
-        download: `mafioso-${code}.json`});
-      document.body.append(a); a.click(); a.remove();
-    } catch (err) { banner(err.message); }
-  }
-
-  // -- narration aloud --------------------------------------------------------------------
-  function drawSpeak() { $("speak").textContent = speakOn ? t("Voice: on") : t("Voice: off"); }
-  $("speak").addEventListener("click", () => {
-    speakOn = !speakOn;
-    localStorage.setItem("mafioso.speak", speakOn ? "on" : "off");
-    if (!speakOn && window.speechSynthesis) { queue.length = 0; speechSynthesis.cancel(); }
-    drawSpeak();
+  } else if (typeof o.default === "boolean") input = el("input", {id, type: "checkbox", "data-opt": o.name, checked: o.default});
+  else if (typeof o.default === "number") input = el("input", {id, type: "number", step: "any", "data-opt": o.name, value: o.default});
+  else input = el("input", {id, type: "text", "data-opt": o.name, "data-text": "1", value: o.default === null ? "" : String(o.default)});
+  const help = forPeople(o.help || o.doc || "");
+  const check = typeof o.default === "boolean" && !o.choices.length;
+  const label = el("label", {for: id, text: o.label || spelled(o.name)});
+  return el("div", {class: "opt-field" + (check ? " check" : "")},
+    check ? input : label, check ? label : input, help ? el("small", {text: help}) : null);
+}
+async function fillCast() {
+  const e = edition();
+  $("cast").hidden = !$("custom").checked;
+  /** @type {Record<string, number>} */
+  let cast = {};
+  try {
+    const r = await fetch(`/api/cast?edition=${e.id}&players=${$("players").value}&options=${encodeURIComponent(JSON.stringify(readOptions()))}`);
+    cast = (await r.json()).cast || {};
+  } catch (err) { cast = {}; }
+  $("cast").replaceChildren(...e.roles.map(r => el("label", {}, el("span", {text: `${r.icon} ${r.name}`}),
+    el("input", {type: "number", min: 0, max: 40, "data-role": r.id, value: cast[r.id] || 0}))));
+}
+function readOptions() {
+  /** @type {Record<string, unknown>} */
+  const out = {};
+  document.querySelectorAll("#options [data-opt]").forEach(n => {
+    const input = /** @type {HTMLInputElement} */ (n), name = input.dataset.opt || "";
+    if (input.type === "checkbox") out[name] = input.checked;
+    else if (input.tagName === "SELECT") out[name] = JSON.parse(input.value);
+    else if (input.dataset.text) out[name] = input.value;
+    else out[name] = Number(input.value);
   });
-  // Lines are spoken one by one with a short pause between them, in the order of the script.
-  const queue = [];
-  let talking = false;
-  function speakNext() {
-    if (talking || !queue.length) return;
-    if (!speakOn || !window.speechSynthesis) { queue.length = 0; return; }
-    talking = true;
-    const u = new SpeechSynthesisUtterance(queue.shift().text);
-    u.lang = lang || "en";
-    const done = () => { clearTimeout(guard); if (talking) { talking = false; setTimeout(speakNext, 600); } };
-    const guard = setTimeout(done, 20000);  // a voice that never ends must not stop the narration
-    u.onend = u.onerror = done;
-    speechSynthesis.speak(u);
+  return out;
+}
+$("edition").addEventListener("change", pickEdition);
+$("lang").addEventListener("change", async () => { await loadText($("lang").value); startSetup(); });
+$("players").addEventListener("change", fillCast);
+$("options").addEventListener("change", fillCast);
+$("custom").addEventListener("change", fillCast);
+$("setupform").addEventListener("submit", async ev => {
+  ev.preventDefault();
+  /** @type {Record<string, unknown>} */
+  const body = {edition: $("edition").value, players: Number($("players").value), options: readOptions(),
+    lang: $("lang").value, step_seconds: Number($("step").value), hand_votes: $("hand").checked, time_limit: $("limit").checked, cast: null};
+  if ($("custom").checked) {
+    /** @type {Record<string, number>} */
+    const cast = {};
+    document.querySelectorAll("[data-role]").forEach(n => { const i = /** @type {HTMLInputElement} */ (n); cast[i.dataset.role || ""] = Number(i.value); });
+    body.cast = cast;
   }
-  function speak(msg) {
-    const mark = "mafioso.spoken." + msg.table.code;
-    const last = Number(localStorage.getItem(mark) || -1);
-    const fresh = msg.events.filter(e => e.n > last && e.text);
-    if (!fresh.length) return;
-    localStorage.setItem(mark, String(fresh[fresh.length - 1].n));
-    if (!speakOn || watching) return;
-    queue.push(...fresh);
-    speakNext();
-  }
+  try {
+    const r = await post("/api/tables", body);
+    localStorage.setItem(KEY, r.host);
+    start({host: r.host});
+  } catch (err) { banner(err instanceof Error ? err.message : String(err), "sticky"); }
+});
+$("newtable").addEventListener("click", ev => {
+  ev.preventDefault();
+  if (last && last.stage === "playing" && !confirm(t("Leave this game and set up a new table? The game stays stored."))) return;
+  if (link) link.stop();
+  link = null; last = null; order = [];
+  localStorage.removeItem(KEY);
+  history.replaceState(null, "", "/host");
+  startSetup();
+});
 
-  // -- socket -----------------------------------------------------------------------------
-  function receive(msg) {
-    if (msg.type === "error") {
-      if (msg.code === "bad_token" || msg.code === "no_table") {
-        link.stop();
-        localStorage.removeItem(KEY);
-        banner(msg.message, "sticky");
-        if (!watching) startSetup();
-        return;
+// -- lobby ----------------------------------------------------------------------------------
+/** @param {State} msg */
+function drawLobby(msg) {
+  show("lobby");
+  const lobby = msg.lobby || [];
+  if (code !== msg.table.code) {
+    code = msg.table.code;
+    $("qr").setAttribute("src", `/api/qr/${code}.svg`);
+    fetch(`/api/info?code=${code}`).then(r => r.json()).then(i => setText($("joinurl"), i.join));
+  }
+  setText($("code"), code);
+  const ids = lobby.map(p => p.id);
+  order = order.filter(id => ids.includes(id)).concat(ids.filter(id => !order.includes(id)));
+  const people = new Map(lobby.map(p => [p.id, p]));
+  keyed($("order"), order.map(id => people.get(id)).filter(p => !!p).map(p => /** @type {import("./wire").Member} */ (p)),
+    p => String(p.id) + p.name, p => el("li", {},
+      el("span", {class: "who"}, p.name, p.bot ? el("small", {class: "botmark", text: " · " + t("bot")}) : null),
+      watching ? null : el("span", {class: "tools"},
+        el("button", {type: "button", class: "icon", "aria-label": t("Move {name} up", {name: p.name}), on: {click: () => move(p.id, -1)}, text: "↑"}),
+        el("button", {type: "button", class: "icon", "aria-label": t("Move {name} down", {name: p.name}), on: {click: () => move(p.id, 1)}, text: "↓"}),
+        el("button", {type: "button", class: "icon", "aria-label": t("Remove {name}", {name: p.name}), on: {click: () => link && link.send({type: "remove", id: p.id})}, text: "✕"}))));
+  setText($("count"), t("{n} of {total} players have joined.", {n: ids.length, total: msg.table.players}));
+  /** @type {HTMLButtonElement} */ ($("deal")).disabled = ids.length !== msg.table.players || watching;
+  /** @type {HTMLButtonElement} */ ($("bot")).disabled = ids.length >= msg.table.players;
+  $("shuffle").hidden = $("deal").hidden = $("bot").hidden = watching;
+}
+/** @param {number} id @param {number} by */
+function move(id, by) {
+  const i = order.indexOf(id), j = i + by;
+  if (i < 0 || j < 0 || j >= order.length) return;
+  [order[i], order[j]] = [order[j], order[i]];
+  if (last) drawLobby(last);
+}
+$("shuffle").addEventListener("click", () => {
+  for (let i = order.length - 1; i > 0; i--) { const j = Math.floor(Math.random() * (i + 1)); [order[i], order[j]] = [order[j], order[i]]; }
+  if (last) drawLobby(last);
+});
+$("deal").addEventListener("click", () => link && link.send({type: "deal", order}));
+$("bot").addEventListener("click", () => link && link.send({type: "bot"}));
+
+// -- play -----------------------------------------------------------------------------------
+/** @param {State} msg */
+function drawPlay(msg) {
+  show("play");
+  code = msg.table.code;
+  $("play").dataset.secret = String(!!msg.secret && !msg.outcome);
+  const seats = msg.seats || [];
+  const names = new Map(seats.map(s => [s.seat, s.name]));
+  const speaking = msg.speaking || [];
+  const publicStep = !msg.secret && !msg.outcome && speaking.length > 0;
+  setText($("phase"), msg.outcome ? t("Game over") : msg.phase + (msg.step ? " · " + msg.step : ""));
+  $("timeup").hidden = watching || !publicStep;
+  drawCircle(msg, seats);
+  drawNow(msg, names);
+  drawPrompts(msg);
+  const lines = (msg.events || []).filter(e => e.text).slice(-6);
+  keyed($("log"), lines.slice().reverse(), e => String(e.n), e => el("li", {class: e.kind === "phase" ? "phase" : "", text: e.text || ""}));
+  $("log").hidden = !!msg.outcome;
+  const roles = msg.roles || [];
+  patch($("roles"), JSON.stringify(roles), () => roles.map(r => el("li", {style: `border-color: ${r.colour}`},
+    el("b", {text: `${r.icon} ${r.name}` + (r.count > 1 ? ` × ${r.count}` : "")}), el("span", {text: r.ability}))));
+  const seal = msg.table.commitment;
+  setText($("sealed"), seal ? t("Sealed deal {hash}", {hash: (seal.match(/.{1,4}/g) || []).join(" ")}) : "");
+  drawEnd(msg, names);
+  if (!watching) voice.hear(msg.events || [], code, msg.lang, msg.spoken);
+  night.night(!!msg.secret && !msg.outcome);
+}
+
+/** The table as a circle of seats: names, who is out, revealed roles, bots, the speaker.
+ * @param {State} msg @param {Seat[]} seats */
+function drawCircle(msg, seats) {
+  const speaking = new Set(msg.speaking || []);
+  const votes = new Map((msg.tally || []).map(v => [v.nominee, v.voters.length]));
+  const count = seats.length;
+  keyed($("circle"), [{seat: -1}, ...seats], s => String(s.seat), s => {
+    if (s.seat < 0) return /** @type {HTMLElement} */ ($("circle").querySelector(".centre"));
+    const angle = (2 * Math.PI * (s.seat - 1)) / count - Math.PI / 2;
+    return el("div", {class: "seat", style: `--x: ${(50 + 42 * Math.cos(angle)).toFixed(2)}%; --y: ${(50 + 42 * Math.sin(angle)).toFixed(2)}%`},
+      el("b", {class: "num"}), el("span", {class: "name"}), el("small", {class: "role"}), el("small", {class: "mark"}), el("span", {class: "votes", "aria-hidden": "true"}), el("span", {class: "sr"}));
+  }, (node, s) => {
+    if (s.seat < 0) return;
+    const seat = /** @type {Seat} */ (s);
+    node.className = "seat" + (seat.alive ? "" : " out") + (speaking.has(seat.seat) && !msg.secret ? " speaking" : "") +
+      (msg.trial === seat.seat ? " trial" : "") + (seat.bot ? " bot" : "");
+    const q = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (node.querySelector(sel));
+    setText(q(".num"), String(seat.seat));
+    setText(q(".name"), seat.name);
+    setText(q(".role"), seat.role || "");
+    setText(q(".mark"), [seat.bot ? t("bot") : "", seat.alive ? "" : t("out")].filter(Boolean).join(" · "));
+    const v = votes.get(seat.seat);
+    setText(q(".votes"), v ? String(v) : "");  // the count, and its words for screen readers
+    setText(q(".sr"), v ? t("{n} votes", {n: v}) : "");
+  });
+}
+
+/** Who speaks, who is on trial, and the public vote so far, by name.
+ * @param {State} msg @param {Map<number, string>} names */
+function drawNow(msg, names) {
+  const speaking = msg.speaking || [];
+  const key = msg.phase + "|" + msg.step + "|" + speaking.join(",") + (msg.secret ? "s" : "") + "|" + (msg.timer_ends ?? msg.timer ?? "");
+  if (key !== clockKey) { clockKey = key; clockEnd = msg.outcome ? 0 : deadline(msg); }
+  /** @param {number} n */
+  const who = n => names.get(n) || t("Seat {seat}", {seat: n});
+  let text = "";
+  if (msg.outcome) text = "";
+  else if (msg.secret) text = t("Eyes closed. Everyone answers on their phone.");
+  else if (msg.trial !== null && msg.trial !== undefined) text = t("On trial: {name}", {name: who(msg.trial)});
+  else if (speaking.length === 1) text = t("Now: {name}", {name: who(speaking[0])});
+  else if (speaking.length) text = t("Waiting for {names}", {names: speaking.map(who).join(", ")});
+  setText($("now"), text);
+  const tally = msg.secret ? [] : msg.tally || [];
+  keyed($("tally"), tally, v => v.nominee + ":" + v.voters.join(","), v => el("li", {},
+    el("b", {text: who(v.nominee)}), " ← ", v.voters.length ? v.voters.map(who).join(", ") : t("no votes yet")));
+  tick();
+}
+function tick() { setText($("clock"), clockText(clockEnd)); }
+setInterval(tick, 250);
+
+/** The facilitator's own questions and the hand-vote forms: patched, so a half-made choice stays.
+ * @param {State} msg */
+function drawPrompts(msg) {
+  /** @param {Prompt} q @param {unknown} choice */
+  const gmAnswer = (q, choice) => {
+    if (q.interrupt && !confirm(q.title + "?")) return;
+    if (link) link.send({type: "decide", prompt: q.id, choice});
+  };
+  const prompts = watching ? [] : msg.prompts || [];
+  keyed($("gm"), prompts.filter(p => !p.interrupt), p => "gm" + promptKey(p), p => promptForm(p, gmAnswer));
+  const tools = prompts.filter(p => p.interrupt);
+  $("tools").hidden = !tools.length;
+  keyed($("toolbox"), tools, p => "tool" + promptKey(p), p => promptForm(p, gmAnswer));
+  const names = new Map((msg.seats || []).map(s => [s.seat, s.name]));
+  keyed($("hands"), watching ? [] : msg.waiting || [], p => "hand" + promptKey(p),
+    p => promptForm(p, (q, choice) => link && link.send({type: "hand", prompt: q.id, choice}), (names.get(p.seat) || t("Seat {seat}", {seat: p.seat})) + ": " + p.title));
+}
+
+/** The end: the winners by name, the story by phase (once), the revealed seed, Play again.
+ * @param {State} msg @param {Map<number, string>} names */
+function drawEnd(msg, names) {
+  const o = msg.outcome;
+  $("end").hidden = !o;
+  if (!o) { patch($("end"), "", () => []); return; }
+  const story = msg.story || [];
+  patch($("end"), "end" + story.length + (o.seed || ""), () => {
+    const winners = o.seats.map(n => names.get(n) || "").filter(Boolean);
+    /** @type {HTMLElement[]} */
+    const phases = [];
+    /** @type {HTMLElement | null} */
+    let list = null;
+    let chapter = "";
+    for (const e of story) {
+      // a chapter per phase (night 1, day 1...); the calls of its steps are lines within it
+      const opens = e.kind === "phase" && (e.phase || "") !== chapter;
+      if (opens || !list) {
+        chapter = e.kind === "phase" ? e.phase || "" : chapter;
+        list = el("ol", {class: "log"});
+        phases.push(el("section", {class: "chapter"}, el("h3", {text: opens ? e.text || "" : t("Before the game")}), list));
+        if (opens) continue;
       }
-      banner(msg.message);
+      list.append(el("li", {class: e.kind === "phase" ? "phase" : e.public ? "" : "secret"},
+        e.public ? null : el("small", {text: (e.to === "gm" ? t("Facilitator only:") : t("Told to {names}:", {names: (Array.isArray(e.to) ? e.to : []).map(n => names.get(n) || String(n)).join(", ")})) + " "}),
+        e.text || ""));
+    }
+    const seal = msg.table.commitment;
+    return [
+      el("h2", {class: "winners", text: t("{team} won", {team: o.names.join(", ") || t("nobody")})}),
+      winners.length ? el("p", {class: "big", text: t("Winners: {names}", {names: winners.join(", ")})}) : null,
+      o.seed ? el("p", {class: "sealed", text: t("The seed was {seed}; the sealed deal {hash} can be checked with mafioso replay.", {seed: o.seed, hash: seal || "—"})}) : null,
+      watching ? null : againForm(msg),
+      watching ? null : el("button", {type: "button", class: "opt", on: {click: saveLog}, text: t("Download the game log")}),
+      phases.length ? el("h2", {text: t("The story")}) : null,
+      el("div", {class: "story"}, phases),
+    ];
+  });
+}
+
+/** Play again: the same people, the same or another edition, seats kept or reshuffled.
+ * @param {State} msg */
+function againForm(msg) {
+  const current = msg.config ? msg.config.edition : "";
+  const select = el("select", {id: "again-edition"});
+  /** @param {Edition[]} list */
+  const fillIn = list => select.replaceChildren(...list.map(e => el("option", {value: e.id, text: e.name, selected: e.id === current})));
+  if (editions.length) fillIn(editions);
+  else fetch("/api/editions?lang=" + encodeURIComponent(msg.lang)).then(r => r.json()).then(list => { editions = list; fillIn(list); });
+  const players = el("input", {id: "again-players", type: "number", min: 1, max: 40, value: msg.table.players});
+  const seats = el("select", {id: "again-seats"}, el("option", {value: "keep", text: t("Keep the seats")}), el("option", {value: "shuffle", text: t("Shuffle the seats")}));
+  const form = el("form", {class: "again"},
+    el("h2", {text: t("Play again")}),
+    el("label", {}, el("span", {text: t("Edition")}), select),
+    el("label", {}, el("span", {text: t("Players")}), players),
+    el("label", {}, el("span", {text: t("Seats")}), seats),
+    el("button", {type: "submit", class: "go", text: t("Play again")}));
+  form.addEventListener("submit", ev => {
+    ev.preventDefault();
+    const c = msg.config;
+    if (link) link.send({type: "again", edition: /** @type {HTMLSelectElement} */ (select).value, players: Number(/** @type {HTMLInputElement} */ (players).value),
+      options: {}, cast: null, lang: msg.lang, step_seconds: c ? c.step_seconds : 8, hand_votes: c ? c.hand_votes : false,
+      time_limit: c ? c.time_limit : false, seats: /** @type {HTMLSelectElement} */ (seats).value});
+  });
+  return form;
+}
+
+async function saveLog() {
+  try {
+    const log = await post("/api/log", {host: localStorage.getItem(KEY)});
+    const a = el("a", {href: URL.createObjectURL(new Blob([JSON.stringify(log, null, 1)], {type: "application/json"})),
+      download: `mafioso-${code}.json`});
+    document.body.append(a); a.click(); a.remove();
+  } catch (err) { banner(err instanceof Error ? err.message : String(err)); }
+}
+
+// -- voice and night sounds ----------------------------------------------------------------
+function drawControls() {
+  $("speak").setAttribute("aria-pressed", String(voice.on));
+  $("ambience").setAttribute("aria-pressed", String(night.on));
+  const names = voice.voices();
+  patch($("voice"), names.join("|") + voice.voice, () => [el("option", {value: "", text: t("Default voice")}),
+    ...names.map(n => el("option", {value: n, text: n, selected: n === voice.voice}))]);
+  /** @type {HTMLElement} */ ($("voice").parentElement).hidden = !names.length;
+}
+$("speak").addEventListener("click", () => { voice.set(!voice.on); drawControls(); });
+$("ambience").addEventListener("click", () => { night.set(!night.on); drawControls(); });
+$("voice").addEventListener("change", () => voice.choose($("voice").value));
+$("timeup").addEventListener("click", () => link && link.send({type: "timeup"}));
+if (window.speechSynthesis) speechSynthesis.addEventListener("voiceschanged", drawControls);
+
+// -- socket ---------------------------------------------------------------------------------
+/** @param {Message} msg */
+function receive(msg) {
+  if (msg.type === "error") {
+    if (msg.code === "bad_token" || msg.code === "no_table") {
+      if (link) link.stop();
+      localStorage.removeItem(KEY);
+      banner(msg.message, "sticky");
+      if (!watching) startSetup();
       return;
     }
-    if (msg.type !== "state") return;
-    if (msg.lang !== lang) { lang = msg.lang; document.documentElement.lang = lang; loadText(lang).then(() => { drawSpeak(); route(msg); }); }
-    route(msg);
+    if (msg.code === "bad_message" && Date.now() - spokenAt < 1500) return;  // a server without the voice gate
+    banner(msg.message);
+    return;
   }
-  function route(msg) { if (msg.stage === "lobby") drawLobby(msg); else drawPlay(msg); }
-  function start(hello) {
-    link = connect(hello, receive, up => { $("status").textContent = up ? "" : t("Reconnecting…"); });
+  if (msg.type === "moved") {  // Play again: this screen follows its table to the new one
+    if (msg.host) { localStorage.setItem(KEY, msg.host); order = []; voice.reset(); start({host: msg.host}); }
+    else if (watching) { history.replaceState(null, "", "/watch?code=" + msg.code); start({watch: msg.code}); }
+    return;
   }
+  if (msg.type !== "state") return;
+  if (msg.lang !== lang) { lang = msg.lang; loadText(lang).then(() => { drawControls(); document.querySelectorAll("[data-sig]").forEach(n => { if (n instanceof HTMLElement) delete n.dataset.sig; }); if (last) route(last); }); }
+  route(msg);
+}
+/** @param {State} msg */
+function route(msg) { last = msg; if (msg.stage === "lobby") drawLobby(msg); else drawPlay(msg); }
+/** @param {Record<string, unknown>} hello */
+function start(hello) {
+  if (link) link.stop();
+  let first = true;
+  link = connect(hello, receive, up => {
+    setText($("status"), up ? "" : t("Reconnecting…"));
+    if (up && !first && !watching) setTimeout(() => voice.remind(), 0);  // after the hello's answer
+    first = false;
+  });
+}
 
-  drawSpeak();
-  loadText("en");
-  if (watching) start({watch: params.get("code") || ""});
-  else if (localStorage.getItem(KEY)) start({host: localStorage.getItem(KEY)});
-  else startSetup();
-})();
+document.body.classList.toggle("watching", watching);
+drawControls();
+loadText("en");
+if (watching) start({watch: params.get("code") || ""});
+else if (localStorage.getItem(KEY) && !params.get("new")) start({host: /** @type {string} */ (localStorage.getItem(KEY))});
+else startSetup();

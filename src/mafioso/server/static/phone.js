@@ -1,111 +1,206 @@
-// The phone: join by code and name, then the secret card, prompts and private results.
-"use strict";
-(() => {
-  const {t, el, fill, banner, post, connect, promptForm, loadText} = M;
-  const KEY = "mafioso.seat";
-  const $ = id => document.getElementById(id);
-  let link = null, state = null, cardShown = false, lang = null;
-  const answered = new Set();
+// @ts-check
+// The phone: join by code and name, then the secret card, prompts, private results, the end.
+import {$, t, el, setText, patch, keyed, banner, post, connect, promptForm, promptKey, loadText, deadline, clockText} from "./common.js";
 
-  function show(section) { for (const s of ["join", "lobby", "game"]) $(s).hidden = s !== section; }
+/** @typedef {import("./wire").State} State */
+/** @typedef {import("./wire").Message} Message */
+/** @typedef {import("./wire").PromptOut} Prompt */
 
-  function startJoin(message) {
-    localStorage.removeItem(KEY);
-    const code = new URLSearchParams(location.search).get("code");
-    if (code) $("code").value = code;
-    show("join");
-    if (message) banner(message, "sticky");
+const KEY = "mafioso.seat", CODE = "mafioso.seat.code";
+/** @type {import("./common.js").Link | null} */
+let link = null;
+/** @type {State | null} */
+let state = null;
+let cardShown = false, lang = "", clockEnd = 0, hideTimer = 0;
+/** @type {Set<string>} */
+const answered = new Set();
+/** @type {Set<string>} */
+let seenPrompts = new Set();
+/** @type {any} */
+let wake = null;
+
+const urlCode = () => (new URLSearchParams(location.search).get("code") || "").trim().toUpperCase();
+
+/** @param {"join" | "lobby" | "game"} section */
+function show(section) { for (const s of ["join", "lobby", "game"]) $(s).hidden = s !== section; }
+
+/** @param {string} message */
+function startJoin(message) {
+  localStorage.removeItem(KEY);
+  localStorage.removeItem(CODE);
+  if (urlCode()) $("code").value = urlCode();
+  $("name").value = localStorage.getItem("mafioso.name") || "";
+  show("join");
+  if (message) banner(message, "sticky");
+}
+
+$("joinform").addEventListener("submit", async e => {
+  e.preventDefault();
+  try {
+    const code = $("code").value.trim().toUpperCase();
+    const r = await post("/api/join", {code, name: $("name").value});
+    localStorage.setItem("mafioso.name", $("name").value);
+    remember(r.token, code);
+    banner("");
+    start(r.token);
+  } catch (err) { banner(err instanceof Error ? err.message : String(err), "sticky"); }
+});
+
+$("leave").addEventListener("click", () => { if (link) link.send({type: "leave"}); });
+
+$("card").addEventListener("click", () => {
+  cardShown = !cardShown;
+  clearTimeout(hideTimer);
+  if (cardShown) hideTimer = setTimeout(() => { cardShown = false; drawCard(); }, 20000);  // never left face up
+  drawCard();
+});
+
+/** Keeps a seat pass with the code of its table, so a new code can tell the pass is stale.
+ * @param {string} token @param {string} code */
+function remember(token, code) {
+  localStorage.setItem(KEY, token);
+  localStorage.setItem(CODE, code);
+  if (urlCode() !== code) history.replaceState(null, "", "/p?code=" + encodeURIComponent(code));
+}
+
+/** @param {string} token */
+function start(token) {
+  if (link) link.stop();
+  link = connect({seat: token}, receive, up => {
+    setText($("status"), up ? "" : t("Reconnecting…"));
+    answered.clear();  // an answer sent just before a disconnect may not have arrived: ask again
+  }, true);
+}
+
+/** @param {Message} msg */
+function receive(msg) {
+  if (msg.type === "error") {
+    if (msg.code === "bad_token" || msg.code === "no_table") { if (link) link.stop(); startJoin(msg.message); return; }
+    banner(msg.message);
+    answered.clear();
+    if (state) draw(state);
+    return;
   }
-
-  $("joinform").addEventListener("submit", async e => {
-    e.preventDefault();
-    try {
-      const r = await post("/api/join", {code: $("code").value, name: $("name").value});
-      localStorage.setItem(KEY, r.token);
-      banner("");
-      start(r.token);
-    } catch (err) { banner(err.message, "sticky"); }
-  });
-
-  $("leave").addEventListener("click", () => { if (link) link.send({type: "leave"}); });
-
-  let hideTimer = 0;
-  $("card").addEventListener("click", () => {
-    cardShown = !cardShown;
-    clearTimeout(hideTimer);
-    if (cardShown) hideTimer = setTimeout(() => { cardShown = false; drawCard(); }, 20000);  // never left face up
-    drawCard();
-  });
-
-  function start(token) {
-    link = connect({seat: token}, receive, up => {
-      $("status").textContent = up ? "" : t("Reconnecting…");
-      answered.clear();  // an answer sent just before a disconnect may not have arrived: ask again
-    }, true);
+  if (msg.type === "moved") {  // Play again: the same seat goes on at the new table
+    if (msg.pass) { remember(msg.pass, msg.code); state = null; start(msg.pass); }
+    return;
   }
-
-  function receive(msg) {
-    if (msg.type === "error") {
-      if (msg.code === "bad_token") { link.stop(); startJoin(msg.message); return; }
-      banner(msg.message);
-      answered.clear();
-      if (state) draw(state);
-      return;
-    }
-    if (msg.type === "left") { link.stop(); startJoin(""); return; }
-    if (msg.type === "ack") { answered.delete(msg.prompt); banner(t("Your answer is recorded."), "ok"); return; }
-    if (msg.type !== "state") return;
-    // an answer is settled once its prompt is gone; the next step may ask again with the same id
-    const asked = new Set((msg.prompts || []).map(p => p.id));
-    for (const id of [...answered]) if (!asked.has(id)) answered.delete(id);
-    if (msg.lang !== lang) { lang = msg.lang; document.documentElement.lang = lang; loadText(lang).then(() => draw(msg)); }
-    draw(msg);
+  if (msg.type === "left") { if (link) link.stop(); startJoin(""); return; }
+  if (msg.type === "ack") { if (msg.prompt) answered.delete(msg.prompt); banner(t("Your answer is recorded."), "ok"); return; }
+  if (msg.type !== "state") return;
+  if (urlCode() && msg.table.code !== urlCode()) {  // a new table's QR code: follow it
+    if (link) link.stop();
+    startJoin("");
+    return;
   }
+  // an answer is settled once its prompt is gone; the next step may ask again with the same id
+  const asked = new Set((msg.prompts || []).map(p => p.id));
+  for (const id of [...answered]) if (!asked.has(id)) answered.delete(id);
+  if (msg.lang !== lang) { lang = msg.lang; loadText(lang).then(() => { if (state) { clearSigs(); draw(state); } }); }
+  clockEnd = deadline(msg);
+  nudge(msg);
+  draw(msg);
+}
 
-  function draw(msg) {
-    state = msg;
-    if (msg.seat === null || msg.seat === undefined) {
-      show("lobby");
-      $("hello").textContent = t("You are at table {code} as {name}.", {code: msg.table.code, name: msg.name});
-      fill($("people"), ...msg.lobby.map(p => el("li", {text: p.name})));
-      return;
-    }
-    show("game");
-    $("me").textContent = t("Seat {seat}", {seat: msg.seat}) + " · " + msg.name;
-    $("phase").textContent = msg.phase + (msg.step ? " · " + msg.step : "");
-    drawCard();
-    const mine = msg.seats.find(s => s.seat === msg.seat);
-    const box = $("prompts");
-    box.replaceChildren(...msg.prompts.filter(p => !answered.has(p.id)).map(p => promptForm(p, answer)));
-    $("waiting").textContent = msg.prompts.length || msg.outcome ? "" :
-      (mine && !mine.alive ? t("You are out of the game. Thank you for playing; keep your secrets.") : t("Nothing to do now. Watch the shared screen."));
-    $("outcome").textContent = msg.outcome ? t("Game over: {names} won.", {names: msg.outcome.names.join(", ") || t("nobody")}) : "";
-    fill($("private"), ...msg.private.slice().reverse().map(e => el("li", {text: e.text})));
-    fill($("news"), ...msg.events.filter(e => e.text).slice(-8).reverse().map(e => el("li", {text: e.text})));
+const clearSigs = () => document.querySelectorAll("[data-sig]").forEach(n => { if (n instanceof HTMLElement) delete n.dataset.sig; });
+
+/** Your turn: the phone vibrates and its screen stays awake (where the browser can). Every seat
+ * is asked at the same moments (decoys at night), so this tells a neighbour nothing.
+ * @param {State} msg */
+function nudge(msg) {
+  const ids = new Set((msg.prompts || []).map(p => p.id));
+  const fresh = [...ids].some(id => !seenPrompts.has(id));
+  seenPrompts = ids;
+  if (fresh && navigator.vibrate) navigator.vibrate([120, 80, 120]);
+  if (msg.seat && !msg.outcome) keepAwake(); else release();
+}
+async function keepAwake() {
+  const nav = /** @type {any} */ (navigator);
+  if (wake || !nav.wakeLock || document.hidden) return;
+  try { wake = await nav.wakeLock.request("screen"); wake.addEventListener("release", () => { wake = null; }); } catch (e) { wake = null; }
+}
+function release() { if (wake) { wake.release(); wake = null; } }
+document.addEventListener("visibilitychange", () => { if (!document.hidden && state && state.seat && !state.outcome) keepAwake(); });
+
+/** @param {State} msg */
+function draw(msg) {
+  state = msg;
+  if (msg.seat === null || msg.seat === undefined) {
+    show("lobby");
+    setText($("hello"), t("You are at table {code} as {name}.", {code: msg.table.code, name: msg.name || ""}));
+    keyed($("people"), msg.lobby || [], p => String(p.id) + p.name, p => el("li", {text: p.name + (p.bot ? " · " + t("bot") : "")}));
+    return;
   }
+  show("game");
+  const seats = msg.seats || [];
+  setText($("me"), t("{name} · seat {seat}", {name: msg.name || "", seat: msg.seat}));
+  setText($("phase"), msg.phase + (msg.step ? " · " + msg.step : ""));
+  drawCard();
+  const mine = seats.find(s => s.seat === msg.seat);
+  const prompts = (msg.prompts || []).filter(p => !answered.has(p.id));
+  keyed($("prompts"), prompts, promptKey, p => promptForm(p, answer));
+  setText($("waiting"), prompts.length || msg.outcome ? "" :
+    (mine && !mine.alive ? t("You are out of the game. Thank you for playing; keep your secrets.") :
+      (msg.prompts || []).length ? t("Sent. Waiting for the table…") : t("Nothing to do now. Watch the shared screen.")));
+  drawOutcome(msg);
+  const priv = msg.private || [];
+  patch($("private"), priv.map(e => e.n).join(","), () => priv.slice().reverse().map(e => el("li", {text: e.text || ""})));
+  const news = (msg.events || []).filter(e => e.text).slice(-8).reverse();
+  patch($("news"), news.map(e => e.n).join(","), () => news.map(e => el("li", {class: e.kind === "phase" ? "phase" : "", text: e.text || ""})));
+  const roles = msg.roles || [];
+  $("rolesbox").hidden = !roles.length;
+  patch($("roles"), JSON.stringify(roles), () => roles.map(r => el("li", {},
+    el("b", {text: `${r.icon} ${r.name}` + (r.count > 1 ? ` × ${r.count}` : "")}), el("span", {text: r.ability}))));
+  tick();
+}
 
-  function drawCard() {
-    const c = state && state.card;
-    const card = $("card");
-    if (!c) { card.textContent = t("Your card will appear here."); return; }
-    card.classList.toggle("hidden-card", !cardShown);
-    card.style.borderColor = c.colour;
-    if (!cardShown) { fill(card, el("span", {text: t("Tap to see your secret card")})); return; }
-    fill(card, 
-      el("span", {class: "icon", text: c.icon}), el("strong", {class: "role", text: c.name}),
-      el("span", {class: "team", text: c.team}), el("p", {text: c.ability}), el("p", {class: "goal", text: c.goal}),
-      el("small", {text: t("Tap to hide")}));
+/** "You won" or "You lost", the winners by name, and afterwards your own story.
+ * @param {State} msg */
+function drawOutcome(msg) {
+  const o = msg.outcome;
+  const mine = !!o && msg.seat !== null && msg.seat !== undefined && o.seats.includes(msg.seat);
+  patch($("outcome"), o ? String(mine) + o.names.join() : "", () => o ? [
+    el("p", {class: "verdict " + (mine ? "won" : "lost"), text: mine ? t("You won!") : t("You lost.")}),
+    el("p", {text: t("Winners: {names}", {names: o.names.join(", ") || t("nobody")})}),
+  ] : []);
+  const priv = o ? msg.private || [] : [];
+  patch($("story"), o ? "story" + priv.length : "", () => o && priv.length ? [
+    el("h2", {class: "h4", text: t("Your story")}), el("ol", {class: "log"}, priv.map(e => el("li", {text: e.text || ""}))),
+  ] : []);
+}
+
+/** The secret card. Face down it looks the same for every role (size, colour, words); face up
+ * its border takes the team's colour and "Only you know" opens under it. */
+function drawCard() {
+  const c = state && state.card;
+  const card = $("card");
+  const open = !!c && cardShown;
+  card.classList.toggle("shown", open);
+  card.setAttribute("aria-pressed", String(open));
+  card.style.borderColor = open && c ? c.colour : "";
+  $("secret").hidden = !open;
+  if (!c) { patch(card, "none", () => [el("span", {text: t("Your card will appear here.")})]); return; }
+  if (!open) { patch(card, "down", () => [el("span", {class: "face", text: "?"}), el("span", {text: t("Tap to see your secret card")})]); return; }
+  patch(card, "up" + JSON.stringify(c), () => [
+    el("span", {class: "icon", "aria-hidden": "true", text: c.icon}), el("strong", {class: "role", text: c.name}),
+    el("span", {class: "team", text: c.team}), el("p", {text: c.ability}), el("p", {class: "goal", text: c.goal}),
+    el("small", {text: t("Tap to hide")})]);
+}
+
+function tick() { setText($("clock"), clockText(clockEnd)); }
+setInterval(tick, 250);
+
+/** @param {Prompt} p @param {unknown} choice */
+function answer(p, choice) {
+  if (link && link.send({type: "decide", prompt: p.id, choice})) {
+    answered.add(p.id);
+    const form = document.querySelector(`[data-prompt="${CSS.escape(p.id)}"]`);
+    if (form) form.remove();
+    setText($("waiting"), t("Sent. Waiting for the table…"));
   }
+}
 
-  function answer(p, choice) {
-    if (link.send({type: "decide", prompt: p.id, choice})) {
-      answered.add(p.id);
-      const form = document.querySelector(`[data-prompt="${CSS.escape(p.id)}"]`);
-      if (form) form.replaceWith(el("p", {class: "quiet", text: t("Sent. Waiting for the table…")}));
-    }
-  }
-
-  const token = localStorage.getItem(KEY);
-  loadText(document.documentElement.lang);
-  if (token) start(token); else startJoin("");
-})();
+const token = localStorage.getItem(KEY);
+const stored = localStorage.getItem(CODE);
+loadText(document.documentElement.lang);
+if (token && (!urlCode() || !stored || stored === urlCode())) start(token); else startJoin("");

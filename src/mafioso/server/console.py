@@ -1,0 +1,403 @@
+"""The facilitator's console on the server: the page ``/console`` and its JSON API.
+
+A console is a set-up and its entries (:mod:`mafioso.console`), stored in two tables of the
+server's store (SQLite or PostgreSQL), created here. Every entry is committed before the
+answer is sent; an undo rewrites the entries in one transaction. The facilitator's token is the
+only key: a reload, another device that has it, or a restarted server rebuilds the console from
+the store and shows the same step.
+
+API (POST, JSON bodies; every error is ``{"error": message, "code": code}`` with a 4xx status,
+the message in the table's language):
+
+- ``/api/console``: ``{"setup": {...}}`` -> a new console: ``{"token", "state"}``;
+- ``/api/console/state``: ``{"token"}`` -> ``{"state"}``;
+- ``/api/console/enter``: ``{"token", "revision", "entry"}`` -> ``{"state"}``;
+- ``/api/console/undo``: ``{"token", "revision", "index"}`` -> ``{"state", "changes", "dropped"}``;
+- ``/api/console/grimoire``, ``/api/console/log``, ``/api/console/protocol``: ``{"token"}``.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from mafioso.console import Console, ConsoleError, PeekFirst, Setup
+from mafioso.i18n import _
+from mafioso.server.errors import BadToken, NotNow
+from mafioso.server.schemas import Finite, Token, check_json
+from mafioso.server.store import Store
+from mafioso.server.tokens import new_token
+
+CONSOLE_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS consoles (token TEXT PRIMARY KEY, setup TEXT NOT NULL, created REAL NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS console_entries (token TEXT NOT NULL, number INTEGER NOT NULL, "
+    "entry TEXT NOT NULL, PRIMARY KEY (token, number))",
+    "CREATE TABLE IF NOT EXISTS console_phones (token TEXT PRIMARY KEY, console TEXT NOT NULL, seat INTEGER NOT NULL)",
+)
+
+
+class SetupForm(BaseModel):
+    """A console's set-up as the page sends it."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    edition: str = Field(max_length=32)
+    names: list[Any] = Field(min_length=1, max_length=100)
+    roles: Literal["dealt", "entered", "learned"] = "dealt"
+    cast: list[str] = Field(default_factory=list, max_length=101)
+    options: dict[str, Finite] = Field(default_factory=dict)
+    seed: int | None = Field(default=None, ge=0, le=2**32 - 1)
+    lang: str = Field(default="en", max_length=12)
+    phones: list[int] = Field(default_factory=list, max_length=100)
+
+
+class NewConsole(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    setup: SetupForm
+
+
+class TokenOnly(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    token: Token
+
+
+class EnterBody(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    token: Token
+    revision: int = Field(ge=0)
+    entry: dict[str, Finite]
+
+
+class UndoBody(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    token: Token
+    revision: int = Field(ge=0)
+    index: int = Field(ge=0)
+
+
+class PhoneAnswer(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    token: Token
+    prompt: str = Field(max_length=64)
+    choice: Finite = None
+
+
+class Consoles:
+    """The consoles in play, kept in memory and rebuilt from the store when first asked for."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.live: dict[str, Console] = {}
+        self.lock = threading.Lock()
+        store._write(*[(statement, ()) for statement in CONSOLE_SCHEMA])
+
+    def create(self, setup: Setup) -> tuple[str, Console]:
+        """A new console, stored before its token is given out."""
+        console = Console(setup)
+        token = new_token()
+        phones = [("INSERT INTO console_phones (token, console, seat) VALUES (?, ?, ?)", (new_token(), token, seat))
+                  for seat in sorted(setup.phones)]
+        self.store._write(("INSERT INTO consoles (token, setup, created) VALUES (?, ?, ?)",
+                           (token, json.dumps(setup.to_json()), time.time())), *phones)
+        self.live[token] = console
+        return token, console
+
+    def phones(self, token: str) -> list[tuple[int, str]]:
+        """The phone seats of a console and their passes (for the facilitator to hand out)."""
+        self.get(token)
+        rows = self.store._read("SELECT seat, token FROM console_phones WHERE console = ? ORDER BY seat", (token,))
+        return [(int(seat), str(pass_)) for seat, pass_ in rows]
+
+    def phone(self, pass_: str) -> tuple[str, int]:
+        """The console and seat of a phone's pass."""
+        rows = self.store._read("SELECT console, seat FROM console_phones WHERE token = ?", (pass_,))
+        if not rows:
+            raise BadToken("no seat has that pass")
+        return str(rows[0][0]), int(rows[0][1])
+
+    def phone_answer(self, pass_: str, prompt: str, choice: Any) -> Console:
+        """A phone seat's answer: an entry like the facilitator's, stored before it is acknowledged."""
+        token, seat = self.phone(pass_)
+        with self.lock:
+            console = self.get(token)
+            before = console.revision
+            console.enter({"do": "answer", "seat": seat, "prompt": prompt, "choice": choice, "phone": True})
+            try:
+                self._store_from(token, console, before)
+            except Exception:
+                self.live.pop(token, None)
+                raise
+            return console
+
+    def get(self, token: str) -> Console:
+        """The console of a token (rebuilt from the store if this server has not loaded it)."""
+        console = self.live.get(token)
+        if console is not None:
+            return console
+        rows = self.store._read("SELECT setup FROM consoles WHERE token = ?", (token,))
+        if not rows:
+            raise BadToken("no console has that token")
+        entries = [json.loads(row[0]) for row in
+                   self.store._read("SELECT entry FROM console_entries WHERE token = ? ORDER BY number", (token,))]
+        console = Console(Setup.from_json(json.loads(rows[0][0])), entries)
+        self.live[token] = console
+        return console
+
+    def enter(self, token: str, revision: int, entry: dict[str, Any]) -> Console:
+        """Apply an entry made on a screen that showed ``revision``; store it; then answer."""
+        with self.lock:
+            console = self.get(token)
+            if revision != console.revision:
+                raise NotNow(_("The game changed on another screen: look again.", console.lang))
+            before = console.revision
+            console.enter(entry)
+            try:
+                self._store_from(token, console, before)
+            except Exception:
+                self.live.pop(token, None)  # rebuilt from the store (without the entry) next time
+                raise
+            return console
+
+    def undo(self, token: str, revision: int, index: int) -> tuple[Console, list[str], int]:
+        """Undo an entry; the entries kept replace the stored ones in one transaction."""
+        with self.lock:
+            console = self.get(token)
+            undone = console.undo(index, revision)
+            try:
+                self._store_from(token, console, 0)
+            except Exception:
+                self.live.pop(token, None)
+                raise
+            return console, undone.changes, len(undone.dropped)
+
+    def _store_from(self, token: str, console: Console, first: int) -> None:
+        """Rewrite the stored entries from number ``first`` on (learning a role replays them all)."""
+        first = 0 if any(e.get("do") == "learn" for e in console.entries[first:]) else first
+        rows = [("INSERT INTO console_entries (token, number, entry) VALUES (?, ?, ?)",
+                 (token, number, json.dumps(entry)))
+                for number, entry in enumerate(console.entries) if number >= first]
+        self.store._write(("DELETE FROM console_entries WHERE token = ? AND number >= ?", (token, first)), *rows)
+
+
+def state(console: Console) -> dict[str, Any]:
+    """What the page shows: the step, the entries (for undo), and the end."""
+    out: dict[str, Any] = {
+        "step": console.step().to_json(),
+        "entries": [console.describe(entry) for entry in console.entries],
+        "revision": console.revision,
+        "edition": console.edition.id,
+        "names": list(console.setup.names),
+        "lang": console.lang,
+        "over": console.game.is_over(),
+        "phones": sorted(console.setup.phones),
+    }
+    if console.game.is_over():
+        out["story"] = console.story()
+    return out
+
+
+def _consoles(request: Request) -> Consoles:
+    consoles: Consoles | None = getattr(request.app.state, "consoles", None)
+    if consoles is None:
+        consoles = Consoles(request.app.state.hub.store)
+        request.app.state.consoles = consoles
+    return consoles
+
+
+def _refused(error: Exception, lang: str = "en") -> JSONResponse:
+    from mafioso.server.routes import refused
+
+    if isinstance(error, ConsoleError):
+        body: dict[str, Any] = {"error": error.say(lang), "code": type(error).__name__}
+        if isinstance(error, PeekFirst):
+            body["peek"] = {"seat": error.fields["seat"], "roles": error.fields["roles"]}
+        return JSONResponse(body, status_code=409, headers={"Cache-Control": "no-store"})
+    return refused(error)
+
+
+def _ok(body: dict[str, Any]) -> JSONResponse:
+    return JSONResponse(body, headers={"Cache-Control": "no-store"})
+
+
+async def _read(request: Request) -> bytes:
+    from mafioso.server.routes import _body
+
+    return await _body(request)
+
+
+async def console_page(request: Request) -> Response:
+    from mafioso.server.routes import STATIC
+
+    return FileResponse(STATIC / "console.html", media_type="text/html", headers={"Cache-Control": "no-store"})
+
+
+async def create(request: Request) -> Response:
+    """A new console from the page's set-up form."""
+    lang = "en"
+    try:
+        form = check_json(NewConsole, await _read(request), "set-up").setup
+        lang = form.lang
+        seed = form.seed if form.seed is not None else int.from_bytes(new_token().encode()[:4], "big")
+        names = tuple(str(name).strip()[:40] for name in form.names)
+        setup = Setup(form.edition, names, form.roles, tuple(form.cast), dict(form.options), seed, form.lang,
+                      frozenset(form.phones))
+        token, console = _consoles(request).create(setup)
+    except Exception as error:
+        return _refused(error, lang)
+    return _ok({"token": token, "state": state(console)})
+
+
+async def show(request: Request) -> Response:
+    """The current state of a console (after a reload, or on another device)."""
+    try:
+        body = check_json(TokenOnly, await _read(request), "request")
+        console = _consoles(request).get(body.token)
+    except Exception as error:
+        return _refused(error)
+    return _ok({"state": state(console)})
+
+
+async def enter(request: Request) -> Response:
+    """One entry: stored before it is acknowledged."""
+    consoles = _consoles(request)
+    lang = "en"
+    try:
+        body = check_json(EnterBody, await _read(request), "entry")
+        lang = consoles.get(body.token).lang
+        console = consoles.enter(body.token, body.revision, dict(body.entry))
+    except Exception as error:
+        return _refused(error, lang)
+    return _ok({"state": state(console)})
+
+
+async def undo(request: Request) -> Response:
+    """Undo one entry (any earlier one, too), made against the revision the screen showed."""
+    consoles = _consoles(request)
+    lang = "en"
+    try:
+        body = check_json(UndoBody, await _read(request), "undo")
+        lang = consoles.get(body.token).lang
+        console, changes, dropped = consoles.undo(body.token, body.revision, body.index)
+    except Exception as error:
+        return _refused(error, lang)
+    return _ok({"state": state(console), "changes": changes, "dropped": dropped})
+
+
+async def grimoire(request: Request) -> Response:
+    """Every seat's role and night, for the facilitator's screen only."""
+    try:
+        body = check_json(TokenOnly, await _read(request), "request")
+        console = _consoles(request).get(body.token)
+    except Exception as error:
+        return _refused(error)
+    return _ok({"grimoire": console.grimoire()})
+
+
+async def game_log(request: Request) -> Response:
+    """The engine's log of the game (``mafioso replay`` re-runs it), once the game is over."""
+    try:
+        body = check_json(TokenOnly, await _read(request), "request")
+        console = _consoles(request).get(body.token)
+        if not console.game.is_over():
+            raise NotNow(_("The log is ready when the game is over.", console.lang))
+    except Exception as error:
+        return _refused(error)
+    return JSONResponse(console.log(), headers={"Cache-Control": "no-store",
+                                                "Content-Disposition": 'attachment; filename="mafioso-console.json"'})
+
+
+async def protocol(request: Request) -> Response:
+    """For sport, the game's protocol as the judge's desk writes it."""
+    try:
+        body = check_json(TokenOnly, await _read(request), "request")
+        console = _consoles(request).get(body.token)
+        if console.edition.id != "sport" or not console.game.is_over():
+            raise NotNow(_("A protocol is written for a finished sport game.", console.lang))
+        sheet = sport_protocol(console)
+    except Exception as error:
+        return _refused(error)
+    return _ok({"protocol": sheet})
+
+
+def sport_protocol(console: Console) -> dict[str, Any]:
+    """The desk's protocol of a finished sport game, with the players' names (JSON and the sheet)."""
+    from mafioso.desk.capture import protocol_of
+    from mafioso.desk.sheet import render_html
+
+    proto = protocol_of(console.game, list(console.setup.names))
+    return {"json": proto.to_json(), "html": render_html(proto)}
+
+
+async def phones(request: Request) -> Response:
+    """The facilitator's list of phone seats, each with its link and QR code to scan."""
+    from mafioso.server.qr import qr_svg
+    from mafioso.server.routes import join_base
+
+    try:
+        body = check_json(TokenOnly, await _read(request), "request")
+        consoles = _consoles(request)
+        console = consoles.get(body.token)
+        out = []
+        for seat, pass_ in consoles.phones(body.token):
+            link = f"{join_base(request)}/console/phone#t={pass_}"
+            out.append({"seat": seat, "name": console.name(seat), "link": link, "qr": qr_svg(link).decode()})
+    except Exception as error:
+        return _refused(error)
+    return _ok({"phones": out})
+
+
+async def phone_page(request: Request) -> Response:
+    from mafioso.server.routes import STATIC
+
+    return FileResponse(STATIC / "console-phone.html", media_type="text/html", headers={"Cache-Control": "no-store"})
+
+
+async def phone_view(request: Request) -> Response:
+    """What a phone seat sees: its card, what it was told, its own questions."""
+    try:
+        body = check_json(TokenOnly, await _read(request), "request")
+        consoles = _consoles(request)
+        token, seat = consoles.phone(body.token)
+        view = consoles.get(token).phone_view(seat)
+    except Exception as error:
+        return _refused(error)
+    return _ok({"view": view})
+
+
+async def phone_answer(request: Request) -> Response:
+    """A phone seat answers one of its own questions."""
+    consoles = _consoles(request)
+    lang = "en"
+    try:
+        body = check_json(PhoneAnswer, await _read(request), "answer")
+        token, seat = consoles.phone(body.token)
+        lang = consoles.get(token).lang
+        console = consoles.phone_answer(body.token, body.prompt, body.choice)
+        view = console.phone_view(seat)
+    except Exception as error:
+        return _refused(error, lang)
+    return _ok({"view": view})
+
+
+def console_routes() -> list[BaseRoute]:
+    """The console's page and API (registered by :func:`mafioso.server.routes.routes`)."""
+    return [
+        Route("/console", console_page),
+        Route("/api/console", create, methods=["POST"]),
+        Route("/api/console/state", show, methods=["POST"]),
+        Route("/api/console/enter", enter, methods=["POST"]),
+        Route("/api/console/undo", undo, methods=["POST"]),
+        Route("/api/console/grimoire", grimoire, methods=["POST"]),
+        Route("/api/console/log", game_log, methods=["POST"]),
+        Route("/api/console/protocol", protocol, methods=["POST"]),
+        Route("/api/console/phones", phones, methods=["POST"]),
+        Route("/console/phone", phone_page),
+        Route("/api/console/phone", phone_view, methods=["POST"]),
+        Route("/api/console/phone/answer", phone_answer, methods=["POST"]),
+    ]

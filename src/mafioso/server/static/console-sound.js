@@ -1,0 +1,74 @@
+// @ts-check
+// The console's sounds: a speech clock that beeps at 10 s left and at the end (Web Audio), and
+// the narration on this device's own speaker (speechSynthesis), both optional for the browser.
+
+/** @type {AudioContext|null} */
+let audio = null;
+
+/** A short beep: high and short at 10 s left, low and long at the end. @param {number} pitch @param {number} length */
+export function beep(pitch, length) {
+  try {
+    const Context = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
+    if (!Context) return;
+    audio = audio || new Context();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = pitch;
+    gain.gain.value = 0.2;
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + length);
+  } catch {
+    // no sound on this device: the clock still shows the time
+  }
+}
+
+/** A countdown shown by ``show(secondsLeft)`` that sounds at 10 s left and at 0. */
+export class Timer {
+  /** @param {(seconds: number) => void} show */
+  constructor(show) {
+    this.show = show;
+    this.end = 0;
+    this.warned = false;
+    /** @type {number|undefined} */
+    this.handle = undefined;
+  }
+
+  get running() { return this.handle !== undefined; }
+
+  /** @param {number} seconds */
+  start(seconds) {
+    this.stop();
+    this.end = Date.now() + seconds * 1000;
+    this.warned = seconds <= 10;
+    this.handle = window.setInterval(() => this.tick(), 250);
+    this.tick();
+  }
+
+  tick() {
+    const left = (this.end - Date.now()) / 1000;
+    this.show(left);
+    if (!this.warned && left <= 10) { this.warned = true; beep(880, 0.15); }
+    if (left <= 0) { beep(440, 0.6); this.stop(); }
+  }
+
+  stop() {
+    if (this.handle !== undefined) window.clearInterval(this.handle);
+    this.handle = undefined;
+  }
+}
+
+/** Speak lines in the table's language, replacing whatever was being said. @param {string[]} lines @param {string} lang */
+export function speak(lines, lang) {
+  if (!("speechSynthesis" in window)) return;
+  window.speechSynthesis.cancel();
+  for (const line of lines) {
+    const utterance = new SpeechSynthesisUtterance(line);
+    utterance.lang = lang;
+    window.speechSynthesis.speak(utterance);
+  }
+}
+
+export function stopSpeaking() {
+  if ("speechSynthesis" in window) window.speechSynthesis.cancel();
+}

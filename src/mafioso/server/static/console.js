@@ -1,0 +1,581 @@
+// @ts-check
+// The facilitator's console: the script of a table played with physical cards, step by step.
+// Every tap is one entry sent to the server, which stores it before answering; the page keeps
+// only the token (local storage, or #t=TOKEN to open the same table on another device).
+
+import { speak, stopSpeaking, Timer } from "./console-sound.js";
+
+/** @typedef {{value: any, label: string}} Option */
+/** @typedef {{prompt: string, seat: number, name: string, question: string, kind: string,
+ *   options: Option[], optional: boolean, min: number, max: number, timer: number|null, hint: string}} Ask */
+/** @typedef {{kind: string, phase: string, read: string[], wake: number[], asks: Ask[], tools: Ask[],
+ *   announce: string[], show: string[], notes: string[], learn_role: string|null,
+ *   learn_count: number, learn_seats: Option[], roles: Option[], revision: number}} Step */
+/** @typedef {{step: Step, entries: string[], revision: number, edition: string, names: string[],
+ *   lang: string, over: boolean, phones: number[], story?: string[]}} State */
+
+const KEY = "mafioso.console";
+const VOICE = "mafioso.console.voice";
+/** @type {Record<string, string>} */
+let words = {};
+/** @type {string|null} */
+let token = null;
+/** @type {State|null} */
+let state = null;
+let voiceOn = localStorage.getItem(VOICE) === "on";
+let spokenKey = "";
+let busy = false;
+let polling = 0;
+/** @type {any[]} */
+let editions = [];
+const timer = new Timer(seconds => { const n = document.getElementById("clock"); if (n) n.textContent = clock(seconds); });
+
+/** Translate an interface string. @param {string} text */
+const t = text => words[text] || text;
+
+/** @param {string} id @returns {HTMLElement} */
+function $(id) {
+  const node = document.getElementById(id);
+  if (!node) throw new Error(`no #${id}`);
+  return node;
+}
+
+/**
+ * Make an element. @param {string} tag @param {Record<string, any>} [props] @param {...(Node|string)} kids
+ * @returns {HTMLElement}
+ */
+function el(tag, props = {}, ...kids) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (key === "text") node.textContent = String(value);
+    else if (key === "onclick") node.addEventListener("click", value);
+    else if (value === true) node.setAttribute(key, "");
+    else if (value !== false && value !== null && value !== undefined) node.setAttribute(key, String(value));
+  }
+  node.append(...kids);
+  return node;
+}
+
+/** @param {number} seconds */
+function clock(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/** Show an error, or hide it. @param {string} [message] */
+function complain(message) {
+  const node = $("error");
+  node.hidden = !message;
+  node.textContent = message || "";
+}
+
+/**
+ * POST JSON to the console's API; throws with the server's message on a refusal.
+ * @param {string} path @param {Record<string, any>} body
+ */
+async function post(path, body) {
+  const response = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+  const data = await response.json().catch(() => ({error: t("The server did not answer: try again.")}));
+  if (!response.ok) throw Object.assign(new Error(data.error || t("That was refused.")), {data});
+  return data;
+}
+
+/** Send one entry; the screen changes only once the server has stored it. @param {Record<string, any>} entry */
+async function enter(entry) {
+  if (busy || !state || !token) return;
+  busy = true;
+  try {
+    const data = await post("/api/console/enter", {token, revision: state.revision, entry});
+    complain();
+    render(data.state);
+  } catch (error) {
+    complain(String(/** @type {Error} */ (error).message));
+    const peek = /** @type {any} */ (error).data?.peek;
+    if (peek) peekControls(peek, entry); else await refresh();
+  } finally {
+    busy = false;
+  }
+}
+
+/**
+ * A learned table must know a card before a choice aimed at it: tap the card's role, then the
+ * choice is entered again. @param {{seat: number, roles: [string, string][]}} peek @param {Record<string, any>} entry
+ */
+function peekControls(peek, entry) {
+  const buttons = peek.roles.map(([role, name]) => el("button", {type: "button", class: "seat", "data-role": role, text: name, onclick: async () => {
+    await enter({do: "learn", role, seats: [peek.seat]});
+    if ($("error").hidden) await enter(entry);
+  }}));
+  $("controls").replaceChildren(el("div", {class: "grid peek"}, ...buttons));
+}
+
+async function refresh() {
+  if (!token) return;
+  try {
+    render((await post("/api/console/state", {token})).state);
+  } catch (error) {
+    complain(String(/** @type {Error} */ (error).message));
+  }
+}
+
+/** @param {string} lang */
+async function loadWords(lang) {
+  try { words = await (await fetch(`/api/text?lang=${encodeURIComponent(lang)}`)).json(); } catch { words = {}; }
+  document.documentElement.lang = lang;
+  document.querySelectorAll("[data-t]").forEach(node => {
+    const key = node.getAttribute("data-t");
+    if (key) node.textContent = t(key);
+  });
+}
+
+/** @param {string} section */
+function showSection(section) {
+  for (const name of ["setup", "play", "end"]) $(name).hidden = name !== section;
+  $("tools").hidden = section === "setup";
+}
+
+// -- set-up -----------------------------------------------------------------------------------
+async function startSetup() {
+  showSection("setup");
+  $("phase").textContent = t("Facilitator's console");
+  editions = await (await fetch("/api/editions")).json();
+  const info = await (await fetch("/api/info")).json();
+  const lang = /** @type {HTMLSelectElement} */ ($("lang"));
+  lang.replaceChildren(...info.languages.map((/** @type {any} */ l) => el("option", {value: l.code, text: l.name, selected: l.code === info.default_lang})));
+  const edition = /** @type {HTMLSelectElement} */ ($("edition"));
+  edition.replaceChildren(...editions.map(e => el("option", {value: e.id, text: e.name})));
+  edition.onchange = pickEdition;
+  document.querySelectorAll("input[name=roles]").forEach(n => n.addEventListener("change", drawCast));
+  $("names").oninput = drawCast;
+  pickEdition();
+}
+
+function pickEdition() {
+  const e = currentEdition();
+  const names = /** @type {HTMLTextAreaElement} */ ($("names"));
+  const given = names.value.split("\n").filter(n => n.trim());
+  if (given.length < e.min || given.length > e.max) {
+    names.value = Array.from({length: e.default_players}, (_, i) => `${t("Player")} ${i + 1}`).join("\n");
+  }
+  drawCast();
+}
+
+function currentEdition() {
+  const id = /** @type {HTMLSelectElement} */ ($("edition")).value;
+  return editions.find(e => e.id === id) || editions[0];
+}
+
+function playerNames() {
+  return /** @type {HTMLTextAreaElement} */ ($("names")).value.split("\n").map(n => n.trim()).filter(n => n);
+}
+
+function rolesMode() {
+  const picked = /** @type {HTMLInputElement|null} */ (document.querySelector("input[name=roles]:checked"));
+  return picked ? picked.value : "dealt";
+}
+
+/** The cards: a role per seat (entered), or how many of each role are in play (learned). */
+async function drawCast() {
+  const box = $("cast");
+  const mode = rolesMode();
+  const e = currentEdition();
+  const names = playerNames();
+  if (mode === "dealt") { box.replaceChildren(); return; }
+  let cast = /** @type {Record<string, number>} */ ({});
+  try {
+    cast = (await (await fetch(`/api/cast?edition=${e.id}&players=${names.length}`)).json()).cast || {};
+  } catch { cast = {}; }
+  if (mode === "entered") {
+    const deal = Object.entries(cast).flatMap(([role, n]) => Array(n).fill(role));
+    const rows = Array.from({length: Math.max(names.length, deal.length)}, (_, i) => i < names.length ? `${i + 1}. ${names[i]}` : t("The extra card"));
+    box.replaceChildren(el("h3", {text: t("Each player's card")}), ...rows.map((name, i) => el("label", {class: "field seat-role"},
+      el("span", {text: name}),
+      el("select", {"data-seat": i + 1, "aria-label": name}, ...e.roles.map((/** @type {any} */ r) => el("option", {value: r.id, text: r.name, selected: r.id === deal[i]}))))));
+  } else {
+    box.replaceChildren(el("h3", {text: t("The cards in play")}), ...e.roles.map((/** @type {any} */ r) => el("label", {class: "field count"},
+      el("span", {text: r.name}), el("input", {type: "number", min: 0, max: 40, "data-role": r.id, value: cast[r.id] || 0}))));
+  }
+}
+
+function readCast() {
+  const mode = rolesMode();
+  if (mode === "entered") {
+    return Array.from(document.querySelectorAll("#cast select")).map(n => /** @type {HTMLSelectElement} */ (n).value);
+  }
+  if (mode === "learned") {
+    return Array.from(document.querySelectorAll("#cast input")).flatMap(n => {
+      const input = /** @type {HTMLInputElement} */ (n);
+      return Array(Math.max(0, Number(input.value) || 0)).fill(input.dataset.role);
+    });
+  }
+  return [];
+}
+
+async function start() {
+  const lang = /** @type {HTMLSelectElement} */ ($("lang")).value;
+  const phones = /** @type {HTMLInputElement} */ ($("phones")).value.split(/[\s,]+/).filter(w => w).map(Number);
+  const setup = {edition: currentEdition().id, names: playerNames(), roles: rolesMode(), cast: readCast(), lang, phones};
+  try {
+    const data = await post("/api/console", {setup});
+    token = data.token;
+    localStorage.setItem(KEY, data.token);
+    complain();
+    await loadWords(lang);
+    render(data.state);
+  } catch (error) {
+    complain(String(/** @type {Error} */ (error).message));
+  }
+}
+
+// -- a step -----------------------------------------------------------------------------------
+/** @param {State} next */
+function render(next) {
+  const changed = !state || state.revision !== next.revision || state.step.kind !== next.step.kind;
+  state = next;
+  document.body.dataset.revision = String(next.revision);
+  const step = next.step;
+  $("phase").textContent = step.phase;
+  if (next.over) { $("open-tools").hidden = true; return renderEnd(next); }
+  showSection("play");
+  list("announce", step.announce);
+  list("show", step.show);
+  const wake = $("wake");
+  wake.hidden = !step.wake.length;
+  wake.textContent = step.wake.length ? `${t("Wake")}: ${step.wake.map(s => next.names[s - 1]).join(", ")}` : "";
+  $("read").replaceChildren(...step.read.map(line => el("p", {text: line})));
+  $("open-tools").hidden = !step.tools.length;
+  $("open-phones").hidden = !next.phones.length;
+  $("notes").replaceChildren(...step.notes.map(line => el("li", {text: line})));
+  if (changed) {
+    $("controls").replaceChildren(...controls(step));
+    narrate(step);
+  }
+  if (step.kind === "phones" && !polling) {
+    polling = window.setTimeout(() => { polling = 0; refresh(); }, 1500);
+  }
+}
+
+/** @param {string} id @param {string[]} lines */
+function list(id, lines) {
+  const box = $(id);
+  box.hidden = !lines.length;
+  const ul = box.querySelector("ul");
+  if (ul) ul.replaceChildren(...lines.map(line => el("li", {text: line})));
+}
+
+/** @param {Step} step @returns {HTMLElement[]} */
+function controls(step) {
+  timer.stop();
+  if (step.kind === "silent") return [big(t("Done: next"), () => enter({do: "ack"}), "primary")];
+  if (step.kind === "learn") return learnControls(step);
+  if (step.kind === "peek") {
+    const seat = step.learn_seats[0].value;
+    return [el("div", {class: "grid"}, ...step.roles.map(o => el("button", {type: "button", class: "seat", "data-role": o.value, text: o.label,
+      onclick: () => enter({do: "learn", role: o.value, seats: [seat]})})))];
+  }
+  if (step.kind === "phones") return [el("p", {class: "waiting", text: t("Waiting for the phones…")})];
+  const asks = step.asks;
+  if (asks.every(a => a.options.length === 1 && typeof a.options[0].value === "string")) return ackControls(asks);
+  const hands = asks.every(a => a.kind === "choose" && a.question === asks[0].question && a.options.length <= 2);
+  if (asks.length > 1 && hands) return voteControls(asks);
+  return askControls(asks[0]);
+}
+
+/**
+ * Questions with one answer only (the hunters meet, the sheriff greets you): one tap answers them all.
+ * @param {Ask[]} asks
+ */
+function ackControls(asks) {
+  const done = big(t("Done: next"), async () => {
+    document.body.dataset.sending = "acks";
+    try {
+      for (const ask of asks) {
+        await enter({do: "answer", seat: ask.seat, prompt: ask.prompt, choice: ask.options[0].value});
+        if (!$("error").hidden) break;
+      }
+    } finally { delete document.body.dataset.sending; }
+  }, "primary ack");
+  return [done];
+}
+
+/** A big button. @param {string} text @param {() => void} action @param {string} [kind] */
+function big(text, action, kind = "") {
+  return el("button", {type: "button", class: `big ${kind}`, text, onclick: action});
+}
+
+/** Seats to tap for "who woke as …?". @param {Step} step */
+function learnControls(step) {
+  /** @type {Set<number>} */
+  const picked = new Set();
+  const confirm = big(t("Nobody"), () => enter({do: "learn", role: step.learn_role, seats: [...picked]}), "primary");
+  const update = () => { confirm.textContent = picked.size ? `${t("Confirm")}: ${[...picked].map(s => state?.names[s - 1]).join(", ")}` : t("Nobody"); };
+  const grid = el("div", {class: "grid"}, ...step.learn_seats.map(o => {
+    const b = el("button", {type: "button", class: "seat", "aria-pressed": "false", text: o.label});
+    b.addEventListener("click", () => {
+      if (picked.has(o.value)) picked.delete(o.value); else picked.add(o.value);
+      b.setAttribute("aria-pressed", String(picked.has(o.value)));
+      update();
+    });
+    return b;
+  }));
+  return [grid, confirm];
+}
+
+/** One voter after another is slow at a table: every hand at once, then one tap to enter them. @param {Ask[]} asks */
+function voteControls(asks) {
+  const yes = asks[0].options.find(o => o.value === "yes");
+  /** @type {Map<string, any>} */
+  const hands = new Map();
+  const rows = asks.map(ask => {
+    const row = el("div", {class: "voter"}, el("span", {class: "who", text: ask.name}));
+    const single = ask.options.length === 1 && ask.optional;
+    const buttons = ask.options.map(o => {
+      const b = el("button", {type: "button", class: "hand", "aria-pressed": "false", text: single ? t("Hand up") : o.label});
+      b.addEventListener("click", () => {
+        const again = hands.get(ask.prompt) === o.value;
+        hands.set(ask.prompt, again ? undefined : o.value);
+        buttons.forEach(x => x.setAttribute("aria-pressed", "false"));
+        if (!again) b.setAttribute("aria-pressed", "true");
+      });
+      return b;
+    });
+    row.append(...buttons);
+    return row;
+  });
+  const send = big(t("Enter these votes"), async () => {
+    if (asks.some(a => !a.optional && !yes && hands.get(a.prompt) === undefined)) {
+      complain(t("Tap a vote for every player first."));
+      return;
+    }
+    document.body.dataset.sending = "votes";
+    try { await sendVotes(asks, hands, Boolean(yes)); } finally { delete document.body.dataset.sending; }
+  }, "primary");
+  const raised = yes || asks.every(a => a.optional);
+  const note = el("p", {class: "hint", text: raised ? t("Tap the raised hands; the others count as no.") : t("Tap each player's vote.")});
+  return [note, el("div", {class: "voters"}, ...rows), send];
+}
+
+/** Enter the votes one by one (each stored before the next is sent). @param {Ask[]} asks @param {Map<string, any>} hands @param {boolean} hands_up */
+async function sendVotes(asks, hands, hands_up) {
+    for (const ask of asks) {
+      let choice = hands.get(ask.prompt);
+      if (choice === undefined) choice = hands_up ? "no" : null;
+      await enter({do: "answer", seat: ask.seat, prompt: ask.prompt, choice});
+      if (!$("error").hidden) break;
+    }
+}
+
+/** One question: name buttons, a pass, a speech timer. @param {Ask} ask */
+function askControls(ask) {
+  const out = [el("p", {class: "asked", text: ask.hint})];
+  if (ask.kind === "speech") out.push(timerControls(ask));
+  if (ask.kind === "choose_many") return [...out, ...manyControls(ask)];
+  const grid = el("div", {class: "grid"}, ...ask.options.map(o => el("button", {type: "button", class: "seat", text: o.label,
+    onclick: () => enter({do: "answer", seat: ask.seat, prompt: ask.prompt, choice: o.value})})));
+  if (ask.options.length) out.push(grid);
+  if (ask.optional) {
+    const pass = ask.kind === "speech" ? t("End of the speech") : t("Nobody: pass");
+    out.push(big(pass, () => enter({do: "answer", seat: ask.seat, prompt: ask.prompt, choice: null}), ask.kind === "speech" ? "primary" : ""));
+  }
+  return out;
+}
+
+/** @param {Ask} ask */
+function manyControls(ask) {
+  /** @type {any[]} */
+  const picked = [];
+  const confirm = big(t("Confirm"), () => enter({do: "answer", seat: ask.seat, prompt: ask.prompt, choice: [...picked]}), "primary");
+  const grid = el("div", {class: "grid"}, ...ask.options.map(o => {
+    const b = el("button", {type: "button", class: "seat", "aria-pressed": "false", text: o.label});
+    b.addEventListener("click", () => {
+      const at = picked.findIndex(v => JSON.stringify(v) === JSON.stringify(o.value));
+      if (at >= 0) picked.splice(at, 1); else if (picked.length < ask.max) picked.push(o.value);
+      grid.querySelectorAll("button").forEach((x, i) => {
+        const n = picked.findIndex(v => JSON.stringify(v) === JSON.stringify(ask.options[i].value));
+        x.setAttribute("aria-pressed", String(n >= 0));
+        x.dataset.order = n >= 0 ? String(n + 1) : "";
+      });
+      confirm.textContent = `${t("Confirm")} (${picked.length})`;
+    });
+    return b;
+  }));
+  return [grid, confirm];
+}
+
+/** A speech's clock: it sounds at 10 s left and at the end. @param {Ask} ask */
+function timerControls(ask) {
+  const seconds = ask.timer || 60;
+  const face = el("span", {id: "clock", class: "clock", role: "timer", text: clock(seconds)});
+  const go = el("button", {type: "button", class: "timer-go", text: t("Start the clock")});
+  go.addEventListener("click", () => {
+    if (timer.running) { timer.stop(); go.textContent = t("Start the clock"); } else { timer.start(seconds); go.textContent = t("Stop the clock"); }
+  });
+  return el("div", {class: "timer"}, face, go);
+}
+
+/** Read the step's lines aloud on this device's speaker, once per step. @param {Step} step */
+function narrate(step) {
+  const key = `${step.revision}/${step.kind}`;
+  if (!voiceOn || key === spokenKey) return;
+  spokenKey = key;
+  speak([...step.announce, ...step.read], state ? state.lang : "en");
+}
+
+// -- the end ----------------------------------------------------------------------------------
+/** @param {State} next */
+function renderEnd(next) {
+  showSection("end");
+  $("winners").textContent = next.step.read.join(" ");
+  $("story").replaceChildren(...(next.story || []).map(line => el("li", {text: line})));
+  $("show-protocol").hidden = next.edition !== "sport";
+  if (voiceOn && spokenKey !== "end") { spokenKey = "end"; speak(next.step.read, next.lang); }
+}
+
+async function downloadLog() {
+  if (!token) return;
+  const response = await fetch("/api/console/log", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({token})});
+  if (!response.ok) return complain(t("The log is ready when the game is over."));
+  const link = el("a", {href: URL.createObjectURL(await response.blob()), download: "mafioso-console.json"});
+  link.click();
+}
+
+async function showProtocol() {
+  if (!token) return;
+  try {
+    const data = await post("/api/console/protocol", {token});
+    const box = $("protocol");
+    box.hidden = false;
+    const frame = el("iframe", {title: t("The protocol"), sandbox: ""});
+    /** @type {HTMLIFrameElement} */ (frame).srcdoc = data.protocol.html;
+    box.replaceChildren(frame);
+  } catch (error) {
+    complain(String(/** @type {Error} */ (error).message));
+  }
+}
+
+// -- grimoire and undo ------------------------------------------------------------------------
+async function openGrimoire() {
+  if (!token) return;
+  try {
+    const data = await post("/api/console/grimoire", {token});
+    $("grimoire-list").replaceChildren(...data.grimoire.map((/** @type {any} */ card) => el("article", {class: `card ${card.alive ? "" : "out"}`},
+      el("h3", {text: `${card.seat}. ${card.name}`}),
+      el("p", {class: "role", text: `${card.known ? card.role : t("not known yet")} · ${card.alive ? t("in play") : t("out")}${card.phone ? " · " + t("phone") : ""}`}),
+      el("ul", {}, ...card.did.map((/** @type {string} */ l) => el("li", {text: l})), ...card.told.map((/** @type {string} */ l) => el("li", {class: "told", text: l}))))));
+    /** @type {HTMLDialogElement} */ ($("grimoire")).showModal();
+  } catch (error) {
+    complain(String(/** @type {Error} */ (error).message));
+  }
+}
+
+function openUndo() {
+  if (!state) return;
+  const shown = state;
+  const items = shown.entries.map((text, index) => el("li", {},
+    el("span", {text: `${index + 1}. ${text}`}), el("button", {type: "button", class: "undo-one", text: t("Undo"), onclick: () => confirmUndo(index, text, shown.revision)})));
+  $("undo-list").replaceChildren(...items.reverse());
+  $("share").replaceChildren(el("span", {text: t("Open this table on another device:") + " "}),
+    el("a", {href: `/console#t=${token}`, text: t("this link")}));
+  /** @type {HTMLDialogElement} */ ($("undo")).showModal();
+}
+
+/** @param {number} index @param {string} text @param {number} revision */
+function confirmUndo(index, text, revision) {
+  $("confirm-text").textContent = `${t("Undo entry")} ${index + 1}: ${text}?`;
+  $("confirm-yes").textContent = t("Yes, undo it");
+  const dialog = /** @type {HTMLDialogElement} */ ($("confirm"));
+  $("confirm-yes").onclick = async () => {
+    dialog.close();
+    /** @type {HTMLDialogElement} */ ($("undo")).close();
+    try {
+      const data = await post("/api/console/undo", {token, revision, index});
+      complain();
+      state = null;
+      render(data.state);
+      const lines = [...data.changes];
+      if (data.dropped) lines.push(`${t("Later entries dropped")}: ${data.dropped}`);
+      $("changes-list").replaceChildren(...(lines.length ? lines : [t("Nothing else changed.")]).map(l => el("li", {text: l})));
+      /** @type {HTMLDialogElement} */ ($("changes")).showModal();
+    } catch (error) {
+      complain(String(/** @type {Error} */ (error).message));
+      await refresh();
+    }
+  };
+  $("confirm-no").onclick = () => dialog.close();
+  dialog.showModal();
+}
+
+/** The facilitator's fouls and removals, each after a confirmation. */
+function openTools() {
+  if (!state) return;
+  const dialog = /** @type {HTMLDialogElement} */ ($("tools-dialog"));
+  $("tools-list").replaceChildren(...state.step.tools.map(tool => el("section", {class: "tool"},
+    el("h3", {text: tool.question}),
+    el("div", {class: "grid"}, ...tool.options.map(o => el("button", {type: "button", class: "seat", text: o.label, onclick: () => {
+      $("confirm-text").textContent = `${tool.question}: ${o.label}?`;
+      $("confirm-yes").textContent = t("Yes");
+      const confirm = /** @type {HTMLDialogElement} */ ($("confirm"));
+      $("confirm-yes").onclick = async () => {
+        confirm.close();
+        dialog.close();
+        await enter({do: "answer", seat: 0, prompt: tool.prompt, choice: o.value});
+      };
+      $("confirm-no").onclick = () => confirm.close();
+      confirm.showModal();
+    }}))))));
+  dialog.showModal();
+}
+
+/** Each phone seat's own code to scan (its pass: only that player should scan it). */
+async function openPhones() {
+  if (!token) return;
+  try {
+    const data = await post("/api/console/phones", {token});
+    $("phones-list").replaceChildren(...data.phones.map((/** @type {any} */ p) => {
+      const code = el("div", {class: "qr"});
+      code.innerHTML = p.qr;
+      return el("article", {class: "card"}, el("h3", {text: `${p.seat}. ${p.name}`}), code, el("a", {href: p.link, text: t("link"), target: "_blank"}));
+    }));
+    /** @type {HTMLDialogElement} */ ($("phones-dialog")).showModal();
+  } catch (error) {
+    complain(String(/** @type {Error} */ (error).message));
+  }
+}
+
+function toggleVoice() {
+  voiceOn = !voiceOn;
+  localStorage.setItem(VOICE, voiceOn ? "on" : "off");
+  $("voice").setAttribute("aria-pressed", String(voiceOn));
+  if (!voiceOn) stopSpeaking();
+}
+
+// -- start ------------------------------------------------------------------------------------
+async function main() {
+  document.querySelectorAll("dialog .close").forEach(b => b.addEventListener("click", () => /** @type {HTMLDialogElement} */ (b.closest("dialog")).close()));
+  $("start").onclick = start;
+  $("open-grimoire").onclick = openGrimoire;
+  $("open-undo").onclick = openUndo;
+  $("open-tools").onclick = openTools;
+  $("open-phones").onclick = openPhones;
+  $("voice").onclick = toggleVoice;
+  $("voice").setAttribute("aria-pressed", String(voiceOn));
+  $("download-log").onclick = downloadLog;
+  $("show-protocol").onclick = showProtocol;
+  $("new-table").onclick = () => { localStorage.removeItem(KEY); token = null; state = null; startSetup(); };
+  const fromLink = new URLSearchParams(location.hash.slice(1)).get("t");
+  if (fromLink) { localStorage.setItem(KEY, fromLink); history.replaceState(null, "", "/console"); }
+  token = localStorage.getItem(KEY);
+  if (!token) { await loadWords(navigator.language.slice(0, 2)); return startSetup(); }
+  try {
+    const data = await post("/api/console/state", {token});
+    await loadWords(data.state.lang);
+    render(data.state);
+  } catch (error) {
+    localStorage.removeItem(KEY);
+    token = null;
+    await startSetup();
+    complain(String(/** @type {Error} */ (error).message));
+  }
+}
+
+main();

@@ -1,0 +1,383 @@
+"""The tournament page: the judge's desk served by the server.
+
+``/tournament`` is a page for the hall's screen, the judges and the players' phones: the
+tournament's standings after any round (with the scoring system and version beside every score),
+each round's seating (who sits at which table in which seat, and each table's result), team
+standings, the Elo ratings (of the tournament, and across all of them), the exports (CSV, JSON)
+and each finished game's printable protocol sheet. The data are the desk's tables
+(:mod:`mafioso.desk.store`) in the server's own database, kept with ``mafioso tournament`` on the
+command line. A judge holding the tournament's judges' pass (printed by ``mafioso tournament
+create``, renewed by ``mafioso tournament pass``) also records, corrects or cancels a table's
+game here, from its protocol file or game log, checked against the rules exactly as ``mafioso
+tournament record`` checks it: nothing is stored unless it is clean.
+
+Standings and ratings are computed from the stored protocols exactly as the command line
+computes them, so the page and ``mafioso tournament standings`` always agree; an answer is kept
+until the tournament's fingerprint changes (:func:`_cached`).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from mafioso.desk import formats, sheet
+from mafioso.desk.errors import DeskError
+from mafioso.desk.store import DeskStore
+from mafioso.desk.tournament import (
+    GameEntry,
+    Tournament,
+    as_csv,
+    ratings,
+    ratings_across,
+    sitting_out,
+    standings,
+    team_standings,
+)
+from mafioso.server.errors import BadMessage
+from mafioso.server.schemas import check_data, check_json
+
+STATIC = Path(__file__).parent / "static"
+NO_STORE = {"Cache-Control": "no-store"}
+log = logging.getLogger("mafioso.server")
+
+
+NAME_PATTERN = r"^[^\x00-\x1f\x7f]+$"
+"""A tournament's name: any text without control characters (PostgreSQL refuses a NUL)."""
+MAX_UPLOAD = 1_048_576
+"""A protocol file is a few kilobytes; the request carrying one is refused beyond a megabyte."""
+
+
+class AtTable(BaseModel):
+    """What a judge's write names: the tournament, the round and table, and the judges' pass."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    name: str = Field(min_length=1, max_length=200, pattern=NAME_PATTERN)
+    round: int = Field(ge=1, le=100)
+    table: int = Field(ge=1, le=1000)
+    judge_pass: str = Field(alias="pass", min_length=1, max_length=200)
+
+
+class RecordGame(AtTable):
+    """A judge's upload: the protocol file's (or game log's) text, and for a correction why."""
+
+    correct: bool = False
+    reason: str = Field(default="", max_length=500)
+    protocol: str = Field(min_length=1, max_length=MAX_UPLOAD)
+
+
+class CancelGame(AtTable):
+    """A judge's cancellation, and why."""
+
+    reason: str = Field(min_length=1, max_length=500)
+
+
+class WrongPass(Exception):
+    """The judges' pass does not match: nothing is recorded."""
+
+
+class Unclean(Exception):
+    """The protocol breaks the rules: the problems are sent back and nothing is recorded."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__(f"the protocol breaks the rules in {len(problems)} place(s), first: {problems[0]}")
+        self.problems = problems
+
+
+class Which(BaseModel):
+    """``?name=..`` (a tournament), optionally ``round`` (standings after it) and ``table``."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    name: str = Field(min_length=1, max_length=200, pattern=NAME_PATTERN)
+    round: int | None = Field(default=None, ge=1, le=100)
+    table: int | None = Field(default=None, ge=1, le=1000)
+
+
+class SharedDesk(DeskStore):
+    """The desk's store over the server store's own connection, each statement (and each write's
+    statements with their commit) under the server store's lock, so the page may read from a
+    worker thread while the event loop writes tables' moves."""
+
+    def __init__(self, connection: Any, placeholder: str, lock: Any) -> None:
+        self._lock = lock
+        super().__init__(connection, placeholder)
+
+    def _run(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
+        with self._lock:
+            super()._run(statements)
+
+    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            return super()._rows(sql, params)
+
+
+def _desk(request: Request) -> DeskStore:
+    """The desk's store in the server's own database (``mafioso tournament --db`` names the same
+    database): it reads and writes through the connection the server already holds."""
+    cached: DeskStore | None = getattr(request.app.state, "desk", None)
+    if cached is None:
+        store = request.app.state.hub.store
+        cached = SharedDesk(store._db, store._mark, store._lock)  # the server store's connection and lock
+        request.app.state.desk = cached
+    return cached
+
+
+def _read(request: Request, read: Callable[[DeskStore], Any]) -> Any:
+    """Run ``read`` on the desk here, on the event loop: the judges' writes (a few statements, no
+    await in between, so no other write of this server comes between them)."""
+    return read(_desk(request))
+
+
+CACHE_SIZE = 64
+"""Answers kept per app (by tournament, round and fingerprint): a hall full of phones refreshing
+the page costs one computation per change, not one per phone."""
+CACHE_LOCK = threading.Lock()
+
+
+async def _cached(request: Request, key: tuple[Any, ...], compute: Callable[[DeskStore], Any]) -> Any:
+    """``compute``'s answer for ``key``, computed again (in a worker thread, so the live tables
+    are never held up) only when the tournament's (or, with no name in ``key``, any
+    tournament's) fingerprint has changed since."""
+    return await run_in_threadpool(_cached_now, request, key, compute)
+
+
+def _cached_now(request: Request, key: tuple[Any, ...], compute: Callable[[DeskStore], Any]) -> Any:
+    desk = _desk(request)
+    with CACHE_LOCK:
+        cache: OrderedDict[tuple[Any, ...], tuple[str, Any]] = request.app.state.__dict__.setdefault(
+            "desk_cache", OrderedDict())
+    mark = desk.fingerprint(key[0])
+    with CACHE_LOCK:
+        hit = cache.get(key)
+        if hit is not None and hit[0] == mark:
+            cache.move_to_end(key)
+            return hit[1]
+    value = compute(desk)
+    with CACHE_LOCK:
+        cache[key] = (mark, value)
+        while len(cache) > CACHE_SIZE:
+            cache.popitem(last=False)
+    return value
+
+
+def _refused(error: Exception, status: int = 400) -> JSONResponse:
+    """A refused request as ``{"error": message}``: the desk's and the schema's reasons as they
+    are, anything else (a bug, a database failure) logged and answered without its details."""
+    if not isinstance(error, DeskError | BadMessage):
+        log.error("tournament page: %s", error, exc_info=error)
+        return JSONResponse({"error": "the server could not do that; the error is in its log", "code": "internal"},
+                            status_code=500, headers=NO_STORE)
+    message = str(error)
+    if isinstance(error, DeskError) and "no tournament named" in message:
+        status = 404
+    return JSONResponse({"error": message, "code": "no_tournament" if status == 404 else "bad_request"},
+                        status_code=status, headers=NO_STORE)
+
+
+async def page(request: Request) -> Response:
+    return FileResponse(STATIC / "tournament.html", media_type="text/html", headers=NO_STORE)
+
+
+async def index(request: Request) -> Response:
+    """Every tournament, newest last, with how far it has got."""
+    def read(desk: DeskStore) -> list[dict[str, Any]]:
+        out = []
+        for name in desk.names():
+            tour = desk.tournament(name)
+            tables, played = desk.counts(name)
+            out.append({"name": name, "players": len(tour.players), "rounds": tour.rounds, "tables": tour.tables,
+                        "system": tour.system.label, "played": played, "games": tables})
+        return out
+    try:
+        return JSONResponse(await _cached(request, (None, "index"), read), headers=NO_STORE)
+    except DeskError as error:
+        return _refused(error)
+
+
+async def all_ratings(request: Request) -> Response:
+    """Elo over every tournament in the order they were created, each with its event class's K."""
+    def read(desk: DeskStore) -> dict[str, Any]:
+        names = desk.names()
+        events = [(desk.tournament(name), desk.games(name)) for name in names]
+        return {"tournaments": names, "ratings": ratings_across(events)}
+    try:
+        return JSONResponse(await _cached(request, (None, "ratings"), read), headers=NO_STORE)
+    except DeskError as error:
+        return _refused(error)
+
+
+def _loaded(request: Request) -> tuple[Which, Tournament, list[GameEntry], dict[tuple[int, int], list[str]]]:
+    which = check_data(Which, dict(request.query_params), "query")
+
+    def read(desk: DeskStore) -> tuple[Tournament, list[GameEntry], dict[tuple[int, int], list[str]]]:
+        return desk.tournament(which.name), desk.games(which.name), desk.seating(which.name)
+    tour, games, plan = _read(request, read)
+    return which, tour, games, plan
+
+
+async def overview(request: Request) -> Response:
+    """A tournament's settings, standings (after ``round`` if given), seating with results, ratings."""
+    try:
+        which = check_data(Which, dict(request.query_params), "query")
+        body = await _cached(request, (which.name, "overview", which.round), lambda desk: _overview(desk, which))
+    except Exception as error:
+        return _refused(error)
+    return Response(body, media_type="application/json", headers=NO_STORE)
+
+
+def _overview(desk: DeskStore, which: Which) -> bytes:
+    tour, games, plan = desk.tournament(which.name), desk.games(which.name), desk.seating(which.name)
+    played = {(g.round, g.table): g for g in games}
+    after = min(which.round, tour.rounds) if which.round else None
+    rows = standings(tour, games, after)
+    comp = tour.system.compensation
+    return json.dumps({
+        "name": tour.name, "system": tour.system.label, "event_class": tour.event_class, "rounds": tour.rounds,
+        "players": len(tour.players), "cards": tour.cards, "compensation": comp.group if comp else None,
+        "average": "average" in tour.system.tie_breaks,
+        "stages": {str(r): tour.stage(r) for r in range(1, tour.rounds + 1)},
+        "after": after, "standings": rows, "teams": team_standings(tour, rows),
+        "seating": [_table(r, t, players, played.get((r, t))) for (r, t), players in sorted(plan.items())],
+        "byes": {str(r): sitting_out(tour, [p for (rr, _), p in plan.items() if rr == r])
+                 for r in range(1, tour.rounds + 1)},
+        "ratings": ratings(tour, games),
+    }, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def _table(round_: int, table: int, players: list[str], game: GameEntry | None) -> dict[str, Any]:
+    result = "not_played" if game is None else "cancelled" if game.cancelled else game.protocol.winner or "unfinished"
+    return {"round": round_, "table": table, "players": players, "result": result,
+            "version": game.version if game else 0}
+
+
+async def export(request: Request) -> Response:
+    """The standings as CSV or JSON (``/api/desk/standings.csv``), with the system in every row."""
+    kind = request.path_params["kind"]
+    try:
+        if kind not in ("csv", "json"):
+            raise DeskError(f"standings are exported as csv or json, not {kind!r}")
+        which = check_data(Which, dict(request.query_params), "query")
+        filename, body = await _cached(request, (which.name, "export", which.round, kind),
+                                       lambda desk: _export(desk, which, kind))
+    except Exception as error:
+        return _refused(error, 404 if kind not in ("csv", "json") else 400)
+    media = "application/json" if kind == "json" else "text/csv; charset=utf-8"
+    return Response(body, media_type=media, headers={
+        **NO_STORE, "Content-Disposition": f'attachment; filename="{filename}-standings.{kind}"'})
+
+
+def _export(desk: DeskStore, which: Which, kind: str) -> tuple[str, str]:
+    tour, games = desk.tournament(which.name), desk.games(which.name)
+    rows = standings(tour, games, which.round)
+    filename = "".join(c if c.isascii() and c.isalnum() else "-" for c in tour.name).strip("-") or "tournament"
+    if kind == "csv":
+        return filename, as_csv(rows)
+    extra = {"teams": team_standings(tour, rows)} if tour.teams else {}
+    return filename, json.dumps({"tournament": tour.name, "system": tour.system.label, "round": which.round,
+                                 "standings": rows, **extra}, indent=1, ensure_ascii=False)
+
+
+async def protocol_sheet(request: Request) -> Response:
+    """The printable FIIM protocol of one table's game, scored by the tournament's system."""
+    try:
+        which, tour, games, _ = _loaded(request)
+        game = next((g for g in games if (g.round, g.table) == (which.round, which.table)), None)
+        if game is None or game.cancelled:
+            raise DeskError(f"round {which.round}, table {which.table} has no game recorded")
+        if game.protocol.winner is None:  # the sheet shows every role: not while the game may go on
+            raise DeskError(f"the game of round {which.round}, table {which.table} is not finished, and its protocol "
+                            "shows every role: it is shown once the game is over")
+    except Exception as error:
+        return _refused(error, 404 if isinstance(error, DeskError) else 400)
+    proto = copy.deepcopy(game.protocol)
+    head = proto.header  # a protocol stored without its place gets it from where it is stored
+    head.tournament, head.round, head.table = head.tournament or tour.name, head.round or str(game.round), \
+        head.table or str(game.table)
+    return HTMLResponse(sheet.render_html(proto, tour.system, tour.stage(game.round)), headers=NO_STORE)
+
+
+async def record_game(request: Request) -> Response:
+    """Record (or, with ``correct`` and a ``reason``, correct) a table's game from a protocol file
+    in mafioso's, mafiaratings' or Polemica's JSON, if the judges' pass matches and the protocol
+    replays cleanly; the answer says what was stored, or why nothing was."""
+    try:
+        body = await _limited_body(request)
+        form = check_json(RecordGame, body, "upload")
+        if not _read(request, lambda desk: desk.tournament(form.name).pass_ok(form.judge_pass)):
+            raise WrongPass("that is not this tournament's judges' pass")  # before the file is even read
+        proto, problems = formats.load_any(form.protocol, None, "the protocol")
+        if problems:
+            raise Unclean([str(problem) for problem in problems])
+
+        def write(desk: DeskStore) -> int:
+            if not desk.tournament(form.name).pass_ok(form.judge_pass):  # renewed in between
+                raise WrongPass("that is not this tournament's judges' pass")
+            return desk.record(form.name, form.round, form.table, proto, new=not form.correct, reason=form.reason)
+        version = _read(request, write)
+    except WrongPass as error:
+        return JSONResponse({"error": str(error), "code": "wrong_pass"}, status_code=403, headers=NO_STORE)
+    except Unclean as error:
+        return JSONResponse({"error": str(error), "code": "unclean", "problems": error.problems[:50]},
+                            status_code=400, headers=NO_STORE)
+    except Exception as error:
+        return _refused(error)
+    return JSONResponse({"round": form.round, "table": form.table, "version": version, "winner": proto.winner},
+                        headers=NO_STORE)
+
+
+async def cancel_game(request: Request) -> Response:
+    """Cancel a table's game with the judges' pass and a reason (it stops counting; kept in the history)."""
+    try:
+        form = check_json(CancelGame, await _limited_body(request), "cancellation")
+
+        def write(desk: DeskStore) -> int:
+            if not desk.tournament(form.name).pass_ok(form.judge_pass):
+                raise WrongPass("that is not this tournament's judges' pass")
+            return desk.cancel(form.name, form.round, form.table, form.reason)
+        version = _read(request, write)
+    except WrongPass as error:
+        return JSONResponse({"error": str(error), "code": "wrong_pass"}, status_code=403, headers=NO_STORE)
+    except Exception as error:
+        return _refused(error)
+    return JSONResponse({"round": form.round, "table": form.table, "version": version, "cancelled": True},
+                        headers=NO_STORE)
+
+
+async def _limited_body(request: Request) -> bytes:
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_UPLOAD * 2:
+        raise DeskError("that upload is too large for a protocol")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_UPLOAD * 2:
+            raise DeskError("that upload is too large for a protocol")
+    return body
+
+
+def tournament_routes() -> list[BaseRoute]:
+    """The page and its read-only API (registered by :func:`mafioso.server.routes.routes`)."""
+    return [
+        Route("/tournament", page),
+        Route("/api/desk/tournaments", index),
+        Route("/api/desk/tournament", overview),
+        Route("/api/desk/ratings", all_ratings),
+        Route("/api/desk/standings.{kind:str}", export),
+        Route("/api/desk/sheet", protocol_sheet),
+        Route("/api/desk/record", record_game, methods=["POST"]),
+        Route("/api/desk/cancel", cancel_game, methods=["POST"]),
+    ]

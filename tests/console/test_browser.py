@@ -1,0 +1,253 @@
+"""A real browser: Playwright drives Debian's Chromium through whole games on the console page.
+
+Every edition is played to its end through the page alone (taps on its buttons), at 768x1024
+(a tablet) and 390x844 (a phone), with roles dealt by mafioso, entered seat by seat and learned
+as the players wake. The test reads the console's state from the API only to know what a
+facilitator would see on the table (who really woke). A reload and a server restart happen in
+the middle of one game. Screenshots go to ``artifacts/screenshots/console/``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.console.play import EDITIONS, names
+from tests.console.test_console import dealt_roles
+from tests.server.test_browser import ARGS, CHROMIUM, Server
+
+SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots" / "console"
+TABLET = {"width": 768, "height": 1024}
+PHONE = {"width": 390, "height": 844}
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+pytestmark = [pytest.mark.browser]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    running = Server(tmp_path / "tables.sqlite3")
+    running.start()
+    yield running
+    running.kill()
+
+
+def api_state(server: Server, token: str) -> dict[str, Any]:
+    """The console's state as the page would get it."""
+    request = urllib.request.Request(f"{server.url}/api/console/state", data=json.dumps({"token": token}).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        state: dict[str, Any] = json.loads(response.read())["state"]
+        return state
+
+
+def set_up(page: Any, edition: str, mode: str, truth: list[str]) -> None:
+    """Fill the set-up form as a facilitator would, and start."""
+    page.select_option("#edition", edition)
+    page.fill("#names", "\n".join(names(edition)))
+    page.dispatch_event("#names", "input")
+    page.check(f"input[name=roles][value={mode}]")
+    if mode == "entered":
+        page.wait_for_selector("#cast select")
+        for seat, role in enumerate(truth, 1):
+            page.select_option(f"#cast select[data-seat='{seat}']", role)
+    if mode == "learned":
+        page.wait_for_selector("#cast input")
+    page.click("#start")
+    page.wait_for_selector("#play:not([hidden]), #end:not([hidden])")
+
+
+def tap(page: Any, state: dict[str, Any], rng: random.Random, truth: list[str], edition: str) -> None:
+    """One tap (or a few) for the step on screen."""
+    step = state["step"]
+    revision = state["revision"]
+    page.wait_for_function(f"Number(document.body.dataset.revision) >= {revision}")  # the page has caught up
+    if page.evaluate("document.body.dataset.revision") != str(revision):
+        return  # a phone answered meanwhile: the caller reads the state again
+    if step["kind"] == "silent":
+        page.click("#controls .big")
+    elif step["kind"] == "peek":
+        seat = step["learn_seats"][0]["value"]
+        page.click(f"#controls .seat[data-role='{truth[seat - 1]}']")
+    elif step["kind"] == "learn":
+        for option in step["learn_seats"]:
+            if truth[option["value"] - 1] == step["learn_role"]:
+                page.click(f"#controls .seat >> text='{option['label']}'")
+        page.click("#controls .big")
+    elif page.locator("#controls .ack").count():
+        page.click("#controls .ack")
+    elif page.locator("#controls .voters").count():
+        for index, ask in enumerate(step["asks"]):
+            hands = page.locator("#controls .voter").nth(index).locator(".hand")
+            free = ask["optional"] or [o["value"] for o in ask["options"]] == ["yes", "no"]
+            if not free or rng.random() < 0.3:
+                hands.nth(rng.randrange(1 if free else hands.count())).click()
+        page.click("#controls .big")
+    else:
+        ask = step["asks"][0]
+        seats = page.locator("#controls .grid:not(.peek) .seat")
+        if ask["kind"] == "choose_many":
+            for index in rng.sample(range(seats.count()), ask["min"]):
+                seats.nth(index).click()
+            page.click("#controls .big")
+        elif ask["optional"] and (ask["kind"] == "speech" or rng.random() < 0.15 or not seats.count()):
+            page.click("#controls .big")
+        else:
+            seats.nth(rng.randrange(seats.count())).click()
+    wait_for_change(page, revision, truth, edition)
+
+
+def wait_for_change(page: Any, revision: int, truth: list[str], edition: str) -> None:
+    """Wait for the page to show the next step; a card to look at first is tapped from the truth."""
+    for _ in range(3000):
+        if page.locator("#controls .peek").count():
+            label = page.locator("#error").inner_text()
+            seat = next(i for i, name in enumerate(names(edition), 1) if f"Look at {name}'s" in label)
+            page.click(f"#controls .peek .seat[data-role='{truth[seat - 1]}']")
+        moved = page.evaluate("!document.body.dataset.sending && (document.querySelector('#end:not([hidden])') !== null"
+                              f" || document.body.dataset.revision !== '{revision}')")
+        if moved:
+            return
+        page.wait_for_timeout(10)
+    raise AssertionError(f"the page did not move on: {page.locator('#error').inner_text()!r}, "
+                         f"{page.locator('#controls').inner_text()[:300]!r}")
+
+
+def shoot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
+
+
+def play_through(page: Any, server: Server, edition: str, mode: str, label: str, *, restart: bool = False) -> None:
+    """A whole game through the page, with screenshots of a call, a vote, the grimoire, undo and the end."""
+    truth = dealt_roles(edition, 7)
+    set_up(page, edition, mode, truth)
+    token = page.evaluate("localStorage.getItem('mafioso.console')")
+    rng = random.Random(7)
+    shot = {"call": False, "public": False, "learn": False, "silent": False}
+    for count in range(3000):
+        state = api_state(server, token)
+        if state["over"]:
+            break
+        kind = state["step"]["kind"]
+        if kind in shot and not shot[kind]:
+            shot[kind] = True
+            shoot(page, f"{label}-{kind}")
+        if count == 12:
+            page.click("#open-grimoire")
+            page.wait_for_selector("#grimoire[open] .card")
+            shoot(page, f"{label}-grimoire")
+            page.click("#grimoire .close")
+            page.click("#open-undo")
+            shoot(page, f"{label}-undo")
+            page.click("#undo .close")
+        if count == 20 and restart:
+            page.reload()
+            page.wait_for_selector("#play:not([hidden])")
+            server.kill()
+            server.start()
+            page.reload()
+            page.wait_for_selector("#play:not([hidden])")
+            assert api_state(server, token)["revision"] == state["revision"]
+        tap(page, state, rng, truth, edition)
+    else:
+        raise AssertionError("the game did not end")
+    page.wait_for_selector("#end:not([hidden]) #story li")
+    shoot(page, f"{label}-end")
+
+
+CASES = [(edition, mode, size) for edition in EDITIONS for mode in ("dealt", "entered", "learned")
+         for size in ("tablet", "phone") if not (edition == "blitz" and mode == "learned")]
+
+
+@pytest.mark.parametrize(("edition", "mode", "size"), CASES)
+def test_a_whole_game_through_the_console_page(browser: Any, server: Server, edition: str, mode: str, size: str) -> None:
+    context = browser.new_context(viewport=TABLET if size == "tablet" else PHONE)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server.url}/console")
+    page.wait_for_selector("#setup:not([hidden]) #edition option", state="attached")
+    play_through(page, server, edition, mode, f"{edition}-{mode}-{size}",
+                 restart=(edition, mode, size) == ("sport", "dealt", "tablet"))
+    assert not errors
+    context.close()
+
+
+def post_json(server: Server, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(f"{server.url}{path}", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        data: dict[str, Any] = json.loads(response.read())
+        return data
+
+
+def test_a_mixed_table_of_phones_and_hand_played_seats(browser: Any, server: Server) -> None:
+    context = browser.new_context(viewport=TABLET)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server.url}/console")
+    page.wait_for_selector("#setup:not([hidden]) #edition option", state="attached")
+    page.fill("#phones", "2 5 9")
+    set_up(page, "sport", "dealt", [])
+    token = page.evaluate("localStorage.getItem('mafioso.console')")
+    page.click("#open-phones")
+    page.wait_for_selector("#phones-dialog[open] .qr svg", state="attached")
+    shoot(page, "mixed-sport-phones")
+    links = [p["link"] for p in post_json(server, "/api/console/phones", {"token": token})["phones"]]
+    page.click("#phones-dialog .close")
+    phones = []
+    for link in links:
+        phone = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+        phone.on("pageerror", lambda error: errors.append(str(error)))
+        phone.goto(link)
+        phone.wait_for_selector("#who:not(:empty)")
+        phones.append(phone)
+    phones[0].click("#card")
+    shoot(phones[0], "mixed-sport-phone-card")
+    rng = random.Random(3)
+    shot = False
+    for _ in range(3000):
+        state = api_state(server, token)
+        if state["over"]:
+            break
+        if state["step"]["kind"] == "phones":
+            if not shot:
+                shot = True
+                shoot(page, "mixed-sport-waiting")
+            for phone in phones:
+                phone.wait_for_timeout(200)
+                buttons = phone.locator("#asks button")
+                count = buttons.count()
+                if count:
+                    shoot(phone, "mixed-sport-phone-question")
+                    try:
+                        buttons.nth(rng.randrange(count)).click(timeout=3000)
+                    except playwright_api.Error:  # the question changed under the finger: look again
+                        continue
+                    phone.wait_for_timeout(100)
+            page.wait_for_timeout(300)
+            continue
+        tap(page, state, rng, [], "sport")
+    else:
+        raise AssertionError("the game did not end")
+    page.wait_for_selector("#end:not([hidden]) #story li")
+    shoot(page, "mixed-sport-end")
+    phones[1].wait_for_selector("#ending:not([hidden])")
+    shoot(phones[1], "mixed-sport-phone-end")
+    assert not errors

@@ -1,0 +1,154 @@
+"""The console's API: every entry stored before it is acknowledged; a restart resumes it."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from mafioso.engine import Game
+from mafioso.server.app import create_app
+from mafioso.server.store import open_store
+from tests.console.play import names
+
+
+def pick(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """The entry a facilitator taps for the step on screen."""
+    step = state["step"]
+    if step["kind"] == "silent":
+        return {"do": "ack"}
+    ask = step["asks"][0]
+    values = [o["value"] for o in ask["options"]]
+    if ask["kind"] == "choose_many":
+        choice: Any = values[:ask["min"]]
+    elif ask["kind"] == "speech" or (ask["optional"] and rng.random() < 0.2):
+        choice = None
+    else:
+        choice = rng.choice(values)
+    return {"do": "answer", "seat": ask["seat"], "prompt": ask["prompt"], "choice": choice}
+
+
+def test_a_console_survives_a_restart_and_refuses_stale_and_bad_entries(tmp_path: Path) -> None:
+    db = str(tmp_path / "tables.sqlite3")
+    store = open_store(db)
+    with TestClient(create_app(store)) as client:
+        made = client.post("/api/console", json={"setup": {"edition": "sport", "names": list(names("sport")),
+                                                            "seed": 5}}).json()
+        token, state = made["token"], made["state"]
+        rng = random.Random(5)
+        for _ in range(25):
+            state = client.post("/api/console/enter", json={"token": token, "revision": state["revision"],
+                                                            "entry": pick(state, rng)}).json()["state"]
+        stale = client.post("/api/console/enter", json={"token": token, "revision": 3, "entry": {"do": "ack"}})
+        assert stale.status_code == 400 and "another screen" in stale.json()["error"]
+        bad = client.post("/api/console/enter", json={"token": token, "revision": state["revision"],
+                                                      "entry": {"do": "answer", "seat": 1, "prompt": "d9.x",
+                                                                "choice": None}})
+        assert bad.status_code == 409 and "step on screen" in bad.json()["error"]
+        undone = client.post("/api/console/undo", json={"token": token, "revision": state["revision"],
+                                                        "index": state["revision"] - 2}).json()
+        state = undone["state"]
+        assert undone["changes"] or undone["dropped"] >= 0
+        page = client.get("/console")
+        assert page.status_code == 200 and "console.js" in page.text
+    store.close()
+    again = open_store(db)
+    with TestClient(create_app(again)) as client:
+        resumed = client.post("/api/console/state", json={"token": token}).json()["state"]
+        assert resumed["step"] == state["step"] and resumed["revision"] == state["revision"]
+        refused = client.post("/api/console/log", json={"token": token})
+        assert refused.status_code == 400
+        rng = random.Random(6)
+        for _ in range(2000):
+            if resumed["over"]:
+                break
+            resumed = client.post("/api/console/enter", json={"token": token, "revision": resumed["revision"],
+                                                              "entry": pick(resumed, rng)}).json()["state"]
+        assert resumed["over"] and resumed["story"]
+        log = client.post("/api/console/log", json={"token": token}).json()
+        assert Game.replay(log).is_over()
+        sheet = client.post("/api/console/protocol", json={"token": token}).json()["protocol"]
+        assert "Anna" in sheet["html"]
+        grimoire = client.post("/api/console/grimoire", json={"token": token}).json()["grimoire"]
+        assert [card["name"] for card in grimoire][:2] == ["Anna", "Boris"]
+        nobody = client.post("/api/console/state", json={"token": "x" * 43})
+        assert nobody.status_code == 400
+    again.close()
+
+
+def test_phone_seats_see_only_their_own_seat(tmp_path: Path) -> None:
+    store = open_store(str(tmp_path / "tables.sqlite3"))
+    with TestClient(create_app(store)) as client:
+        made = client.post("/api/console", json={"setup": {"edition": "sport", "names": list(names("sport")),
+                                                            "seed": 5, "phones": [2, 5]}}).json()
+        token = made["token"]
+        phones = client.post("/api/console/phones", json={"token": token}).json()["phones"]
+        assert [p["seat"] for p in phones] == [2, 5] and all("<svg" in p["qr"] for p in phones)
+        passes = {p["seat"]: p["link"].split("#t=")[1] for p in phones}
+        assert client.get("/console/phone").status_code == 200
+        for seat, pass_ in passes.items():
+            view = client.post("/api/console/phone", json={"token": pass_}).json()["view"]
+            assert view["seat"] == seat and view["name"] == names("sport")[seat - 1]
+            assert all(ask["seat"] == seat for ask in view["asks"])
+            for path in ("/api/console/state", "/api/console/grimoire", "/api/console/log"):
+                assert client.post(path, json={"token": pass_}).status_code == 400  # a pass is no facilitator
+        state = made["state"]
+        rng = random.Random(1)
+        answered = 0
+        for _ in range(400):
+            if state["over"] or answered >= 3:
+                break
+            if state["step"]["kind"] == "phones":
+                for pass_ in passes.values():
+                    view = client.post("/api/console/phone", json={"token": pass_}).json()["view"]
+                    for ask in view["asks"]:
+                        done = client.post("/api/console/phone/answer",
+                                           json={"token": pass_, "prompt": ask["prompt"], "choice": None})
+                        assert done.status_code == 200, done.json()
+                        answered += 1
+                state = client.post("/api/console/state", json={"token": token}).json()["state"]
+                continue
+            state = client.post("/api/console/enter", json={"token": token, "revision": state["revision"],
+                                                            "entry": pick(state, rng)}).json()["state"]
+        assert answered >= 3
+        facilitator = client.post("/api/console/enter", json={"token": token, "revision": state["revision"],
+                                                              "entry": {"do": "answer", "seat": 2, "prompt": "x",
+                                                                        "choice": None}})
+        assert facilitator.status_code == 409 and "own phone" in facilitator.json()["error"]
+    store.close()
+
+
+def test_hostile_requests_get_a_clear_refusal_and_change_nothing(tmp_path: Path) -> None:
+    store = open_store(str(tmp_path / "tables.sqlite3"))
+    with TestClient(create_app(store)) as client:
+        made = client.post("/api/console", json={"setup": {"edition": "vendetta", "names": list(names("vendetta"))}})
+        token, revision = made.json()["token"], made.json()["state"]["revision"]
+        bad_bodies = [
+            ("/api/console", b"not json"),
+            ("/api/console", json.dumps({"setup": {"edition": "chess", "names": ["a"] * 8}}).encode()),
+            ("/api/console", json.dumps({"setup": {"edition": "sport", "names": ["a"] * 10, "roles": "guessed"}}).encode()),
+            ("/api/console", json.dumps({"setup": {"edition": "sport", "names": ["a"] * 10, "roles": "entered",
+                                                   "cast": ["don"] * 10}}).encode()),
+            ("/api/console/enter", json.dumps({"token": token, "revision": revision, "entry": {"do": "answer",
+                                               "seat": "1", "prompt": 3}}).encode()),
+            ("/api/console/enter", json.dumps({"token": token, "revision": revision,
+                                               "entry": {"do": "learn", "role": "don", "seats": "x"}}).encode()),
+            ("/api/console/enter", json.dumps({"token": token, "revision": revision,
+                                               "entry": {"do": "answer", "seat": 1, "prompt": "n1.nurse.1",
+                                                         "choice": 1e999}}).encode()),
+            ("/api/console/enter", json.dumps({"token": token, "revision": -1, "entry": {"do": "ack"}}).encode()),
+            ("/api/console/undo", json.dumps({"token": token, "revision": revision, "index": 10**9}).encode()),
+            ("/api/console/undo", json.dumps({"token": token, "revision": revision, "index": 0, "x": 1}).encode()),
+            ("/api/console/state", json.dumps({"token": "nope"}).encode()),
+            ("/api/console/phone/answer", json.dumps({"token": "nope", "prompt": "p", "choice": None}).encode()),
+        ]
+        for path, body in bad_bodies:
+            answer = client.post(path, content=body, headers={"Content-Type": "application/json"})
+            assert 400 <= answer.status_code < 500, (path, body, answer.status_code)
+            assert answer.json()["error"] and "Traceback" not in answer.text
+        state = client.post("/api/console/state", json={"token": token}).json()["state"]
+        assert state["revision"] == revision
+    store.close()
