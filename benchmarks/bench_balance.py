@@ -66,6 +66,32 @@ def after(chosen: list[tuple[str, int]], precision: float, workers: int) -> dict
     return {"seconds": time.perf_counter() - started, "games": sum(r.tally.games for r in runs)}
 
 
+def overhead(editions: list[str], games: int, rounds: int) -> dict[str, float]:
+    """The lab's own cost per game: a chunk (play, count every statistic, JSON out) against the
+    same seeds' bare ``play_game`` loop, CPU seconds, interleaved in ``rounds`` pairs. The ratio
+    is the chunk's time over the bare loop's (1.00: the lab costs nothing beyond the games)."""
+    from mafioso.agents.play import play_game
+    from mafioso.analysis.cells import play_chunk
+
+    out = {}
+    for edition_id in editions:
+        edition = find_edition(edition_id)
+        players = (edition.min_players + edition.max_players) // 2
+        key = Cell(edition.id, players, (), "random").key
+        bare = lab = 0.0
+        for round_ in range(rounds):
+            seeds = range(round_ * games, (round_ + 1) * games)
+            started = time.process_time()
+            for seed in seeds:
+                play_game(edition.id, players, seed=seed)
+            bare += time.process_time() - started
+            started = time.process_time()
+            play_chunk(key, seeds[0], games)
+            lab += time.process_time() - started
+        out[edition.id] = lab / bare
+    return out
+
+
 def startup() -> float:
     """Seconds for ``mafioso --help``: the price of every CLI process (best of three)."""
     best = math.inf
@@ -83,8 +109,15 @@ def main() -> None:
     parser.add_argument("--precision", type=float, default=0.02)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--skip-before", action="store_true", help="Time only the sweep (the whole table).")
+    parser.add_argument("--overhead", action="store_true",
+                        help="Only time the lab's per-game cost against bare games, per edition.")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.overhead:
+        ratios = overhead(args.editions, 200, 5)
+        print(json.dumps(ratios, indent=2) if args.json else
+              "\n".join(f"{name}: a chunk costs {ratio:.3f}x its bare games" for name, ratio in ratios.items()))
+        return
     chosen = setups(args.editions, args.players_step)
     with tempfile.TemporaryDirectory() as cache:
         os.environ["XDG_CACHE_HOME"] = str(Path(cache))

@@ -87,3 +87,42 @@ def test_words_for_people(tmp_path: Path) -> None:
                          "--checkpoint", str(tmp_path / "c.jsonl"))
     assert code == 0, err
     assert "Balance" in out and "games in" in out and "{" not in out
+
+
+def _sport_log(tmp_path: Path) -> Path:
+    """A sport game stopped at day 2, as a log file."""
+    from mafioso.agents.base import make_bots
+    from mafioso.engine import Game
+
+    game = Game("sport", 10, seed=1, decoys=True)
+    bots = make_bots("random", game.edition, game.options, game.players, 1)
+    while str(game.phase) != "day 2":
+        prompt = game.awaiting()[0]
+        game.decide(prompt.seat, prompt.id, bots[prompt.seat].choose(prompt))
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game.log()), encoding="utf-8")
+    return path
+
+
+def test_replay_win_chance_prints_each_side_and_its_json_is_the_api(tmp_path: Path) -> None:
+    from mafioso.analysis import win_chance
+    from mafioso.engine import Game
+
+    log = _sport_log(tmp_path)
+    code, out, _ = run("replay", str(log), "--win-chance", "--playouts", "20", "--seed", "4")
+    assert code == 0 and "win chance from the whole table's view, 20 playouts" in out
+    assert "red: " in out and "95% interval" in out
+    code, out, _ = run("replay", str(log), "--win-chance", "--playouts", "20", "--seed", "4", "--json")
+    assert code == 0
+    game = Game.replay(json.loads(log.read_text(encoding="utf-8")))
+    assert json.loads(out) == json.loads(json.dumps(win_chance(game, None, 20, seed=4).to_json()))
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--seat", "11"], "--seat takes a seat from 1 to 10, not 11"),
+    (["--playouts", "0"], "--playouts takes a whole number from 1"),
+    (["--bots", "random,heuristic"], "--bots takes one kind"),
+])
+def test_replay_win_chance_bad_input_is_one_line(args: list[str], says: str, tmp_path: Path) -> None:
+    code, _, err = run("replay", str(_sport_log(tmp_path)), "--win-chance", *args)
+    assert code == 2 and says in err and len(err.strip().splitlines()) == 1

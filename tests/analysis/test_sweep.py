@@ -76,7 +76,7 @@ def test_resume_plays_no_finished_cell_again(tmp_path: Path, monkeypatch: pytest
     with pytest.raises(Interrupt):
         run_sweep(PLAN, InProcess(), Checkpoint(path, PLAN, versions), stop_after_first)
     played: list[str] = []
-    real = sweep.play_chunk
+    real = sweep.play_chunk  # type: ignore[attr-defined]
 
     def spy(key: str, first: int, count: int) -> dict[str, Any]:
         played.append(key)
@@ -113,3 +113,16 @@ def test_a_checkpoint_of_another_seed_is_refused(tmp_path: Path) -> None:
     other = Plan(CELLS, seed=6, precision=0.08, budget=400, chunk=25)
     with pytest.raises(ValueError, match="another sweep"):
         run_sweep(other, InProcess(), Checkpoint(path, other, {}))
+
+
+@pytest.mark.parametrize("edition", ["sport", "vendetta", "vampires", "spytown", "blitz"])
+def test_rounds_read_from_the_end_are_the_highest_round(edition: str) -> None:
+    """``rounds_of`` reads only the last numbered phase: that holds because rounds never go down."""
+    from mafioso.agents.play import play_game
+    from mafioso.analysis.cells import rounds_of
+
+    for seed in range(40):
+        game = play_game(edition, seed=seed)
+        numbers = [e.phase.number for e in game.events if e.kind == "phase" and e.phase.number is not None]
+        assert rounds_of(game) == max(numbers, default=0)
+        assert numbers == sorted(numbers)

@@ -115,14 +115,16 @@ def count_game(tally: Tally, game: Any) -> None:
 
 
 def rounds_of(game: Any) -> int:
-    """How far a game went: the highest day, night or turn number it reached (0 for none)."""
-    highest = 0
-    for event in game.events:
+    """How far a game went: the highest day, night or turn number it reached (0 for none).
+
+    Round numbers never go down in any edition, so the last numbered phase is the highest: the
+    events are read from the end (a whole scan cost about 2% of a game)."""
+    for event in reversed(game.events):
         if event.kind == "phase":
             number = event.phase.number
-            if number is not None and number > highest:
-                highest = number
-    return highest
+            if number is not None:
+                return int(number)
+    return 0
 
 
 def play_chunk(cell_key: str, first_seed: int, count: int) -> dict[str, Any]:

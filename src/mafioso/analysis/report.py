@@ -62,6 +62,13 @@ def edition_plots(edition: str, cells: Sequence[CellResult], compared: Sequence[
         ("decisions", decisions_figure(cells), "The mean number of decisions a game takes."),
         ("seats", seats_figure(cells), "How often each seat wins: a fair deal gives every seat the same chance."),
     ]
+    decisive = decisive_figure(cells)
+    if decisive is not None:
+        plots.append(("decisive", decisive,
+                      "How decisive was each day: in sample games, the side's chance as each round began, "
+                      "estimated from what the whole table knew (playouts from deals consistent with it, with "
+                      "its 95% interval); the last point of each game is its result. A steep step marks a day that "
+                      "settled the game; a gap, a moment too few deals could explain."))
     return plots
 
 
@@ -85,6 +92,8 @@ def _layout(figure: Any, title: str, x: str, y: str, percent: bool = True) -> An
                          legend={"orientation": "h", "y": -0.2}, margin={"t": 60, "b": 90})
     if percent:
         figure.update_yaxes(tickformat=".0%")
+    if x in ("players", "round"):  # whole numbers: no tick at 8.5 players
+        figure.update_xaxes(dtick=1)
     return figure
 
 
@@ -102,8 +111,12 @@ def win_rate_figure(edition: str, cells: Sequence[CellResult], band: tuple[float
         figure.add_trace(go.Scatter(x=xs + xs[::-1], y=list(highs) + list(lows)[::-1], fill="toself", mode="lines",
                                     fillcolor=colour, opacity=0.2, line={"width": 0}, hoverinfo="skip",
                                     showlegend=False))
-        figure.add_trace(go.Scatter(x=xs, y=rates, mode="lines+markers", name=_name(group),
-                                    line={"color": colour}))
+        figure.add_trace(go.Scatter(x=xs, y=rates, mode="lines+markers", name=_name(group), line={"color": colour},
+                                    error_y={"type": "data", "symmetric": False, "color": colour, "thickness": 1,
+                                             "array": [h - r if r is not None else None for h, r in zip(highs, rates, strict=True)],
+                                             "arrayminus": [r - lo if r is not None else None
+                                                            for lo, r in zip(lows, rates, strict=True)]}))
+        # (the band alone vanishes when a line has one player count: the bars keep its interval visible)
     side = cells[0].side if cells else ""
     drawn: set[tuple[tuple[str, Any], ...]] = set()
     for number, ((_, options), members) in enumerate(_groups(cells).items()):
@@ -171,7 +184,8 @@ def length_figure(cells: Sequence[CellResult]) -> Any:
     import plotly.graph_objects as go
 
     group, members = next(iter(_groups(cells).items()))
-    rounds = sorted({int(k) for r in members for k in r.tally.rounds})
+    reached = {int(k) for r in members for k in r.tally.rounds}
+    rounds = list(range(min(reached), max(reached) + 1)) if reached else []  # no gap in the scale
     xs = [str(r.cell.players) for r in members]
     z = [[_share(r.tally.rounds.get(str(n), 0), r.tally.games) for r in members] for n in rounds]
     figure = go.Figure(go.Heatmap(z=z, x=xs, y=[str(n) for n in rounds], colorscale="Blues", zmin=0,
@@ -203,6 +217,49 @@ def seats_figure(cells: Sequence[CellResult]) -> Any:
     figure = go.Figure(go.Heatmap(z=z, x=xs, y=[f"seat {s}" for s in seats], colorscale="RdBu", zmin=0, zmax=1,
                                   texttemplate="%{z:.0%}", colorbar={"tickformat": ".0%"}))
     return _layout(figure, f"win rate by seat ({_name(group)})", "players", "seat", percent=False)
+
+
+DECISIVE_GAMES, DECISIVE_PLAYOUTS = 2, 24
+"""Sample games per page and playouts per estimate for the "how decisive was each day" plot."""
+
+
+def decisive_figure(cells: Sequence[CellResult]) -> Any:
+    """The side's live chance round by round in a few sample games of the page's middle setup."""
+    import plotly.graph_objects as go
+
+    from mafioso.analysis.winchance import Unsupported, decisive_days
+
+    if not cells:
+        return None
+    group, members = next(iter(_groups(cells).items()))
+    cell = members[len(members) // 2].cell
+    side = members[0].side
+    figure = go.Figure()
+    drawn = 0
+    for game in range(DECISIVE_GAMES):
+        try:
+            days = decisive_days(cell.edition, cell.players, cell.option_dict, cell.bots, side, seed=game,
+                                 playouts=DECISIVE_PLAYOUTS)
+        except Unsupported:  # blitz: no plot rather than a wrong one
+            return None
+        if len(days) < 3:  # a game of one round (blitz's draft and night) has no days to compare
+            continue
+        drawn += 1
+        colour = PALETTE[game % len(PALETTE)]
+        xs = [d.round for d in days]
+        figure.add_trace(go.Scatter(x=xs, y=[d.chance for d in days], mode="lines+markers", name=f"sample game {game + 1}",
+                                    line={"color": colour}, connectgaps=False,
+                                    error_y={"type": "data", "symmetric": False, "color": colour, "thickness": 1,
+                                             "array": [d.high - d.chance if d.chance is not None else None for d in days],
+                                             "arrayminus": [d.chance - d.low if d.chance is not None else None
+                                                            for d in days]},
+                                    hovertext=[f"{d.phase}: {d.playouts} playouts" for d in days]))
+    if not drawn:
+        return None
+    figure.update_yaxes(range=[-0.02, 1.02])
+    figure.update_xaxes(zeroline=False)
+    return _layout(figure, f"how decisive was each day: the {side} side's chance "
+                           f"({cell.players} players, {_name(group)})", "round", "chance of winning")
 
 
 def _share(part: int, whole: int) -> float | None:
@@ -259,6 +316,7 @@ body {{ font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 1100px
 h1 {{ font-size: 1.6rem; }} .caption {{ color: #444; margin-bottom: 0; }} .png {{ font-size: 0.85rem; }}
 table {{ border-collapse: collapse; font-size: 0.85rem; }} td, th {{ border: 1px solid #ccc; padding: 3px 6px; }}
 th {{ background: #f0f0f0; }}
+section {{ margin: 0 0 2.5rem; padding-top: 1rem; border-top: 1px solid #e4e4e4; }}
 </style></head><body>
 <h1>{title}</h1>
 <p>{intro}</p>

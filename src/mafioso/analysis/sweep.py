@@ -113,8 +113,9 @@ class CellRun:
 class Backend(Protocol):
     """Plays chunks: locally in this process, in a pool of processes, or on a cluster."""
 
-    slots: int
-    """How many chunks to keep under way at once."""
+    @property
+    def slots(self) -> int:
+        """How many chunks to keep under way at once."""
 
     def submit(self, cell_key: str, first_seed: int, count: int) -> Any:
         """Start a chunk; returns a handle for :meth:`finished`."""

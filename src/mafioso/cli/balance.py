@@ -394,3 +394,37 @@ def print_results(results: Any, compared: Any, band: tuple[float, float], second
         console.print(f"Table written to {table}.", highlight=False)
     for page in pages:
         console.print(f"Report: {page}", highlight=False)
+
+
+# -- live win chance (``mafioso replay LOG --win-chance``) ----------------------------------------
+def show_win_chance(game: Any, seat: int | None, playouts: int, seed: int, bots: str, as_json: bool) -> None:
+    """Print each winner's chance in a replayed game from a seat's view (or the table's)."""
+    from rich.console import Console
+
+    from mafioso.analysis.winchance import Unsupported, win_chance
+
+    if seat is not None and not 1 <= seat <= game.players:
+        raise CommandError(f"--seat takes a seat from 1 to {game.players}, not {seat}")
+    if not 1 <= playouts <= 100_000:
+        raise CommandError(f"--playouts takes a whole number from 1 to 100,000, not {playouts}")
+    kind = parse_bots(bots)
+    if len(kind) != 1:
+        raise CommandError("--bots takes one kind for the playouts: random or heuristic")
+    try:
+        result = win_chance(game, seat, playouts, seed=seed, bots=kind[0])
+    except Unsupported as error:
+        raise CommandError(str(error)) from None
+    if as_json:
+        emit_json(result.to_json())
+        return
+    viewer = "the whole table" if seat is None else f"seat {seat}"
+    console = Console()
+    if not result.playouts:
+        console.print(f"win chance from {viewer}'s view: no deal consistent with it was found in "
+                      f"{result.rejected:,} tries", highlight=False)
+        return
+    console.print(f"win chance from {viewer}'s view, {result.playouts:,} playouts "
+                  f"({result.rejected:,} deals dropped as inconsistent with the view):", highlight=False)
+    for name, data in result.to_json()["chances"].items():
+        low, high = data["ci95"]
+        console.print(f"  {name}: {data['chance']:.0%} (95% interval {low:.0%} to {high:.0%})", highlight=False)

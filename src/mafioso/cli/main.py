@@ -19,6 +19,7 @@ from rich.table import Table
 
 import mafioso
 from mafioso.cli.balance import balance as balance_command
+from mafioso.cli.balance import show_win_chance
 from mafioso.cli.errors import EXIT_INTERRUPTED, CommandError, FriendlyGroup, emit_json, friendly
 from mafioso.cli.files import check_writable, decision_number, read_log, write_log
 from mafioso.cli.values import read_value
@@ -335,11 +336,19 @@ def replay(
     narrate_events: Annotated[bool, typer.Option("--narrate", metavar="", help="Print the facilitator's narration.")] = False,
     show_protocol: Annotated[bool, typer.Option("--protocol", metavar="", help="Print the edition's protocol sheet as JSON (sport).")] = False,
     as_json: Json = False,
+    win_chance: Annotated[bool, typer.Option("--win-chance", metavar="", help="Estimate each side's chance from here by playouts.")] = False,
+    seat: Annotated[int | None, typer.Option("--seat", metavar="N", help="With --win-chance: from this seat's view (default: the table's).")] = None,
+    playouts: Annotated[int, typer.Option("--playouts", metavar="N", help="With --win-chance: playouts to run.")] = 200,
+    seed: Annotated[int, typer.Option("--seed", metavar="S", help="With --win-chance: the playouts' seed.")] = 0,
+    bots: Annotated[str, typer.Option("--bots", metavar="KIND", help="With --win-chance: random or heuristic.")] = "random",
 ) -> None:
     """Re-run a game log, finished or not, and check that it reproduces the same events, byte for byte."""
     data = read_log(log)
     game = replay_log(log, data)
     sealed = check_seal(log, data)
+    if win_chance:
+        show_win_chance(game, seat, playouts, seed, bots, as_json)
+        return
     if show_protocol:
         make = getattr(game.edition, "protocol", None)
         if make is None:
