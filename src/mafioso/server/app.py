@@ -24,6 +24,7 @@ from mafioso.server.routes import routes
 from mafioso.server.store import Store
 from mafioso.server.tables import Table
 from mafioso.server.timeline import Timeline
+from mafioso.server.writer import Writer, writer_for
 from mafioso.server.ws import Sockets, limit_send_buffer
 
 log = logging.getLogger("mafioso.server")
@@ -42,7 +43,11 @@ def create_app(store: Store, join_base: str | None = None, *, trusted_proxies: I
     hub = Hub(store, clock, min_step_seconds=min_step_seconds)
     sockets = Sockets()
 
+    writers: list[Writer] = []
+
     def wire(table: Table) -> None:
+        if writers:
+            table.write = writers[0]
         table.on_change = sockets.notify
         table.on_gate = _schedule_gate
         table.on_timer = _schedule
@@ -53,11 +58,15 @@ def create_app(store: Store, join_base: str | None = None, *, trusted_proxies: I
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        writers.append(writer_for(store))
         count = hub.load()
         log.info("resumed %d stored tables (%d in play)", count, len(hub.tables))
         for aside in hub.set_aside.values():
             log.warning("set aside: table %s (%s): %s", aside.code, aside.edition, aside.reason)
-        yield
+        try:
+            yield
+        finally:
+            writers.pop().close(keep=store)
 
     app = Starlette(routes=routes(), lifespan=lifespan, middleware=[Middleware(TransportProbe)])
     app.state.hub = hub

@@ -9,14 +9,16 @@ the screens who acted or how fast.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import hashlib
 import logging
 import random
 import time
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from mafioso.engine import (
     CHOOSE,
@@ -87,6 +89,26 @@ class RunningDigest:
             self.hasher.update(b"\n")
         self.count = len(events)
         return self.hasher.copy().hexdigest()
+
+
+Write = Callable[[str, tuple[Any, ...]], Awaitable[None]]
+"""Runs ``Store.<name>(*args)`` away from the event loop (see :mod:`mafioso.server.writer`)."""
+
+
+async def write_in_thread(store: Store, name: str, args: tuple[Any, ...]) -> None:
+    """The default :data:`Write` of a table built without a writer: a thread of asyncio's pool."""
+    await asyncio.to_thread(getattr(store, name), *args)
+
+
+@dataclass(frozen=True, slots=True)
+class Staged:
+    """A decision applied to the game and not stored yet: who took it, and the write that stores
+    it (``(table id, first entry number, entries, digest, new stage or None)``)."""
+
+    seat: int
+    prompt_id: str
+    notify: bool
+    write: tuple[str, int, list[list[Any]], str, str | None]
 
 
 NOBODY = -1
@@ -161,6 +183,14 @@ class Table:
         self.known: dict[int, Knowledge] = {}
         """Knowledge snapshots of the current :attr:`version` (a change is read once per screen)."""
         self.known_at = -1
+        self.writing = False
+        """A decision is applied and being stored: nothing is published, timers wait."""
+        self.waiting: list[Callable[[], None]] = []
+        """Timed actions that fired while a decision was being stored."""
+        self.write: Write = functools.partial(write_in_thread, store)
+        """Set by the web layer to its :class:`~mafioso.server.writer.Writer`."""
+        self.lock = asyncio.Lock()
+        """Held by the socket layer while it handles a message of this table: one at a time, in order."""
         if record.stage != "lobby":
             self.game = self._replay()
             if record.log_format != LOG_FORMAT:
@@ -370,6 +400,12 @@ class Table:
     def decide(self, seat: int, prompt_id: object, choice: Choice) -> None:
         """A seat answers one of its published prompts. The seat comes from its token, never the client."""
         game = self.require_game()
+        self._check(seat, prompt_id)
+        assert isinstance(prompt_id, str)
+        self._record(game, seat, prompt_id, choice)
+
+    def _check(self, seat: int, prompt_id: object) -> None:
+        """Refuse a decision the seat may not take now (nothing is changed)."""
         if not isinstance(prompt_id, str):
             raise ServerError("a decision names the prompt it answers")
         shown = self.published_prompts(seat)
@@ -380,7 +416,6 @@ class Table:
         if self.frozen is not None and any(p.id == prompt_id and p.interrupt for p in shown):
             # always refused, whatever happened inside the step (a death, the end of the game)
             raise NotNow("facilitator actions wait until this secret step is over (a few seconds)")
-        self._record(game, seat, prompt_id, choice)
 
     def decide_for(self, prompt_id: object, choice: Choice) -> None:
         """The host enters a hand vote (or any answer of a public step) for the seat asked."""
@@ -418,24 +453,82 @@ class Table:
                 timeout: bool = False) -> None:
         """Apply a decision, store every history entry it added (it and the chance draws it led
         to) with the new digest, and only then publish; a failed write undoes it."""
+        staged = self._stage(game, seat, prompt_id, choice, notify, timeout)
+        try:
+            self.store.add_entries(*staged.write)
+        except Exception as error:
+            self._unstored(error)
+        self._stored(staged)
+
+    def stage_decision(self, seat: int, prompt_id: object, choice: Choice) -> Staged:
+        """Check and apply a seat's decision like :meth:`decide`, without storing it yet: the
+        caller stores it off the event loop (:meth:`commit`). Until then the table publishes
+        nothing, and its timers wait, so no screen sees a decision that is not stored."""
+        game = self.require_game()
+        self._check(seat, prompt_id)
+        assert isinstance(prompt_id, str)
+        return self._stage(game, seat, prompt_id, choice, True, False)
+
+    async def commit(self, staged: Staged) -> None:
+        """Store a staged decision through :attr:`write` (a database thread), then publish it; a
+        failed write undoes it (:class:`ServerError`). Only the tables writing wait for the
+        database: the event loop serves every other table meanwhile."""
+        try:
+            await self.write("add_entries", staged.write)
+        except Exception as error:
+            self._unstored(error)
+        self._stored(staged)
+
+    def _stage(self, game: Game, seat: int, prompt_id: str, choice: Choice, notify: bool,
+               timeout: bool) -> Staged:
+        if self.writing:  # only when a socket's handler was cancelled while its write goes on
+            raise NotNow("the last decision at this table is still being saved; try again")
         stored = len(self.record.history)
         self._apply(game, seat, prompt_id, choice, timeout)
         entries = [entry.to_json() for entry in game.history[stored:]]
         digest = self.digest(game)
-        try:
-            self.store.add_entries(self.id, stored, entries, digest)
-        except Exception as error:
-            self.game = self._replay()  # forget the unsaved decision
-            raise ServerError("the decision could not be saved; please try again") from error
+        stage = "over" if game.outcome is not None and self.record.stage != "over" else None
+        self.writing = True
+        return Staged(seat, prompt_id, notify, (self.id, stored, entries, digest, stage))
+
+    def _unstored(self, error: Exception) -> NoReturn:
+        """Forget a decision whose write failed: the game is rebuilt from what is stored."""
+        self.game = self._replay()
+        self._idle()
+        self.on_change(self)  # screens held back while it was written get their state
+        raise ServerError("the decision could not be saved; please try again") from error
+
+    def _stored(self, staged: Staged) -> None:
+        """Publish a decision now committed (the stage ``over`` with it, when it ended the game)."""
+        _table_id, _first, entries, digest, stage = staged.write
         self.record.history.extend(entries)
         self.record.digest = digest
-        self.gate_left.discard(prompt_id)
+        if stage is not None:
+            self.record.stage = stage
+        self.gate_left.discard(staged.prompt_id)
         if self.timeline is not None:
-            self.timeline.answered(seat)
-        if game.outcome is not None and self.record.stage != "over":
-            self._mark_over()
-        if notify:
+            self.timeline.answered(staged.seat)
+        self._idle()
+        if staged.notify:
             self.refresh()
+
+    def _idle(self) -> None:
+        """The write is over: run what waited for it (timers that fired meanwhile)."""
+        self.writing = False
+        waiting, self.waiting = self.waiting, []
+        for call in waiting:
+            try:
+                call()
+            except Exception:
+                log.exception("table %s: a timed action that waited for a write failed", self.code)
+
+    def when_idle(self, call: Callable[[], None]) -> None:
+        """Run ``call`` now, or once the decision being written is stored (timers must not act
+        on a game holding a decision that is not stored yet)."""
+        if self.writing:
+            self.waiting.append(call)
+        else:
+            call()
 
     def _apply(self, game: Game, seat: int, prompt_id: str, choice: Choice, timeout: bool = False) -> None:
         """Let the engine apply a decision. A refusal (``MafiosoError``) changes nothing; any other
@@ -511,7 +604,7 @@ class Table:
             limit = max((p.timer or DEFAULT_LIMIT for p in batch), default=DEFAULT_LIMIT)
         limit = max(limit, self.step_seconds)
         serial = self.batch_serial
-        self.on_timer(limit, lambda: self._time_over(serial))
+        self.on_timer(limit, lambda: self.when_idle(lambda: self._time_over(serial)))
 
     def _time_over(self, serial: int) -> None:
         game = self.game
@@ -522,6 +615,9 @@ class Table:
 
     def gate_expired(self) -> None:
         """Called by the timer when a secret step's time is over."""
+        if self.writing:
+            self.waiting.append(self.gate_expired)
+            return
         if self.gate_until is not None and self.clock() >= self.gate_until - 0.001:
             self.gate_until = self.clock()
             self.refresh()

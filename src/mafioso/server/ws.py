@@ -50,7 +50,7 @@ from mafioso.server.schemas import (
     check_json,
 )
 from mafioso.server.store import MemberRecord
-from mafioso.server.tables import Table
+from mafioso.server.tables import Staged, Table
 
 if TYPE_CHECKING:
     from mafioso.server.hub import Hub
@@ -118,6 +118,9 @@ class Session:
         self.outbox: deque[tuple[str, bool]] = deque()
         """``(text, is_state)`` in order; at most one state waits (the newest)."""
         self.ready = asyncio.Event()
+        self.later = False
+        """Inside :meth:`receive_async`: a decision is staged (:attr:`staged`) for the writer."""
+        self.staged: Staged | None = None
         self.cut: Callable[[], None] = lambda: None
         """Set by the socket loop: drop the connection at once (a client that does not read)."""
 
@@ -178,6 +181,8 @@ class Session:
         still waiting: only the newest matters), then check that the client keeps reading."""
         if self.state in (SessionState.CONNECTED, SessionState.CLOSED) or self.holding:
             return
+        if self.table is not None and self.table.writing:
+            return  # a decision not stored yet is never shown: every screen is pushed once it is
         text = self.render()
         if force or text != self.last:
             self.last = text
@@ -212,9 +217,10 @@ class Session:
 
     # -- messages in -------------------------------------------------------------------------
     def receive(self, text: str) -> None:
-        """Handle one text frame after the hello: apply it and queue the reply (never raises)."""
-        if self.table is not None and self.table.timeline is not None:
-            self.table.timeline.received(self.label)
+        """Handle one text frame after the hello: apply it and queue the reply (never raises).
+        A decision is stored on this thread (tests without a loop); the socket loop uses
+        :meth:`receive_async`."""
+        self._received()
         self.holding = True
         try:
             reply = self.handle(text)
@@ -222,9 +228,45 @@ class Session:
             reply = error_text(error)
         finally:
             self.holding = False
+        self._answer(reply)
+
+    async def receive_async(self, text: str) -> None:
+        """:meth:`receive` for the socket loop: a table's messages are handled one at a time,
+        and a decision is stored by the writer, off the event loop, before it is acknowledged;
+        meanwhile the loop serves every other table."""
+        table = self.table
+        assert table is not None
+        async with table.lock:
+            self._received()
+            self.holding = self.later = True
+            try:
+                reply = self.handle(text)
+                staged, self.staged = self.staged, None
+                if staged is not None:
+                    # shielded: a socket closed meanwhile must not leave the table half written
+                    await asyncio.shield(table.commit(staged))
+            except Exception as error:  # every refusal is shown, never raised
+                reply = error_text(error)
+            finally:
+                self.holding = self.later = False
+                self.staged = None
+        self._answer(reply)
+
+    def _received(self) -> None:
+        if self.table is not None and self.table.timeline is not None:
+            self.table.timeline.received(self.label)
+
+    def _answer(self, reply: dict[str, Any] | None) -> None:
         if reply is not None:
             self.reply(reply)
         self.push()  # then the state this message led to, if it changed
+
+    def _decide(self, table: Table, seat: int, prompt: object, choice: Any) -> None:
+        """Take a decision: staged for the writer in the socket loop, else stored at once."""
+        if self.later:
+            self.staged = table.stage_decision(seat, prompt, choice)
+        else:
+            table.decide(seat, prompt, choice)
 
     def handle(self, text: str) -> dict[str, Any] | None:
         """Apply one client message; returns an acknowledgement to send, if any."""
@@ -252,7 +294,7 @@ class Session:
         if isinstance(message, Decide):
             if self.member.seat is None:
                 raise NotNow("the host has not dealt the cards yet")
-            table.decide(self.member.seat, message.prompt, message.choice)
+            self._decide(table, self.member.seat, message.prompt, message.choice)
             return {"type": "ack", "prompt": message.prompt}
         if table.stage != "lobby":
             raise NotNow("the cards are dealt: seats can no longer be left")
@@ -270,7 +312,7 @@ class Session:
         if isinstance(message, Deal):
             table.deal(message.order)
         elif isinstance(message, Decide):
-            table.decide(GM, message.prompt, message.choice)
+            self._decide(table, GM, message.prompt, message.choice)
         elif isinstance(message, Hand):
             table.decide_for(message.prompt, message.choice)
         elif isinstance(message, TimeUp):
@@ -394,7 +436,7 @@ async def _read(session: Session, closed: asyncio.Event) -> None:
         if "text" not in message or message["text"] is None:
             session.reply(error_text(BadMessage("send JSON text frames, not binary ones")))
             continue
-        session.receive(message["text"])
+        await session.receive_async(message["text"])
 
 
 async def _next(socket: WebSocket, closed: asyncio.Event) -> dict[str, Any] | None:
