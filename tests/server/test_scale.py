@@ -17,11 +17,16 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from benchmarks.phones import BotTable, Pace, create_tables, deal, percentile, phone
 
 from mafioso.server.app import create_app
 from mafioso.server.hub import Hub
+from mafioso.server.messages import seat_text
 from mafioso.server.store import open_store
+from mafioso.server.tables import Table
+from mafioso.server.ws import prerender
+from tests.server.conftest import FakeClock, play_out, seated_table
 from tests.server.live import live_server
 
 STALL = 2.0
@@ -127,3 +132,26 @@ def test_a_locked_sqlite_file_leaves_the_loop_free(tmp_path: Path) -> None:
     assert seen["acks during"] == 0
     assert seen["hellos"] < STALL / 2, seen
     assert seen["over"] == 1.0
+
+
+@pytest.mark.parametrize("edition", ["sport", "vendetta", "spytown"])
+def test_prerendered_seat_messages_are_exactly_what_seat_text_sends(hub: Hub, clock: FakeClock, edition: str) -> None:
+    """Every seat's message is built once per change (``prerender``), not twice; what it leaves
+    in the render cache must be byte for byte what ``seat_text`` builds (same padding for all)."""
+    players = 10 if edition != "spytown" else 8
+    table = seated_table(hub, edition, players, step_seconds=1)
+    checked: list[int] = []
+
+    def check(table: Table) -> None:
+        table.changed()  # a new version: nothing cached
+        prerender(table)
+        cached = dict(table.rendered)
+        table.rendered.clear()
+        table.sizes = (-1, table.sizes[1])
+        for member in table.record.members:
+            expected = seat_text(table, member)
+            assert cached["seat:" + member.token] == expected
+        checked.append(len(cached))
+
+    play_out(table, 11, clock, check=check)
+    assert len(checked) > 10 and min(checked) == players

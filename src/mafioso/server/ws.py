@@ -34,7 +34,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from mafioso.engine import GM, MafiosoError
 from mafioso.server.errors import BadMessage, BadToken, NotNow, ServerError, TooMany
 from mafioso.server.limits import network_key
-from mafioso.server.messages import pad_to, screen_text
+from mafioso.server.messages import PAD, encode, pad_to, screen_text, seat_message
 from mafioso.server.schemas import (
     HOST_MESSAGES,
     SEAT_MESSAGES,
@@ -392,8 +392,38 @@ class Sockets:
 
     def notify(self, table: Table) -> None:
         """Queue the new state for every screen of ``table`` whose message changed."""
-        for session in list(self.by_table.get(table.id, ())):
+        sessions = list(self.by_table.get(table.id, ()))
+        if table.writing:
+            return  # pushed once the decision is stored (or forgotten)
+        if any(s.member is not None and s.member.seat is not None for s in sessions):
+            prerender(table)
+        for session in sessions:
             session.push()
+
+
+def prerender(table: Table) -> None:
+    """Build every seat's message of the table's current version once, padded alike.
+
+    ``seat_text`` pads each seat's message to the longest of the table's seats, so rendering
+    seat by seat built every seat's message twice (once to measure, once to send): the largest
+    cost of a decision. Here each is built once, measured, padded to the same size by the same
+    rule and left in the table's render cache, where ``screen_text`` finds it.
+    """
+    if table.game is None:
+        return
+    if table.rendered_at != table.version:
+        table.rendered.clear()
+        table.rendered_at = table.version
+    elif any(key.startswith("seat:") for key in table.rendered):
+        return
+    seated = [m for m in table.record.members if m.seat is not None]
+    texts = {m.token: encode(seat_message(table, m.seat, m.name)) for m in seated}
+    _version, size = table.sizes
+    longest = max((len(text.encode()) for text in texts.values()), default=0)
+    size = max(size, longest + (-longest % PAD))
+    table.sizes = (table.version, size)
+    for token, text in texts.items():
+        table.rendered["seat:" + token] = text + " " * (size - len(text.encode()))
 
 
 # -- the socket loop -------------------------------------------------------------------------
