@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import psutil
+import psutil  # type: ignore[import-untyped]
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "src")]
@@ -92,9 +92,9 @@ def echo_app() -> Any:
 
 
 def run_echo_server(port: int) -> None:
-    from mafioso.server.serve import bind, uvicorn_config
-
     import uvicorn
+
+    from mafioso.server.serve import bind, uvicorn_config
 
     listener = bind("127.0.0.1", port)
     uvicorn.Server(uvicorn_config(echo_app())).run(sockets=[listener])
@@ -263,7 +263,7 @@ def main() -> None:
     if args.echo_server is not None:
         run_echo_server(args.echo_server)
         return
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     think = tuple(float(x) for x in args.think.split(","))
     assert len(think) == 2
@@ -271,7 +271,7 @@ def main() -> None:
     postgres = None
     try:
         for count in [int(n) for n in args.tables.split(",")]:
-            results.append(asyncio.run(run_one("echo", None, count, args.seconds, think)))  # type: ignore[arg-type]
+            results.append(asyncio.run(run_one("echo", None, count, args.seconds, think)))
             print("\n".join(report(results)[-1:]), flush=True)
             for db in args.db.split(","):
                 if db == "postgresql":
@@ -280,7 +280,7 @@ def main() -> None:
                     url = postgres.new_database()
                 else:
                     url = str(Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-{os.getpid()}-{count}.sqlite3")
-                results.append(asyncio.run(run_one("mafioso", url, count, args.seconds, think)))  # type: ignore[arg-type]
+                results.append(asyncio.run(run_one("mafioso", url, count, args.seconds, think)))
                 print("\n".join(report(results)[-1:]), flush=True)
     finally:
         if postgres is not None:
