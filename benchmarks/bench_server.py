@@ -29,6 +29,7 @@ import json
 import os
 import random
 import resource
+import signal
 import socket
 import subprocess
 import sys
@@ -263,6 +264,7 @@ def main() -> None:
     if args.echo_server is not None:
         run_echo_server(args.echo_server)
         return
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stop the servers and PostgreSQL on the way out
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     think = tuple(float(x) for x in args.think.split(","))

@@ -14,6 +14,8 @@ import asyncio
 import random
 import sqlite3
 import time
+from collections.abc import Sequence
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +25,9 @@ from benchmarks.phones import BotTable, Pace, create_tables, deal, percentile, p
 from mafioso.server.app import create_app
 from mafioso.server.hub import Hub
 from mafioso.server.messages import seat_text
-from mafioso.server.store import open_store
+from mafioso.server.store import Store, TableRecord, open_store
 from mafioso.server.tables import Table
+from mafioso.server.writer import Job, Writer
 from mafioso.server.ws import prerender
 from tests.server.conftest import FakeClock, play_out, seated_table
 from tests.server.live import live_server
@@ -155,3 +158,37 @@ def test_prerendered_seat_messages_are_exactly_what_seat_text_sends(hub: Hub, cl
 
     play_out(table, 11, clock, check=check)
     assert len(checked) > 10 and min(checked) == players
+
+
+class CountingStore(Store):
+    """A SQLite store that counts the groups of writes committed together."""
+
+    groups: list[int]
+
+    def together(self, calls: Sequence[tuple[str, tuple[Any, ...]]]) -> None:
+        self.groups.append(len(calls))
+        super().together(calls)
+
+
+def test_writes_waiting_together_are_committed_together_and_fail_alone(tmp_path: Path) -> None:
+    store = CountingStore(sqlite3.connect(tmp_path / "t.sqlite3", check_same_thread=False))
+    store.groups = []
+    for name in ("a", "b", "c"):
+        store.create_table(TableRecord(name, name.upper(), "host", {"edition": "sport", "players": 10}, 1))
+    writer = Writer([store])
+    jobs = [Job("add_entries", ("a", 0, [[1, "p", None]], "d1", None), Future())]
+    with store._lock:  # the writer thread takes the first write and waits: the others queue up
+        writer.jobs.put(jobs[0])
+        time.sleep(0.2)
+        for args in (("b", 0, [[2, "p", 1]], "d2", None), ("a", 0, [[3, "p", 2]], "d3", None),
+                     ("c", 0, [[4, "p", 3]], "d4", "over")):
+            jobs.append(Job("add_entries", args, Future()))
+            writer.jobs.put(jobs[-1])
+    outcomes = [job.done.exception(timeout=10) for job in jobs]
+    writer.close(keep=store)
+    assert [type(o) for o in outcomes] == [type(None), type(None), sqlite3.IntegrityError, type(None)]
+    assert store.groups == [3], "the three writes that waited were tried as one transaction"
+    loaded = {r.id: r for r in store.load_tables()}
+    assert [loaded[n].history for n in "abc"] == [[[1, "p", None]], [[2, "p", 1]], [[4, "p", 3]]]
+    assert (loaded["c"].stage, loaded["c"].digest, loaded["a"].digest) == ("over", "d4", "d1")
+    store.close()

@@ -119,6 +119,8 @@ class Store:
         self._db = connection
         self._mark = placeholder
         self._lock = threading.Lock()
+        self._gathering = threading.local()
+        """Per thread: the statements gathered by :meth:`together` instead of being run one by one."""
         if not ready:  # ``ready``: another connection of this server already brought the schema up
             self._write(*self._schema())
             self._upgrade()
@@ -159,7 +161,29 @@ class Store:
     def _sql(self, sql: str) -> str:
         return sql if self._mark == "?" else sql.replace("?", self._mark)
 
+    def together(self, calls: Sequence[tuple[str, tuple[Any, ...]]]) -> None:
+        """Run several writes (``(method name, arguments)``) as one transaction: all or nothing,
+        one commit (one disk sync) for all. The writer groups the decisions of several tables so."""
+        gathered: list[tuple[str, tuple[Any, ...]]] = []
+        self._gathering.statements = gathered
+        try:
+            for name, args in calls:
+                getattr(self, name)(*args)
+        finally:
+            self._gathering.statements = None
+        self._write(*gathered)
+
+    def _gathered(self, statements: tuple[tuple[str, tuple[Any, ...]], ...]) -> bool:
+        """Keep ``statements`` for :meth:`together` when this thread is gathering them."""
+        gathering: list[tuple[str, tuple[Any, ...]]] | None = getattr(self._gathering, "statements", None)
+        if gathering is None:
+            return False
+        gathering.extend(statements)
+        return True
+
     def _write(self, *statements: tuple[str, tuple[Any, ...]]) -> None:
+        if self._gathered(statements):
+            return
         with self._lock:
             try:
                 for sql, params in statements:
@@ -436,6 +460,8 @@ class PostgresStore(Store):
         raise StoreError(f"lost the PostgreSQL database at {self._where}: {failure}")
 
     def _write(self, *statements: tuple[str, tuple[Any, ...]]) -> None:
+        if self._gathered(statements):
+            return
         with self._lock:
             for attempt in (1, 2):
                 self._ensure()

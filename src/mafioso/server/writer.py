@@ -9,59 +9,132 @@ lock), so its entries are stored in order; different tables write side by side o
 connections, so one table's stalled write holds one connection and never the others' tables.
 
 SQLite allows one writer per file anyway: its pool is its one connection, written from one
-thread, which still keeps the loop free while the disk syncs.
+thread, which keeps the loop free while the disk syncs and commits the decisions waiting
+together in one transaction (one sync for all).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import queue
-from concurrent.futures import ThreadPoolExecutor
+import threading
+from concurrent.futures import Future
+from dataclasses import dataclass
 from typing import Any
 
-from mafioso.server.store import PostgresStore, Store
+from mafioso.server.store import PostgresStore, Store, StoreError
 
 POSTGRES_CONNECTIONS = 4
 """Connections the writer opens to PostgreSQL: tables stalled at once before others wait too."""
+GROUP = 64
+"""The most writes committed together (see :class:`Writer`)."""
+log = logging.getLogger("mafioso.server")
+
+
+@dataclass(slots=True)
+class Job:
+    """One write asked for: ``store.<name>(*args)``, and where its outcome goes."""
+
+    name: str
+    args: tuple[Any, ...]
+    done: Future[None]
 
 
 class Writer:
-    """Runs ``Store`` writes on threads, each on a free connection of the pool."""
+    """Runs ``Store`` writes on threads, one per connection of the pool.
 
-    def __init__(self, stores: list[Store]) -> None:
+    Writes waiting together are committed together (group commit): one transaction and one
+    disk sync for all, each write still acknowledged only once it is committed (SQLite, whose
+    single writer makes every table wait its turn anyway; on PostgreSQL, where a write may wait
+    on one table's locked row, each commits alone, side by side). Should the
+    group fail for a reason of its own (a refused statement), each write is run again alone, so
+    one table's refusal never fails another's; a lost database fails them all (nothing is run
+    twice when nobody can tell what was stored).
+    """
+
+    def __init__(self, stores: list[Store], group: int = GROUP) -> None:
         if not stores:
             raise ValueError("a writer needs at least one connection")
         self.stores = stores
-        self.free: queue.SimpleQueue[Store] = queue.SimpleQueue()
-        for store in stores:
-            self.free.put(store)
-        self.threads = ThreadPoolExecutor(max_workers=len(stores), thread_name_prefix="mafioso-writer")
+        self.group = group
+        self.jobs: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
+        self.threads = [threading.Thread(target=self._serve, args=(store,), name="mafioso-writer", daemon=True)
+                        for store in stores]
+        for thread in self.threads:
+            thread.start()
 
     async def __call__(self, name: str, args: tuple[Any, ...]) -> None:
         """Run ``store.<name>(*args)`` on a free connection; raises what the store raised."""
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self.threads, self._run, name, args)
+        done: Future[None] = Future()
+        self.jobs.put(Job(name, args, done))
+        await asyncio.wrap_future(done)
 
-    def _run(self, name: str, args: tuple[Any, ...]) -> None:
-        store = self.free.get()
-        try:
-            getattr(store, name)(*args)
-        finally:
-            self.free.put(store)
+    def _serve(self, store: Store) -> None:
+        while True:
+            job = self.jobs.get()
+            if job is None:
+                return
+            group = [job]
+            while len(group) < self.group:
+                try:
+                    more = self.jobs.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    self.jobs.put(None)  # for this thread's next turn
+                    break
+                group.append(more)
+            _run(store, group)
 
     def close(self, keep: Store | None = None) -> None:
         """Stop the threads (after the writes under way) and close the connections it opened."""
-        self.threads.shutdown(wait=True)
+        for _thread in self.threads:
+            self.jobs.put(None)
+        for thread in self.threads:
+            thread.join(timeout=30)
         for store in self.stores:
             if store is not keep:
                 with contextlib.suppress(Exception):
                     store.close()
 
 
+def _run(store: Store, group: list[Job]) -> None:
+    """Commit a group at once; when that fails for a reason of its own, each write alone."""
+    if len(group) > 1:
+        try:
+            store.together([(job.name, job.args) for job in group])
+        except StoreError as error:
+            for job in group:
+                _settle(job, error)
+            return
+        except Exception:
+            log.debug("a group of %d writes failed; each is run alone", len(group), exc_info=True)
+        else:
+            for job in group:
+                _settle(job, None)
+            return
+    for job in group:
+        try:
+            getattr(store, job.name)(*job.args)
+        except Exception as error:
+            _settle(job, error)
+        else:
+            _settle(job, None)
+
+
+def _settle(job: Job, error: BaseException | None) -> None:
+    if job.done.set_running_or_notify_cancel():
+        if error is None:
+            job.done.set_result(None)
+        else:
+            job.done.set_exception(error)
+
+
 def writer_for(store: Store, connections: int = POSTGRES_CONNECTIONS) -> Writer:
     """The writer of a server over ``store``: ``connections`` new connections to PostgreSQL, or
     the SQLite store itself (one writer per file)."""
     if isinstance(store, PostgresStore):
-        return Writer([store.spawn() for _ in range(connections)])
+        return Writer([store.spawn() for _ in range(connections)], group=1)
     return Writer([store])
