@@ -76,8 +76,10 @@ class BotTable:
     over: bool = False
     seen: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     """Every state each seat received, when kept."""
-    seats: dict[int, int] = field(default_factory=dict)
-    """Seat number by phone index, once dealt."""
+    decided: list[tuple[int, str]] = field(default_factory=list)
+    """``(phone index, prompt id)`` of every decision sent."""
+    acked: list[tuple[int, str]] = field(default_factory=list)
+    """``(phone index, prompt id)`` of every decision acknowledged."""
 
 
 async def create_tables(base: str, count: int, players: int = 10, edition: str = "sport",
@@ -159,6 +161,7 @@ async def _play(ws_base: str, table: BotTable, index: int, rng: random.Random, p
                 kind = message.get("type")
                 if kind == "ack":
                     table.figures.acks.append(time.perf_counter() - sent_at)
+                    table.acked.append((index, str(message.get("prompt"))))
                     table.figures.decisions += 1
                     asked = None
                     continue
@@ -182,6 +185,7 @@ async def _play(ws_base: str, table: BotTable, index: int, rng: random.Random, p
                 sent_at = table.sent = time.perf_counter()
                 table.waiting = set(range(len(table.tokens))) - {index}
                 last = {}
+                table.decided.append((index, asked))
                 await socket.send(pad_frame({"type": "decide", "prompt": asked, "choice": choice}))
 
 
