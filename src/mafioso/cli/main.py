@@ -358,6 +358,7 @@ def replay(
     """Re-run a game log, finished or not, and check that it reproduces the same events, byte for byte."""
     data = read_log(log)
     game = replay_log(log, data)
+    sealed = check_seal(log, data)
     if show_protocol:
         make = getattr(game.edition, "protocol", None)
         if make is None:
@@ -370,6 +371,7 @@ def replay(
     if as_json:
         emit_json({"edition": game.edition.id, "decisions": len(game.decisions), "events": len(game.events),
                    "digest": game.digest(), "reproduced": reproduced, "finished": game.outcome is not None,
+                   "sealed": sealed,
                    "phase": str(game.phase), "outcome": game.outcome.to_json() if game.outcome else None})
         return
     if narrate_events:
@@ -377,12 +379,26 @@ def replay(
     verdict = "reproduced exactly" if reproduced else "replayed (the log has no digest this version can compare)"
     console.print(f"{game.edition.id}: {len(game.decisions)} decisions, {len(game.events)} events, {verdict}.",
                   highlight=False)
+    if sealed:
+        console.print(sealed, highlight=False)
     if game.outcome:
         console.print(f"outcome: {game.outcome.termination}, winners: {', '.join(game.outcome.winners) or 'none'}",
                       highlight=False)
     else:
         console.print(f"unfinished: the game stopped in {game.phase}{', ' + game.step if game.step else ''}.",
                       highlight=False)
+
+
+def check_seal(path: Path, log: dict[str, Any]) -> str | None:
+    """Check a sealed deal (a log from ``mafioso serve`` or ``play``): the words saying it matches,
+    ``None`` for a log without a seal, or a loud refusal saying what does not match."""
+    from mafioso.server.seal import SealBroken, check_log
+
+    try:
+        return check_log(log)
+    except SealBroken as error:
+        raise CommandError(f"{path}: THE SEALED DEAL DOES NOT MATCH: {error}", file=str(path),
+                           type="SealBroken") from None
 
 
 def narrate_all(game: Game) -> None:
@@ -464,9 +480,11 @@ def play(
     check_language(find_edition(edition), lang, languages())
     if log is not None:
         check_writable(log)
-    if seed is None:
-        seed = int.from_bytes(os.urandom(4), "big")
-    terminal = TerminalGame(console, edition, players, seat, seed, bots, parse_options(option), lang, timers=timers)
+    from mafioso.server.seal import new_secret, secret_text
+
+    # the deal is sealed: the banner shows its hash, the end reveals the secret its seed came from
+    sealed: int | str = secret_text(new_secret()) if seed is None else seed
+    terminal = TerminalGame(console, edition, players, seat, sealed, bots, parse_options(option), lang, timers=timers)
     status = terminal.run()
     if log is not None:
         written = write_log(log, terminal.log())

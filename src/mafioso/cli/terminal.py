@@ -37,6 +37,7 @@ from mafioso.cli.story import event_lines
 from mafioso.cli.table import Table
 from mafioso.engine import ELIMINATED, PHASE, ROLE_DEALT, SPEECH, Decision, Event, MafiosoError, Phase, Prompt
 from mafioso.i18n import _, describe_prompt, phase_name, role_name
+from mafioso.server.seal import LOG_FIELD, Sealed, game_seed, spaced
 
 FINISHED = "finished"
 QUIT = "quit"
@@ -53,12 +54,17 @@ class QuitGame(Exception):
 class TerminalGame:
     """Drives a game in the terminal for one human seat."""
 
-    def __init__(self, console: Console, edition: str, players: int | None, seat: int, seed: int,
+    def __init__(self, console: Console, edition: str, players: int | None, seat: int, seed: int | str,
                  bots: str, options: dict[str, Any], lang: str, *, timers: bool = True,
                  keyboard: Keyboard | None = None) -> None:
         self.console = console
-        self.table = Table(edition, players, seat, seed, bots, options)
+        secret = seed if isinstance(seed, str) else str(seed)
+        """The sealed deal's secret: drawn fresh by ``play`` (the seed is derived from it), or the
+        ``--seed`` given, which then is its own secret."""
+        self.table = Table(edition, players, seat, game_seed(secret) if isinstance(seed, str) else seed, bots, options)
         self.game = self.table.game
+        seating = tuple("you" if n == seat else "bot" for n in range(1, self.game.players + 1))
+        self.sealed = Sealed(secret, self.game.edition.id, self.game.players, self.game.options, None, seating)
         self.edition = self.game.edition
         self.me = self.table.me
         self.seat = seat
@@ -82,7 +88,7 @@ class TerminalGame:
         """
         game = self.game
         welcome = self.say(w.WELCOME, edition=_(self.edition.name, self.lang), seat=self.seat,
-                           players=game.players, seed=game.seed)
+                           players=game.players, commitment=spaced(self.sealed.commitment()))
         self.console.print(Panel(escape(welcome), style="bold"), highlight=False)
         self.print(self.say(w.COMMANDS), "dim")
         try:
@@ -97,6 +103,7 @@ class TerminalGame:
             self.print("\n" + self.say(w.INTERRUPTED, phase=self.phase_words()))
             return self.status
         self.status = FINISHED
+        self.print(self.say(w.SEED_REVEALED, seed=self.sealed.secret), "dim")
         return self.status
 
     def play(self) -> None:
@@ -112,8 +119,10 @@ class TerminalGame:
                     self.show_news()
 
     def log(self) -> dict[str, Any]:
-        """The game's log; after Ctrl-C, rebuilt so that it replays (see :func:`consistent_log`)."""
-        return consistent_log(self.game) if self.status == INTERRUPTED else self.game.log()
+        """The game's log with its seal; after Ctrl-C, rebuilt so that it replays (see :func:`consistent_log`)."""
+        log = consistent_log(self.game) if self.status == INTERRUPTED else self.game.log()
+        log[LOG_FIELD] = self.sealed.to_json()
+        return log
 
     # -- what the seat is shown ----------------------------------------------------------------
     def show_news(self) -> None:

@@ -17,7 +17,8 @@ from mafioso.engine import Edition, MafiosoError
 from mafioso.i18n import N_, _, translation
 
 # -- what the terminal says --------------------------------------------------------------------
-WELCOME = N_("{edition}: you are seat {seat} of {players} (seed {seed}).")
+WELCOME = N_("{edition}: you are seat {seat} of {players}. Sealed deal: {commitment}.")
+SEED_REVEALED = N_("The seed was {seed}: mafioso replay checks it against the sealed deal.")
 COMMANDS = N_("At any prompt: /role shows your role and what you know, /who who is still in, /help how to "
               "answer. Ctrl-D leaves the game; the log is kept.")
 YOUR_ROLE = N_("You are seat {seat}: {role} ({team}).")

@@ -25,9 +25,10 @@ from typing import Any
 from mafioso.server.config import parse_config
 from mafioso.server.errors import BadMessage, BadToken, NoTable, SlowDown
 from mafioso.server.limits import RateLimit, network_key
+from mafioso.server.seal import game_seed, new_secret, secret_text
 from mafioso.server.store import MemberRecord, Store, TableRecord
-from mafioso.server.tables import KEEP_DAYS, Clock, Table
-from mafioso.server.tokens import new_code, new_seed, new_token, normalise_code, same
+from mafioso.server.tables import BOT_PASS, KEEP_DAYS, Clock, Table
+from mafioso.server.tokens import new_code, new_token, normalise_code, same
 
 log = logging.getLogger("mafioso.server")
 
@@ -57,14 +58,15 @@ class SetAside:
 class Hub:
     """Every table of this server, with indexes by code and pass and the per-client limits."""
 
-    def __init__(self, store: Store, clock: Clock = time.monotonic, seeds: Callable[[], int] = new_seed,
+    def __init__(self, store: Store, clock: Clock = time.monotonic, seeds: Callable[[], int] = new_secret,
                  min_step_seconds: float = MIN_STEP_SECONDS) -> None:
         self.store = store
         self.clock = clock
         self.min_step = min_step_seconds
         """Secret steps are held at least this long (tests that play over real sockets use 0)."""
         self.seeds = seeds
-        """Where new games' seeds come from: random; tests pass a fixed sequence."""
+        """Where new games' secrets come from (:mod:`mafioso.server.seal`): 128 random bits; tests
+        pass a fixed sequence."""
         self.tables: dict[str, Table] = {}
         """Tables in memory (playing, in their lobby, or finished and asked for since start-up)."""
         self.dormant: dict[str, TableRecord] = {}
@@ -118,8 +120,9 @@ class Hub:
             self._set_aside(record, error)
             return None
         self._attach(table)
-        if table.gate_until is not None:  # a secret step was open when the server stopped
-            table.on_gate(table, max(0.0, table.gate_until - self.clock()))
+        until = table.gate_until if table.gate_until is not None else table.call_until
+        if until is not None:  # a secret step was open when the server stopped
+            table.on_gate(table, max(0.0, until - self.clock()))
         table.arm_time_limit()
         return table
 
@@ -162,8 +165,9 @@ class Hub:
         if config.step_seconds < self.min_step:
             raise BadMessage(f"step_seconds: must be at least {self.min_step:g}: a shorter secret step would "
                              "let its rhythm tell who acts")
-        record = TableRecord(uuid.uuid4().hex, self._free_code(), new_token(), config.to_json(), self.seeds(),
-                             created=time.time())
+        secret = secret_text(self.seeds())  # the sealed deal's secret: the game's seed is drawn from it
+        record = TableRecord(uuid.uuid4().hex, self._free_code(), new_token(), {**config.to_json(), "seal": secret},
+                             game_seed(secret), created=time.time())
         self.store.create_table(record)
         table = Table(record, self.store, self.clock, self.min_step)
         self._index(record)
@@ -203,7 +207,7 @@ class Hub:
     def by_seat(self, token: object) -> tuple[Table, MemberRecord]:
         """The table and member of a seat pass, or :class:`BadToken`."""
         table_id = self.seats.get(digest(token))
-        if table_id is not None:
+        if table_id is not None and not (isinstance(token, str) and token.startswith(BOT_PASS)):
             table = self.get(table_id)
             for member in table.record.members:
                 if same(token, member.token):

@@ -142,8 +142,9 @@ def card_json(table: Table, known: Knowledge) -> dict[str, Any] | None:
 
 
 def _base(table: Table, kind: str) -> dict[str, Any]:
-    return {"type": "state", "as": kind, "table": summary(table), "stage": table.stage_shown,
-            "lang": table.config.lang}
+    facts = summary(table)
+    facts["commitment"] = table.commitment  # the sealed deal's hash, from the deal on
+    return {"type": "state", "as": kind, "table": facts, "stage": table.stage_shown, "lang": table.config.lang}
 
 
 def lobby_json(table: Table) -> list[dict[str, Any]]:
@@ -165,6 +166,7 @@ def seat_message(table: Table, seat: int | None, name: str) -> dict[str, Any]:
     out["card"] = card_json(table, known)
     out["private"] = [event_json(table, e, n=n) for n, e in events if not e.audience.public and text_of(table, e)]
     out["prompts"] = [prompt_json(table, p) for p in table.published_prompts(seat)]
+    out["timer_ends"] = table.timer_ends()
     return out
 
 
@@ -184,6 +186,7 @@ def public_message(table: Table, host: bool) -> dict[str, Any]:
     out["waiting"] = [prompt_json(table, p) for p in batch if hand_enterable(p)] if hands else []
     out["speaking"] = sorted({p.seat for p in batch})
     out["timer"] = (table.step_seconds if table.is_gated() else max((p.timer or 0 for p in batch), default=0)) or None
+    out["timer_ends"] = table.timer_ends()
     out["secret"] = table.is_gated() or (game.outcome is None and not batch)
     if host and table.is_over_published():
         out["story"] = [event_json(table, e, with_audience=True) for e in game.events if text_of(table, e)]
@@ -217,7 +220,7 @@ def _outcome_json(table: Table, outcome: dict[str, Any]) -> dict[str, Any]:
             names.append(_(table.edition.teams[winner].name, lang))
         else:
             names.append(role_name(table.edition, winner, lang))
-    return {**outcome, "names": names}
+    return {**outcome, "names": names, "seed": table.revealed_seed()}
 
 
 def _config_json(table: Table) -> dict[str, Any]:
@@ -253,9 +256,9 @@ def rendered(table: Table, key: str, build: Callable[[], str]) -> str:
     Every spectator of a table is sent the same text, and so is every socket of one pass: a
     change costs one rendering per kind of screen, not one per socket.
     """
-    if table.rendered_at != table.version:
-        table.rendered.clear()
-        table.rendered_at = table.version
+    if table.rendered_at != table.version or table.clock() - table.rendered_when > 1.0:
+        table.rendered.clear()  # a countdown (timer_ends) is counted from when a message is built
+        table.rendered_at, table.rendered_when = table.version, table.clock()
     text = table.rendered.get(key)
     if text is None:
         text = table.rendered[key] = build()

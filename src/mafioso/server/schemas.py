@@ -189,6 +189,26 @@ class Remove(Schema):
     id: int
 
 
+class Spoken(Schema):
+    """The shared screen has spoken the first ``upto`` public events (``None``: its voice is off)."""
+
+    type: Literal["spoken"]
+    upto: Annotated[int, Field(ge=0, le=1_000_000)] | None
+
+
+class AddBot(Schema):
+    """The host seats a bot (in the lobby)."""
+
+    type: Literal["bot"]
+
+
+class Again(CreateTable):
+    """After the end: a new table with the same people (and bots), seats kept or shuffled."""
+
+    type: Literal["again"]
+    seats: Literal["keep", "shuffle"] = "keep"
+
+
 def _tag(value: Any) -> str | None:
     return value.get("type") if isinstance(value, dict) and isinstance(value.get("type"), str) else None
 
@@ -199,13 +219,15 @@ SeatMessage = Annotated[
 ]
 HostMessage = Annotated[
     Annotated[Ping, Tag("ping")] | Annotated[Decide, Tag("decide")] | Annotated[Deal, Tag("deal")]
-    | Annotated[Hand, Tag("hand")] | Annotated[TimeUp, Tag("timeup")] | Annotated[Remove, Tag("remove")],
+    | Annotated[Hand, Tag("hand")] | Annotated[TimeUp, Tag("timeup")] | Annotated[Remove, Tag("remove")]
+    | Annotated[Spoken, Tag("spoken")] | Annotated[AddBot, Tag("bot")] | Annotated[Again, Tag("again")],
     Discriminator(_tag),
 ]
 WatchMessage = Annotated[Annotated[Ping, Tag("ping")], Discriminator(_tag)]
 
 SEAT_MESSAGES: TypeAdapter[Ping | Decide | Leave] = TypeAdapter(SeatMessage)
-HOST_MESSAGES: TypeAdapter[Ping | Decide | Deal | Hand | TimeUp | Remove] = TypeAdapter(HostMessage)
+HostMessageType = Ping | Decide | Deal | Hand | TimeUp | Remove | Spoken | AddBot | Again
+HOST_MESSAGES: TypeAdapter[HostMessageType] = TypeAdapter(HostMessage)
 WATCH_MESSAGES: TypeAdapter[Ping] = TypeAdapter(WatchMessage)
 
 T = TypeVar("T")

@@ -13,7 +13,6 @@ import asyncio
 import functools
 import hashlib
 import logging
-import random
 import time
 import unicodedata
 from collections.abc import Awaitable, Callable
@@ -38,11 +37,18 @@ from mafioso.engine import (
 from mafioso.engine.log import LOG_FORMAT
 from mafioso.server.config import DEFAULT_LIMIT, TableConfig, config_from_json
 from mafioso.server.errors import BadName, BadToken, NameTaken, NotNow, ServerError, TableFull
+from mafioso.server.seal import LOG_FIELD, Sealed, deal_roles
 from mafioso.server.store import MemberRecord, Store, TableRecord, release_version
 from mafioso.server.timeline import Timeline
 from mafioso.server.tokens import new_token, same
 
 MAX_NAME = 24
+SPEAK_WAIT = 30.0
+"""The longest a secret step's clock waits for the shared screen to finish speaking the public
+lines before it (its call): a host screen that never says so cannot hold a table up."""
+PUBLIC_GRACE = 15.0
+"""With time limits, a public step ends this long after its own timer (or :data:`DEFAULT_LIMIT`):
+a generous cap, so a facilitator's *Time is up* stays the usual way to end it."""
 KEEP_DAYS = 30.0
 """How long a finished table stays stored (its story and log can be seen again until then)."""
 Clock = Callable[[], float]
@@ -111,6 +117,17 @@ class Staged:
     write: tuple[str, int, list[list[Any]], str, str | None]
 
 
+BOT_PASS = "bot:"
+"""How a bot member's pass starts (the rest is a fresh secret token, never sent to anyone)."""
+BOT_NAMES = ("Ada", "Boris", "Clara", "Dmitri", "Edith", "Felix", "Greta", "Hugo", "Iris", "Jonas", "Kira",
+             "Leo", "Mila", "Nils", "Olga", "Pavel", "Rosa", "Sven", "Tanya", "Umar", "Vera", "Walt", "Yana", "Zoe")
+
+
+def is_bot(member: MemberRecord) -> bool:
+    """Whether a bot plays this member's seat."""
+    return member.token.startswith(BOT_PASS)
+
+
 NOBODY = -1
 """The seat of an observer that is no player: it sees public events only (the host screen, spectators)."""
 
@@ -165,6 +182,19 @@ class Table:
         self.sizes: tuple[int, int] = (-1, 0)
         """``(version, size)``: the padded size of every seat's message (see ``messages.seat_text``)."""
         self.gate_until: float | None = None
+        """When the held secret step ends (``None`` while its clock waits for its call to be spoken)."""
+        self.call_until: float | None = None
+        """While a held step waits for its call to be spoken: the latest its clock may start."""
+        self.call_needs = 0
+        """How many public events the shared screen must have spoken before the held step's clock starts."""
+        self.spoken: int | None = 0
+        """How many public events the host screen says it has spoken (``None``: its voice is off)."""
+        self.host_screens = 0
+        """Host screens connected now (kept by the socket layer): with none, nobody speaks, so no wait."""
+        self.step_opened = 0.0
+        """When the current step was published (for the countdown of a public step's timer)."""
+        self.deadline: float | None = None
+        """With time limits, when the current public step will be ended for its unanswered prompts."""
         self.narration: dict[int, str | None] = {}
         """Narration lines by event number: an event never changes once emitted."""
         self.on_change: Callable[[Table], None] = lambda table: None
@@ -179,6 +209,8 @@ class Table:
         """Messages as sent, by screen (``host``, ``watch``, a member's pass), for :attr:`rendered_at`:
         a change is rendered once per screen kind, however many sockets show it."""
         self.rendered_at = -1
+        self.rendered_when = 0.0
+        """When :attr:`rendered` was built (a countdown in it ages)."""
         self._digest: RunningDigest | None = None
         self.known: dict[int, Knowledge] = {}
         """Knowledge snapshots of the current :attr:`version` (a change is read once per screen)."""
@@ -240,13 +272,30 @@ class Table:
     # -- the lobby ---------------------------------------------------------------------------
     def join(self, name: object) -> MemberRecord:
         """Add a person by name; returns their record with a fresh secret token."""
-        if self.stage != "lobby" or len(self.record.members) >= self.config.players:
-            raise TableFull("this table is full: every seat is taken")
+        self._check_room()
         clean = _clean_name(name)
         if any(m.name.casefold() == clean.casefold() for m in self.record.members):
             raise NameTaken(f"the name {clean!r} is already taken at this table; pick another")
-        joined = max((m.joined for m in self.record.members), default=0) + 1
-        member = MemberRecord(new_token(), clean, joined)
+        return self._add(MemberRecord(new_token(), clean, self._next_joined()))
+
+    def add_bot(self) -> MemberRecord:
+        """The host seats a bot (the edition's heuristic bot plays it from the deal on). A bot is a
+        member whose pass starts with :data:`BOT_PASS`: it is stored like anyone, and no client
+        can ever use its pass (it is never sent, and the hub refuses it)."""
+        self._check_room()
+        taken = {m.name.casefold() for m in self.record.members}
+        names = [f"Bot {n}" for n in BOT_NAMES] + [f"Bot {k}" for k in range(1, self.config.players + 2)]
+        name = next(n for n in names if n.casefold() not in taken)
+        return self._add(MemberRecord(BOT_PASS + new_token(), name, self._next_joined()))
+
+    def _check_room(self) -> None:
+        if self.stage != "lobby" or len(self.record.members) >= self.config.players:
+            raise TableFull("this table is full: every seat is taken")
+
+    def _next_joined(self) -> int:
+        return max((m.joined for m in self.record.members), default=0) + 1
+
+    def _add(self, member: MemberRecord) -> MemberRecord:
         self.store.add_member(self.id, member)
         self.record.members.append(member)
         self.on_members(self, member, True)
@@ -283,7 +332,7 @@ class Table:
         assert isinstance(order, list)
         roles = self.config.roles()
         if roles is not None:
-            random.Random(self.record.seed).shuffle(roles)
+            roles = deal_roles(roles, self.record.seed)
         seats = {members[joined].token: number for number, joined in enumerate(order, start=1)}
         game = Game(self.edition, self.config.players, seats=roles, options=self.config.options,
                     seed=self.record.seed, decoys=True)
@@ -299,6 +348,40 @@ class Table:
             member.seat = seats[member.token]
         self.record.stage = "playing"
         self.refresh()
+
+    # -- the sealed deal ---------------------------------------------------------------------
+    def sealed(self) -> Sealed | None:
+        """What the table's commitment binds, once the seats are known (``None`` in the lobby, or
+        for a table stored before deals were sealed)."""
+        secret = self.record.config.get("seal")
+        if not isinstance(secret, str) or self.game is None:
+            return None
+        names = self.seat_names()
+        return Sealed(secret, self.edition.id, self.config.players, self.config.options, self.config.cast,
+                      tuple(names.get(n, "") for n in range(1, self.config.players + 1)))
+
+    @property
+    def commitment(self) -> str | None:
+        """The sealed deal's short hash, shown from the deal on."""
+        sealed = self.sealed()
+        return sealed.commitment() if sealed is not None else None
+
+    def revealed_seed(self) -> str | None:
+        """The secret the game's seed was drawn from, once the end is published; never before."""
+        if not self.is_over_published():
+            return None
+        sealed = self.sealed()
+        return sealed.secret if sealed is not None else str(self.record.seed)
+
+    def game_log(self) -> dict[str, Any]:
+        """The log given to the host at the end: the game's, with its seal (see :mod:`mafioso.server.seal`)."""
+        if not self.is_over_published():
+            raise NotNow("the log tells every secret: it is available when the game is over")
+        log = self.require_game().log()
+        sealed = self.sealed()
+        if sealed is not None:
+            log[LOG_FIELD] = sealed.to_json()
+        return log
 
     # -- the game ----------------------------------------------------------------------------
     def log(self) -> dict[str, Any]:
@@ -428,21 +511,28 @@ class Table:
         raise NotNow("that question is not open for a hand vote now")
 
     def time_up(self) -> int:
-        """The host ends the current step: every shown, unanswered prompt takes the engine's
-        timeout answer (a pass where allowed, else its neutral default, else a fair draw)."""
-        game = self.require_game()
+        """The host ends the current PUBLIC step: every shown, unanswered prompt takes the engine's
+        timeout answer (a pass where allowed, else its neutral default, else a fair draw).
+
+        A held secret step is refused, always with the same words (whatever happened inside it):
+        it ends by itself when its time is over."""
+        self.require_game()
+        if self.is_gated():
+            raise NotNow("a secret step ends by itself when its time is over")
         if self.is_over_published():
             raise NotNow("the game is over")
-        # a game over inside a secret step is not published yet: nothing to do, as in any step
-        # where everyone answered
-        frozen = self.frozen
-        prompts = game.awaiting() if frozen is None else [p for p in frozen if p.id in self.gate_left]
+        return self._time_out(self.require_game().awaiting())
+
+    def _time_out(self, prompts: list[Prompt]) -> int:
+        """Give each of ``prompts`` (one step's) the engine's timeout answer, then publish."""
         serial, count = self.batch_serial, 0
         try:
             for prompt in prompts:
                 game = self.require_game()  # a failed write replaces the game
                 if self.batch_serial != serial or game.outcome is not None:
                     break  # the step is over: the next one's prompts may have the same ids
+                if not game.is_pending(prompt.id):
+                    continue
                 self._record(game, prompt.seat, prompt.id, None, notify=False, timeout=True)
                 count += 1
         finally:
@@ -565,12 +655,13 @@ class Table:
         """Publish the game's current state unless a secret step is being held open."""
         game = self.require_game()
         now = self.clock()
-        if self.gate_until is not None and now < self.gate_until:
+        if self.frozen is not None and (self.call_until is not None or
+                                        (self.gate_until is not None and now < self.gate_until)):
             self.changed()  # the acting seat sees its answer taken; nothing else changes
             return
-        if self.timeline is not None:
+        if self.timeline is not None and self.frozen is not None:
             self.timeline.closed()
-        self.gate_until = None
+        self.gate_until = self.call_until = None
         self.frozen = None
         self.frozen_tools = []
         self.frozen_knowledge = None
@@ -579,48 +670,114 @@ class Table:
         current = game.awaiting()
         new_batch = self.batch_serial != self.batch_seen
         self.batch_seen = self.batch_serial
-        if new_batch and game.outcome is None and is_secret(game, current) and self.step_seconds > 0:
-            self.gate_until = now + self.step_seconds
-            self.frozen = current
-            self.gate_left = {p.id for p in current}
-            self.frozen_tools = [p for p in game.pending(GM) if p.interrupt]
-            self.frozen_knowledge = {seat: self._snapshot(seat) for seat in (NOBODY, *range(1, game.players + 1))}
-            self.on_gate(self, self.step_seconds)
+        if new_batch:
+            self.step_opened, self.deadline = now, None
+        if new_batch and game.outcome is None and is_secret(game, current) and self.step_length(current) > 0:
+            self._hold(game, current, now)
         if new_batch:
             self.arm_time_limit()
         self.changed()
         if self.timeline is not None and self.frozen is not None:
             self.timeline.opened()
 
+    def step_length(self, batch: list[Prompt]) -> float:
+        """How long a secret step is held: the table's step length, or the step's own timer when
+        longer (the decoys' timer, declared by the flow whoever holds the role). A table whose
+        step length is 0 (allowed only by a server whose minimum is 0: tests) holds nothing."""
+        if self.step_seconds <= 0:
+            return 0.0
+        return max(self.step_seconds, self.secret_timer(batch) or 0.0)
+
+    def _hold(self, game: Game, current: list[Prompt], now: float) -> None:
+        """Freeze every screen on a new secret step. Its clock starts once the shared screen has
+        spoken its call (at most :data:`SPEAK_WAIT` later), at once when nobody speaks."""
+        self.frozen = current
+        self.gate_left = {p.id for p in current}
+        self.frozen_tools = [p for p in game.pending(GM) if p.interrupt]
+        self.frozen_knowledge = {seat: self._snapshot(seat) for seat in (NOBODY, *range(1, game.players + 1))}
+        self.call_needs = len(self.frozen_knowledge[NOBODY].events)
+        if self.host_screens > 0 and self.spoken is not None and self.spoken < self.call_needs:
+            self.call_until = now + SPEAK_WAIT
+            self.on_gate(self, SPEAK_WAIT)
+        else:
+            self._start_clock(now)
+
+    def _start_clock(self, now: float) -> None:
+        """Start the held step's clock: it ends :meth:`step_length` seconds from now."""
+        assert self.frozen is not None
+        length = self.step_length(self.frozen)
+        self.call_until = None
+        self.gate_until = now + length
+        self.on_gate(self, length)
+
+    def heard(self, upto: int | None) -> None:
+        """The host screen has spoken the first ``upto`` public events (``None``: its voice is off).
+        A held step waiting for its call starts its clock once the call is spoken."""
+        self.spoken = upto
+        if self.call_until is not None and (upto is None or upto >= self.call_needs):
+            self._start_clock(self.clock())
+            self.changed()
+
     def arm_time_limit(self) -> None:
-        """With a time limit, end the current batch when its time is over, if it is still open then."""
+        """With a time limit, end the current public batch when its time is over (its timer, or
+        :data:`DEFAULT_LIMIT`, plus :data:`PUBLIC_GRACE`), if it is still open then. A held secret
+        step needs none: it ends by itself."""
         game = self.game
-        if game is None or game.outcome is not None or not self.config.time_limit:
+        if game is None or game.outcome is not None or not self.config.time_limit or self.frozen is not None:
             return
         batch = game.awaiting()
         if is_secret(game, batch):
-            limit = self.secret_timer(batch) or DEFAULT_LIMIT
+            limit = self.secret_timer(batch) or DEFAULT_LIMIT  # a secret step that is not held (tests only)
         else:
-            limit = max((p.timer or DEFAULT_LIMIT for p in batch), default=DEFAULT_LIMIT)
-        limit = max(limit, self.step_seconds)
+            limit = max((p.timer or DEFAULT_LIMIT for p in batch), default=DEFAULT_LIMIT) + PUBLIC_GRACE
         serial = self.batch_serial
+        self.deadline = self.clock() + limit
         self.on_timer(limit, lambda: self.when_idle(lambda: self._time_over(serial)))
 
     def _time_over(self, serial: int) -> None:
         game = self.game
-        if game is None or game.outcome is not None:
+        if game is None or game.outcome is not None or self.frozen is not None:
             return
         if self.batch_serial == serial:  # the same batch is still waiting: call time
-            self.time_up()
+            self._time_out(game.awaiting())
 
     def gate_expired(self) -> None:
-        """Called by the timer when a secret step's time is over."""
+        """Called by the timer: a held step's call was not spoken in time (its clock starts now),
+        or its time is over: its unanswered prompts take their timeout answers, and it ends."""
         if self.writing:
             self.waiting.append(self.gate_expired)
             return
-        if self.gate_until is not None and self.clock() >= self.gate_until - 0.001:
-            self.gate_until = self.clock()
-            self.refresh()
+        now = self.clock()
+        if self.frozen is None:
+            return
+        if self.call_until is not None:
+            if now >= self.call_until - 0.001:
+                self._start_clock(now)
+                self.changed()
+            return
+        if self.gate_until is None or now < self.gate_until - 0.001:
+            return
+        self.gate_until = now
+        left = [p for p in self.frozen if p.id in self.gate_left]
+        try:
+            self._time_out(left)  # publishes, even when a write failed
+        except ServerError:
+            log.warning("table %s: a secret step's timeout answers could not be stored; trying again", self.code)
+            self.on_gate(self, 1.0)
+
+    def timer_ends(self) -> float | None:
+        """Seconds from now to the end of the current step, for the screens' live countdown:
+        a held step's end (unknown while its call is being spoken), a public step's time limit,
+        else the end of its own timer; ``None`` when nothing ends it by itself."""
+        if self.game is None or self.is_over_published():
+            return None
+        now = self.clock()
+        if self.frozen is not None:
+            return None if self.gate_until is None else max(0.0, round(self.gate_until - now, 1))
+        if self.deadline is not None:
+            return max(0.0, round(self.deadline - now, 1))
+        timer = max((p.timer or 0 for p in self.public_batch()), default=0)
+        return max(0.0, round(self.step_opened + timer - now, 1)) if timer else None
 
     def secret_timer(self, batch: list[Prompt]) -> float | None:
         """The timer of a secret step, the same for every seat: the decoys' (declared by the

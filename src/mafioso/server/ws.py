@@ -21,6 +21,7 @@ import contextlib
 import fcntl
 import json
 import logging
+import re
 import socket as sockets_module
 import struct
 import termios
@@ -39,13 +40,16 @@ from mafioso.server.schemas import (
     HOST_MESSAGES,
     SEAT_MESSAGES,
     WATCH_MESSAGES,
+    AddBot,
+    Again,
     Deal,
     Decide,
     Hand,
     Hello,
+    HostMessageType,
     Leave,
     Ping,
-    Remove,
+    Spoken,
     TimeUp,
     check_json,
 )
@@ -77,6 +81,11 @@ FLUSH_SECONDS = 2.0
 """How long a socket whose session ended (a phone that left) may take to send its last replies."""
 MAX_PER_PASS = 3
 """Sockets per seat or host pass; a fourth replaces the oldest (a reloaded phone's stale socket)."""
+
+
+COUNTDOWN = re.compile(r'"timer_ends":(?:null|[0-9.e+-]+)')
+"""A state's countdown: it ages by itself, so a state that differs only by it is not sent again
+(inside a secret step, every phone would otherwise hear of each answer)."""
 
 
 class SessionState(Enum):
@@ -184,8 +193,9 @@ class Session:
         if self.table is not None and self.table.writing:
             return  # a decision not stored yet is never shown: every screen is pushed once it is
         text = self.render()
-        if force or text != self.last:
-            self.last = text
+        key = COUNTDOWN.sub("", text).rstrip()
+        if force or key != self.last:
+            self.last = key
             if self.outbox and self.outbox[-1][1]:
                 self.outbox.pop()
             self._queue(text, True)
@@ -306,9 +316,12 @@ class Session:
             raise
         return {"type": "left"}
 
-    def _host_message(self, table: Table, message: Ping | Decide | Deal | Hand | TimeUp | Remove) -> dict[str, Any]:
+    def _host_message(self, table: Table, message: HostMessageType) -> dict[str, Any] | None:
         if isinstance(message, Ping):
             return {"type": "pong"}
+        if isinstance(message, Spoken):
+            table.heard(message.upto)
+            return None  # said often, while speaking: no reply
         if isinstance(message, Deal):
             table.deal(message.order)
         elif isinstance(message, Decide):
@@ -317,9 +330,16 @@ class Session:
             table.decide_for(message.prompt, message.choice)
         elif isinstance(message, TimeUp):
             table.time_up()
+        elif isinstance(message, AddBot):
+            table.add_bot()
+        elif isinstance(message, Again):
+            return self._again(table, message)
         else:
             table.remove(message.id)
         return {"type": "ack", "of": message.type}
+
+    def _again(self, table: Table, message: Again) -> dict[str, Any]:
+        raise NotNow("play again is not available yet")
 
 
 def error_text(error: Exception) -> dict[str, Any]:
@@ -355,6 +375,8 @@ class Sockets:
             if self.watchers.get(network, 0) >= MAX_WATCHERS_PER_NETWORK:
                 raise TooMany(f"your network already watches on {MAX_WATCHERS_PER_NETWORK} screens")
             self.watchers[network] = self.watchers.get(network, 0) + 1
+        if session.state is SessionState.HOST:
+            table.host_screens += 1
         key = session.pass_key
         if key is not None:
             same_pass = self.by_pass.setdefault(key, [])
@@ -373,6 +395,8 @@ class Sockets:
         self.by_table[table.id].discard(session)
         if not self.by_table[table.id]:
             del self.by_table[table.id]
+        if session.role is SessionState.HOST:
+            table.host_screens = max(0, table.host_screens - 1)
         if session.role is SessionState.WATCH:
             network = network_key(session.address)
             left = self.watchers.get(network, 1) - 1

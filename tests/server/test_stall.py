@@ -1,0 +1,213 @@
+"""Nothing waits forever: a phone that never answers (locked, closed, lost) cannot freeze a table.
+
+Secret steps end by themselves after their fixed time, whatever the table's ``time_limit``;
+their unanswered prompts take the engine's timeout answer. Public steps end with the host's
+*Time is up*, or by themselves with time limits on. A held step's clock starts once the shared
+screen has spoken its call, or after at most ``SPEAK_WAIT`` seconds.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from mafioso.agents.base import random_choice
+from mafioso.engine import find_edition
+from mafioso.engine.registry import BUILT_IN
+from mafioso.server.errors import NotNow
+from mafioso.server.hub import Hub
+from mafioso.server.messages import public_message, seat_message
+from mafioso.server.tables import SPEAK_WAIT, Table
+from tests.server.conftest import FakeClock, seated_table
+
+STALLED = 1
+
+
+def answer_all_but(table: Table, stalled: int, rng: random.Random) -> bool:
+    """Every seat but ``stalled`` answers its published prompts; whether anyone did."""
+    acted = False
+    game = table.game
+    assert game is not None
+    for seat in range(1, table.config.players + 1):
+        if seat == stalled:
+            continue
+        for prompt in table.published_prompts(seat):
+            if game.is_pending(prompt.id) and game.outcome is None:
+                table.decide(seat, prompt.id, random_choice(prompt, rng))
+                acted = True
+    return acted
+
+
+def play_with_a_stalled_phone(table: Table, clock: FakeClock, seed: int,
+                              public_end: Callable[[], None]) -> tuple[int, int]:
+    """Play to the end while seat 1 never answers; returns (held steps ended by their clock,
+    public steps ended by ``public_end``)."""
+    rng = random.Random(seed)
+    game = table.game
+    assert game is not None
+    held = public = 0
+    for _ in range(5_000):
+        if game.outcome is not None and table.is_over_published():
+            return held, public
+        if answer_all_but(table, STALLED, rng):
+            continue
+        if table.is_gated():
+            with pytest.raises(NotNow):
+                table.time_up()  # a held secret step is never the host's to end
+            assert table.gate_until is not None, "nobody speaks at this table: the clock runs at once"
+            clock.now = table.gate_until
+            table.gate_expired()
+            held += 1
+        else:
+            public_end()
+            public += 1
+    raise AssertionError(f"the table froze in {game.phase}")
+
+
+@pytest.mark.parametrize("edition", BUILT_IN)
+def test_a_stalled_phone_never_freezes_the_table_with_time_up(edition: str, hub: Hub, clock: FakeClock) -> None:
+    players = find_edition(edition).default_players()
+    table = seated_table(hub, edition, players, step_seconds=3)
+    held, _public = play_with_a_stalled_phone(table, clock, 1, lambda: table.time_up() and None)
+    assert held, "secret steps ended by their clock"
+    game = table.game
+    assert game is not None
+    stalled = [d for d in game.decisions if d.seat == STALLED]
+    assert stalled, "the stalled seat's prompts took their timeout answers"
+
+
+@pytest.mark.parametrize("edition", BUILT_IN)
+def test_a_stalled_phone_never_freezes_a_timed_table(edition: str, hub: Hub, clock: FakeClock) -> None:
+    """With time limits nobody needs to press anything: the public steps end by their cap."""
+    timers: list[tuple[float, Callable[[], None]]] = []
+
+    def wire(table: Table) -> None:
+        table.on_timer = lambda delay, call: timers.append((clock.now + delay, call))
+
+    hub.wire = wire
+    players = find_edition(edition).default_players()
+    table = seated_table(hub, edition, players, step_seconds=3, time_limit=True)
+
+    def cap() -> None:
+        due, call = timers[-1]
+        assert table.timer_ends() == pytest.approx(due - clock.now, abs=0.1), "screens count down to the cap"
+        clock.now = max(clock.now, due)
+        call()
+
+    held, _public = play_with_a_stalled_phone(table, clock, 2, cap)
+    assert held, "secret steps ended by their clock"
+
+
+def test_secret_steps_end_by_themselves_without_time_limits(hub: Hub, clock: FakeClock) -> None:
+    table = seated_table(hub, "sport", 10, step_seconds=3)
+    game = table.game
+    assert game is not None and table.is_gated() and not table.config.time_limit
+    assert table.frozen is not None
+    first = {p.id for p in table.frozen}
+    assert table.gate_until == clock.now + table.step_length(table.frozen)
+    assert seat_message(table, 1, "")["timer_ends"] == table.step_length(table.frozen)
+    clock.now = table.gate_until
+    table.gate_expired()  # nobody answered: every prompt took its timeout answer
+    assert not first & {p.id for p in game.awaiting()} and game.step == "sheriff"
+    assert len(game.decisions) == 10
+
+
+def held_table(hub: Hub, screens: int = 1, **settings: Any) -> Table:
+    """A sport table dealt with ``screens`` host screens connected (voice on, nothing spoken)."""
+    table = hub.create({"edition": "sport", "players": 10, "step_seconds": 3, **settings})
+    for number in range(10):
+        table.join(f"Player {number + 1}")
+    table.host_screens = screens
+    table.deal([m.joined for m in table.record.members])
+    return table
+
+
+def test_a_held_steps_clock_starts_when_its_call_is_spoken(hub: Hub, clock: FakeClock) -> None:
+    table = held_table(hub)
+    assert table.is_gated() and table.gate_until is None and table.call_until == clock.now + SPEAK_WAIT
+    assert public_message(table, True)["timer_ends"] is None, "no countdown while the call is spoken"
+    clock.now += 4
+    table.heard(table.call_needs - 1)
+    assert table.gate_until is None, "a line before the call is still being spoken"
+    table.heard(table.call_needs)
+    assert table.frozen is not None
+    assert table.gate_until == clock.now + table.step_length(table.frozen)
+
+
+def test_a_silent_host_screen_holds_a_call_at_most_speak_wait(hub: Hub, clock: FakeClock) -> None:
+    table = held_table(hub)
+    clock.now += SPEAK_WAIT - 1
+    table.gate_expired()
+    assert table.gate_until is None
+    clock.now += 1
+    table.gate_expired()
+    assert table.frozen is not None and table.gate_until == clock.now + table.step_length(table.frozen)
+
+
+def test_no_host_screen_or_voice_off_starts_the_clock_at_once(hub: Hub, clock: FakeClock) -> None:
+    assert held_table(hub, screens=0).gate_until == clock.now + 60
+    quiet = held_table(hub)
+    quiet.heard(None)
+    assert quiet.gate_until == clock.now + 60
+    later = held_table(hub)
+    assert later.call_until is not None
+    later.spoken = None  # voice off before the next step
+    clock.now = later.call_until
+    later.gate_expired()
+    assert later.gate_until is not None
+    clock.now = later.gate_until
+    later.gate_expired()
+    assert later.is_gated() and later.call_until is None, "the next step does not wait for a voice that is off"
+
+
+def phone_timeline(hub: Hub, clock: FakeClock, seed: int, speak: float) -> list[tuple[float, int, str]]:
+    """Night 0 of a sport table whose host speaks each public line in ``speak`` seconds and whose
+    phones answer at once: ``(time, seat, what)`` each time a phone's screen changed other than
+    by its own answer. Roles differ from seed to seed."""
+    hub.seeds = lambda: seed
+    table = held_table(hub)
+    game = table.game
+    assert game is not None
+    marks: list[tuple[float, int, str]] = []
+    last = {s: seat_message(table, s, "") for s in range(1, 11)}
+    rng = random.Random(seed)
+
+    def look(answering: int | None = None) -> None:
+        for s in range(1, 11):
+            now = seat_message(table, s, "")
+            if s != answering and now != last[s]:
+                marks.append((clock.now - 1000, s, f"{len(now['prompts'])} prompts, ends in {now['timer_ends']}"))
+            last[s] = now
+
+    while game.phase == "night 0" or table.is_gated():
+        if table.call_until is not None:
+            clock.now += speak * (table.call_needs - (table.spoken or 0))
+            table.heard(table.call_needs)
+            look()
+        for s in range(1, 11):
+            for prompt in table.published_prompts(s):
+                if game.is_pending(prompt.id):
+                    table.decide(s, prompt.id, random_choice(prompt, rng))
+                    look(s)
+        if table.gate_until is not None:
+            clock.now = table.gate_until
+            table.gate_expired()
+            look()
+    return marks
+
+
+def test_the_speech_gate_tells_nothing_of_who_acts(hub: Hub, clock: FakeClock) -> None:
+    """Night 0 with different deals (the don, the sheriff and the mafia sit elsewhere): every
+    phone's screen changes at the same moments, in the same way."""
+    start = clock.now
+    first = phone_timeline(hub, clock, 3, speak=2.5)
+    seen = {tuple(sorted(m[1] for m in first))}
+    for seed in (4, 5, 6):
+        clock.now = start
+        again = phone_timeline(hub, clock, seed, speak=2.5)
+        assert again == first
+        seen.add(tuple(sorted(m[1] for m in again)))
+    assert len(first) >= 20 and len(seen) == 1
