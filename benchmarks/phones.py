@@ -134,7 +134,7 @@ async def phone(ws_bases: list[str], table: BotTable, index: int, rng: random.Ra
     while not table.over and not pace.stop():
         try:
             await _play(next(bases), table, index, rng, pace)
-        except (TimeoutError, OSError, websockets.ConnectionClosed) as error:
+        except (TimeoutError, OSError, websockets.ConnectionClosed, websockets.InvalidHandshake) as error:
             if not pace.reconnect:
                 table.figures.errors.append(f"phone {index}: {type(error).__name__}: {error}")
                 return

@@ -51,6 +51,7 @@ def create_app(store: Store, join_base: str | None = None, *, trusted_proxies: I
         table.on_change = sockets.notify
         table.on_gate = _schedule_gate
         table.on_timer = _schedule
+        table.on_time_out = _time_out
         if timeline:
             table.timeline = Timeline(hub.clock)
 
@@ -127,3 +128,27 @@ def _expire(table: Table) -> None:
         table.gate_expired()
     except Exception:
         log.exception("could not end a secret step of table %s", table.code)
+
+
+def _time_out(table: Table, held: bool, serial: int) -> None:
+    """End a step that timed out in a task of its own, under the table's lock, its timeout
+    answers stored by the writer: the loop goes on serving every other table meanwhile."""
+
+    async def run() -> None:
+        async with table.lock:
+            try:
+                await asyncio.shield(table.time_out_async(held, serial))
+            except Exception:
+                log.exception("could not end a timed-out step of table %s", table.code)
+
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return
+    task = loop.create_task(run())
+    _running.add(task)
+    task.add_done_callback(_running.discard)
+
+
+_running: set[asyncio.Task[None]] = set()
+"""Timeout tasks under way (asyncio keeps only weak references to tasks)."""

@@ -200,6 +200,10 @@ class Table:
         self.on_change: Callable[[Table], None] = lambda table: None
         self.on_gate: Callable[[Table, float], None] = lambda table, delay: None
         self.on_timer: Callable[[float, Callable[[], None]], None] = lambda delay, call: None
+        self.on_time_out: Callable[[Table, bool, int], None] | None = None
+        """Set by the web layer: a step timed out (held or public, its batch serial); it runs
+        :meth:`time_out_async` under the table's lock. Without it (tests) the timeout answers
+        are stored at once, on the caller's thread."""
         """Set by the web layer: run ``call`` after ``delay`` seconds (time limits)."""
         self.on_members: Callable[[Table, MemberRecord, bool], None] = lambda table, member, joined: None
         """Set by the hub: a member joined (``True``) or left, so its pass index follows."""
@@ -739,7 +743,10 @@ class Table:
         if game is None or game.outcome is not None or self.frozen is not None:
             return
         if self.batch_serial == serial:  # the same batch is still waiting: call time
-            self._time_out(game.awaiting())
+            if self.on_time_out is not None:
+                self.on_time_out(self, False, serial)
+            else:
+                self._time_out(game.awaiting())
 
     def gate_expired(self) -> None:
         """Called by the timer: a held step's call was not spoken in time (its clock starts now),
@@ -758,12 +765,42 @@ class Table:
         if self.gate_until is None or now < self.gate_until - 0.001:
             return
         self.gate_until = now
+        if self.on_time_out is not None:
+            self.on_time_out(self, True, self.batch_serial)
+            return
         left = [p for p in self.frozen if p.id in self.gate_left]
         try:
             self._time_out(left)  # publishes, even when a write failed
         except ServerError:
-            log.warning("table %s: a secret step's timeout answers could not be stored; trying again", self.code)
-            self.on_gate(self, 1.0)
+            self._retry_held()
+
+    def _retry_held(self) -> None:
+        log.warning("table %s: a secret step's timeout answers could not be stored; trying again", self.code)
+        self.on_gate(self, 1.0)
+
+    async def time_out_async(self, held: bool, serial: int) -> None:
+        """End the step that timed out (``held``: the held secret step, else a public step whose
+        time limit is over, if still batch ``serial``) like :meth:`gate_expired` and
+        :meth:`_time_over`, each timeout answer stored by the writer, off the event loop. The
+        socket layer calls it holding the table's lock, so no message is handled meanwhile."""
+        game = self.game
+        if game is None or self.batch_serial != serial or held != (self.frozen is not None):
+            return
+        frozen = self.frozen
+        prompts = [p for p in frozen if p.id in self.gate_left] if frozen is not None else game.awaiting()
+        try:
+            for prompt in prompts:
+                game = self.require_game()  # a failed write replaces the game
+                if self.batch_serial != serial or game.outcome is not None:
+                    break  # the step is over: the next one's prompts may have the same ids
+                if game.is_pending(prompt.id):
+                    await self.commit(self._stage(game, prompt.seat, prompt.id, None, notify=False, timeout=True))
+        except ServerError:
+            if not held:
+                raise
+            self._retry_held()
+        finally:
+            self.refresh()  # the answers already stored are published even if one write failed
 
     def timer_ends(self) -> float | None:
         """Seconds from now to the end of the current step, for the screens' live countdown:
