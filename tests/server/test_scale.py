@@ -22,6 +22,8 @@ from typing import Any
 import pytest
 from benchmarks.phones import BotTable, Pace, create_tables, deal, percentile, phone
 
+from mafioso.agents.base import random_choice
+from mafioso.server.app import _time_out as app_time_out
 from mafioso.server.app import create_app
 from mafioso.server.hub import Hub
 from mafioso.server.messages import seat_text
@@ -192,3 +194,33 @@ def test_writes_waiting_together_are_committed_together_and_fail_alone(tmp_path:
     assert [loaded[n].history for n in "abc"] == [[[1, "p", None]], [[2, "p", 1]], [[4, "p", 3]]]
     assert (loaded["c"].stage, loaded["c"].digest, loaded["a"].digest) == ("over", "d4", "d1")
     store.close()
+
+
+def test_a_held_step_times_out_through_the_writer(hub: Hub, clock: FakeClock) -> None:
+    """A held secret step whose seat never answers ends by itself as the server runs it: a task
+    under the table's lock stores its timeout answer through the writer, and the table moves on."""
+    table = seated_table(hub, "sport", 10, step_seconds=1)
+    frozen = table.frozen
+    assert frozen is not None and table.gate_until is not None, "the first step is a held secret step"
+    rng = random.Random(4)
+    for prompt in frozen:
+        if prompt.seat != 1:  # seat 1 never answers
+            table.decide(prompt.seat, prompt.id, random_choice(prompt, rng))
+    serial = table.batch_serial
+
+    async def run() -> None:
+        writer = Writer([hub.store])
+        table.write, table.on_time_out = writer, app_time_out
+        clock.now = table.gate_until or 0.0
+        table.gate_expired()  # the timer fires: a task is started
+        for _ in range(200):
+            if table.batch_serial != serial and not table.lock.locked():
+                break
+            await asyncio.sleep(0.01)
+        writer.close(keep=hub.store)
+
+    asyncio.run(run())
+    assert table.batch_serial != serial, "the step ended"
+    history = hub.store.load_history(table.record)
+    assert [e for e in history if e[0] == 1], "seat 1's prompt was given its timeout answer, stored"
+    assert history == table.record.history
