@@ -404,11 +404,12 @@ class Sockets:
                 self.watchers[network] = left
             else:
                 self.watchers.pop(network, None)
-        for key, same_pass in list(self.by_pass.items()):
-            if session in same_pass:
-                same_pass.remove(session)
-                if not same_pass:
-                    del self.by_pass[key]
+        key = session.pass_key  # fixed since its hello: no need to look through every pass
+        same_pass = self.by_pass.get(key) if key is not None else None
+        if same_pass is not None and session in same_pass:
+            same_pass.remove(session)
+            if not same_pass:
+                del self.by_pass[key]
 
     def count(self, table: Table) -> int:
         """Open sockets of ``table``."""
