@@ -211,3 +211,35 @@ def test_the_speech_gate_tells_nothing_of_who_acts(hub: Hub, clock: FakeClock) -
         assert again == first
         seen.add(tuple(sorted(m[1] for m in again)))
     assert len(first) >= 20 and len(seen) == 1
+
+
+def test_time_is_up_over_sockets_only_ends_public_steps(tmp_path: Any) -> None:
+    """End to end through the host's socket: refused in a held secret step (typed, nothing
+    changed), accepted in a public one."""
+    from starlette.testclient import TestClient
+
+    from mafioso.server.app import create_app
+    from mafioso.server.store import open_store
+    from tests.server.helpers import deal, hello, join_all, new_table, receive_until, state_of
+
+    with TestClient(create_app(open_store(":memory:"), min_step_seconds=0)) as client:
+        held = new_table(client, step_seconds=3)
+        join_all(client, held["code"], 10)
+        deal(client, held["host"], 10)
+        before = state_of(client, host=held["host"])
+        with hello(client, host=held["host"]) as (socket, _state):
+            socket.send_json({"type": "timeup"})
+            refused = receive_until(socket, lambda m: m.get("type") == "error")
+        assert refused["code"] == "not_now" and "ends by itself" in refused["message"]
+        after = state_of(client, host=held["host"])
+        assert {k: v for k, v in after.items() if k != "timer_ends"} == \
+            {k: v for k, v in before.items() if k != "timer_ends"}
+        public = new_table(client, step_seconds=0)
+        join_all(client, public["code"], 10)
+        deal(client, public["host"], 10)
+        with hello(client, host=public["host"]) as (socket, _state):
+            for _ in range(3):  # night 0 (not held at this table), then day 1's first speech
+                socket.send_json({"type": "timeup"})
+                assert receive_until(socket, lambda m: m.get("type") in ("ack", "error"))["type"] == "ack"
+            screen = state_of(client, host=public["host"])
+        assert screen["phase"] == "day 1" and screen["speaking"], "a speech ended: the next speaker speaks"

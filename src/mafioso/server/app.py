@@ -50,7 +50,8 @@ def create_app(store: Store, join_base: str | None = None, *, trusted_proxies: I
             table.write = writers[0]
         table.on_change = sockets.notify
         table.on_gate = _schedule_gate
-        table.on_timer = _schedule
+        # a timed action (a time limit, a bot's answer) never acts while a decision is being written
+        table.on_timer = lambda delay, call: _schedule(delay, lambda: table.when_idle(call))
         table.on_time_out = _time_out
         if timeline:
             table.timeline = Timeline(hub.clock)

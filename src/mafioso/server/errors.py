@@ -9,9 +9,48 @@ from __future__ import annotations
 
 
 class ServerError(Exception):
-    """A request the server refuses; nothing was changed."""
+    """A request the server refuses; nothing was changed.
+
+    Its message is an English template (marked with ``N_`` where it is raised, so the catalog
+    script extracts it) and the values it names: :meth:`said` gives it in a person's language.
+    """
 
     code = "refused"
+
+    def __init__(self, message: str, **slots: object) -> None:
+        self.template = message
+        self.slots = slots
+        super().__init__(str(Words(message, **slots)))
+
+    def said(self, lang: str) -> str:
+        """The message in ``lang`` (English where the catalog has no translation)."""
+
+        return Words(self.template, **self.slots).said(lang) or str(self)
+
+
+class Words:
+    """Words to translate, with the values they name: a slot of an error message that is itself
+    words (``"must be at least {ge}"``), not a name or a number."""
+
+    __slots__ = ("slots", "template")
+
+    def __init__(self, template: str, **slots: object) -> None:
+        self.template = template
+        self.slots = slots
+
+    def __str__(self) -> str:
+        values = {key: str(value) for key, value in self.slots.items()}
+        return self.template.format(**values) if values else self.template
+
+    def said(self, lang: str) -> str:
+        """The words in ``lang``: the template translated, then its slots (translated in turn)."""
+        from mafioso.i18n import _
+
+        values = {key: value.said(lang) if isinstance(value, Words) else value for key, value in self.slots.items()}
+        try:
+            return _(self.template, lang).format(**values) if values else _(self.template, lang)
+        except (KeyError, IndexError, ValueError):  # a translation naming a slot that is not there
+            return str(self)
 
 
 class BadMessage(ServerError):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import secrets
 import time
 import uuid
 from collections import deque
@@ -22,12 +23,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from mafioso.i18n import N_
 from mafioso.server.config import parse_config
-from mafioso.server.errors import BadMessage, BadToken, NoTable, SlowDown
+from mafioso.server.errors import BadMessage, BadToken, NoTable, NotNow, SlowDown
 from mafioso.server.limits import RateLimit, network_key
+from mafioso.server.schemas import Again, CreateTable
 from mafioso.server.seal import game_seed, new_secret, secret_text
 from mafioso.server.store import MemberRecord, Store, TableRecord
-from mafioso.server.tables import BOT_PASS, KEEP_DAYS, Clock, Table
+from mafioso.server.tables import BOT_PASS, KEEP_DAYS, Clock, Table, is_bot
 from mafioso.server.tokens import new_code, new_token, normalise_code, same
 
 log = logging.getLogger("mafioso.server")
@@ -84,6 +87,13 @@ class Hub:
         """New tables per network: 10 at once, then one a minute."""
         self.joins = RateLimit(40, 0.5, clock)
         """Joins per network: a whole table behind one router, then one every two seconds."""
+        self.successors: dict[str, str] = {}
+        """Old table id -> the id of the table Play again made from it."""
+        self.moved_seats: dict[bytes, tuple[str, int | None]] = {}
+        """An old seat pass (by its SHA-256) -> the new table and the join number of its new member
+        (``None``: seated no more, the new table has fewer seats)."""
+        self.moved_hosts: dict[bytes, str] = {}
+        """An old host pass (by its SHA-256) -> the new table."""
         self.wire: Callable[[Table], None] = lambda table: None
         """Set by the web layer: connects a table's change and gate callbacks."""
 
@@ -110,6 +120,12 @@ class Hub:
         for member in record.members:
             self.seats[digest(member.token)] = record.id
         self.budgets.append((self.misses, record.id))
+        moved = record.config.get("moved_from")
+        if isinstance(moved, dict):  # a table made by Play again: the old passes lead here
+            self.successors[str(moved.get("table"))] = record.id
+            self.moved_hosts[bytes.fromhex(str(moved.get("host")))] = record.id
+            for key, joined in dict(moved.get("passes", {})).items():
+                self.moved_seats[bytes.fromhex(key)] = (record.id, joined)
 
     def _build(self, record: TableRecord) -> Table | None:
         """Rebuild a stored table by replay, or set it aside (logged) when it no longer replays."""
@@ -124,6 +140,7 @@ class Hub:
         if until is not None:  # a secret step was open when the server stopped
             table.on_gate(table, max(0.0, until - self.clock()))
         table.arm_time_limit()
+        table.bots.restart()  # the bots answer what their seats are shown, as before the restart
         return table
 
     def _set_aside(self, record: TableRecord, error: Exception) -> None:
@@ -154,17 +171,17 @@ class Hub:
             table = self._build(record)
             if table is not None:
                 return table
-        raise NoTable("that table cannot be opened now: it was set aside when the server started")
+        raise NoTable(N_("that table cannot be opened now: it was set aside when the server started"))
 
     # -- new tables --------------------------------------------------------------------------
     def create(self, raw: Any, address: str | None = None) -> Table:
         """A new table from the host's settings (checked by the engine first)."""
         if address is not None and not self.creations.take(network_key(address)):
-            raise SlowDown("too many new tables from your network; wait a few minutes")
+            raise SlowDown(N_("too many new tables from your network; wait a few minutes"))
         config = parse_config(raw)
         if config.step_seconds < self.min_step:
-            raise BadMessage(f"step_seconds: must be at least {self.min_step:g}: a shorter secret step would "
-                             "let its rhythm tell who acts")
+            raise BadMessage(N_("step_seconds: must be at least {seconds}: a shorter secret step would let its rhythm "
+                             "tell who acts"), seconds=f"{self.min_step:g}")
         secret = secret_text(self.seeds())  # the sealed deal's secret: the game's seed is drawn from it
         record = TableRecord(uuid.uuid4().hex, self._free_code(), new_token(), {**config.to_json(), "seal": secret},
                              game_seed(secret), created=time.time())
@@ -173,6 +190,60 @@ class Hub:
         self._index(record)
         self._attach(table)
         return table
+
+    def again(self, old: Table, form: Again) -> Table:
+        """Play again: a new table in its lobby with the same people and bots, in the old seat order
+        (``keep``) or shuffled, each with a new pass; beyond the new seat count, people are sent to
+        the new table's lobby to join again. The old passes lead to the new ones (:meth:`moved`).
+        Asked twice, it gives the same new table."""
+        if not old.is_over_published():
+            raise NotNow(N_("play again once this game is over"))
+        made = self.successors.get(old.id)
+        if made is not None:
+            return self.get(made)
+        config = parse_config(CreateTable(**form.model_dump(exclude={"type", "seats"})))
+        if config.step_seconds < self.min_step:
+            raise BadMessage(N_("step_seconds: must be at least {seconds}: a shorter secret step would let its rhythm "
+                             "tell who acts"), seconds=f"{self.min_step:g}")
+        order = sorted(old.record.members, key=lambda m: (m.seat is None, m.seat or 0, m.joined))
+        if form.seats == "shuffle":
+            secrets.SystemRandom().shuffle(order)
+        kept = order[: config.players]
+        members = [MemberRecord((BOT_PASS if is_bot(m) else "") + new_token(), m.name, n)
+                   for n, m in enumerate(kept, start=1)]
+        passes: dict[str, int | None] = {digest(m.token).hex(): n for n, m in enumerate(kept, start=1) if not is_bot(m)}
+        passes.update({digest(m.token).hex(): None for m in order[config.players:] if not is_bot(m)})
+        moved = {"table": old.id, "host": digest(old.record.host_token).hex(), "passes": passes}
+        secret = secret_text(self.seeds())
+        record = TableRecord(uuid.uuid4().hex, self._free_code(), new_token(),
+                             {**config.to_json(), "seal": secret, "moved_from": moved}, game_seed(secret),
+                             created=time.time())
+        self.store.create_table(record)
+        for member in members:
+            self.store.add_member(record.id, member)
+        record.members = members
+        table = Table(record, self.store, self.clock, self.min_step)
+        self._index(record)
+        self._attach(table)
+        return table
+
+    def moved(self, token: object) -> dict[str, Any] | None:
+        """The ``moved`` reply for a pass of a table that Play again replaced (``None`` otherwise):
+        the new table's code and the pass that now stands for this one."""
+        key = digest(token)
+        host = self.moved_hosts.get(key)
+        if host is not None:
+            table = self.get(host)
+            return {"type": "moved", "host": table.record.host_token, "code": table.code}
+        seat = self.moved_seats.get(key)
+        if seat is None:
+            return None
+        table = self.get(seat[0])
+        reply: dict[str, Any] = {"type": "moved", "code": table.code}
+        for member in table.record.members:
+            if member.joined == seat[1]:
+                reply["pass"] = member.token
+        return reply
 
     def _free_code(self) -> str:
         code = new_code()
@@ -186,13 +257,13 @@ class Hub:
         network address) are refused for a while after many wrong codes from its network."""
         key = network_key(address) if address is not None else None
         if key is not None and self.guard.blocked(key):
-            raise SlowDown("too many wrong table codes; wait a minute and check the code on the host screen")
+            raise SlowDown(N_("too many wrong table codes; wait a minute and check the code on the host screen"))
         table_id = self.codes.get(normalise_code(code))
         if table_id is None:
             if key is not None:
                 self.guard.take(key)
                 self._missed()
-            raise NoTable("no table has that code; check it with the host screen")
+            raise NoTable(N_("no table has that code; check it with the host screen"))
         return self.get(table_id)
 
     def by_host(self, token: object) -> Table:
@@ -202,7 +273,7 @@ class Hub:
             table = self.get(table_id)
             if same(token, table.record.host_token):
                 return table
-        raise BadToken("this host pass is not valid; create a new table")
+        raise BadToken(N_("this host pass is not valid; create a new table"))
 
     def by_seat(self, token: object) -> tuple[Table, MemberRecord]:
         """The table and member of a seat pass, or :class:`BadToken`."""
@@ -212,13 +283,13 @@ class Hub:
             for member in table.record.members:
                 if same(token, member.token):
                     return table, member
-        raise BadToken("this seat's pass is not valid; join the table again with its code")
+        raise BadToken(N_("this seat's pass is not valid; join the table again with its code"))
 
     def join(self, code: object, name: object, address: str | None = None) -> tuple[Table, MemberRecord]:
         """Take a free seat at the table with this code."""
         table = self.by_code(code, address)
         if address is not None and not self.joins.take(network_key(address)):
-            raise SlowDown("too many joins from your network; wait a minute")
+            raise SlowDown(N_("too many joins from your network; wait a minute"))
         return table, table.join(name)
 
     # -- the guess budget --------------------------------------------------------------------

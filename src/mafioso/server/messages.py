@@ -22,7 +22,7 @@ from mafioso.engine.phase import Phase
 from mafioso.engine.vocabulary import PHASE
 from mafioso.i18n import _, describe_prompt, narrate, phase_name, role_name
 from mafioso.server.store import MemberRecord
-from mafioso.server.tables import NOBODY, Knowledge, Table, hand_enterable, summary
+from mafioso.server.tables import NOBODY, Knowledge, Table, hand_enterable, is_bot, summary
 
 PAD = 8192
 PHONE_EVENTS = 30
@@ -72,9 +72,10 @@ def seats_json(table: Table, known: Knowledge, seat: int | None = None) -> list[
     roles = {n: role for n, role in known.known_roles.items() if n != seat}
     if seat is not None and seat in public:
         roles[seat] = public[seat]
+    bots = table.bot_seats()
     return [
         {"seat": n, "name": names.get(n, ""), "alive": n not in known.out,
-         "role": role_name(table.edition, roles[n], lang) if n in roles else None}
+         "role": role_name(table.edition, roles[n], lang) if n in roles else None, "bot": n in bots}
         for n in range(1, table.config.players + 1)
     ]
 
@@ -149,7 +150,8 @@ def _base(table: Table, kind: str) -> dict[str, Any]:
 
 def lobby_json(table: Table) -> list[dict[str, Any]]:
     """The people waiting in the lobby, in the order they joined."""
-    return [{"id": m.joined, "name": m.name} for m in sorted(table.record.members, key=lambda m: m.joined)]
+    return [{"id": m.joined, "name": m.name, "bot": is_bot(m)}
+            for m in sorted(table.record.members, key=lambda m: m.joined)]
 
 
 def seat_message(table: Table, seat: int | None, name: str) -> dict[str, Any]:
@@ -187,6 +189,8 @@ def public_message(table: Table, host: bool) -> dict[str, Any]:
     out["speaking"] = sorted({p.seat for p in batch})
     out["timer"] = (table.step_seconds if table.is_gated() else max((p.timer or 0 for p in batch), default=0)) or None
     out["timer_ends"] = table.timer_ends()
+    if host:  # how far the shared screen said it has spoken: a reloaded one resumes after it
+        out["spoken"] = table.spoken
     out["secret"] = table.is_gated() or (game.outcome is None and not batch)
     if host and table.is_over_published():
         out["story"] = [event_json(table, e, with_audience=True) for e in game.events if text_of(table, e)]

@@ -16,7 +16,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from mafioso.engine import available_editions, find_edition
-from mafioso.i18n import _, role_name
+from mafioso.i18n import N_, _, role_name
 from mafioso.server.catalogs import language_name, languages
 from mafioso.server.errors import BadMessage
 from mafioso.server.hub import Hub
@@ -56,12 +56,12 @@ async def _body(request: Request) -> bytes:
     """The request's body, read no further than :data:`MAX_BODY` bytes."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > MAX_BODY:
-        raise TooLarge("that request is too large")
+        raise TooLarge(N_("that request is too large"))
     body = b""
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_BODY:
-            raise TooLarge("that request is too large")
+            raise TooLarge(N_("that request is too large"))
     return body
 
 

@@ -27,7 +27,8 @@ from pydantic import (
     ValidationError,
 )
 
-from mafioso.server.errors import BadMessage
+from mafioso.i18n import N_
+from mafioso.server.errors import BadMessage, Words
 
 MAX_STEP_SECONDS = 300.0
 MAX_PLAYERS = 100
@@ -241,7 +242,7 @@ def check_json(adapter: TypeAdapter[T] | type[T], raw: bytes | str, what: str = 
             return adapter.validate_json(raw)
         return adapter.model_validate_json(raw)  # type: ignore[attr-defined, no-any-return]
     except ValidationError as error:
-        raise BadMessage(describe(error, what)) from None
+        raise refusal(error, what) from None
 
 
 def check_data(model: type[T], data: Any, what: str = "request") -> T:
@@ -249,50 +250,69 @@ def check_data(model: type[T], data: Any, what: str = "request") -> T:
     try:
         return model.model_validate(data)  # type: ignore[attr-defined, no-any-return]
     except ValidationError as error:
-        raise BadMessage(describe(error, what)) from None
+        raise refusal(error, what) from None
 
 
 WORDS = {
-    "missing": "is missing",
-    "extra_forbidden": "is not a field of this {what}",
-    "int_type": "must be a whole number",
-    "int_parsing": "must be a whole number",
-    "int_parsing_size": "must be a whole number",
-    "int_from_float": "must be a whole number",
-    "float_type": "must be a number",
-    "float_parsing": "must be a number",
-    "finite_number": "must be a finite number",
-    "bool_type": "must be true or false",
-    "string_type": "must be text",
-    "string_too_short": "must not be empty",
-    "string_too_long": "is too long (at most {max_length} characters)",
-    "string_pattern_mismatch": "has characters it may not hold",
-    "dict_type": "must be a JSON object",
-    "list_type": "must be a list",
-    "too_long": "is too long (at most {max_length} items)",
-    "greater_than_equal": "must be at least {ge}",
-    "less_than_equal": "must be at most {le}",
-    "literal_error": "must be {expected}",
-    "json_type": "must be JSON text",
-    "model_type": "must be a JSON object",
-    "model_attributes_type": "must be a JSON object",
+    "missing": N_("is missing"),
+    "extra_forbidden": N_("is not a field of this {what}"),
+    "int_type": N_("must be a whole number"),
+    "int_parsing": N_("must be a whole number"),
+    "int_parsing_size": N_("must be a whole number"),
+    "int_from_float": N_("must be a whole number"),
+    "float_type": N_("must be a number"),
+    "float_parsing": N_("must be a number"),
+    "finite_number": N_("must be a finite number"),
+    "bool_type": N_("must be true or false"),
+    "string_type": N_("must be text"),
+    "string_too_short": N_("must not be empty"),
+    "string_too_long": N_("is too long (at most {max_length} characters)"),
+    "string_pattern_mismatch": N_("has characters it may not hold"),
+    "dict_type": N_("must be a JSON object"),
+    "list_type": N_("must be a list"),
+    "too_long": N_("is too long (at most {max_length} items)"),
+    "greater_than_equal": N_("must be at least {ge}"),
+    "less_than_equal": N_("must be at most {le}"),
+    "literal_error": N_("must be {expected}"),
+    "json_type": N_("must be JSON text"),
+    "model_type": N_("must be a JSON object"),
+    "model_attributes_type": N_("must be a JSON object"),
 }
-"""Plain words for pydantic's error types (its own messages name Python types)."""
+"""Plain words for pydantic's error types (its own messages name Python types), to translate."""
+WHAT = {"message": N_("message"), "hello": N_("hello"), "table form": N_("table form"), "request": N_("request"),
+        "query": N_("query")}
+"""What was checked, in words (``that message is not valid JSON``)."""
+VALUES = (N_("must be a language code such as en or ru"), N_("numbers must be finite"))
+"""Our own validators' words (pydantic hands them back as ``value_error``)."""
 
 
 def describe(error: ValidationError, what: str = "message") -> str:
     """The first problem of a failed check in one line: ``"players: must be a whole number"``."""
+    return str(refusal(error, what))
+
+
+def refusal(error: ValidationError, what: str = "message") -> BadMessage:
+    """The first problem of a failed check as a refusal that names the field, in words that are
+    translated into the person's language when shown (:meth:`ServerError.said`)."""
     first = error.errors(include_url=False)[0]
     kind, context = first["type"], first.get("ctx") or {}
     where = ".".join(str(part) for part in first["loc"] if not str(part).startswith(("function-", "json-or-python")))
+    thing = Words(WHAT.get(what, what))
     if kind == "json_invalid":
         reason = str(context.get("error", "")).split(" at line")[0]
-        return f"{where}: is not valid JSON ({reason})" if where else f"that {what} is not valid JSON ({reason})"
-    if kind in ("union_tag_invalid", "union_tag_not_found"):
-        return f"that {what} has no known type" if kind == "union_tag_not_found" else \
-            f"{context.get('tag')!r} is not a {what} this connection may send"
+        if where:
+            return BadMessage(N_("{where}: is not valid JSON ({reason})"), where=where, reason=reason)
+        return BadMessage(N_("that {what} is not valid JSON ({reason})"), what=thing, reason=reason)
+    if kind == "union_tag_not_found":
+        return BadMessage(N_("that {what} has no known type"), what=thing)
+    if kind == "union_tag_invalid":
+        return BadMessage(N_("{tag} is not a {what} this connection may send"), tag=repr(context.get("tag")),
+                          what=thing)
     if kind == "value_error":
-        words = str(context.get("error", first["msg"]))
+        problem = Words(str(context.get("error", first["msg"])))
     else:
-        words = WORDS.get(kind, first["msg"]).format(what=what, **context)
-    return f"{where}: {words}" if where else f"that {what} {words}"
+        slots = {key: str(value) for key, value in context.items() if isinstance(value, (int, float, str))}
+        problem = Words(WORDS.get(kind, str(first["msg"])), what=thing, **slots)
+    if where:
+        return BadMessage(N_("{where}: {problem}"), where=where, problem=problem)
+    return BadMessage(N_("that {what} {problem}"), what=thing, problem=problem)

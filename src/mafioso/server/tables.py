@@ -35,6 +35,8 @@ from mafioso.engine import (
     find_edition,
 )
 from mafioso.engine.log import LOG_FORMAT
+from mafioso.i18n import N_
+from mafioso.server.bots import TableBots
 from mafioso.server.config import DEFAULT_LIMIT, TableConfig, config_from_json
 from mafioso.server.errors import BadName, BadToken, NameTaken, NotNow, ServerError, TableFull
 from mafioso.server.seal import LOG_FIELD, Sealed, deal_roles
@@ -227,6 +229,8 @@ class Table:
         """Set by the web layer to its :class:`~mafioso.server.writer.Writer`."""
         self.lock = asyncio.Lock()
         """Held by the socket layer while it handles a message of this table: one at a time, in order."""
+        self.bots = TableBots(self)
+        """The bots playing this table's bot seats (see :mod:`mafioso.server.bots`)."""
         if record.stage != "lobby":
             self.game = self._replay()
             if record.log_format != LOG_FORMAT:
@@ -258,16 +262,17 @@ class Table:
         return self.stage
 
     def changed(self) -> None:
-        """Tell the screens that what they show may have changed."""
+        """Tell the screens that what they show may have changed (and the bots, what they are asked)."""
         self.version += 1
         self.on_change(self)
+        self.bots.wake()
 
     def member(self, token: object) -> MemberRecord:
         """The member with this token, or :class:`BadToken`."""
         for member in self.record.members:
             if same(token, member.token):
                 return member
-        raise BadToken("this seat's pass is not valid at this table")
+        raise BadToken(N_("this seat's pass is not valid at this table"))
 
     def seat_names(self) -> dict[int, str]:
         """Seat number -> the name of the person sitting there."""
@@ -279,13 +284,15 @@ class Table:
         self._check_room()
         clean = _clean_name(name)
         if any(m.name.casefold() == clean.casefold() for m in self.record.members):
-            raise NameTaken(f"the name {clean!r} is already taken at this table; pick another")
+            raise NameTaken(N_("the name “{name}” is already taken at this table; pick another"), name=clean)
         return self._add(MemberRecord(new_token(), clean, self._next_joined()))
 
     def add_bot(self) -> MemberRecord:
         """The host seats a bot (the edition's heuristic bot plays it from the deal on). A bot is a
         member whose pass starts with :data:`BOT_PASS`: it is stored like anyone, and no client
         can ever use its pass (it is never sent, and the hub refuses it)."""
+        if self.stage != "lobby":
+            raise NotNow(N_("bots take their seats before the deal"))
         self._check_room()
         taken = {m.name.casefold() for m in self.record.members}
         names = [f"Bot {n}" for n in BOT_NAMES] + [f"Bot {k}" for k in range(1, self.config.players + 2)]
@@ -294,7 +301,7 @@ class Table:
 
     def _check_room(self) -> None:
         if self.stage != "lobby" or len(self.record.members) >= self.config.players:
-            raise TableFull("this table is full: every seat is taken")
+            raise TableFull(N_("this table is full: every seat is taken"))
 
     def _next_joined(self) -> int:
         return max((m.joined for m in self.record.members), default=0) + 1
@@ -310,7 +317,7 @@ class Table:
         """A person leaves the lobby (only before the deal)."""
         member = self.member(token)
         if self.stage != "lobby":
-            raise NotNow("the cards are dealt: seats can no longer be left")
+            raise NotNow(N_("the cards are dealt: seats can no longer be left"))
         self.store.remove_member(member.token)
         self.record.members.remove(member)
         self.on_members(self, member, False)
@@ -322,17 +329,18 @@ class Table:
             if member.joined == joined:
                 self.leave(member.token)
                 return
-        raise NotNow("nobody with that number is waiting at this table")
+        raise NotNow(N_("nobody with that number is waiting at this table"))
 
     def deal(self, order: object) -> None:
         """Seat the members in the host's order (join numbers, seat 1 first) and start the game."""
         if self.stage != "lobby":
-            raise NotNow("the cards are already dealt")
+            raise NotNow(N_("the cards are already dealt"))
         members = {m.joined: m for m in self.record.members}
         if len(members) != self.config.players:
-            raise NotNow(f"{len(members)} of {self.config.players} players have joined; wait for everyone")
+            raise NotNow(N_("{joined} of {players} players have joined; wait for everyone"), joined=len(members),
+                         players=self.config.players)
         if not _is_permutation(order, set(members)):
-            raise NotNow("the seating order must list every waiting player once")
+            raise NotNow(N_("the seating order must list every waiting player once"))
         assert isinstance(order, list)
         roles = self.config.roles()
         if roles is not None:
@@ -380,7 +388,7 @@ class Table:
     def game_log(self) -> dict[str, Any]:
         """The log given to the host at the end: the game's, with its seal (see :mod:`mafioso.server.seal`)."""
         if not self.is_over_published():
-            raise NotNow("the log tells every secret: it is available when the game is over")
+            raise NotNow(N_("the log tells every secret: it is available when the game is over"))
         log = self.require_game().log()
         sealed = self.sealed()
         if sealed is not None:
@@ -429,7 +437,7 @@ class Table:
     def require_game(self) -> Game:
         """The game, or :class:`NotNow` while the table is still in its lobby."""
         if self.game is None:
-            raise NotNow("the game has not started yet: the host has not dealt the cards")
+            raise NotNow(N_("the game has not started yet: the host has not dealt the cards"))
         return self.game
 
     def published_prompts(self, seat: int) -> list[Prompt]:
@@ -494,7 +502,7 @@ class Table:
     def _check(self, seat: int, prompt_id: object) -> None:
         """Refuse a decision the seat may not take now (nothing is changed)."""
         if not isinstance(prompt_id, str):
-            raise ServerError("a decision names the prompt it answers")
+            raise ServerError(N_("a decision names the prompt it answers"))
         shown = self.published_prompts(seat)
         if not any(p.id == prompt_id for p in shown):
             if not shown:
@@ -502,17 +510,17 @@ class Table:
             raise UnknownPrompt(f"seat {seat} has no pending prompt {prompt_id!r} in {self.phase_shown()}")
         if self.frozen is not None and any(p.id == prompt_id and p.interrupt for p in shown):
             # always refused, whatever happened inside the step (a death, the end of the game)
-            raise NotNow("facilitator actions wait until this secret step is over (a few seconds)")
+            raise NotNow(N_("facilitator actions wait until this secret step is over (a few seconds)"))
 
     def decide_for(self, prompt_id: object, choice: Choice) -> None:
         """The host enters a hand vote (or any answer of a public step) for the seat asked."""
         if not self.config.hand_votes:
-            raise NotNow("this table votes on the phones; hand votes were not chosen")
+            raise NotNow(N_("this table votes on the phones; hand votes were not chosen"))
         for prompt in self.public_batch():
             if prompt.id == prompt_id and hand_enterable(prompt):
                 self._record(self.require_game(), prompt.seat, prompt.id, choice)
                 return
-        raise NotNow("that question is not open for a hand vote now")
+        raise NotNow(N_("that question is not open for a hand vote now"))
 
     def time_up(self) -> int:
         """The host ends the current PUBLIC step: every shown, unanswered prompt takes the engine's
@@ -522,9 +530,9 @@ class Table:
         it ends by itself when its time is over."""
         self.require_game()
         if self.is_gated():
-            raise NotNow("a secret step ends by itself when its time is over")
+            raise NotNow(N_("a secret step ends by itself when its time is over"))
         if self.is_over_published():
-            raise NotNow("the game is over")
+            raise NotNow(N_("the game is over"))
         return self._time_out(self.require_game().awaiting())
 
     def _time_out(self, prompts: list[Prompt]) -> int:
@@ -542,6 +550,15 @@ class Table:
         finally:
             self.refresh()  # the answers already stored are published even if one write failed
         return count
+
+    def time_out_for(self, seat: int, prompt_id: str) -> None:
+        """A seat's published prompt takes the engine's timeout answer (a bot that chose illegally)."""
+        if any(p.id == prompt_id for p in self.published_prompts(seat)):
+            self._record(self.require_game(), seat, prompt_id, None, timeout=True)
+
+    def bot_seats(self) -> frozenset[int]:
+        """The seats bots play."""
+        return frozenset(self.bots.seats())
 
     def _record(self, game: Game, seat: int, prompt_id: str, choice: Choice, notify: bool = True,
                 timeout: bool = False) -> None:
@@ -590,7 +607,7 @@ class Table:
         self.game = self._replay()
         self._idle()
         self.on_change(self)  # screens held back while it was written get their state
-        raise ServerError("the decision could not be saved; please try again") from error
+        raise ServerError(N_("the decision could not be saved; please try again")) from error
 
     def _stored(self, staged: Staged) -> None:
         """Publish a decision now committed (the stage ``over`` with it, when it ended the game)."""
@@ -641,7 +658,7 @@ class Table:
             log.exception("table %s: the engine failed on seat %s's answer to %r; the game is rebuilt",
                           self.code, seat, prompt_id)
             self.game = self._replay()
-            raise ServerError("that answer could not be applied; nothing was changed") from error
+            raise ServerError(N_("that answer could not be applied; nothing was changed")) from error
         if game.outcome is not None or _moved_on(game, before, interrupt):
             self.batch_serial += 1
 
@@ -865,12 +882,12 @@ def _is_permutation(order: object, wanted: set[int]) -> bool:
 
 def _clean_name(name: object) -> str:
     if not isinstance(name, str):
-        raise BadName("type a name to sit at the table")
+        raise BadName(N_("type a name to sit at the table"))
     clean = " ".join(name.split())
     if any(unicodedata.category(char).startswith("C") for char in clean):
-        raise BadName("a name cannot hold control characters")
+        raise BadName(N_("a name cannot hold control characters"))
     if not 1 <= len(clean) <= MAX_NAME:
-        raise BadName(f"a name has 1 to {MAX_NAME} characters")
+        raise BadName(N_("a name has 1 to {count} characters"), count=MAX_NAME)
     return clean
 
 

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from mafioso.engine import GM, MafiosoError
+from mafioso.i18n import N_, _
 from mafioso.server.errors import BadMessage, BadToken, NotNow, ServerError, TooMany
 from mafioso.server.limits import network_key
 from mafioso.server.messages import PAD, encode, pad_to, screen_text, seat_message
@@ -88,6 +89,14 @@ COUNTDOWN = re.compile(r'"timer_ends":(?:null|[0-9.e+-]+)')
 (inside a secret step, every phone would otherwise hear of each answer)."""
 
 
+class Moved(Exception):
+    """A hello with a pass of a table that Play again replaced: answered with where to go."""
+
+    def __init__(self, reply: dict[str, Any]) -> None:
+        super().__init__("moved")
+        self.reply = reply
+
+
 class SessionState(Enum):
     """Where a socket is in its life."""
 
@@ -132,12 +141,18 @@ class Session:
         self.staged: Staged | None = None
         self.cut: Callable[[], None] = lambda: None
         """Set by the socket loop: drop the connection at once (a client that does not read)."""
+        self.sockets: Sockets | None = None
+        """Every live session (set when admitted): Play again tells the table's other screens."""
 
     def expect(self, *states: SessionState) -> None:
         """Raise unless the session is in one of ``states`` (a protocol error, not a crash)."""
         if self.state not in states:
-            wanted = " or ".join(s.value for s in states)
-            raise BadMessage(f"expected a session that is {wanted}, but this one is {self.state.value}")
+            raise BadMessage(N_("this connection cannot do that now: it is {state}"), state=self.state.value)
+
+    @property
+    def lang(self) -> str:
+        """The language of this screen's table (English before the hello)."""
+        return self.table.config.lang if self.table is not None else "en"
 
     @property
     def pass_key(self) -> str | None:
@@ -160,8 +175,11 @@ class Session:
         """Authenticate: a seat pass, a host pass, or a join code to watch."""
         self.expect(SessionState.CONNECTED)
         if len(text) > MAX_MESSAGE:
-            raise BadMessage("that message is too long")
+            raise BadMessage(N_("that message is too long"))
         kind, value = check_json(Hello, text, "hello").credential()
+        moved = self.hub.moved(value) if kind in ("seat", "host") else None
+        if moved is not None:  # an old pass of a table that Play again replaced
+            raise Moved(moved)
         if kind == "seat":
             self.table, self.member = self.hub.by_seat(value)
             self.state = SessionState.SEAT
@@ -182,7 +200,8 @@ class Session:
         assert table is not None
         if self.member is not None and self.member not in table.record.members:  # removed by the host
             return json.dumps({"type": "error", "code": BadToken.code,
-                               "message": "the host removed you from this table; join again with its code"})
+                               "message": _(N_("the host removed you from this table; join again with its code"),
+                                            table.config.lang)})
         return screen_text(table, self.member, host=self.state is SessionState.HOST)
 
     def push(self, force: bool = False) -> None:
@@ -235,7 +254,7 @@ class Session:
         try:
             reply = self.handle(text)
         except Exception as error:  # every refusal is shown, never raised
-            reply = error_text(error)
+            reply = error_text(error, self.lang)
         finally:
             self.holding = False
         self._answer(reply)
@@ -256,7 +275,7 @@ class Session:
                     # shielded: a socket closed meanwhile must not leave the table half written
                     await asyncio.shield(table.commit(staged))
             except Exception as error:  # every refusal is shown, never raised
-                reply = error_text(error)
+                reply = error_text(error, self.lang)
             finally:
                 self.holding = self.later = False
                 self.staged = None
@@ -281,16 +300,16 @@ class Session:
     def handle(self, text: str) -> dict[str, Any] | None:
         """Apply one client message; returns an acknowledgement to send, if any."""
         if len(text) > MAX_MESSAGE:
-            raise BadMessage("that message is too long")
+            raise BadMessage(N_("that message is too long"))
         table = self.table
         assert table is not None
         if self.state is SessionState.CLOSED:
-            raise NotNow("this connection is closed")
+            raise NotNow(N_("this connection is closed"))
         if self.state is SessionState.SEAT:
             size = len(text.encode("utf-8", "surrogatepass"))
             if size != PHONE_FRAME:
-                raise BadMessage(f"a phone's messages are padded to {PHONE_FRAME} bytes, so that their size "
-                                 f"tells nothing; this one has {size}")
+                raise BadMessage(N_("a phone's messages are padded to {frame} bytes, so that their size tells nothing; "
+                                    "this one has {size}"), frame=PHONE_FRAME, size=size)
             return self._seat_message(table, check_json(SEAT_MESSAGES, text))
         if self.state is SessionState.HOST:
             return self._host_message(table, check_json(HOST_MESSAGES, text))
@@ -303,11 +322,11 @@ class Session:
             return {"type": "pong"}
         if isinstance(message, Decide):
             if self.member.seat is None:
-                raise NotNow("the host has not dealt the cards yet")
+                raise NotNow(N_("the host has not dealt the cards yet"))
             self._decide(table, self.member.seat, message.prompt, message.choice)
             return {"type": "ack", "prompt": message.prompt}
         if table.stage != "lobby":
-            raise NotNow("the cards are dealt: seats can no longer be left")
+            raise NotNow(N_("the cards are dealt: seats can no longer be left"))
         self.state = SessionState.CLOSED  # this socket's story ends here: no more states
         try:
             table.leave(self.member.token)
@@ -339,18 +358,41 @@ class Session:
         return {"type": "ack", "of": message.type}
 
     def _again(self, table: Table, message: Again) -> dict[str, Any]:
-        raise NotNow("play again is not available yet")
+        """Play again: make the new table, then send every screen of the old one where to go (each
+        phone its own new pass); the host screen's reply is its own ``moved``."""
+        made = self.hub.again(table, message)
+        for session in list(self.sockets.by_table.get(table.id, ())) if self.sockets else []:
+            if session is not self:
+                session.move()
+        self.state = SessionState.CLOSED
+        return {"type": "moved", "host": made.record.host_token, "code": made.code}
+
+    def move(self) -> None:
+        """This screen's table was replaced by Play again: tell it where to go, and end the session."""
+        token = self.member.token if self.member is not None else None
+        table = self.table
+        if token is None and self.role is SessionState.HOST and table is not None:
+            token = table.record.host_token
+        reply = self.hub.moved(token) if token is not None else None
+        if reply is None and table is not None:
+            successor = self.hub.successors.get(table.id)
+            reply = {"type": "moved", "code": self.hub.get(successor).code} if successor else None
+        if reply is None:
+            return
+        self.reply(reply)
+        self.state = SessionState.CLOSED
 
 
-def error_text(error: Exception) -> dict[str, Any]:
-    """The error shown on screen: our own message, the engine's, or a generic one (then logged
-    with its traceback: only a bug gets here)."""
+def error_text(error: Exception, lang: str = "en") -> dict[str, Any]:
+    """The error shown on screen: our own message (in the person's language), the engine's, or a
+    generic one (then logged with its traceback: only a bug gets here)."""
     if isinstance(error, ServerError):
-        return {"type": "error", "code": error.code, "message": str(error)}
+        return {"type": "error", "code": error.code, "message": error.said(lang)}
     if isinstance(error, MafiosoError):
         return {"type": "error", "code": type(error).__name__, "message": str(error)}
     log.error("unexpected error while handling a message", exc_info=error)
-    return {"type": "error", "code": "internal", "message": "something went wrong on the server; nothing was changed"}
+    return {"type": "error", "code": "internal",
+            "message": _(N_("something went wrong on the server; nothing was changed"), lang)}
 
 
 class Sockets:
@@ -371,9 +413,9 @@ class Sockets:
         if session.state is SessionState.WATCH:
             network = network_key(session.address)
             if sum(1 for s in here if s.state is SessionState.WATCH) >= MAX_WATCHERS:
-                raise TooMany(f"this table already has {MAX_WATCHERS} spectator screens")
+                raise TooMany(N_("this table already has {count} spectator screens"), count=MAX_WATCHERS)
             if self.watchers.get(network, 0) >= MAX_WATCHERS_PER_NETWORK:
-                raise TooMany(f"your network already watches on {MAX_WATCHERS_PER_NETWORK} screens")
+                raise TooMany(N_("your network already watches on {count} screens"), count=MAX_WATCHERS_PER_NETWORK)
             self.watchers[network] = self.watchers.get(network, 0) + 1
         if session.state is SessionState.HOST:
             table.host_screens += 1
@@ -386,6 +428,7 @@ class Sockets:
                 oldest.state = SessionState.CLOSED
                 oldest.cut()
         here.add(session)
+        session.sockets = self
 
     def discard(self, session: Session) -> None:
         """Forget a session whose socket is gone."""
@@ -404,8 +447,8 @@ class Sockets:
                 self.watchers[network] = left
             else:
                 self.watchers.pop(network, None)
-        key = session.pass_key  # fixed since its hello: no need to look through every pass
-        same_pass = self.by_pass.get(key) if key is not None else None
+        key = session.pass_key or ""  # fixed since its hello: no need to look through every pass
+        same_pass = self.by_pass.get(key)
         if same_pass is not None and session in same_pass:
             same_pass.remove(session)
             if not same_pass:
@@ -489,7 +532,7 @@ async def _read(session: Session, closed: asyncio.Event) -> None:
         if message is None:
             return
         if "text" not in message or message["text"] is None:
-            session.reply(error_text(BadMessage("send JSON text frames, not binary ones")))
+            session.reply(error_text(BadMessage(N_("send JSON text frames, not binary ones")), session.lang))
             continue
         await session.receive_async(message["text"])
 
@@ -515,11 +558,17 @@ async def _hello(session: Session, sockets: Sockets) -> bool:
         if message["type"] == "websocket.disconnect":
             return False
         if message.get("text") is None:
-            raise BadMessage("send JSON text frames, not binary ones")
+            raise BadMessage(N_("send JSON text frames, not binary ones"))
         session.hello(message["text"])
         sockets.add(session)
         return True
     except (WebSocketDisconnect, RuntimeError, OSError):
+        return False
+    except Moved as moved:
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+            await session.socket.send_text(pad_to(json.dumps(moved.reply), REPLY_PAD))
+            await session.socket.close()
+        session.state = SessionState.CLOSED
         return False
     except Exception as error:
         with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):

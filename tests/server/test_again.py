@@ -1,0 +1,129 @@
+"""Play again: a new table with the same people and bots, seats kept or shuffled, the same or
+another edition; every old screen is told where to go, and old passes keep leading there."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from mafioso.engine import find_edition
+from mafioso.server.app import create_app
+from mafioso.server.errors import NotNow
+from mafioso.server.hub import Hub
+from mafioso.server.schemas import Again
+from mafioso.server.store import open_store
+from mafioso.server.tables import Table, is_bot
+from mafioso.server.ws import pad_frame
+from tests.server.conftest import FakeClock, play_out, seated_table
+from tests.server.helpers import deal, join_all, new_table, play_over_sockets, receive_until, state_of
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(open_store(":memory:"), min_step_seconds=0)) as test_client:
+        yield test_client
+
+
+def again(**fields: Any) -> Again:
+    return Again(**{"type": "again", "edition": "sport", "players": 10, "step_seconds": 0, **fields})
+
+
+def finished(hub: Hub, clock: FakeClock, bots: int = 0) -> Table:
+    table = hub.create({"edition": "sport", "players": 10, "step_seconds": 0})
+    for number in range(10 - bots):
+        table.join(f"Player {number + 1}")
+    for _ in range(bots):
+        table.add_bot()
+    order = [m.joined for m in reversed(table.record.members)]  # seat 1 = the last to join
+    table.deal(order)
+    play_out(table, 1, clock)
+    return table
+
+
+def seating(table: Table) -> list[str]:
+    """Names by seat (after a deal) or by join order (in a lobby)."""
+    members = sorted(table.record.members, key=lambda m: (m.seat or 0, m.joined))
+    return [m.name for m in members]
+
+
+def test_play_again_keeps_the_seats_and_the_bots(hub: Hub, clock: FakeClock) -> None:
+    old = finished(hub, clock, bots=3)
+    new = hub.again(old, again(seats="keep"))
+    assert new.stage == "lobby" and new.code != old.code
+    assert seating(new) == seating(old), "the lobby lists everyone in the old seat order"
+    assert [is_bot(m) for m in new.record.members] == [is_bot(m) for m in sorted(old.record.members,
+                                                                                  key=lambda m: m.seat or 0)]
+    assert hub.again(old, again(seats="shuffle")) is new, "asked twice: the same new table"
+    new.deal([m.joined for m in new.record.members])
+    assert seating(new) == seating(old)
+    for member in old.record.members:
+        if is_bot(member):
+            continue
+        moved = hub.moved(member.token)
+        assert moved is not None and moved["code"] == new.code
+        assert hub.by_seat(moved["pass"])[1].name == member.name
+    assert hub.moved(old.record.host_token) == {"type": "moved", "host": new.record.host_token, "code": new.code}
+
+
+def test_play_again_with_another_edition_and_fewer_seats(hub: Hub, clock: FakeClock) -> None:
+    old = finished(hub, clock)
+    players = find_edition("vampires").min_players
+    assert players < 10
+    new = hub.again(old, again(edition="vampires", players=players, seats="shuffle"))
+    assert new.edition.id == "vampires" and len(new.record.members) == players
+    assert set(seating(new)) < set(seating(old))
+    unseated = [m for m in old.record.members if m.name not in seating(new)]
+    assert len(unseated) == 10 - players
+    for member in unseated:
+        assert hub.moved(member.token) == {"type": "moved", "code": new.code}, "to the new lobby, to join again"
+
+
+def test_play_again_only_after_the_end(hub: Hub) -> None:
+    table = seated_table(hub, "sport", 10)
+    with pytest.raises(NotNow):
+        hub.again(table, again())
+
+
+def test_play_again_over_sockets(client: TestClient) -> None:
+    table = new_table(client)
+    tokens = join_all(client, table["code"], 10)
+    deal(client, table["host"], 10)
+    play_over_sockets(client, table["host"], tokens, seed=4)
+    with client.websocket_connect("/ws") as phone, client.websocket_connect("/ws") as host:
+        phone.send_text(pad_frame({"type": "hello", "seat": tokens[2]}))
+        phone.receive_json()
+        host.send_json({"type": "hello", "host": table["host"]})
+        host.receive_json()
+        host.send_json({"type": "again", "edition": "sport", "players": 10, "step_seconds": 0, "seats": "keep"})
+        moved = receive_until(host, lambda m: m.get("type") == "moved")
+        told = receive_until(phone, lambda m: m.get("type") in ("moved", "error"))
+    assert told["type"] == "moved" and told["code"] == moved["code"] and told["pass"] != tokens[2]
+    assert len(told["pass"]) == len(tokens[2]) and "host" not in told
+    lobby = state_of(client, host=moved["host"])
+    assert [m["name"] for m in lobby["lobby"]] == [f"Player {n}" for n in range(1, 11)]
+    assert state_of(client, seat=told["pass"])["name"] == "Player 3"
+    later = state_of(client, seat=tokens[2])  # an old pass, later: the same answer
+    assert later["type"] == "moved" and later["pass"] == told["pass"] and later["code"] == told["code"]
+    assert state_of(client, host=table["host"])["host"] == moved["host"]
+    assert state_of(client, watch=table["code"])["type"] == "state", "the old table can still be watched"
+
+
+def test_play_again_is_refused_with_reasons(client: TestClient) -> None:
+    table = new_table(client)
+    tokens = join_all(client, table["code"], 10)
+    deal(client, table["host"], 10)
+    with client.websocket_connect("/ws") as host:
+        host.send_json({"type": "hello", "host": table["host"]})
+        host.receive_json()
+        host.send_json({"type": "again", "edition": "sport", "players": 10, "seats": "keep"})
+        assert receive_until(host, lambda m: m.get("type") == "error")["code"] == "not_now"
+        host.send_json({"type": "again", "edition": "sport", "players": 10, "seats": "sideways"})
+        assert receive_until(host, lambda m: m.get("type") == "error")["code"] == "bad_message"
+    with client.websocket_connect("/ws") as phone:
+        phone.send_text(pad_frame({"type": "hello", "seat": tokens[0]}))
+        phone.receive_json()
+        phone.send_text(pad_frame({"type": "again", "edition": "sport", "players": 10}))
+        assert receive_until(phone, lambda m: m.get("type") == "error")["code"] == "bad_message"
