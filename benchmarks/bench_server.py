@@ -71,7 +71,10 @@ def echo_app() -> Any:
 
     async def endpoint(socket: WebSocket) -> None:
         await socket.accept()
-        hello = json.loads(await socket.receive_text())
+        try:
+            hello = json.loads(await socket.receive_text())
+        except WebSocketDisconnect:
+            return
         room = str(hello["seat"]).split(":")[0]
         members = rooms.setdefault(room, [])
         turns.setdefault(room, 0)
@@ -190,24 +193,37 @@ def cpu_seconds(process: psutil.Process) -> float:
 
 async def measure(label: str, base: str, process: psutil.Process, tables: list[BotTable], seconds: float,
                   think: tuple[float, float], before_rss: int) -> Result:
+    """Let every phone connect (at most 200 handshakes at once), then measure ``seconds`` of play."""
     ws = base.replace("http://", "ws://")
+    total = 10 * len(tables)
+    stop_at = [float("inf")]
+    pace = Pace(think=think, stop=lambda: time.perf_counter() > stop_at[0], connecting=asyncio.Semaphore(200),
+                reconnect=True)
+    playing = asyncio.create_task(play_tables([ws], tables, 1, pace))
+    ramp = time.perf_counter() + 300
+    while pace.connected < total and time.perf_counter() < ramp and not playing.done():
+        await asyncio.sleep(0.2)
     started = time.perf_counter()
-    stop_at = started + seconds
-    pace = Pace(think=think, stop=lambda: time.perf_counter() > stop_at)
+    stop_at[0] = started + seconds
     cpu_before = cpu_seconds(process)
+    marks = [(len(t.figures.acks), len(t.figures.updates), t.figures.decisions) for t in tables]
     peak = [process.memory_info().rss]
-
-    async def sample() -> None:  # the resident size while every phone is connected and playing
-        while time.perf_counter() < stop_at:
-            await asyncio.sleep(1.0)
-            with contextlib.suppress(psutil.Error):
-                peak.append(process.memory_info().rss)
-
-    sampler = asyncio.create_task(sample())
-    figures = await play_tables([ws], tables, 1, pace)
-    elapsed = time.perf_counter() - started
+    while time.perf_counter() < stop_at[0] and not playing.done():
+        await asyncio.sleep(1.0)
+        with contextlib.suppress(psutil.Error):
+            peak.append(process.memory_info().rss)
     cpu = cpu_seconds(process) - cpu_before
-    sampler.cancel()
+    elapsed = time.perf_counter() - started
+    await playing
+    figures = Figures()
+    for table, (acks, updates, decisions) in zip(tables, marks, strict=True):
+        figures.acks += table.figures.acks[acks:]
+        figures.updates += table.figures.updates[updates:]
+        figures.decisions += table.figures.decisions - decisions
+        figures.errors += table.figures.errors
+        figures.reconnects += table.figures.reconnects
+    if pace.connected < total:
+        figures.errors.append(f"only {pace.connected} of {total} phones connected")
     memory = (max(peak) - before_rss) / max(1, len(tables))
     return Result(label, len(tables), figures, elapsed, cpu, memory)
 

@@ -14,6 +14,7 @@ when asked (``keep``), so a test can check that no seat ever saw another seat's 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import random
@@ -126,6 +127,10 @@ class Pace:
     """Checked between messages: the run is over (the phones close)."""
     reconnect: bool = False
     """Connect again when the socket is cut (a server killed), else end the phone."""
+    connecting: asyncio.Semaphore | None = None
+    """Bounds the opening handshakes under way (ten thousand phones do not all knock at once)."""
+    connected: int = 0
+    """Phones that have said hello (the measurement starts once every phone has)."""
 
 
 async def phone(ws_bases: list[str], table: BotTable, index: int, rng: random.Random, pace: Pace) -> None:
@@ -146,8 +151,16 @@ async def phone(ws_bases: list[str], table: BotTable, index: int, rng: random.Ra
 
 async def _play(ws_base: str, table: BotTable, index: int, rng: random.Random, pace: Pace) -> None:
     token = table.tokens[index]
-    async with websockets.connect(ws_base + "/ws", max_size=None, open_timeout=10) as socket:
-        await socket.send(json.dumps({"type": "hello", "seat": token}))
+    async with contextlib.AsyncExitStack() as stack:
+        if pace.connecting is not None:
+            await pace.connecting.acquire()
+        try:
+            socket = await stack.enter_async_context(websockets.connect(ws_base + "/ws", max_size=None, open_timeout=30))
+            await socket.send(json.dumps({"type": "hello", "seat": token}))
+            pace.connected += 1
+        finally:
+            if pace.connecting is not None:
+                pace.connecting.release()
         last: dict[str, Any] = {}
         asked: str | None = None
         sent_at = 0.0
