@@ -10,6 +10,7 @@ PostgreSQL's binaries (or psycopg) the tests that use it FAIL, unless the enviro
 from __future__ import annotations
 
 import glob
+import heapq
 import itertools
 import os
 import random
@@ -18,7 +19,7 @@ import socket
 import subprocess
 import tempfile
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,41 @@ class FakeClock:
 
     def __call__(self) -> float:
         return self.now
+
+
+class Timers:
+    """The server's timers on the fake clock: run in order of their time."""
+
+    def __init__(self, clock: FakeClock) -> None:
+        self.clock = clock
+        self.queue: list[tuple[float, int, Callable[[], None]]] = []
+        self.count = itertools.count()
+        self.delays: list[float] = []
+
+    def later(self, delay: float, call: Callable[[], None]) -> None:
+        self.delays.append(delay)
+        heapq.heappush(self.queue, (self.clock.now + delay, next(self.count), call))
+
+    def wire(self, table: Table) -> None:
+        table.on_timer = self.later
+        table.on_gate = lambda t, delay: self.later(delay, t.gate_expired)
+
+    def next(self) -> None:
+        """Let time pass to the next timer and run it."""
+        assert self.queue, "nothing is scheduled: the table stalled"
+        due, _n, call = heapq.heappop(self.queue)
+        self.clock.now = max(self.clock.now, due)
+        call()
+
+    def run(self, done: Callable[[], bool], limit: int = 100_000) -> None:
+        for _ in range(limit):
+            if done():
+                return
+            assert self.queue, "nothing is scheduled: the table stalled"
+            due, _n, call = heapq.heappop(self.queue)
+            self.clock.now = max(self.clock.now, due)
+            call()
+        raise AssertionError("the game did not end")
 
 
 @pytest.fixture

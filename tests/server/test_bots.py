@@ -3,10 +3,8 @@ from its own seat's observer only, after a human-like pause, stored like anyone'
 
 from __future__ import annotations
 
-import heapq
 import inspect
-import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,7 +19,7 @@ from mafioso.server.hub import Hub
 from mafioso.server.messages import public_message, seat_message
 from mafioso.server.store import open_store
 from mafioso.server.tables import Table, is_bot
-from tests.server.conftest import FakeClock
+from tests.server.conftest import FakeClock, Timers
 from tests.server.helpers import hello, join_all, new_table, receive_until
 
 
@@ -29,34 +27,6 @@ from tests.server.helpers import hello, join_all, new_table, receive_until
 def client() -> Iterator[TestClient]:
     with TestClient(create_app(open_store(":memory:"), min_step_seconds=0)) as test_client:
         yield test_client
-
-
-class Timers:
-    """The server's timers on the fake clock: run in order of their time."""
-
-    def __init__(self, clock: FakeClock) -> None:
-        self.clock = clock
-        self.queue: list[tuple[float, int, Callable[[], None]]] = []
-        self.count = itertools.count()
-        self.delays: list[float] = []
-
-    def later(self, delay: float, call: Callable[[], None]) -> None:
-        self.delays.append(delay)
-        heapq.heappush(self.queue, (self.clock.now + delay, next(self.count), call))
-
-    def wire(self, table: Table) -> None:
-        table.on_timer = self.later
-        table.on_gate = lambda t, delay: self.later(delay, t.gate_expired)
-
-    def run(self, done: Callable[[], bool], limit: int = 100_000) -> None:
-        for _ in range(limit):
-            if done():
-                return
-            assert self.queue, "nothing is scheduled: the table stalled"
-            due, _n, call = heapq.heappop(self.queue)
-            self.clock.now = max(self.clock.now, due)
-            call()
-        raise AssertionError("the game did not end")
 
 
 def bot_table(hub: Hub, clock: FakeClock, edition: str, humans: int = 0) -> tuple[Table, Timers]:

@@ -197,8 +197,8 @@ def test_writes_waiting_together_are_committed_together_and_fail_alone(tmp_path:
 
 
 def test_a_held_step_times_out_through_the_writer(hub: Hub, clock: FakeClock) -> None:
-    """A held secret step whose seat never answers ends by itself as the server runs it: a task
-    under the table's lock stores its timeout answer through the writer, and the table moves on."""
+    """A secret step whose seat never answers ends at its limit as the server runs it: a task
+    under the table's lock stores the timeout answer through the writer, and the table moves on."""
     table = seated_table(hub, "sport", 10, step_seconds=1)
     frozen = table.frozen
     assert frozen is not None and table.gate_until is not None, "the first step is a held secret step"
@@ -212,7 +212,10 @@ def test_a_held_step_times_out_through_the_writer(hub: Hub, clock: FakeClock) ->
         writer = Writer([hub.store])
         table.write, table.on_time_out = writer, app_time_out
         clock.now = table.gate_until or 0.0
-        table.gate_expired()  # the timer fires: a task is started
+        table.gate_expired()  # the hold is over: published; seat 1's prompt stays open until the limit
+        assert table.deadline is not None
+        clock.now = table.deadline
+        table._secret_over(table.batch_seen)  # what the limit's timer calls: a task is started
         for _ in range(200):
             if table.batch_serial != serial and not table.lock.locked():
                 break

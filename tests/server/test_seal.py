@@ -163,3 +163,13 @@ def test_play_shows_the_commitment_and_reveals_the_seed_at_the_end(tmp_path: Pat
     assert re.fullmatch(r"[0-9a-f]{32}", sealed["secret"])
     replayed = runner.invoke(app, ["replay", str(path)])
     assert replayed.exit_code == 0 and "matches" in replayed.output, replayed.output
+
+
+@pytest.mark.parametrize("seed", ["7", "-5"])
+def test_play_with_a_chosen_seed_is_sealed_by_it(seed: str, tmp_path: Path) -> None:
+    path = tmp_path / "play.json"
+    runner.invoke(app, ["play", "sport", "--seed", seed, "--log", str(path), "--no-timers"], input="\n" * 400)
+    log = json.loads(path.read_text())
+    assert log["seed"] == int(seed) and log[LOG_FIELD]["secret"] == seed
+    replayed = runner.invoke(app, ["replay", str(path)])
+    assert replayed.exit_code == 0 and "matches" in replayed.output, replayed.output

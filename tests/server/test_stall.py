@@ -21,7 +21,7 @@ from mafioso.server.errors import NotNow
 from mafioso.server.hub import Hub
 from mafioso.server.messages import public_message, seat_message
 from mafioso.server.tables import SPEAK_WAIT, Table
-from tests.server.conftest import FakeClock, seated_table
+from tests.server.conftest import FakeClock, Timers, seated_table
 
 STALLED = 1
 
@@ -41,10 +41,10 @@ def answer_all_but(table: Table, stalled: int, rng: random.Random) -> bool:
     return acted
 
 
-def play_with_a_stalled_phone(table: Table, clock: FakeClock, seed: int,
+def play_with_a_stalled_phone(table: Table, timers: Timers, seed: int,
                               public_end: Callable[[], None]) -> tuple[int, int]:
-    """Play to the end while seat 1 never answers; returns (held steps ended by their clock,
-    public steps ended by ``public_end``)."""
+    """Play to the end while seat 1 never answers; returns (secret steps that ended by their
+    clock, public steps ended by ``public_end``)."""
     rng = random.Random(seed)
     game = table.game
     assert game is not None
@@ -54,12 +54,11 @@ def play_with_a_stalled_phone(table: Table, clock: FakeClock, seed: int,
             return held, public
         if answer_all_but(table, STALLED, rng):
             continue
-        if table.is_gated():
+        if table.is_gated() or table.secret_open:
             with pytest.raises(NotNow):
-                table.time_up()  # a held secret step is never the host's to end
-            assert table.gate_until is not None, "nobody speaks at this table: the clock runs at once"
-            clock.now = table.gate_until
-            table.gate_expired()
+                table.time_up()  # a secret step is never the host's to end
+            assert table.call_until is None, "nobody speaks at this table: the clock runs at once"
+            timers.next()
             held += 1
         else:
             public_end()
@@ -69,9 +68,11 @@ def play_with_a_stalled_phone(table: Table, clock: FakeClock, seed: int,
 
 @pytest.mark.parametrize("edition", BUILT_IN)
 def test_a_stalled_phone_never_freezes_the_table_with_time_up(edition: str, hub: Hub, clock: FakeClock) -> None:
+    timers = Timers(clock)
+    hub.wire = timers.wire
     players = find_edition(edition).default_players()
     table = seated_table(hub, edition, players, step_seconds=3)
-    held, _public = play_with_a_stalled_phone(table, clock, 1, lambda: table.time_up() and None)
+    held, _public = play_with_a_stalled_phone(table, timers, 1, lambda: table.time_up() and None)
     assert held, "secret steps ended by their clock"
     game = table.game
     assert game is not None
@@ -82,45 +83,46 @@ def test_a_stalled_phone_never_freezes_the_table_with_time_up(edition: str, hub:
 @pytest.mark.parametrize("edition", BUILT_IN)
 def test_a_stalled_phone_never_freezes_a_timed_table(edition: str, hub: Hub, clock: FakeClock) -> None:
     """With time limits nobody needs to press anything: the public steps end by their cap."""
-    timers: list[tuple[float, Callable[[], None]]] = []
-
-    def wire(table: Table) -> None:
-        table.on_timer = lambda delay, call: timers.append((clock.now + delay, call))
-
-    hub.wire = wire
+    timers = Timers(clock)
+    hub.wire = timers.wire
     players = find_edition(edition).default_players()
     table = seated_table(hub, edition, players, step_seconds=3, time_limit=True)
 
     def cap() -> None:
-        due, call = timers[-1]
-        assert table.timer_ends() == pytest.approx(due - clock.now, abs=0.1), "screens count down to the cap"
-        clock.now = max(clock.now, due)
-        call()
+        assert table.deadline is not None and table.timer_ends() == pytest.approx(table.deadline - clock.now, abs=0.1)
+        timers.next()
 
-    held, _public = play_with_a_stalled_phone(table, clock, 2, cap)
+    held, _public = play_with_a_stalled_phone(table, timers, 2, cap)
     assert held, "secret steps ended by their clock"
 
 
 def test_secret_steps_end_by_themselves_without_time_limits(hub: Hub, clock: FakeClock) -> None:
+    timers = Timers(clock)
+    hub.wire = timers.wire
     table = seated_table(hub, "sport", 10, step_seconds=3)
     game = table.game
     assert game is not None and table.is_gated() and not table.config.time_limit
     assert table.frozen is not None
     first = {p.id for p in table.frozen}
-    assert table.gate_until == clock.now + table.step_length(table.frozen)
-    assert seat_message(table, 1, "")["timer_ends"] == table.step_length(table.frozen)
-    clock.now = table.gate_until
-    table.gate_expired()  # nobody answered: every prompt took its timeout answer
-    assert not first & {p.id for p in game.awaiting()} and game.step == "sheriff"
+    assert table.gate_until == clock.now + 3, "held for the table's step length"
+    assert seat_message(table, 1, "")["timer_ends"] == 60, "its limit is its own timer (the agreement's minute)"
+    timers.next()  # the hold is over: published, still open for the stalled
+    assert not table.is_gated() and table.secret_open and game.step != "sheriff"
+    with pytest.raises(NotNow):
+        table.time_up()
+    assert clock.now == 1003 and seat_message(table, 1, "")["timer_ends"] == 57
+    timers.next()  # its minute is over: every prompt took its timeout answer
+    assert clock.now == 1060 and not first & {p.id for p in game.awaiting()} and game.step == "sheriff"
     assert len(game.decisions) == 10
 
 
 def held_table(hub: Hub, screens: int = 1, **settings: Any) -> Table:
-    """A sport table dealt with ``screens`` host screens connected (voice on, nothing spoken)."""
+    """A sport table dealt with ``screens`` host screens connected (voice on, nothing spoken yet)."""
     table = hub.create({"edition": "sport", "players": 10, "step_seconds": 3, **settings})
     for number in range(10):
         table.join(f"Player {number + 1}")
     table.host_screens = screens
+    table.heard(0)  # a speaking host screen says so when it connects
     table.deal([m.joined for m in table.record.members])
     return table
 
@@ -134,7 +136,7 @@ def test_a_held_steps_clock_starts_when_its_call_is_spoken(hub: Hub, clock: Fake
     assert table.gate_until is None, "a line before the call is still being spoken"
     table.heard(table.call_needs)
     assert table.frozen is not None
-    assert table.gate_until == clock.now + table.step_length(table.frozen)
+    assert table.gate_until == clock.now + 3 and table.deadline == clock.now + 60
 
 
 def test_a_silent_host_screen_holds_a_call_at_most_speak_wait(hub: Hub, clock: FakeClock) -> None:
@@ -144,20 +146,23 @@ def test_a_silent_host_screen_holds_a_call_at_most_speak_wait(hub: Hub, clock: F
     assert table.gate_until is None
     clock.now += 1
     table.gate_expired()
-    assert table.frozen is not None and table.gate_until == clock.now + table.step_length(table.frozen)
+    assert table.frozen is not None and table.gate_until == clock.now + 3
 
 
 def test_no_host_screen_or_voice_off_starts_the_clock_at_once(hub: Hub, clock: FakeClock) -> None:
-    assert held_table(hub, screens=0).gate_until == clock.now + 60
+    assert held_table(hub, screens=0).gate_until == clock.now + 3
     quiet = held_table(hub)
     quiet.heard(None)
-    assert quiet.gate_until == clock.now + 60
+    assert quiet.gate_until == clock.now + 3
     later = held_table(hub)
     assert later.call_until is not None
     later.spoken = None  # voice off before the next step
     clock.now = later.call_until
     later.gate_expired()
     assert later.gate_until is not None
+    for seat in range(1, 11):
+        for prompt in later.published_prompts(seat):
+            later.decide(seat, prompt.id, prompt.default)
     clock.now = later.gate_until
     later.gate_expired()
     assert later.is_gated() and later.call_until is None, "the next step does not wait for a voice that is off"
@@ -243,3 +248,35 @@ def test_time_is_up_over_sockets_only_ends_public_steps(tmp_path: Any) -> None:
                 assert receive_until(socket, lambda m: m.get("type") in ("ack", "error"))["type"] == "ack"
             screen = state_of(client, host=public["host"])
         assert screen["phase"] == "day 1" and screen["speaking"], "a speech ended: the next speaker speaks"
+
+
+def test_a_host_screen_that_never_reports_is_not_waited_for(hub: Hub, clock: FakeClock) -> None:
+    """A page that does not say what it speaks (an older one) holds nothing up."""
+    table = hub.create({"edition": "sport", "players": 10, "step_seconds": 3})
+    for number in range(10):
+        table.join(f"Player {number + 1}")
+    table.host_screens = 1
+    table.deal([m.joined for m in table.record.members])
+    assert table.call_until is None and table.gate_until == clock.now + 3
+
+
+def test_the_host_screen_reports_what_it_has_spoken_over_its_socket() -> None:
+    """``spoken`` gets no reply (it is sent after every line); the host's state keeps the count,
+    so a reloaded host screen resumes after it."""
+    from starlette.testclient import TestClient
+
+    from mafioso.server.app import create_app
+    from mafioso.server.store import open_store
+    from tests.server.helpers import deal, hello, join_all, new_table, receive_until, state_of
+
+    with TestClient(create_app(open_store(":memory:"), min_step_seconds=0)) as client:
+        table = new_table(client)
+        join_all(client, table["code"], 10)
+        deal(client, table["host"], 10)
+        with hello(client, host=table["host"]) as (socket, screen):
+            assert screen["spoken"] is None
+            socket.send_json({"type": "spoken", "upto": 2})
+            socket.send_json({"type": "ping"})
+            assert receive_until(socket, lambda m: m.get("type") in ("pong", "ack", "error"))["type"] == "pong"
+        assert state_of(client, host=table["host"])["spoken"] == 2
+        assert "spoken" not in state_of(client, watch=table["code"])

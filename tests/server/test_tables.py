@@ -31,8 +31,7 @@ def test_a_secret_step_stays_open_for_its_full_time(hub: Hub, clock: FakeClock) 
         assert seat_message(table, seat, "")["prompts"] == []
         assert {k: v for k, v in seat_message(table, seat, "").items() if k != "prompts"} == \
             {k: v for k, v in screens[seat].items() if k != "prompts"}
-    assert table.gate_until == clock.now + 60, "night 0's agreement has its own minute (longer than the 8 s)"
-    clock.now += 59.9
+    clock.now += 7.9
     table.gate_expired()
     assert table.published == published
     clock.now += 0.1
@@ -169,3 +168,27 @@ def test_a_dead_player_cannot_act(hub: Hub, clock: FakeClock) -> None:
         table.decide(dead, "d1.vote.1", "yes")
     message = seat_message(table, dead, "")
     assert message["prompts"] == [] and not next(s for s in message["seats"] if s["seat"] == dead)["alive"]
+
+
+def test_the_shared_screen_shows_the_trial_and_a_public_tally(hub: Hub, clock: FakeClock) -> None:
+    """``trial`` and ``tally`` come from public information only: a vote's prompts and the
+    announced counts of the day."""
+    table = seated_table(hub, "sport", 10)
+    rng = random.Random(5)
+    seen_trial = seen_tally = False
+    for _ in range(400):
+        game = table.game
+        assert game is not None
+        if game.outcome is not None:
+            break
+        screen = public_message(table, host=True)
+        if screen["trial"] is not None:
+            seen_trial = True
+            assert screen["trial"] in [p.to_json().get("data", {}).get("nominee") for p in table.public_batch()]
+        if screen["tally"]:
+            seen_tally = True
+            assert all(set(t) == {"nominee", "voters"} for t in screen["tally"])
+        if table.is_gated() or game.phase.name == "night":
+            assert screen["trial"] is None
+        play_step(table, rng, clock)
+    assert seen_trial and seen_tally

@@ -189,6 +189,7 @@ def public_message(table: Table, host: bool) -> dict[str, Any]:
     out["speaking"] = sorted({p.seat for p in batch})
     out["timer"] = (table.step_seconds if table.is_gated() else max((p.timer or 0 for p in batch), default=0)) or None
     out["timer_ends"] = table.timer_ends()
+    out["trial"], out["tally"] = table.trial(), table.tally()  # public information only
     if host:  # how far the shared screen said it has spoken: a reloaded one resumes after it
         out["spoken"] = table.spoken
     out["secret"] = table.is_gated() or (game.outcome is None and not batch)

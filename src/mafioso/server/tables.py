@@ -35,6 +35,7 @@ from mafioso.engine import (
     find_edition,
 )
 from mafioso.engine.log import LOG_FORMAT
+from mafioso.engine.vocabulary import PHASE, VOTE_COUNT
 from mafioso.i18n import N_
 from mafioso.server.bots import TableBots
 from mafioso.server.config import DEFAULT_LIMIT, TableConfig, config_from_json
@@ -189,14 +190,19 @@ class Table:
         """While a held step waits for its call to be spoken: the latest its clock may start."""
         self.call_needs = 0
         """How many public events the shared screen must have spoken before the held step's clock starts."""
-        self.spoken: int | None = 0
-        """How many public events the host screen says it has spoken (``None``: its voice is off)."""
+        self.spoken: int | None = None
+        """How many public events the host screen says it has spoken (``None``: its voice is off, or
+        it never said: a host page that does not report what it speaks is not waited for)."""
         self.host_screens = 0
         """Host screens connected now (kept by the socket layer): with none, nobody speaks, so no wait."""
         self.step_opened = 0.0
         """When the current step was published (for the countdown of a public step's timer)."""
         self.deadline: float | None = None
-        """With time limits, when the current public step will be ended for its unanswered prompts."""
+        """When the current step will be ended for its unanswered prompts: a held secret step's
+        limit, or with time limits a public step's."""
+        self.secret_open = False
+        """Whether the current step is a held secret step (until the next step): it ends by itself,
+        so *Time is up* is refused."""
         self.narration: dict[int, str | None] = {}
         """Narration lines by event number: an event never changes once emitted."""
         self.on_change: Callable[[Table], None] = lambda table: None
@@ -529,7 +535,7 @@ class Table:
         A held secret step is refused, always with the same words (whatever happened inside it):
         it ends by itself when its time is over."""
         self.require_game()
-        if self.is_gated():
+        if self.is_gated() or self.secret_open:
             raise NotNow(N_("a secret step ends by itself when its time is over"))
         if self.is_over_published():
             raise NotNow(N_("the game is over"))
@@ -555,6 +561,27 @@ class Table:
         """A seat's published prompt takes the engine's timeout answer (a bot that chose illegally)."""
         if any(p.id == prompt_id for p in self.published_prompts(seat)):
             self._record(self.require_game(), seat, prompt_id, None, timeout=True)
+
+    def trial(self) -> int | None:
+        """The nominee on trial now: the seat a public vote's prompts name (never a secret step's)."""
+        for prompt in self.public_batch():
+            nominee = prompt.to_json().get("data", {}).get("nominee")
+            if type(nominee) is int:
+                return nominee
+        return None
+
+    def tally(self) -> list[dict[str, Any]] | None:
+        """The public vote counts announced since the phase began (built from public events only,
+        so never a secret ballot's): ``[{"nominee": seat, "voters": [seat...]}]``, or ``None``."""
+        if self.game is None:
+            return None
+        counts: list[dict[str, Any]] = []
+        for event in self.knowledge(NOBODY).events:
+            if event.kind == PHASE:
+                counts = []
+            elif event.kind == VOTE_COUNT and event.audience.public:
+                counts.append({"nominee": event.data.get("nominee"), "voters": list(event.data.get("voters", []))})
+        return counts or None
 
     def bot_seats(self) -> frozenset[int]:
         """The seats bots play."""
@@ -692,7 +719,7 @@ class Table:
         new_batch = self.batch_serial != self.batch_seen
         self.batch_seen = self.batch_serial
         if new_batch:
-            self.step_opened, self.deadline = now, None
+            self.step_opened, self.deadline, self.secret_open = now, None, False
         if new_batch and game.outcome is None and is_secret(game, current) and self.step_length(current) > 0:
             self._hold(game, current, now)
         if new_batch:
@@ -702,12 +729,16 @@ class Table:
             self.timeline.opened()
 
     def step_length(self, batch: list[Prompt]) -> float:
-        """How long a secret step is held: the table's step length, or the step's own timer when
-        longer (the decoys' timer, declared by the flow whoever holds the role). A table whose
-        step length is 0 (allowed only by a server whose minimum is 0: tests) holds nothing."""
-        if self.step_seconds <= 0:
-            return 0.0
-        return max(self.step_seconds, self.secret_timer(batch) or 0.0)
+        """How long a secret step is held (every screen frozen, even when everyone answered at
+        once): the table's step length. A table whose step length is 0 (allowed only by a server
+        whose minimum is 0: tests) holds nothing."""
+        return max(self.step_seconds, 0.0)
+
+    def step_limit(self, batch: list[Prompt]) -> float:
+        """When a held secret step ends at the latest, its unanswered prompts taking their timeout
+        answers: its own timer (the decoys', declared by the flow whoever holds the role, so it
+        tells nothing), else :data:`DEFAULT_LIMIT`, never before the hold is over."""
+        return max(self.step_seconds, self.secret_timer(batch) or DEFAULT_LIMIT)
 
     def _hold(self, game: Game, current: list[Prompt], now: float) -> None:
         """Freeze every screen on a new secret step. Its clock starts once the shared screen has
@@ -724,17 +755,50 @@ class Table:
             self._start_clock(now)
 
     def _start_clock(self, now: float) -> None:
-        """Start the held step's clock: it ends :meth:`step_length` seconds from now."""
+        """Start the held step's clock: it is held :meth:`step_length` seconds from now, and ends
+        :meth:`step_limit` seconds from now at the latest, whoever has not answered."""
         assert self.frozen is not None
-        length = self.step_length(self.frozen)
+        length, limit = self.step_length(self.frozen), self.step_limit(self.frozen)
         self.call_until = None
         self.gate_until = now + length
+        self.deadline = now + limit
+        self.secret_open = True
+        serial = self.batch_seen
         self.on_gate(self, length)
+        self.on_timer(limit, lambda: self._secret_over(serial))
+
+    def _secret_over(self, serial: int) -> None:
+        """A secret step's time is over: its unanswered prompts take their timeout answers."""
+        if self.on_time_out is not None:  # the server: stored by the writer, under the table's lock
+            self.on_time_out(self, True, serial)
+            return
+        left = self._secret_left(serial)
+        if left is None:
+            return
+        try:
+            self._time_out(left)  # publishes, even when a write failed
+        except ServerError:
+            log.warning("table %s: a secret step's timeout answers could not be stored; trying again", self.code)
+            self.on_timer(1.0, lambda: self._secret_over(serial))
+
+    def _secret_left(self, serial: int) -> list[Prompt] | None:
+        """The prompts of secret step ``serial`` that take their timeout answers now its time is
+        over (a held one ends now), or ``None`` when that step is not open any more."""
+        game = self.game
+        if game is None or game.outcome is not None or not self.secret_open or self.batch_seen != serial:
+            return None
+        if self.frozen is not None:  # still held (its time limit is its hold): end it now
+            if self.call_until is not None:
+                return None
+            self.gate_until = self.clock()
+            return [p for p in self.frozen if p.id in self.gate_left]
+        return game.awaiting()
 
     def heard(self, upto: int | None) -> None:
         """The host screen has spoken the first ``upto`` public events (``None``: its voice is off).
         A held step waiting for its call starts its clock once the call is spoken."""
         self.spoken = upto
+        self.rendered.pop("host", None)  # a host screen connecting now resumes after it (no one else changes)
         if self.call_until is not None and (upto is None or upto >= self.call_needs):
             self._start_clock(self.clock())
             self.changed()
@@ -767,7 +831,8 @@ class Table:
 
     def gate_expired(self) -> None:
         """Called by the timer: a held step's call was not spoken in time (its clock starts now),
-        or its time is over: its unanswered prompts take their timeout answers, and it ends."""
+        or its hold is over: what happened inside it is published (its unanswered prompts stay
+        open until its limit, :meth:`_secret_over`)."""
         if self.writing:
             self.waiting.append(self.gate_expired)
             return
@@ -782,40 +847,37 @@ class Table:
         if self.gate_until is None or now < self.gate_until - 0.001:
             return
         self.gate_until = now
-        if self.on_time_out is not None:
-            self.on_time_out(self, True, self.batch_serial)
-            return
-        left = [p for p in self.frozen if p.id in self.gate_left]
-        try:
-            self._time_out(left)  # publishes, even when a write failed
-        except ServerError:
-            self._retry_held()
+        if self.deadline is not None and now >= self.deadline - 0.001:
+            self._secret_over(self.batch_seen)  # its limit is its hold: the unanswered time out
+        else:
+            self.refresh()
 
-    def _retry_held(self) -> None:
-        log.warning("table %s: a secret step's timeout answers could not be stored; trying again", self.code)
-        self.on_gate(self, 1.0)
-
-    async def time_out_async(self, held: bool, serial: int) -> None:
-        """End the step that timed out (``held``: the held secret step, else a public step whose
-        time limit is over, if still batch ``serial``) like :meth:`gate_expired` and
-        :meth:`_time_over`, each timeout answer stored by the writer, off the event loop. The
-        socket layer calls it holding the table's lock, so no message is handled meanwhile."""
-        game = self.game
-        if game is None or self.batch_serial != serial or held != (self.frozen is not None):
+    async def time_out_async(self, secret: bool, serial: int) -> None:
+        """End a step whose time is over (``secret``: a secret step's limit, :meth:`_secret_over`;
+        else a public step's time limit, :meth:`_time_over`), if it is still the step of
+        ``serial``, each timeout answer stored by the writer, off the event loop. The web layer
+        calls it holding the table's lock, so no message is handled meanwhile."""
+        if secret:
+            prompts = self._secret_left(serial)
+        else:
+            game = self.game
+            ready = game is not None and game.outcome is None and self.frozen is None and self.batch_serial == serial
+            prompts = game.awaiting() if ready and game is not None else None
+        if prompts is None:
             return
-        frozen = self.frozen
-        prompts = [p for p in frozen if p.id in self.gate_left] if frozen is not None else game.awaiting()
+        start = self.batch_serial
         try:
             for prompt in prompts:
                 game = self.require_game()  # a failed write replaces the game
-                if self.batch_serial != serial or game.outcome is not None:
+                if self.batch_serial != start or game.outcome is not None:
                     break  # the step is over: the next one's prompts may have the same ids
                 if game.is_pending(prompt.id):
                     await self.commit(self._stage(game, prompt.seat, prompt.id, None, notify=False, timeout=True))
         except ServerError:
-            if not held:
+            if not secret:
                 raise
-            self._retry_held()
+            log.warning("table %s: a secret step's timeout answers could not be stored; trying again", self.code)
+            self.on_timer(1.0, lambda: self._secret_over(serial))
         finally:
             self.refresh()  # the answers already stored are published even if one write failed
 
@@ -826,8 +888,8 @@ class Table:
         if self.game is None or self.is_over_published():
             return None
         now = self.clock()
-        if self.frozen is not None:
-            return None if self.gate_until is None else max(0.0, round(self.gate_until - now, 1))
+        if self.frozen is not None and self.gate_until is None:
+            return None  # the clock waits for the call to be spoken
         if self.deadline is not None:
             return max(0.0, round(self.deadline - now, 1))
         timer = max((p.timer or 0 for p in self.public_batch()), default=0)
