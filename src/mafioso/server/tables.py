@@ -555,6 +555,7 @@ class Table:
                 count += 1
         finally:
             self.refresh()  # the answers already stored are published even if one write failed
+            self._idle()
         return count
 
     def time_out_for(self, seat: int, prompt_id: str) -> None:
@@ -620,7 +621,7 @@ class Table:
     def _stage(self, game: Game, seat: int, prompt_id: str, choice: Choice, notify: bool,
                timeout: bool) -> Staged:
         if self.writing:  # only when a socket's handler was cancelled while its write goes on
-            raise NotNow("the last decision at this table is still being saved; try again")
+            raise NotNow(N_("the last decision at this table is still being saved; try again"))
         stored = len(self.record.history)
         self._apply(game, seat, prompt_id, choice, timeout)
         entries = [entry.to_json() for entry in game.history[stored:]]
@@ -632,8 +633,9 @@ class Table:
     def _unstored(self, error: Exception) -> NoReturn:
         """Forget a decision whose write failed: the game is rebuilt from what is stored."""
         self.game = self._replay()
-        self._idle()
+        self.writing = False
         self.on_change(self)  # screens held back while it was written get their state
+        self._idle()
         raise ServerError(N_("the decision could not be saved; please try again")) from error
 
     def _stored(self, staged: Staged) -> None:
@@ -646,12 +648,13 @@ class Table:
         self.gate_left.discard(staged.prompt_id)
         if self.timeline is not None:
             self.timeline.answered(staged.seat)
-        self._idle()
-        if staged.notify:
+        self.writing = False
+        if staged.notify:  # else the caller publishes a series of timeout answers, then runs them
             self.refresh()
+            self._idle()
 
     def _idle(self) -> None:
-        """The write is over: run what waited for it (timers that fired meanwhile)."""
+        """The write is over and published: run what waited for it (timers that fired meanwhile)."""
         self.writing = False
         waiting, self.waiting = self.waiting, []
         for call in waiting:
@@ -880,6 +883,7 @@ class Table:
             self.on_timer(1.0, lambda: self._secret_over(serial))
         finally:
             self.refresh()  # the answers already stored are published even if one write failed
+            self._idle()
 
     def timer_ends(self) -> float | None:
         """Seconds from now to the end of the current step, for the screens' live countdown:
