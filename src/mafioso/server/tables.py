@@ -520,12 +520,21 @@ class Table:
 
     def decide_for(self, prompt_id: object, choice: Choice) -> None:
         """The host enters a hand vote (or any answer of a public step) for the seat asked."""
+        prompt = self._hand_prompt(prompt_id)
+        self._record(self.require_game(), prompt.seat, prompt.id, choice)
+
+    def stage_for(self, prompt_id: object, choice: Choice) -> Staged:
+        """:meth:`decide_for` without storing yet (see :meth:`stage_decision`)."""
+        prompt = self._hand_prompt(prompt_id)
+        return self._stage(self.require_game(), prompt.seat, prompt.id, choice, True, False)
+
+    def _hand_prompt(self, prompt_id: object) -> Prompt:
+        """The open prompt a hand vote answers, or :class:`NotNow`."""
         if not self.config.hand_votes:
             raise NotNow(N_("this table votes on the phones; hand votes were not chosen"))
         for prompt in self.public_batch():
             if prompt.id == prompt_id and hand_enterable(prompt):
-                self._record(self.require_game(), prompt.seat, prompt.id, choice)
-                return
+                return prompt
         raise NotNow(N_("that question is not open for a hand vote now"))
 
     def time_up(self) -> int:

@@ -346,7 +346,10 @@ class Session:
         elif isinstance(message, Decide):
             self._decide(table, GM, message.prompt, message.choice)
         elif isinstance(message, Hand):
-            table.decide_for(message.prompt, message.choice)
+            if self.later:  # stored by the writer, like a phone's decision
+                self.staged = table.stage_for(message.prompt, message.choice)
+            else:
+                table.decide_for(message.prompt, message.choice)
         elif isinstance(message, TimeUp):
             table.time_up()
         elif isinstance(message, AddBot):
