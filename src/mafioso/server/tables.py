@@ -543,12 +543,20 @@ class Table:
 
         A held secret step is refused, always with the same words (whatever happened inside it):
         it ends by itself when its time is over."""
+        self._check_time_up()
+        return self._time_out(self.require_game().awaiting())
+
+    async def time_up_async(self) -> None:
+        """:meth:`time_up`, its timeout answers stored by the writer (the socket loop's way)."""
+        self._check_time_up()
+        await self.time_out_async(False, self.batch_serial)
+
+    def _check_time_up(self) -> None:
         self.require_game()
         if self.is_gated() or self.secret_open:
             raise NotNow(N_("a secret step ends by itself when its time is over"))
         if self.is_over_published():
             raise NotNow(N_("the game is over"))
-        return self._time_out(self.require_game().awaiting())
 
     def _time_out(self, prompts: list[Prompt]) -> int:
         """Give each of ``prompts`` (one step's) the engine's timeout answer, then publish."""

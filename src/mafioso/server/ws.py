@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import functools
 import json
 import logging
 import re
@@ -26,7 +27,7 @@ import socket as sockets_module
 import struct
 import termios
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
@@ -55,7 +56,7 @@ from mafioso.server.schemas import (
     check_json,
 )
 from mafioso.server.store import MemberRecord
-from mafioso.server.tables import Staged, Table
+from mafioso.server.tables import Table
 
 if TYPE_CHECKING:
     from mafioso.server.hub import Hub
@@ -137,8 +138,9 @@ class Session:
         """``(text, is_state)`` in order; at most one state waits (the newest)."""
         self.ready = asyncio.Event()
         self.later = False
-        """Inside :meth:`receive_async`: a decision is staged (:attr:`staged`) for the writer."""
-        self.staged: Staged | None = None
+        """Inside :meth:`receive_async`: what stores to the database is left in :attr:`pending`."""
+        self.pending: Callable[[], Awaitable[None]] | None = None
+        """The rest of the message's work, to be awaited (a staged decision's commit, *Time is up*)."""
         self.cut: Callable[[], None] = lambda: None
         """Set by the socket loop: drop the connection at once (a client that does not read)."""
         self.sockets: Sockets | None = None
@@ -270,15 +272,15 @@ class Session:
             self.holding = self.later = True
             try:
                 reply = self.handle(text)
-                staged, self.staged = self.staged, None
-                if staged is not None:
+                pending, self.pending = self.pending, None
+                if pending is not None:
                     # shielded: a socket closed meanwhile must not leave the table half written
-                    await asyncio.shield(table.commit(staged))
+                    await asyncio.shield(pending())
             except Exception as error:  # every refusal is shown, never raised
                 reply = error_text(error, self.lang)
             finally:
                 self.holding = self.later = False
-                self.staged = None
+                self.pending = None
         self._answer(reply)
 
     def _received(self) -> None:
@@ -293,7 +295,7 @@ class Session:
     def _decide(self, table: Table, seat: int, prompt: object, choice: Any) -> None:
         """Take a decision: staged for the writer in the socket loop, else stored at once."""
         if self.later:
-            self.staged = table.stage_decision(seat, prompt, choice)
+            self.pending = functools.partial(table.commit, table.stage_decision(seat, prompt, choice))
         else:
             table.decide(seat, prompt, choice)
 
@@ -347,11 +349,14 @@ class Session:
             self._decide(table, GM, message.prompt, message.choice)
         elif isinstance(message, Hand):
             if self.later:  # stored by the writer, like a phone's decision
-                self.staged = table.stage_for(message.prompt, message.choice)
+                self.pending = functools.partial(table.commit, table.stage_for(message.prompt, message.choice))
             else:
                 table.decide_for(message.prompt, message.choice)
         elif isinstance(message, TimeUp):
-            table.time_up()
+            if self.later:
+                self.pending = table.time_up_async
+            else:
+                table.time_up()
         elif isinstance(message, AddBot):
             table.add_bot()
         elif isinstance(message, Again):
