@@ -98,7 +98,7 @@ def test_a_stalled_table_delays_no_other_table(postgres_url: str) -> None:
 
 
 def test_a_locked_sqlite_file_leaves_the_loop_free(tmp_path: Path) -> None:
-    """SQLite has one writer per file: while another process holds the file, every table's
+    """SQLite has one writer per file: while another connection holds it, every table's
     decision waits; but the loop stays free: hellos are answered and screens are served."""
     path = tmp_path / "tables.sqlite3"
     app = create_app(open_store(str(path)), min_step_seconds=0)
