@@ -25,6 +25,7 @@ from mafioso.server.routes import routes
 from mafioso.server.store import Store
 from mafioso.server.tables import Table
 from mafioso.server.timeline import Timeline
+from mafioso.server.writer import Writer, writer_for
 from mafioso.server.ws import Sockets, limit_send_buffer
 
 log = logging.getLogger("mafioso.server")
@@ -43,10 +44,16 @@ def create_app(store: Store, join_base: str | None = None, *, trusted_proxies: I
     hub = Hub(store, clock, min_step_seconds=min_step_seconds)
     sockets = Sockets()
 
+    writers: list[Writer] = []
+
     def wire(table: Table) -> None:
+        if writers:
+            table.write = writers[0]
         table.on_change = sockets.notify
         table.on_gate = _schedule_gate
-        table.on_timer = _schedule
+        # a timed action (a time limit, a bot's answer) never acts while a decision is being written
+        table.on_timer = lambda delay, call: _schedule(delay, lambda: table.when_idle(call))
+        table.on_time_out = _time_out
         if timeline:
             table.timeline = Timeline(hub.clock)
 
@@ -54,11 +61,15 @@ def create_app(store: Store, join_base: str | None = None, *, trusted_proxies: I
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        writers.append(writer_for(store))
         count = hub.load()
         log.info("resumed %d stored tables (%d in play)", count, len(hub.tables))
         for aside in hub.set_aside.values():
             log.warning("set aside: table %s (%s): %s", aside.code, aside.edition, aside.reason)
-        yield
+        try:
+            yield
+        finally:
+            writers.pop().close(keep=store)
 
     app = Starlette(routes=routes(), lifespan=lifespan, middleware=[Middleware(GZipMiddleware, minimum_size=512), Middleware(TransportProbe)])
     app.state.hub = hub
@@ -119,3 +130,27 @@ def _expire(table: Table) -> None:
         table.gate_expired()
     except Exception:
         log.exception("could not end a secret step of table %s", table.code)
+
+
+def _time_out(table: Table, held: bool, serial: int) -> None:
+    """End a step that timed out in a task of its own, under the table's lock, its timeout
+    answers stored by the writer: the loop goes on serving every other table meanwhile."""
+
+    async def run() -> None:
+        async with table.lock:
+            try:
+                await asyncio.shield(table.time_out_async(held, serial))
+            except Exception:
+                log.exception("could not end a timed-out step of table %s", table.code)
+
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return
+    task = loop.create_task(run())
+    _running.add(task)
+    task.add_done_callback(_running.discard)
+
+
+_running: set[asyncio.Task[None]] = set()
+"""Timeout tasks under way (asyncio keeps only weak references to tasks)."""

@@ -115,12 +115,15 @@ class _Connection(Protocol):
 class Store:
     """A database of tables. Thread-safe; each write is its own committed transaction."""
 
-    def __init__(self, connection: _Connection, placeholder: str = "?") -> None:
+    def __init__(self, connection: _Connection, placeholder: str = "?", ready: bool = False) -> None:
         self._db = connection
         self._mark = placeholder
         self._lock = threading.Lock()
-        self._write(*self._schema())
-        self._upgrade()
+        self._gathering = threading.local()
+        """Per thread: the statements gathered by :meth:`together` instead of being run one by one."""
+        if not ready:  # ``ready``: another connection of this server already brought the schema up
+            self._write(*self._schema())
+            self._upgrade()
 
     def _schema(self) -> list[tuple[str, tuple[Any, ...]]]:
         return [(statement, ()) for statement in SCHEMA]
@@ -158,7 +161,29 @@ class Store:
     def _sql(self, sql: str) -> str:
         return sql if self._mark == "?" else sql.replace("?", self._mark)
 
+    def together(self, calls: Sequence[tuple[str, tuple[Any, ...]]]) -> None:
+        """Run several writes (``(method name, arguments)``) as one transaction: all or nothing,
+        one commit (one disk sync) for all. The writer groups the decisions of several tables so."""
+        gathered: list[tuple[str, tuple[Any, ...]]] = []
+        self._gathering.statements = gathered
+        try:
+            for name, args in calls:
+                getattr(self, name)(*args)
+        finally:
+            self._gathering.statements = None
+        self._write(*gathered)
+
+    def _gathered(self, statements: tuple[tuple[str, tuple[Any, ...]], ...]) -> bool:
+        """Keep ``statements`` for :meth:`together` when this thread is gathering them."""
+        gathering: list[tuple[str, tuple[Any, ...]]] | None = getattr(self._gathering, "statements", None)
+        if gathering is None:
+            return False
+        gathering.extend(statements)
+        return True
+
     def _write(self, *statements: tuple[str, tuple[Any, ...]]) -> None:
+        if self._gathered(statements):
+            return
         with self._lock:
             try:
                 for sql, params in statements:
@@ -212,12 +237,18 @@ class Store:
         statements += _history_rows(table_id, 0, list(history))
         self._write(*statements)
 
-    def add_entries(self, table_id: str, first: int, entries: list[list[Any]], digest: str | None = None) -> None:
+    def add_entries(self, table_id: str, first: int, entries: list[list[Any]], digest: str | None = None,
+                    stage: str | None = None) -> None:
         """Append history entries (a decision and the chance draws it led to) as numbers ``first``
-        on, with the digest of the events after them, in one transaction."""
+        on, with the digest of the events after them (and the table's new stage, when the
+        decision ended the game), in one transaction."""
         statements = _history_rows(table_id, first, entries)
-        if digest is not None:
+        if digest is not None and stage is not None:
+            statements.append(("UPDATE tables SET digest = ?, stage = ? WHERE id = ?", (digest, stage, table_id)))
+        elif digest is not None:
             statements.append(("UPDATE tables SET digest = ? WHERE id = ?", (digest, table_id)))
+        elif stage is not None:
+            statements.append(("UPDATE tables SET stage = ? WHERE id = ?", (stage, table_id)))
         self._write(*statements)
 
     def add_decision(self, table_id: str, number: int, decision: list[Any]) -> None:
@@ -380,12 +411,16 @@ class PostgresStore(Store):
     RECONNECT_DELAYS = (0.0, 0.1, 0.3, 0.6, 1.0)
     """Pauses before each attempt to connect again (about two seconds in all)."""
 
-    def __init__(self, connect: Callable[[], Any], where: str, errors: Any) -> None:
+    def __init__(self, connect: Callable[[], Any], where: str, errors: Any, ready: bool = False) -> None:
         self._connect = connect
         self._where = where
         self._errors = errors  # the psycopg module: its OperationalError
         self._closed = False
-        super().__init__(connect(), placeholder="%s")
+        super().__init__(connect(), placeholder="%s", ready=ready)
+
+    def spawn(self) -> PostgresStore:
+        """Another store over the same database, on a connection of its own (the writer's pool)."""
+        return PostgresStore(self._connect, self._where, self._errors, ready=True)
 
     def _schema(self) -> list[tuple[str, tuple[Any, ...]]]:
         return [("SELECT pg_advisory_xact_lock(?)", (SCHEMA_LOCK,)), *super()._schema()]
@@ -425,6 +460,8 @@ class PostgresStore(Store):
         raise StoreError(f"lost the PostgreSQL database at {self._where}: {failure}")
 
     def _write(self, *statements: tuple[str, tuple[Any, ...]]) -> None:
+        if self._gathered(statements):
+            return
         with self._lock:
             for attempt in (1, 2):
                 self._ensure()

@@ -9,13 +9,15 @@ the screens who acted or how fast.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import hashlib
 import logging
 import time
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from mafioso.engine import (
     CHOOSE,
@@ -96,6 +98,26 @@ class RunningDigest:
             self.hasher.update(b"\n")
         self.count = len(events)
         return self.hasher.copy().hexdigest()
+
+
+Write = Callable[[str, tuple[Any, ...]], Awaitable[None]]
+"""Runs ``Store.<name>(*args)`` away from the event loop (see :mod:`mafioso.server.writer`)."""
+
+
+async def write_in_thread(store: Store, name: str, args: tuple[Any, ...]) -> None:
+    """The default :data:`Write` of a table built without a writer: a thread of asyncio's pool."""
+    await asyncio.to_thread(getattr(store, name), *args)
+
+
+@dataclass(frozen=True, slots=True)
+class Staged:
+    """A decision applied to the game and not stored yet: who took it, and the write that stores
+    it (``(table id, first entry number, entries, digest, new stage or None)``)."""
+
+    seat: int
+    prompt_id: str
+    notify: bool
+    write: tuple[str, int, list[list[Any]], str, str | None]
 
 
 BOT_PASS = "bot:"
@@ -186,6 +208,10 @@ class Table:
         self.on_change: Callable[[Table], None] = lambda table: None
         self.on_gate: Callable[[Table, float], None] = lambda table, delay: None
         self.on_timer: Callable[[float, Callable[[], None]], None] = lambda delay, call: None
+        self.on_time_out: Callable[[Table, bool, int], None] | None = None
+        """Set by the web layer: a step timed out (held or public, its batch serial); it runs
+        :meth:`time_out_async` under the table's lock. Without it (tests) the timeout answers
+        are stored at once, on the caller's thread."""
         """Set by the web layer: run ``call`` after ``delay`` seconds (time limits)."""
         self.on_members: Callable[[Table, MemberRecord, bool], None] = lambda table, member, joined: None
         """Set by the hub: a member joined (``True``) or left, so its pass index follows."""
@@ -201,6 +227,14 @@ class Table:
         self.known: dict[int, Knowledge] = {}
         """Knowledge snapshots of the current :attr:`version` (a change is read once per screen)."""
         self.known_at = -1
+        self.writing = False
+        """A decision is applied and being stored: nothing is published, timers wait."""
+        self.waiting: list[Callable[[], None]] = []
+        """Timed actions that fired while a decision was being stored."""
+        self.write: Write = functools.partial(write_in_thread, store)
+        """Set by the web layer to its :class:`~mafioso.server.writer.Writer`."""
+        self.lock = asyncio.Lock()
+        """Held by the socket layer while it handles a message of this table: one at a time, in order."""
         self.bots = TableBots(self)
         """The bots playing this table's bot seats (see :mod:`mafioso.server.bots`)."""
         if record.stage != "lobby":
@@ -467,6 +501,12 @@ class Table:
     def decide(self, seat: int, prompt_id: object, choice: Choice) -> None:
         """A seat answers one of its published prompts. The seat comes from its token, never the client."""
         game = self.require_game()
+        self._check(seat, prompt_id)
+        assert isinstance(prompt_id, str)
+        self._record(game, seat, prompt_id, choice)
+
+    def _check(self, seat: int, prompt_id: object) -> None:
+        """Refuse a decision the seat may not take now (nothing is changed)."""
         if not isinstance(prompt_id, str):
             raise ServerError(N_("a decision names the prompt it answers"))
         shown = self.published_prompts(seat)
@@ -477,16 +517,24 @@ class Table:
         if self.frozen is not None and any(p.id == prompt_id and p.interrupt for p in shown):
             # always refused, whatever happened inside the step (a death, the end of the game)
             raise NotNow(N_("facilitator actions wait until this secret step is over (a few seconds)"))
-        self._record(game, seat, prompt_id, choice)
 
     def decide_for(self, prompt_id: object, choice: Choice) -> None:
         """The host enters a hand vote (or any answer of a public step) for the seat asked."""
+        prompt = self._hand_prompt(prompt_id)
+        self._record(self.require_game(), prompt.seat, prompt.id, choice)
+
+    def stage_for(self, prompt_id: object, choice: Choice) -> Staged:
+        """:meth:`decide_for` without storing yet (see :meth:`stage_decision`)."""
+        prompt = self._hand_prompt(prompt_id)
+        return self._stage(self.require_game(), prompt.seat, prompt.id, choice, True, False)
+
+    def _hand_prompt(self, prompt_id: object) -> Prompt:
+        """The open prompt a hand vote answers, or :class:`NotNow`."""
         if not self.config.hand_votes:
             raise NotNow(N_("this table votes on the phones; hand votes were not chosen"))
         for prompt in self.public_batch():
             if prompt.id == prompt_id and hand_enterable(prompt):
-                self._record(self.require_game(), prompt.seat, prompt.id, choice)
-                return
+                return prompt
         raise NotNow(N_("that question is not open for a hand vote now"))
 
     def time_up(self) -> int:
@@ -495,12 +543,20 @@ class Table:
 
         A held secret step is refused, always with the same words (whatever happened inside it):
         it ends by itself when its time is over."""
+        self._check_time_up()
+        return self._time_out(self.require_game().awaiting())
+
+    async def time_up_async(self) -> None:
+        """:meth:`time_up`, its timeout answers stored by the writer (the socket loop's way)."""
+        self._check_time_up()
+        await self.time_out_async(False, self.batch_serial)
+
+    def _check_time_up(self) -> None:
         self.require_game()
         if self.is_gated() or self.secret_open:
             raise NotNow(N_("a secret step ends by itself when its time is over"))
         if self.is_over_published():
             raise NotNow(N_("the game is over"))
-        return self._time_out(self.require_game().awaiting())
 
     def _time_out(self, prompts: list[Prompt]) -> int:
         """Give each of ``prompts`` (one step's) the engine's timeout answer, then publish."""
@@ -516,6 +572,7 @@ class Table:
                 count += 1
         finally:
             self.refresh()  # the answers already stored are published even if one write failed
+            self._idle()
         return count
 
     def time_out_for(self, seat: int, prompt_id: str) -> None:
@@ -552,24 +609,84 @@ class Table:
                 timeout: bool = False) -> None:
         """Apply a decision, store every history entry it added (it and the chance draws it led
         to) with the new digest, and only then publish; a failed write undoes it."""
+        staged = self._stage(game, seat, prompt_id, choice, notify, timeout)
+        try:
+            self.store.add_entries(*staged.write)
+        except Exception as error:
+            self._unstored(error)
+        self._stored(staged)
+
+    def stage_decision(self, seat: int, prompt_id: object, choice: Choice) -> Staged:
+        """Check and apply a seat's decision like :meth:`decide`, without storing it yet: the
+        caller stores it off the event loop (:meth:`commit`). Until then the table publishes
+        nothing, and its timers wait, so no screen sees a decision that is not stored."""
+        game = self.require_game()
+        self._check(seat, prompt_id)
+        assert isinstance(prompt_id, str)
+        return self._stage(game, seat, prompt_id, choice, True, False)
+
+    async def commit(self, staged: Staged) -> None:
+        """Store a staged decision through :attr:`write` (a database thread), then publish it; a
+        failed write undoes it (:class:`ServerError`). Only the tables writing wait for the
+        database: the event loop serves every other table meanwhile."""
+        try:
+            await self.write("add_entries", staged.write)
+        except Exception as error:
+            self._unstored(error)
+        self._stored(staged)
+
+    def _stage(self, game: Game, seat: int, prompt_id: str, choice: Choice, notify: bool,
+               timeout: bool) -> Staged:
+        if self.writing:  # only when a socket's handler was cancelled while its write goes on
+            raise NotNow(N_("the last decision at this table is still being saved; try again"))
         stored = len(self.record.history)
         self._apply(game, seat, prompt_id, choice, timeout)
         entries = [entry.to_json() for entry in game.history[stored:]]
         digest = self.digest(game)
-        try:
-            self.store.add_entries(self.id, stored, entries, digest)
-        except Exception as error:
-            self.game = self._replay()  # forget the unsaved decision
-            raise ServerError(N_("the decision could not be saved; please try again")) from error
+        stage = "over" if game.outcome is not None and self.record.stage != "over" else None
+        self.writing = True
+        return Staged(seat, prompt_id, notify, (self.id, stored, entries, digest, stage))
+
+    def _unstored(self, error: Exception) -> NoReturn:
+        """Forget a decision whose write failed: the game is rebuilt from what is stored."""
+        self.game = self._replay()
+        self.writing = False
+        self.on_change(self)  # screens held back while it was written get their state
+        self._idle()
+        raise ServerError(N_("the decision could not be saved; please try again")) from error
+
+    def _stored(self, staged: Staged) -> None:
+        """Publish a decision now committed (the stage ``over`` with it, when it ended the game)."""
+        _table_id, _first, entries, digest, stage = staged.write
         self.record.history.extend(entries)
         self.record.digest = digest
-        self.gate_left.discard(prompt_id)
+        if stage is not None:
+            self.record.stage = stage
+        self.gate_left.discard(staged.prompt_id)
         if self.timeline is not None:
-            self.timeline.answered(seat)
-        if game.outcome is not None and self.record.stage != "over":
-            self._mark_over()
-        if notify:
+            self.timeline.answered(staged.seat)
+        self.writing = False
+        if staged.notify:  # else the caller publishes a series of timeout answers, then runs them
             self.refresh()
+            self._idle()
+
+    def _idle(self) -> None:
+        """The write is over and published: run what waited for it (timers that fired meanwhile)."""
+        self.writing = False
+        waiting, self.waiting = self.waiting, []
+        for call in waiting:
+            try:
+                call()
+            except Exception:
+                log.exception("table %s: a timed action that waited for a write failed", self.code)
+
+    def when_idle(self, call: Callable[[], None]) -> None:
+        """Run ``call`` now, or once the decision being written is stored (timers must not act
+        on a game holding a decision that is not stored yet)."""
+        if self.writing:
+            self.waiting.append(call)
+        else:
+            call()
 
     def _apply(self, game: Game, seat: int, prompt_id: str, choice: Choice, timeout: bool = False) -> None:
         """Let the engine apply a decision. A refusal (``MafiosoError``) changes nothing; any other
@@ -672,21 +789,30 @@ class Table:
 
     def _secret_over(self, serial: int) -> None:
         """A secret step's time is over: its unanswered prompts take their timeout answers."""
-        game = self.game
-        if game is None or game.outcome is not None or not self.secret_open or self.batch_seen != serial:
+        if self.on_time_out is not None:  # the server: stored by the writer, under the table's lock
+            self.on_time_out(self, True, serial)
             return
-        if self.frozen is not None:  # still held (its time limit is its hold): end it now
-            if self.call_until is not None:
-                return
-            self.gate_until = self.clock()
-            left = [p for p in self.frozen if p.id in self.gate_left]
-        else:
-            left = game.awaiting()
+        left = self._secret_left(serial)
+        if left is None:
+            return
         try:
             self._time_out(left)  # publishes, even when a write failed
         except ServerError:
             log.warning("table %s: a secret step's timeout answers could not be stored; trying again", self.code)
             self.on_timer(1.0, lambda: self._secret_over(serial))
+
+    def _secret_left(self, serial: int) -> list[Prompt] | None:
+        """The prompts of secret step ``serial`` that take their timeout answers now its time is
+        over (a held one ends now), or ``None`` when that step is not open any more."""
+        game = self.game
+        if game is None or game.outcome is not None or not self.secret_open or self.batch_seen != serial:
+            return None
+        if self.frozen is not None:  # still held (its time limit is its hold): end it now
+            if self.call_until is not None:
+                return None
+            self.gate_until = self.clock()
+            return [p for p in self.frozen if p.id in self.gate_left]
+        return game.awaiting()
 
     def heard(self, upto: int | None) -> None:
         """The host screen has spoken the first ``upto`` public events (``None``: its voice is off).
@@ -711,19 +837,25 @@ class Table:
             limit = max((p.timer or DEFAULT_LIMIT for p in batch), default=DEFAULT_LIMIT) + PUBLIC_GRACE
         serial = self.batch_serial
         self.deadline = self.clock() + limit
-        self.on_timer(limit, lambda: self._time_over(serial))
+        self.on_timer(limit, lambda: self.when_idle(lambda: self._time_over(serial)))
 
     def _time_over(self, serial: int) -> None:
         game = self.game
         if game is None or game.outcome is not None or self.frozen is not None:
             return
         if self.batch_serial == serial:  # the same batch is still waiting: call time
-            self._time_out(game.awaiting())
+            if self.on_time_out is not None:
+                self.on_time_out(self, False, serial)
+            else:
+                self._time_out(game.awaiting())
 
     def gate_expired(self) -> None:
         """Called by the timer: a held step's call was not spoken in time (its clock starts now),
         or its hold is over: what happened inside it is published (its unanswered prompts stay
         open until its limit, :meth:`_secret_over`)."""
+        if self.writing:
+            self.waiting.append(self.gate_expired)
+            return
         now = self.clock()
         if self.frozen is None:
             return
@@ -739,6 +871,36 @@ class Table:
             self._secret_over(self.batch_seen)  # its limit is its hold: the unanswered time out
         else:
             self.refresh()
+
+    async def time_out_async(self, secret: bool, serial: int) -> None:
+        """End a step whose time is over (``secret``: a secret step's limit, :meth:`_secret_over`;
+        else a public step's time limit, :meth:`_time_over`), if it is still the step of
+        ``serial``, each timeout answer stored by the writer, off the event loop. The web layer
+        calls it holding the table's lock, so no message is handled meanwhile."""
+        if secret:
+            prompts = self._secret_left(serial)
+        else:
+            game = self.game
+            ready = game is not None and game.outcome is None and self.frozen is None and self.batch_serial == serial
+            prompts = game.awaiting() if ready and game is not None else None
+        if prompts is None:
+            return
+        start = self.batch_serial
+        try:
+            for prompt in prompts:
+                game = self.require_game()  # a failed write replaces the game
+                if self.batch_serial != start or game.outcome is not None:
+                    break  # the step is over: the next one's prompts may have the same ids
+                if game.is_pending(prompt.id):
+                    await self.commit(self._stage(game, prompt.seat, prompt.id, None, notify=False, timeout=True))
+        except ServerError:
+            if not secret:
+                raise
+            log.warning("table %s: a secret step's timeout answers could not be stored; trying again", self.code)
+            self.on_timer(1.0, lambda: self._secret_over(serial))
+        finally:
+            self.refresh()  # the answers already stored are published even if one write failed
+            self._idle()
 
     def timer_ends(self) -> float | None:
         """Seconds from now to the end of the current step, for the screens' live countdown:

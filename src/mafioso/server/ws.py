@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import functools
 import json
 import logging
 import re
@@ -26,7 +27,7 @@ import socket as sockets_module
 import struct
 import termios
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
@@ -36,7 +37,7 @@ from mafioso.engine import GM, MafiosoError
 from mafioso.i18n import N_, _
 from mafioso.server.errors import BadMessage, BadToken, NotNow, ServerError, TooMany
 from mafioso.server.limits import network_key
-from mafioso.server.messages import pad_to, screen_text
+from mafioso.server.messages import PAD, encode, pad_to, screen_text, seat_message
 from mafioso.server.schemas import (
     HOST_MESSAGES,
     SEAT_MESSAGES,
@@ -136,6 +137,10 @@ class Session:
         self.outbox: deque[tuple[str, bool]] = deque()
         """``(text, is_state)`` in order; at most one state waits (the newest)."""
         self.ready = asyncio.Event()
+        self.later = False
+        """Inside :meth:`receive_async`: what stores to the database is left in :attr:`pending`."""
+        self.pending: Callable[[], Awaitable[None]] | None = None
+        """The rest of the message's work, to be awaited (a staged decision's commit, *Time is up*)."""
         self.cut: Callable[[], None] = lambda: None
         """Set by the socket loop: drop the connection at once (a client that does not read)."""
         self.sockets: Sockets | None = None
@@ -206,6 +211,8 @@ class Session:
         still waiting: only the newest matters), then check that the client keeps reading."""
         if self.state in (SessionState.CONNECTED, SessionState.CLOSED) or self.holding:
             return
+        if self.table is not None and self.table.writing:
+            return  # a decision not stored yet is never shown: every screen is pushed once it is
         text = self.render()
         key = COUNTDOWN.sub("", text).rstrip()
         if force or key != self.last:
@@ -241,9 +248,10 @@ class Session:
 
     # -- messages in -------------------------------------------------------------------------
     def receive(self, text: str) -> None:
-        """Handle one text frame after the hello: apply it and queue the reply (never raises)."""
-        if self.table is not None and self.table.timeline is not None:
-            self.table.timeline.received(self.label)
+        """Handle one text frame after the hello: apply it and queue the reply (never raises).
+        A decision is stored on this thread (tests without a loop); the socket loop uses
+        :meth:`receive_async`."""
+        self._received()
         self.holding = True
         try:
             reply = self.handle(text)
@@ -251,9 +259,45 @@ class Session:
             reply = error_text(error, self.lang)
         finally:
             self.holding = False
+        self._answer(reply)
+
+    async def receive_async(self, text: str) -> None:
+        """:meth:`receive` for the socket loop: a table's messages are handled one at a time,
+        and a decision is stored by the writer, off the event loop, before it is acknowledged;
+        meanwhile the loop serves every other table."""
+        table = self.table
+        assert table is not None
+        async with table.lock:
+            self._received()
+            self.holding = self.later = True
+            try:
+                reply = self.handle(text)
+                pending, self.pending = self.pending, None
+                if pending is not None:
+                    # shielded: a socket closed meanwhile must not leave the table half written
+                    await asyncio.shield(pending())
+            except Exception as error:  # every refusal is shown, never raised
+                reply = error_text(error, self.lang)
+            finally:
+                self.holding = self.later = False
+                self.pending = None
+        self._answer(reply)
+
+    def _received(self) -> None:
+        if self.table is not None and self.table.timeline is not None:
+            self.table.timeline.received(self.label)
+
+    def _answer(self, reply: dict[str, Any] | None) -> None:
         if reply is not None:
             self.reply(reply)
         self.push()  # then the state this message led to, if it changed
+
+    def _decide(self, table: Table, seat: int, prompt: object, choice: Any) -> None:
+        """Take a decision: staged for the writer in the socket loop, else stored at once."""
+        if self.later:
+            self.pending = functools.partial(table.commit, table.stage_decision(seat, prompt, choice))
+        else:
+            table.decide(seat, prompt, choice)
 
     def handle(self, text: str) -> dict[str, Any] | None:
         """Apply one client message; returns an acknowledgement to send, if any."""
@@ -281,7 +325,7 @@ class Session:
         if isinstance(message, Decide):
             if self.member.seat is None:
                 raise NotNow(N_("the host has not dealt the cards yet"))
-            table.decide(self.member.seat, message.prompt, message.choice)
+            self._decide(table, self.member.seat, message.prompt, message.choice)
             return {"type": "ack", "prompt": message.prompt}
         if table.stage != "lobby":
             raise NotNow(N_("the cards are dealt: seats can no longer be left"))
@@ -302,11 +346,17 @@ class Session:
         if isinstance(message, Deal):
             table.deal(message.order)
         elif isinstance(message, Decide):
-            table.decide(GM, message.prompt, message.choice)
+            self._decide(table, GM, message.prompt, message.choice)
         elif isinstance(message, Hand):
-            table.decide_for(message.prompt, message.choice)
+            if self.later:  # stored by the writer, like a phone's decision
+                self.pending = functools.partial(table.commit, table.stage_for(message.prompt, message.choice))
+            else:
+                table.decide_for(message.prompt, message.choice)
         elif isinstance(message, TimeUp):
-            table.time_up()
+            if self.later:
+                self.pending = table.time_up_async
+            else:
+                table.time_up()
         elif isinstance(message, AddBot):
             table.add_bot()
         elif isinstance(message, Again):
@@ -405,11 +455,12 @@ class Sockets:
                 self.watchers[network] = left
             else:
                 self.watchers.pop(network, None)
-        for key, same_pass in list(self.by_pass.items()):
-            if session in same_pass:
-                same_pass.remove(session)
-                if not same_pass:
-                    del self.by_pass[key]
+        key = session.pass_key or ""  # fixed since its hello: no need to look through every pass
+        same_pass = self.by_pass.get(key)
+        if same_pass is not None and session in same_pass:
+            same_pass.remove(session)
+            if not same_pass:
+                del self.by_pass[key]
 
     def count(self, table: Table) -> int:
         """Open sockets of ``table``."""
@@ -417,8 +468,38 @@ class Sockets:
 
     def notify(self, table: Table) -> None:
         """Queue the new state for every screen of ``table`` whose message changed."""
-        for session in list(self.by_table.get(table.id, ())):
+        sessions = list(self.by_table.get(table.id, ()))
+        if table.writing:
+            return  # pushed once the decision is stored (or forgotten)
+        if any(s.member is not None and s.member.seat is not None for s in sessions):
+            prerender(table)
+        for session in sessions:
             session.push()
+
+
+def prerender(table: Table) -> None:
+    """Build every seat's message of the table's current version once, padded alike.
+
+    ``seat_text`` pads each seat's message to the longest of the table's seats, so rendering
+    seat by seat built every seat's message twice (once to measure, once to send): the largest
+    cost of a decision. Here each is built once, measured, padded to the same size by the same
+    rule and left in the table's render cache, where ``screen_text`` finds it.
+    """
+    if table.game is None:
+        return
+    if table.rendered_at != table.version:
+        table.rendered.clear()
+        table.rendered_at = table.version
+    elif any(key.startswith("seat:") for key in table.rendered):
+        return
+    seated = [m for m in table.record.members if m.seat is not None]
+    texts = {m.token: encode(seat_message(table, m.seat, m.name)) for m in seated}
+    _version, size = table.sizes
+    longest = max((len(text.encode()) for text in texts.values()), default=0)
+    size = max(size, longest + (-longest % PAD))
+    table.sizes = (table.version, size)
+    for token, text in texts.items():
+        table.rendered["seat:" + token] = text + " " * (size - len(text.encode()))
 
 
 # -- the socket loop -------------------------------------------------------------------------
@@ -461,7 +542,7 @@ async def _read(session: Session, closed: asyncio.Event) -> None:
         if "text" not in message or message["text"] is None:
             session.reply(error_text(BadMessage(N_("send JSON text frames, not binary ones")), session.lang))
             continue
-        session.receive(message["text"])
+        await session.receive_async(message["text"])
 
 
 async def _next(socket: WebSocket, closed: asyncio.Event) -> dict[str, Any] | None:

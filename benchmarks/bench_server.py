@@ -1,0 +1,320 @@
+"""Load benchmark of ``mafioso serve``: N tables of ten bot phones, against a bare echo server.
+
+Usage::
+
+    PYTHONPATH=src python benchmarks/bench_server.py --tables 10,100 --db sqlite,postgresql \
+        --seconds 20 [--think 2,5]
+
+For each number of tables and each database, a server is started in a process of its own
+(``mafioso.server.serve.serve`` with the secret steps at zero seconds, trusting this machine's
+``X-Forwarded-For`` so that each table's setup counts as another client for the rate limits),
+the tables are created, joined and dealt over HTTP and WebSockets, and every phone plays for
+``--seconds``. In the same run, a bare Starlette WebSocket server (``--echo-server``) gets the
+same client load: ten phones per room, one prompted seat at a time; each decision (a 1 KiB
+frame) is answered with an acknowledgement and a state of the same size as mafioso's to every
+phone of the room. That is the least any server must do for this traffic.
+
+Reported per run: decisions/s; p50 and p99 from a decision to its acknowledgement and to each
+other seat's next state; the server's CPU per decision and its memory per table (resident set
+size after setup, less the size before); and each as a ratio to the echo server's. Times are
+measured on this machine, client and server sharing its cores: read them as ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import resource
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import psutil  # type: ignore[import-untyped]
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "src")]
+
+from benchmarks.phones import BotTable, Figures, Pace, deal, pad_frame, percentile, play_tables  # noqa: E402
+
+STATE_BYTES = 8192
+"""The size of a seat's state in the echo server (mafioso pads a seat's message to 8 KiB)."""
+
+
+# -- the echo server ---------------------------------------------------------------------------
+def echo_app() -> Any:
+    """A bare Starlette WebSocket server: rooms of phones, one prompted seat at a time."""
+    from starlette.applications import Starlette
+    from starlette.routing import WebSocketRoute
+    from starlette.websockets import WebSocket, WebSocketDisconnect
+
+    rooms: dict[str, list[WebSocket]] = {}
+    turns: dict[str, int] = {}
+    counter = iter(range(1 << 62))
+
+    def state(room: str, index: int) -> str:
+        turn = turns[room]
+        prompts = [] if index != turn else [{"id": f"e{next(counter)}", "seat": index + 1, "act": "vote",
+                                            "options": [{"value": 1}, {"value": 2}], "kind": "choose",
+                                            "optional": False}]
+        text = json.dumps({"type": "state", "prompts": prompts, "events": []})
+        return text + " " * (STATE_BYTES - len(text))
+
+    async def endpoint(socket: WebSocket) -> None:
+        await socket.accept()
+        try:
+            hello = json.loads(await socket.receive_text())
+        except WebSocketDisconnect:
+            return
+        room = str(hello["seat"]).split(":")[0]
+        members = rooms.setdefault(room, [])
+        turns.setdefault(room, 0)
+        members.append(socket)
+        index = len(members) - 1
+        await socket.send_text(state(room, index))
+        try:
+            while True:
+                await socket.receive_text()
+                await socket.send_text(pad_frame({"type": "ack"}))
+                turns[room] = random.randrange(len(members))
+                for number, member in enumerate(list(members)):
+                    with contextlib.suppress(Exception):
+                        await member.send_text(state(room, number))
+        except WebSocketDisconnect:
+            members.remove(socket)
+
+    return Starlette(routes=[WebSocketRoute("/ws", endpoint)])
+
+
+def run_echo_server(port: int) -> None:
+    import uvicorn
+
+    from mafioso.server.serve import bind, uvicorn_config
+
+    listener = bind("127.0.0.1", port)
+    uvicorn.Server(uvicorn_config(echo_app())).run(sockets=[listener])
+
+
+# -- servers in processes of their own ---------------------------------------------------------------
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextlib.contextmanager
+def server_process(kind: str, db: str | None) -> Iterator[tuple[str, psutil.Process]]:
+    """Start a server (``echo`` or ``mafioso`` over ``db``) and yield its base URL and process."""
+    port = free_port()
+    if kind == "echo":
+        code = f"from benchmarks.bench_server import run_echo_server; run_echo_server({port})"
+    else:
+        code = (f"from mafioso.server.serve import serve; serve('127.0.0.1', {port}, {db!r}, 'en', "
+                f"('127.0.0.1',), 0.0)")
+    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}"}
+    process = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+                break
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the {kind} server did not start")
+            time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}", psutil.Process(process.pid)
+    finally:
+        process.terminate()
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+# -- one run -----------------------------------------------------------------------------------------
+@dataclass
+class Result:
+    """What one run measured."""
+
+    label: str
+    tables: int
+    figures: Figures
+    seconds: float
+    cpu: float
+    memory: float
+
+    @property
+    def rate(self) -> float:
+        return self.figures.decisions / self.seconds if self.seconds else 0.0
+
+    @property
+    def cpu_per_decision(self) -> float:
+        return self.cpu / self.figures.decisions if self.figures.decisions else float("nan")
+
+
+async def setup_mafioso(base: str, count: int) -> list[BotTable]:
+    """Create, join and deal ``count`` tables, each from a client address of its own (through
+    the trusted proxy header), as ``count`` households would."""
+    import httpx
+
+    ws = base.replace("http://", "ws://")
+    gate = asyncio.Semaphore(16)
+    async with httpx.AsyncClient(base_url=base, timeout=120, limits=httpx.Limits(max_connections=32)) as client:
+
+        async def one(number: int) -> BotTable:
+            headers = {"x-forwarded-for": f"10.{number // 250}.{number % 250}.1"}
+            async with gate:
+                made = (await client.post("/api/tables", headers=headers,
+                                          json={"edition": "sport", "players": 10, "step_seconds": 0})).json()
+                tokens = []
+                for seat in range(10):
+                    joined = await client.post("/api/join", headers=headers,
+                                               json={"code": made["code"], "name": f"Bot {seat + 1}"})
+                    tokens.append(joined.json()["token"])
+                table = BotTable(made["code"], made["host"], tokens)
+                await deal(ws, table)
+                return table
+
+        return list(await asyncio.gather(*(one(n) for n in range(count))))
+
+
+def cpu_seconds(process: psutil.Process) -> float:
+    times = process.cpu_times()
+    return float(times.user + times.system)
+
+
+async def measure(label: str, base: str, process: psutil.Process, tables: list[BotTable], seconds: float,
+                  think: tuple[float, float], before_rss: int) -> Result:
+    """Let every phone connect (at most 200 handshakes at once), then measure ``seconds`` of play."""
+    ws = base.replace("http://", "ws://")
+    total = 10 * len(tables)
+    stop_at = [float("inf")]
+    pace = Pace(think=think, stop=lambda: time.perf_counter() > stop_at[0], connecting=asyncio.Semaphore(200),
+                reconnect=True)
+    playing = asyncio.create_task(play_tables([ws], tables, 1, pace))
+    ramp = time.perf_counter() + 300
+    while pace.connected < total and time.perf_counter() < ramp and not playing.done():
+        await asyncio.sleep(0.2)
+    started = time.perf_counter()
+    stop_at[0] = started + seconds
+    cpu_before = cpu_seconds(process)
+    marks = [(len(t.figures.acks), len(t.figures.updates), t.figures.decisions) for t in tables]
+    peak = [process.memory_info().rss]
+    while time.perf_counter() < stop_at[0] and not playing.done():
+        await asyncio.sleep(1.0)
+        with contextlib.suppress(psutil.Error):
+            peak.append(process.memory_info().rss)
+    cpu = cpu_seconds(process) - cpu_before
+    elapsed = time.perf_counter() - started
+    await playing
+    figures = Figures()
+    for table, (acks, updates, decisions) in zip(tables, marks, strict=True):
+        figures.acks += table.figures.acks[acks:]
+        figures.updates += table.figures.updates[updates:]
+        figures.decisions += table.figures.decisions - decisions
+        figures.errors += table.figures.errors
+        figures.reconnects += table.figures.reconnects
+    if pace.connected < total:
+        figures.errors.append(f"only {pace.connected} of {total} phones connected")
+    memory = (max(peak) - before_rss) / max(1, len(tables))
+    return Result(label, len(tables), figures, elapsed, cpu, memory)
+
+
+async def run_one(kind: str, db: str | None, count: int, seconds: float, think: tuple[float, float]) -> Result:
+    label = "echo" if kind == "echo" else ("postgresql" if db and db.startswith("postgresql") else "sqlite")
+    with server_process(kind, db) as (base, process):
+        await asyncio.sleep(0.5)
+        before = process.memory_info().rss
+        if kind == "echo":
+            tables = [BotTable(f"R{n}", "", [f"R{n}:{seat}" for seat in range(10)]) for n in range(count)]
+        else:
+            tables = await setup_mafioso(base, count)
+        return await measure(label, base, process, tables, seconds, think, before)
+
+
+def report(results: list[Result]) -> list[str]:
+    """One line per run, with the ratios to the echo server of the same number of tables."""
+    echo = {r.tables: r for r in results if r.label == "echo"}
+    lines = [f"{'server':<11} {'tables':>6} {'dec/s':>7} {'ack p50':>8} {'ack p99':>8} {'upd p50':>8} "
+             f"{'upd p99':>8} {'CPU/dec':>8} {'MB/table':>8}   ratios to echo (ack p99, upd p99, CPU/dec)"]
+    for r in results:
+        f = r.figures
+        line = (f"{r.label:<11} {r.tables:>6} {r.rate:>7.0f} {ms(percentile(f.acks, .5))} {ms(percentile(f.acks, .99))} "
+                f"{ms(percentile(f.updates, .5))} {ms(percentile(f.updates, .99))} {ms(r.cpu_per_decision)} "
+                f"{r.memory / 1e6:>8.2f}")
+        base = echo.get(r.tables)
+        if base is not None and r is not base:
+            line += (f"   {ratio(percentile(f.acks, .99), percentile(base.figures.acks, .99))} "
+                     f"{ratio(percentile(f.updates, .99), percentile(base.figures.updates, .99))} "
+                     f"{ratio(r.cpu_per_decision, base.cpu_per_decision)}")
+        if f.errors:
+            line += f"   ({len(f.errors)} phone errors: {f.errors[0]})"
+        lines.append(line)
+    return lines
+
+
+def ms(value: float) -> str:
+    return f"{value * 1000:>6.1f}ms"
+
+
+def ratio(value: float, base: float) -> str:
+    return f"{value / base:5.2f}x" if base and base == base else "    -"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", default="10,100", help="numbers of tables, comma-separated")
+    parser.add_argument("--db", default="sqlite", help="sqlite and/or postgresql, comma-separated")
+    parser.add_argument("--seconds", type=float, default=20.0, help="how long the phones play in each run")
+    parser.add_argument("--think", default="0,0", help="seconds a phone waits before answering: low,high")
+    parser.add_argument("--echo-server", type=int, default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.echo_server is not None:
+        run_echo_server(args.echo_server)
+        return
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stop the servers and PostgreSQL on the way out
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    think = tuple(float(x) for x in args.think.split(","))
+    assert len(think) == 2
+    results: list[Result] = []
+    postgres = None
+    try:
+        for count in [int(n) for n in args.tables.split(",")]:
+            results.append(asyncio.run(run_one("echo", None, count, args.seconds, think)))
+            print("\n".join(report(results)[-1:]), flush=True)
+            for db in args.db.split(","):
+                if db == "postgresql":
+                    if postgres is None:
+                        postgres = start_postgres()
+                    url = postgres.new_database()
+                else:
+                    url = str(Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-{os.getpid()}-{count}.sqlite3")
+                results.append(asyncio.run(run_one("mafioso", url, count, args.seconds, think)))
+                print("\n".join(report(results)[-1:]), flush=True)
+    finally:
+        if postgres is not None:
+            postgres.stop()
+    print("\n".join(report(results)))
+
+
+def start_postgres() -> Any:
+    from tests.server.conftest import PostgresServer, postgres_bin
+
+    initdb, pg_ctl = postgres_bin("initdb"), postgres_bin("pg_ctl")
+    assert initdb and pg_ctl, "PostgreSQL's initdb and pg_ctl were not found"
+    server = PostgresServer(initdb, pg_ctl)
+    server.start()
+    return server
+
+
+if __name__ == "__main__":
+    main()

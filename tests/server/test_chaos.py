@@ -1,0 +1,25 @@
+"""The chaos run, CI-sized: tables play while the server is killed, PostgreSQL restarted and
+connections cut; nothing acknowledged is lost, nothing is stored twice, no secret leaks.
+
+The full run (100 tables, five minutes) is ``benchmarks/chaos.py``; its counts are in
+``docs/server.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from benchmarks.chaos import run
+
+from tests.server.conftest import PostgresServer
+
+
+def test_tables_survive_kills_restarts_and_cuts(postgres_server: PostgresServer) -> None:
+    counts = asyncio.run(run(tables=6, seconds=20, seed=7, postgres=postgres_server, grace=90))
+    report = "\n".join(counts.lines())
+    print(report)
+    assert sum(counts.actions.values()) >= 4, report
+    assert counts.set_aside == 0 and counts.over + counts.resumed == counts.tables, report
+    assert counts.acked > 50 and counts.states > 100, report
+    assert counts.lost == 0 and counts.twice == 0, report
+    assert counts.leaks == 0, report
