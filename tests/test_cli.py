@@ -410,3 +410,12 @@ def test_scenario_errors_are_json_with_json(tmp_path: Path) -> None:
     path = write(tmp_path, "bad.yaml", BASE + "players: ten\n")
     result = runner.invoke(app, ["scenario", path, "--json"])
     assert result.exit_code == 2 and json.loads(result.stdout)["type"] == "ScenarioError"
+
+
+def test_python_dash_m_runs_the_same_command_line() -> None:
+    """``python -m mafioso`` is the ``mafioso`` command (a venv's scripts may not be on the PATH)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "mafioso", "--version"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.startswith("mafioso "), done.stderr
