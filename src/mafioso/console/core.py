@@ -53,7 +53,8 @@ NAME_MARK = "\u2060"
 
 Entry = dict[str, Any]
 """``{"do": "answer", "seat", "prompt", "choice"}``, ``{"do": "learn", "role", "seats"}`` or
-``{"do": "ack"}`` (a call that asks nothing has been read)."""
+``{"do": "ack"}`` (a call that asks nothing has been read), or ``{"do": "count", "hands",
+"prompts"}`` (a hand vote entered as how many hands were raised)."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,10 @@ class Step:
     """The roles a turned-up card may show (``peek`` steps)."""
     tools: list[Ask] = field(default_factory=list)
     """The facilitator's own actions open now (sport's fouls and removals), any time."""
+    count_max: int = 0
+    """How many hands may be entered at once (``0``: this vote is not entered by count)."""
+    count_note: str = ""
+    """Why this hand vote is entered per voter, when the rules need who voted."""
     revision: int = 0
 
     def to_json(self) -> dict[str, Any]:
@@ -165,6 +170,9 @@ class Console:
         self.closing: tuple[Any, str] | None = None
         """The call the last answer was given in (its phase and how it is called), until the
         script moves on: the next step opens with its sleep line, after its results are shown."""
+        self.counted: set[int] = set()
+        """The events (by index) of hand votes entered by count: their voters are not known."""
+        self.counted_prompts: set[str] = set()
         self.acts: dict[str, str] = {}
         """The act of every prompt answered, by prompt id (prompt ids do not always name it)."""
         self.game = self._new_game()
@@ -255,6 +263,8 @@ class Console:
             self._learn(entry)
         elif action == "ack":
             self._ack()
+        elif action == "count":
+            self._count(entry)
         else:
             raise BadEntry(N_("That entry is not one the console knows."))
         return self.step()
@@ -273,6 +283,10 @@ class Console:
         if prompt is None:
             return None
         return choice_to_json(self.game._timeout_choice(prompt))
+
+    def count(self, hands: int) -> Step:
+        """Enter the hand vote on screen as how many hands were raised."""
+        return self.enter({"do": "count", "hands": hands, "prompts": [p.id for p in self._count_prompts()]})
 
     def ack(self) -> Step:
         """The call on screen, which asks nothing, has been read."""
@@ -317,6 +331,52 @@ class Console:
             self.closing = call
             self.eyes_open = not secret
         self._after_entry()
+
+    def _count_prompts(self) -> list[Prompt]:
+        """The hand-played voters' prompts of the vote on screen, if the edition's rules let the
+        facilitator enter it as a count (every real prompt a yes-or-no hand of a countable act)."""
+        acts = script.COUNT_ACTS.get(self.edition.id, frozenset())
+        pending = self._real_pending()
+        if self.game.is_over() or self.game.secret_step or not pending:
+            return []
+        if any(p.act not in acts or p.seat == GM or "yes" not in p.options for p in pending):
+            return []
+        return sorted((p for p in pending if p.seat not in self.setup.phones), key=lambda p: p.seat)
+
+    def _count(self, entry: Mapping[str, Any]) -> None:
+        """A hand vote by count: the first ``hands`` voters in seat order say yes, the others no
+        (the rules use only the number; the log's voters then stand for the hands raised)."""
+        hands, ids = entry.get("hands"), entry.get("prompts")
+        if type(hands) is not int or not isinstance(ids, list):
+            raise BadEntry(N_("Type how many hands were raised, as a number."))
+        blocker = self._blocker()
+        if blocker is not None:
+            raise OutOfOrder(N_("First: {what}"), what=blocker)
+        prompts = self._count_prompts()
+        if not prompts or sorted(ids) != sorted(p.id for p in prompts):
+            raise OutOfOrder(N_("There is no hand vote to enter by count now."))
+        if hands < 0:
+            raise BadEntry(N_("The number of hands cannot be negative."))
+        if hands > len(prompts):
+            raise BadEntry(N_("{hands} hands, but only {count} players vote now."), hands=hands, count=len(prompts))
+        kept, first = list(self.entries), len(self.game.events)
+        try:
+            for number, prompt in enumerate(prompts):
+                self.acts[prompt.id] = prompt.act
+                self.game.decide(prompt.seat, prompt.id, "yes" if number < hands else "no")
+        except MafiosoError:
+            self._replay(kept, strict=True)
+            raise OutOfOrder(N_("There is no hand vote to enter by count now.")) from None
+        stored: Entry = {"do": "count", "hands": hands, "prompts": [p.id for p in prompts]}
+        nominee = getattr(prompts[0].data, "nominee", None)
+        if type(nominee) is int:
+            stored["nominee"] = nominee
+        self.entries.append(stored)
+        self.closing = None
+        self.eyes_open = True
+        self._after_entry()
+        self.counted_prompts.update(p.id for p in prompts)
+        self.counted.update(i for i in range(first, len(self.game.events)) if self.game.events[i].kind == "vote.count")
 
     def _blocker(self) -> str | None:
         """What must be done before any answer: a call to read, a role to learn."""
@@ -443,6 +503,7 @@ class Console:
         self.known = {}
         self.asked_roles = set()
         self.calls, self.acked, self.window_start = [], 0, 0
+        self.counted, self.counted_prompts = set(), set()
         self._after_entry()
         dropped: list[Entry] = []
         for entry in entries:
@@ -621,6 +682,10 @@ class Console:
                 acts.append(line)
         step.read += acts
         step.asks = [self._ask(p) for p in hand]
+        step.count_max = len(self._count_prompts())
+        voting = [p for p in hand if p.act == "vote" and "yes" in p.options]
+        if voting and not step.count_max and self.edition.id in script.PER_VOTER:
+            step.count_note = _(script.PER_VOTER[self.edition.id], self.lang)
         if phones:
             step.notes.append(_("Waiting for the phones: {names}.", self.lang).format(
                 names=", ".join(self.name(seat) for seat in phones)))
@@ -689,10 +754,10 @@ class Console:
         show: list[str] = []
         start = self._last_window_start()
         unknown = self._unlearned()
-        for event in self.game.events[start:]:
+        for index, event in enumerate(self.game.events[start:], start):
             if unknown & event.audience.seats:
                 continue  # told to a seat whose card is not learned yet: the completed deal's guess
-            line = self._line(event)
+            line = self._line(event, index)
             if line is None:
                 continue
             if event.audience.public:
@@ -711,9 +776,12 @@ class Console:
     def _last_window_start(self) -> int:
         return self._window_before
 
-    def _line(self, event: Event) -> str | None:
+    def _line(self, event: Event, index: int = -1) -> str | None:
         if event.kind in QUIET:
             return None
+        if index in self.counted:  # entered by count: who raised a hand is not known
+            return _("Votes against {nominee}: {votes}.", self.lang).format(
+                nominee=self.name(event.data["nominee"]), votes=event.data["votes"])
         named = event._replace(data={k: self._named(k, v) for k, v in event.data.items()})
         line = narrate(self.edition, named, self.lang)
         if line is None:
@@ -747,6 +815,8 @@ class Console:
         action = entry.get("do")
         if action == "ack":
             return _("a call read", self.lang)
+        if action == "count":
+            return self._describe_count(entry)
         if action == "learn":
             seats = ", ".join(self.name(s) for s in entry.get("seats", ())) or _("nobody", self.lang)
             return _("{role}: {seats}", self.lang).format(
@@ -760,6 +830,17 @@ class Console:
         elif isinstance(choice, dict) and set(choice) == {"what", "seat"}:
             choice = Move(choice["what"], choice["seat"])
         return f"{who}: {self._did(prompt, choice)}"
+
+    def _describe_count(self, entry: Mapping[str, Any]) -> str:
+        """A vote entered by count, in words: how many hands, for what."""
+        hands = entry.get("hands", 0)
+        ids = entry.get("prompts") or [""]
+        if self.acts.get(str(ids[0])) == "lift":
+            return _("{hands} hands to remove the tied players", self.lang).format(hands=hands)
+        nominee = entry.get("nominee")
+        if type(nominee) is not int:
+            return _("{hands} hands", self.lang).format(hands=hands)
+        return _("{hands} hands against {name}", self.lang).format(hands=hands, name=self.name(nominee))
 
     # -- a phone seat ------------------------------------------------------------------------
     def phone_view(self, seat: int) -> dict[str, Any]:
@@ -791,7 +872,8 @@ class Console:
         for seat in game.state.seats:
             number = seat.number
             did = [f"{phase_name(self._phase_of(d.prompt), self.lang)}: {self._did(d.prompt, d.choice)}"
-                   for d in game.decisions if d.seat == number and not d.prompt.startswith("gm.")]
+                   for d in game.decisions if d.seat == number and not d.prompt.startswith("gm.")
+                   and d.prompt not in self.counted_prompts]
             told = [line for e in game.events if not e.audience.public and number in e.audience.seats
                     for line in [self._line(e)] if line]
             known = self.setup.roles != "learned" or number in self.known
@@ -848,12 +930,12 @@ class Console:
         """Every event in words, the facilitator's ones included, phase by phase."""
         lines: list[str] = []
         phase = None
-        for event in self.game.events:
+        for index, event in enumerate(self.game.events):
             if event.kind == PHASE and str(event.phase) != phase:
                 phase = str(event.phase)
                 lines.append(f"— {phase_name(event.phase, self.lang)} —")
                 continue
-            line = self._line(event)
+            line = self._line(event, index)
             if line and not event.audience.public:
                 told = ", ".join(self.name(s) for s in sorted(event.audience.seats)) or _("facilitator", self.lang)
                 line = _("({who} only) {line}", self.lang).format(who=told, line=line)

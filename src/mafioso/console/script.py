@@ -148,6 +148,16 @@ EDITION_ACT_LINES: Mapping[str, Mapping[str, str]] = {
 }
 """An edition's own line where two editions use one act id for different things."""
 
+COUNT_ACTS: Mapping[str, frozenset[str]] = {"sport": frozenset({"vote", "lift"})}
+"""Hand votes the facilitator may enter as a count: the edition's rules use only how many hands
+were raised (sport: the hands for each nominee, and for removing the tied; rulebook: Voting round)."""
+
+PER_VOTER: Mapping[str, str] = {
+    "vampires": N_("Enter each voter's hand: whether the Queen raised hers decides her pardon, "
+                   "so the console needs who voted."),
+}
+"""Why an edition's hand votes are entered per voter, shown on screen beside the vote."""
+
 EVERYONE_WAKE = N_("Everyone, open your eyes.")
 EVERYONE_SLEEP = N_("Everyone, close your eyes.")
 WAKE = N_("{roles}, open your eyes.")
