@@ -37,19 +37,16 @@ from mafioso.engine import (
     UnknownPrompt,
 )
 from mafioso.engine.choices import choice_to_json
-from mafioso.i18n import N_, _, narrate, phase_name, role_name
+from mafioso.i18n import SEAT_KEYS as I18N_SEAT_KEYS
+from mafioso.i18n import N_, _, narrate, phase_name, role_name, seat_words, seats_words
 
 QUIET = frozenset({PHASE, "role.dealt"})
 """Events the console does not read out: phases (it shows them) and dealt roles (the players
 hold their cards)."""
 
-SEAT_KEYS = frozenset({"held", "shots", "suspects", "candidates", "voter", "ward", "shooter", "named", "chosen",
-                       "commander", "previous", "seat", "by", "nominee", "victim", "target", "seats", "nominees", "voters", "tied",
-                       "order", "dead", "killed", "shot", "checked", "first", "second", "holder", "speaker"})
-"""Event fields that hold seat numbers."""
-
-NAME_MARK = "\u2060"
-"""An invisible mark before names put in a narrated line, so "seat Anna" reads "Anna"."""
+SEAT_KEYS = frozenset({"checked", "first", "second", "holder", "speaker", "dead"})
+"""Event fields that hold seat numbers beyond those the narration helper names itself
+(:data:`mafioso.i18n.SEAT_KEYS`): the console names them the same way."""
 
 Entry = dict[str, Any]
 """``{"do": "answer", "seat", "prompt", "choice"}``, ``{"do": "learn", "role", "seats"}`` or
@@ -456,6 +453,8 @@ class Console:
             raise OutOfOrder(N_("Nobody is woken as {role} now."), role=role_name(self.edition, role, self.lang))
         self._check_learned_seats(role, seats, required=asked is not None and asked[0] == role and asked[1])
         self._relearn({"do": "learn", "role": role, "seats": list(seats), "peek": peek})
+        if not peek:
+            self.eyes_open = False  # a role learned as it wakes: the table's eyes are closed
 
     def _peek_allowed(self, role: str) -> bool:
         return self._unknown_count(role) > 0
@@ -529,6 +528,8 @@ class Console:
         kept = {"do": "learn", "role": role, "seats": list(entry["seats"]), "peek": peek}
         self._apply_learn(kept)
         self.entries.append(kept)
+        if not peek:
+            self.eyes_open = False
 
     # -- undo --------------------------------------------------------------------------------
     def undo(self, index: int, revision: int) -> Undone:
@@ -636,10 +637,21 @@ class Console:
         count = self._unknown_count(role)
         step.learn_role, step.learn_count = role, count
         template = script.LEARN_ONE if count == 1 else script.LEARN_MANY
-        step.read = [_(script.WAKE, self.lang).format(roles=shown), _(template, self.lang).format(role=shown, count=count)]
+        step.read = [_(template, self.lang).format(role=shown, count=count)]
+        called = self._learning_call()
+        if not self.asked_roles & set(script.step_roles(self.edition, called)):  # its players are not awake yet
+            woken = self._call_name(called, script.step_roles(self.edition, called)) if called else ""
+            step.read.insert(0, _(script.WAKE, self.lang).format(roles=woken or shown))
         step.learn_seats = [Option(s, self._seat_label(s)) for s in range(1, len(self.setup.names) + 1)
                             if s not in self.known]
         return step
+
+    def _learning_call(self) -> str:
+        """The step whose players are woken while the console learns who they are: the call on
+        screen, or the step waiting for an answer ("" if the role is not one the step calls)."""
+        step = self.calls[self.acked].step if self.acked < len(self.calls) else self.game.phase.step
+        return step if len(script.step_roles(self.edition, step)) > 1 or step in script.CALL_NAMES.get(
+            self.edition.id, {}) else ""
 
     def _call_name(self, step: str, roles: Sequence[str]) -> str:
         """How a call is said: the team's name for a team, else the roles' names."""
@@ -697,7 +709,8 @@ class Console:
         template = script.EDITION_ACT_LINES.get(self.edition.id, {}).get(prompt.act) or script.ACT_LINES.get(prompt.act)
         data = dict(getattr(prompt.data, "_asdict", dict)()) if prompt.data is not None else {}
         nominee = data.get("nominee")
-        fields = {"name": self.name(prompt.seat), "nominee": self.name(nominee) if type(nominee) is int else ""}
+        nominee_words = seat_words(nominee, self.named_seats(), self.lang) if type(nominee) is int else ""
+        fields = {"name": self.name(prompt.seat), "nominee": nominee_words}
         if template is None:
             from mafioso.i18n import describe_prompt
 
@@ -779,27 +792,33 @@ class Console:
     def _line(self, event: Event, index: int = -1) -> str | None:
         if event.kind in QUIET:
             return None
+        names = self.named_seats()
         if index in self.counted:  # entered by count: who raised a hand is not known
             return _("Votes against {nominee}: {votes}.", self.lang).format(
-                nominee=self.name(event.data["nominee"]), votes=event.data["votes"])
-        named = event._replace(data={k: self._named(k, v) for k, v in event.data.items()})
-        line = narrate(self.edition, named, self.lang)
-        if line is None:
-            return None
-        for word in ("seats ", "seat ", "Seats ", "Seat "):
-            line = line.replace(word + NAME_MARK, "")
-        return line.replace(NAME_MARK, "")
+                nominee=seat_words(event.data["nominee"], names, self.lang), votes=event.data["votes"])
+        data = {k: self._named(k, v, names) for k, v in event.data.items()}
+        return narrate(self.edition, event._replace(data=data), self.lang, names)
 
-    def _named(self, key: str, value: Any) -> Any:
-        """Seat numbers in an event's data as names (the table knows people, not numbers)."""
-        if key not in SEAT_KEYS:
+    def named_seats(self) -> dict[int, str]:
+        """The seats whose player has a name of their own. A default name ("Player 7", "Gracz 7")
+        only says the seat: such a seat is shown by its number, once, by the words helper, so
+        a line never reads "gracz Gracz 7" or "Игрок Игрок 1"."""
+        return {seat: name for seat, name in enumerate(self.setup.names, 1) if not self.default_name(seat, name)}
+
+    def default_name(self, seat: int, name: str) -> bool:
+        """Whether ``name`` is only the seat word and number a set-up fills in when none is given."""
+        words = {"player", _("Player", self.lang).casefold(), _("Player", "en").casefold()}
+        parts = name.strip().casefold().rsplit(" ", 1)
+        return not name.strip() or (len(parts) == 2 and parts[0] in words and parts[1] == str(seat))
+
+    def _named(self, key: str, value: Any, names: dict[int, str]) -> Any:
+        """Seat numbers in fields the narration helper does not know as seats, named as it would."""
+        if key not in SEAT_KEYS or key in I18N_SEAT_KEYS:
             return value
         if type(value) is int and 1 <= value <= len(self.setup.names):
-            return NAME_MARK + self.name(value)
+            return seat_words(value, names, self.lang)
         if isinstance(value, list) and value and all(type(v) is int for v in value):
-            return NAME_MARK + ", ".join(self.name(v) for v in value)
-        if isinstance(value, list) and value and all(isinstance(v, list) and len(v) == 2 for v in value):
-            return ", ".join(" → ".join(self.name(x) if type(x) is int else str(x) for x in pair) for pair in value)
+            return seats_words(value, names, self.lang)
         return value
 
     def _ending(self) -> list[str]:

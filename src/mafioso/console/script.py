@@ -21,6 +21,7 @@ STEP_ROLES: Mapping[str, Mapping[str, tuple[str, ...]]] = {
     },
     "spytown": {"look": ("agent",), "kill": ("mafioso",), "meeting": ("mafioso",), "gang": ("mafioso",)},
     "vampires": {"hunters": ("hunter", "novice")},
+    "blitz": {"goons": ("goon",)},
 }
 """Steps whose name is not a role or team id: the roles they wake (others resolve by id)."""
 
@@ -29,6 +30,7 @@ CALL_NAMES: Mapping[str, Mapping[str, str]] = {
     "vendetta": {"mafia": N_("Mafia"), "yakuza": N_("Yakuza")},
     "vampires": {"hunters": N_("Hunters")},
     "spytown": {"kill": N_("Mafia"), "meeting": N_("Mafia"), "gang": N_("Mafia")},
+    "blitz": {"goons": N_("Goons")},
 }
 """How the facilitator calls a step that wakes a whole team ("Mafia, open your eyes")."""
 
@@ -144,7 +146,8 @@ TOOL_LINES: Mapping[str, str] = {
 """The facilitator's own actions, as buttons."""
 
 EDITION_ACT_LINES: Mapping[str, Mapping[str, str]] = {
-    "blitz": {"swap": N_("Stranger, swap your card with the middle card, and look at your new card.")},
+    "blitz": {"swap": N_("Stranger, swap your card with the middle card, and look at your new card."),
+              "shoot": N_("Goons, take aim: point at the player you shoot tonight.")},
 }
 """An edition's own line where two editions use one act id for different things."""
 
