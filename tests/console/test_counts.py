@@ -29,7 +29,7 @@ def test_sport_vote_by_count_gives_the_hands_and_names_nobody() -> None:
     nominee = step.asks[0].question
     after = console.count(2)
     assert any(": 2." in line for line in after.announce), after.announce
-    counted = [line for line in after.announce if ": 2" in line][0]
+    counted = next(line for line in after.announce if ": 2" in line)
     assert "from" not in counted and "Anna" in nominee
     assert console.describe(console.entries[-1]) == "2 hands against Anna"
     assert not any("vote" in line for card in console.grimoire() for line in card["did"])

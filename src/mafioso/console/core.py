@@ -37,8 +37,8 @@ from mafioso.engine import (
     UnknownPrompt,
 )
 from mafioso.engine.choices import choice_to_json
-from mafioso.i18n import SEAT_KEYS as I18N_SEAT_KEYS
 from mafioso.i18n import N_, _, narrate, phase_name, role_name, seat_words, seats_words
+from mafioso.i18n import SEAT_KEYS as I18N_SEAT_KEYS
 
 QUIET = frozenset({PHASE, "role.dealt"})
 """Events the console does not read out: phases (it shows them) and dealt roles (the players
