@@ -83,3 +83,17 @@ def test_a_named_seat_reads_as_its_name_and_number_once() -> None:
     story = " ".join(console.story())
     assert re.search(r"Anna \(seat 1\)|Boris \(seat 2\)|Chen \(seat 3\)", story), story[:400]
     assert not re.search(r"(?i)seat (Anna|Boris|Chen)\b", story)
+
+
+@pytest.mark.parametrize(("edition", "steps"), [("sport", 6), ("vendetta", 6), ("vampires", 6)])
+def test_a_call_learned_as_it_wakes_is_not_woken_twice(edition: str, steps: int) -> None:
+    console = Console(Setup(edition, names(edition), roles="learned", seed=3))
+    truth, rng = truth_of(edition, 3), random.Random(1)
+    woken: list[str] = []
+    for _turn in range(steps):
+        step = console.step()
+        if step.kind == "public":
+            break
+        woken += [line for line in step.read if line.endswith("open your eyes.") and not line.startswith("Everyone")]
+        act(console, rng, truth)
+    assert woken and len(woken) == len(set(woken)), woken

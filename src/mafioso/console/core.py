@@ -170,6 +170,8 @@ class Console:
         self.counted: set[int] = set()
         """The events (by index) of hand votes entered by count: their voters are not known."""
         self.counted_prompts: set[str] = set()
+        self.learned_at = ""
+        """The call at which the last role was learned as it woke (its players are awake)."""
         self.acts: dict[str, str] = {}
         """The act of every prompt answered, by prompt id (prompt ids do not always name it)."""
         self.game = self._new_game()
@@ -327,6 +329,7 @@ class Console:
         if seat != GM and not phone:
             self.closing = call
             self.eyes_open = not secret
+            self.learned_at = ""
         self._after_entry()
 
     def _count_prompts(self) -> list[Prompt]:
@@ -410,6 +413,7 @@ class Console:
         self.acked += 1
         self.closing = None
         self.eyes_open = False
+        self.learned_at = ""
         self.entries.append({"do": "ack"})
 
     # -- learning roles ----------------------------------------------------------------------
@@ -454,7 +458,19 @@ class Console:
         self._check_learned_seats(role, seats, required=asked is not None and asked[0] == role and asked[1])
         self._relearn({"do": "learn", "role": role, "seats": list(seats), "peek": peek})
         if not peek:
-            self.eyes_open = False  # a role learned as it wakes: the table's eyes are closed
+            self._woken_by_learning()
+
+    def _woken_by_learning(self) -> None:
+        """A role learned as it wakes: the table's eyes are closed, the last call's sleep line and
+        this call's wake line have been read (the learn step showed them), so the call's question
+        that follows does not repeat them."""
+        self.eyes_open = False
+        self.closing = None
+        self.learned_at = self._call_key()
+
+    def _call_key(self) -> str:
+        """The call now (its phase and step), to know whether its players were already woken."""
+        return f"{self.game.phase}/{self.game.phase.step}/{self.acked}"
 
     def _peek_allowed(self, role: str) -> bool:
         return self._unknown_count(role) > 0
@@ -503,6 +519,7 @@ class Console:
         self.asked_roles = set()
         self.calls, self.acked, self.window_start = [], 0, 0
         self.counted, self.counted_prompts = set(), set()
+        self.learned_at = ""
         self._after_entry()
         dropped: list[Entry] = []
         for entry in entries:
@@ -529,7 +546,7 @@ class Console:
         self._apply_learn(kept)
         self.entries.append(kept)
         if not peek:
-            self.eyes_open = False
+            self._woken_by_learning()
 
     # -- undo --------------------------------------------------------------------------------
     def undo(self, index: int, revision: int) -> Undone:
@@ -665,7 +682,7 @@ class Console:
         step.phase = call.phase
         roles = self._call_name(call.step, call.roles)
         step.wake = [s.number for s in self.game.state.seats if s.role in call.roles and s.alive]
-        step.read = [_(script.WAKE, self.lang).format(roles=roles)]
+        step.read = [] if self.learned_at == self._call_key() else [_(script.WAKE, self.lang).format(roles=roles)]
         if len(step.wake) > 1:
             step.read.append(_(script.MEET, self.lang))
         step.read.append(_(script.SLEEP, self.lang).format(roles=roles))
@@ -686,7 +703,8 @@ class Console:
             shown = self._call_name(self.game.phase.step, self._roles_asked())
             awake = {s.number for s in self.game.state.seats if s.alive and s.role in called}
             step.wake = sorted(awake | {p.seat for p in pending})
-            step.read = [_(script.WAKE, self.lang).format(roles=shown)]
+            if self.learned_at != self._call_key():
+                step.read = [_(script.WAKE, self.lang).format(roles=shown)]
         acts = []
         for prompt in pending:
             line = self._act_line(prompt)
