@@ -284,7 +284,7 @@ def test_a_vote_entered_by_count_on_the_page(browser: Any, server: Server) -> No
     page.fill("#count-hands", str(most + 1))
     page.click("#count-enter")
     page.wait_for_selector("#error:not([hidden])")
-    assert page.locator("#error").inner_text() == f"{most + 1} hands, but only {most} players vote now."
+    assert page.locator("#error").inner_text() == f"More hands ({most + 1}) than players voting now ({most})."
     assert api_state(server, token)["revision"] == revision
     page.locator("#count-hands").scroll_into_view_if_needed()
     shoot(page, "sport-vote-by-count-refused")
@@ -292,7 +292,7 @@ def test_a_vote_entered_by_count_on_the_page(browser: Any, server: Server) -> No
     page.click("#count-enter")
     wait_for_change(page, revision, [], "sport")
     after = api_state(server, token)
-    assert after["revision"] == revision + 1 and after["entries"][-1].startswith("3 hands against ")
+    assert after["revision"] == revision + 1 and after["entries"][-1].startswith("Hands against ") and after["entries"][-1].endswith(": 3")
     announced = page.locator("#announce").inner_text()
     assert ": 3." in announced and "from" not in announced, announced
     page.evaluate("window.scrollTo(0, 0)")

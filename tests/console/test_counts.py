@@ -31,7 +31,7 @@ def test_sport_vote_by_count_gives_the_hands_and_names_nobody() -> None:
     assert any(": 2." in line for line in after.announce), after.announce
     counted = next(line for line in after.announce if ": 2" in line)
     assert "from" not in counted and "Anna" in nominee
-    assert console.describe(console.entries[-1]) == "2 hands against Anna"
+    assert console.describe(console.entries[-1]) == "Hands against Anna: 2"
     assert not any("vote" in line for card in console.grimoire() for line in card["did"])
 
 
@@ -53,7 +53,7 @@ def test_too_many_hands_says_how_many_vote() -> None:
     to_vote(console)
     with pytest.raises(BadEntry) as refused:
         console.count(console.step().count_max + 1)
-    assert refused.value.say("en") == "11 hands, but only 10 players vote now."
+    assert refused.value.say("en") == "More hands (11) than players voting now (10)."
 
 
 def test_a_count_survives_a_rebuild_and_undo() -> None:

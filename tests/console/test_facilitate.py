@@ -90,7 +90,7 @@ def test_a_vote_by_count_at_the_terminal_and_a_bad_count_refused() -> None:
     facilitator.run()
     out = terminal.export_text()
     assert "Or type h and how many hands were raised" in out
-    assert "11 hands, but only 10 players vote now." in out
+    assert "More hands (11) than players voting now (10)." in out
     assert console.entries[-1]["do"] == "count" and console.entries[-1]["hands"] == 3
 
 

@@ -358,7 +358,7 @@ class Console:
         if hands < 0:
             raise BadEntry(N_("The number of hands cannot be negative."))
         if hands > len(prompts):
-            raise BadEntry(N_("{hands} hands, but only {count} players vote now."), hands=hands, count=len(prompts))
+            raise BadEntry(N_("More hands ({hands}) than players voting now ({count})."), hands=hands, count=len(prompts))
         kept, first = list(self.entries), len(self.game.events)
         try:
             for number, prompt in enumerate(prompts):
@@ -873,11 +873,11 @@ class Console:
         hands = entry.get("hands", 0)
         ids = entry.get("prompts") or [""]
         if self.acts.get(str(ids[0])) == "lift":
-            return _("{hands} hands to remove the tied players", self.lang).format(hands=hands)
+            return _("Hands to remove the tied players: {hands}", self.lang).format(hands=hands)
         nominee = entry.get("nominee")
         if type(nominee) is not int:
-            return _("{hands} hands", self.lang).format(hands=hands)
-        return _("{hands} hands against {name}", self.lang).format(hands=hands, name=self.name(nominee))
+            return _("Hands raised: {hands}", self.lang).format(hands=hands)
+        return _("Hands against {name}: {hands}", self.lang).format(hands=hands, name=self.name(nominee))
 
     # -- a phone seat ------------------------------------------------------------------------
     def phone_view(self, seat: int) -> dict[str, Any]:
