@@ -52,7 +52,8 @@ SKIPPED = frozenset({"value", "table", "config", "lobby", "id", "act", "kind", "
 SAME_WORD = {
     "ru": frozenset(),
     "pl": frozenset({"Mafia", "Lord", "Kitsune", "Lamia", "Nosferatu", "Agent", "Kapo", "Mafia Blitz",
-                     "Mafia (Spytown)", "Mafia: Vendetta", "Adwokat", "Sędzia", "Gang", "Mafioso"}),
+                     "Mafia (Spytown)", "Mafia: Vendetta", "Adwokat", "Sędzia", "Gang", "Mafioso",
+                     "bot"}),
 }
 """Texts that are rightly the same in English and the language (names of roles and games)."""
 
