@@ -48,6 +48,7 @@ from mafioso.engine import (
     Steps,
     Tied,
 )
+from mafioso.engine.errors import N_, Cast
 from mafioso.engine.steps import (
     NO,
     YES,
@@ -137,8 +138,7 @@ class SportEdition(Edition):
     def validate_cast(self, cast: Counter[str], options: Mapping[str, Any]) -> None:
         super().validate_cast(cast, options)
         if dict(cast) != CAST:
-            wanted = ", ".join(f"{n} {r}" for r, n in CAST.items())
-            raise SetupError(f"sport is played with exactly {wanted}")
+            raise SetupError(N_("sport is played with exactly {cast}"), cast=Cast(tuple(CAST.items())))
 
     def format_value(self, key: str, value: Any, lang: str) -> str | None:
         """The facilitator's record of the shots, as ``shooter → target`` pairs."""
