@@ -98,6 +98,28 @@ class OptionName:
 
 
 @dataclass(frozen=True, slots=True)
+class OptionNames:
+    """Several options named in a message: their keys in English, their labels on a screen."""
+
+    names: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return ", ".join(self.names) or "none"
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A value with an English text for ``str(error)`` (``sport``) and other words, marked
+    elsewhere for the catalog, for a screen (the edition's name, ``Sport Mafia``)."""
+
+    english: str
+    words: str
+
+    def __str__(self) -> str:
+        return self.english
+
+
+@dataclass(frozen=True, slots=True)
 class OptionChoices:
     """The choices an option takes: ``a, b`` in English, their labels on a screen."""
 

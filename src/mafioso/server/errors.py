@@ -11,8 +11,20 @@ from __future__ import annotations
 
 from mafioso.engine import Edition, MafiosoError, Phase
 from mafioso.engine.choices import Move
-from mafioso.engine.errors import Act, Cast, OptionChoices, OptionName, PhaseName, SeatName, Value, Values, Words
-from mafioso.i18n import Names, _, choice_label, option_choice, phase_name, role_name, seat_words, step_name
+from mafioso.engine.errors import (
+    Act,
+    Cast,
+    OptionChoices,
+    OptionName,
+    OptionNames,
+    PhaseName,
+    SeatName,
+    Shown,
+    Value,
+    Values,
+    Words,
+)
+from mafioso.i18n import N_, Names, _, choice_label, option_choice, phase_name, role_name, seat_words, step_name
 
 __all__ = ["Words", "message_of", "say"]
 
@@ -66,14 +78,17 @@ def _slot(value: object, lang: str, edition: Edition | None, names: Names | None
         shown = ", ".join(_value(v, lang, edition, names) or str(Value(v)) for v in value.values) or _("none", lang)
         return shown + (_(" (or pass)", lang) if value.optional else "")
     if isinstance(value, OptionName):
-        return _option_label(value.name, lang, edition)
+        return f"“{_option_label(value.name, lang, edition)}”"
+    if isinstance(value, OptionNames):
+        return ", ".join(f"“{_option_label(name, lang, edition)}”" for name in value.names) or _("none", lang)
+    if isinstance(value, Shown):
+        return _(value.words, lang)
     if isinstance(value, OptionChoices):
         return ", ".join(_option_choice(value.name, c, lang, edition) for c in value.choices)
     if isinstance(value, PhaseName):
         return _phase(value.phase, lang, edition)
-    if isinstance(value, Act):
-        words = _(edition.acts.get(value.act, value.act), lang) if edition is not None else value.act
-        return f"“{words}”"
+    if isinstance(value, Act):  # the question itself is on the screen; its act id is a developer's word
+        return _(N_("this question"), lang)
     if isinstance(value, Cast):
         return ", ".join(f"{count} {_role(role, lang, edition)}" for role, count in value.counts)
     return str(value)
