@@ -16,7 +16,7 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from mafioso.engine import available_editions, find_edition
+from mafioso.engine import Edition, MafiosoError, available_editions, find_edition
 from mafioso.i18n import N_, _, option_words, role_name
 from mafioso.server.catalogs import language_name, languages
 from mafioso.server.console import console_routes
@@ -45,13 +45,13 @@ STATUS = {"no_table": 404, "slow_down": 429, "too_many": 429, "too_large": 413}
 
 
 def refused(error: Exception, request: Request | None = None, table: Table | None = None,
-            lang: str = "") -> JSONResponse:
+            lang: str = "", edition: object = None) -> JSONResponse:
     """A refused request as JSON ``{"error": message, "code": code}`` with a 4xx status (never a
     stack trace; an unexpected error is logged with its traceback, as the bug it is). The message
     is in ``lang`` if given and known, else the request's (:func:`request_lang`), with the
-    table's names and labels."""
+    table's names and the labels of its edition (or of ``edition``, an id the request named)."""
     lang = lang if lang in languages() else request_lang(request, table)
-    body = error_text(error, lang, table)
+    body = error_text(error, lang, table, _edition(edition))
     status = STATUS.get(str(body.get("code")), 500 if body.get("code") == "internal" else 400)
     return JSONResponse({"error": body["message"], "code": body.get("code")}, status_code=status, headers=NO_STORE)
 
@@ -88,14 +88,24 @@ def accepted_lang(header: str, known: list[str]) -> str:
     return min(ranked)[2] if ranked else "en"
 
 
-def _form_lang(raw: bytes) -> str:
-    """The ``lang`` a refused table form asked for, if it can be read at all (else ``""``)."""
+def _edition(named: object) -> Edition | None:
+    """The edition a refused request named, if it names one (for the labels of its options)."""
+    if isinstance(named, Edition):
+        return named
+    try:
+        return find_edition(named) if isinstance(named, str) else None
+    except MafiosoError:
+        return None
+
+
+def _form_field(raw: bytes, field: str) -> str:
+    """A text field of a refused form (``lang``, ``edition``), if it can be read at all (else ``""``)."""
     try:
         form = json.loads(raw)
     except ValueError:
         return ""
-    lang = form.get("lang") if isinstance(form, dict) else None
-    return lang if isinstance(lang, str) else ""
+    value = form.get(field) if isinstance(form, dict) else None
+    return value if isinstance(value, str) else ""
 
 
 def _table_of(request: Request, code: object) -> Table | None:
@@ -171,7 +181,7 @@ async def cast(request: Request) -> Response:
         options = edition.resolve_options(dict(query.options))
         return JSONResponse({"cast": edition.recommended_cast(query.players, options)})
     except Exception as error:
-        return refused(error, request)
+        return refused(error, request, edition=request.query_params.get("edition"))
 
 
 async def create_table(request: Request) -> Response:
@@ -182,7 +192,7 @@ async def create_table(request: Request) -> Response:
         form = check_json(CreateTable, raw, "table form")
         table = _hub(request).create(form, _address(request))
     except Exception as error:
-        return refused(error, request, lang=_form_lang(raw))
+        return refused(error, request, lang=_form_field(raw, "lang"), edition=_form_field(raw, "edition"))
     return JSONResponse({"code": table.code, "host": table.record.host_token, "table": summary(table)}, headers=NO_STORE)
 
 

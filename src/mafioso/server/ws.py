@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from mafioso.engine import GM, MafiosoError
+from mafioso.engine import GM, Edition, MafiosoError
 from mafioso.i18n import N_, _
 from mafioso.server.errors import BadMessage, BadToken, NotNow, ServerError, TooMany, message_of
 from mafioso.server.limits import network_key
@@ -341,11 +341,12 @@ class Session:
         self.state = SessionState.CLOSED
 
 
-def error_text(error: Exception, lang: str = "en", table: Table | None = None) -> dict[str, Any]:
+def error_text(error: Exception, lang: str = "en", table: Table | None = None,
+               edition: Edition | None = None) -> dict[str, Any]:
     """The error shown on screen: our own message or the engine's, in the person's language
-    (seats by their names at ``table``), or a generic one (then logged with its traceback: only
-    a bug gets here)."""
-    edition = table.edition if table is not None else None
+    (seats by their names at ``table``, options by their labels in its edition or ``edition``),
+    or a generic one (then logged with its traceback: only a bug gets here)."""
+    edition = table.edition if table is not None else edition
     names = table.seat_names() if table is not None else None
     if isinstance(error, ServerError):
         return {"type": "error", "code": error.code, "message": message_of(error, lang, edition, names)}
