@@ -120,6 +120,16 @@ class Shown:
 
 
 @dataclass(frozen=True, slots=True)
+class EditionNames:
+    """Editions named in a message: their ids in English, their names on a screen."""
+
+    ids: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return ", ".join(self.ids) or "none installed"
+
+
+@dataclass(frozen=True, slots=True)
 class OptionChoices:
     """The choices an option takes: ``a, b`` in English, their labels on a screen."""
 

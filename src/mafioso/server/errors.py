@@ -9,11 +9,12 @@ message; no stack trace reaches a client.
 
 from __future__ import annotations
 
-from mafioso.engine import Edition, MafiosoError, Phase
+from mafioso.engine import Edition, MafiosoError, Phase, find_edition
 from mafioso.engine.choices import Move
 from mafioso.engine.errors import (
     Act,
     Cast,
+    EditionNames,
     OptionChoices,
     OptionName,
     OptionNames,
@@ -81,6 +82,8 @@ def _slot(value: object, lang: str, edition: Edition | None, names: Names | None
         return f"“{_option_label(value.name, lang, edition)}”"
     if isinstance(value, OptionNames):
         return ", ".join(f"“{_option_label(name, lang, edition)}”" for name in value.names) or _("none", lang)
+    if isinstance(value, EditionNames):
+        return ", ".join(_edition_name(edition_id, lang) for edition_id in value.ids) or _("none", lang)
     if isinstance(value, Shown):
         return _(value.words, lang)
     if isinstance(value, OptionChoices):
@@ -108,8 +111,16 @@ def _value(value: object, lang: str, edition: Edition | None, names: Names | Non
         what = choice_label(edition, value.what, lang) or value.what
         return what if value.seat is None else f"{what}: {_seat(value.seat, lang, names)}"
     if isinstance(value, str) and edition is not None:
-        return choice_label(edition, value, lang)
+        label = choice_label(edition, value, lang)
+        return label if label != value else None  # a word the edition does not know: quoted as given
     return None
+
+
+def _edition_name(edition_id: str, lang: str) -> str:
+    try:
+        return _(find_edition(edition_id).name, lang)
+    except MafiosoError:
+        return edition_id
 
 
 def _role(role: str, lang: str, edition: Edition | None) -> str:
