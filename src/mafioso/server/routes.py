@@ -102,7 +102,7 @@ def _form_field(raw: bytes, field: str) -> str:
     """A text field of a refused form (``lang``, ``edition``), if it can be read at all (else ``""``)."""
     try:
         form = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested too deep to read
         return ""
     value = form.get(field) if isinstance(form, dict) else None
     return value if isinstance(value, str) else ""
