@@ -31,7 +31,7 @@ from tests.server.test_hostile_table import BAD
 
 LANGS = ("ru", "pl")
 SRC = Path(__file__).resolve().parents[2] / "src" / "mafioso"
-WORD = re.compile(r"[A-Za-z]{4,}")
+WORD = re.compile(r"\b[A-Za-z]{4,}\b")
 QUOTED = re.compile(r"'[^']*'|“[^”]*”|„[^”]*”|«[^»]*»")
 TECHNICAL = {"JSON", "true", "false", "null", "Player", "role"}
 """Words a refusal may keep in any language: JSON's own words, the test players' names, and
