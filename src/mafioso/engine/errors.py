@@ -92,9 +92,11 @@ class OptionName:
     label on a screen (never the key)."""
 
     name: str
+    quoted: bool = True
+    """Quoted in English (``option 'night_seconds' takes...``), or bare (``set box_limits to false``)."""
 
     def __str__(self) -> str:
-        return repr(self.name)
+        return repr(self.name) if self.quoted else self.name
 
 
 @dataclass(frozen=True, slots=True)
