@@ -44,7 +44,7 @@ def test_editions_lists_every_available_edition(client: TestClient) -> None:
     ({"edition": "nope", "players": 10}, "no edition"),
     ({"edition": "sport", "players": 4}, "played by 10 players"),
     ({"edition": "sport", "players": "ten"}, "whole number"),
-    ({"edition": "sport", "players": 10, "options": {"stalemate": "maybe"}}, "stalemate"),
+    ({"edition": "sport", "players": 10, "options": {"stalemate": "maybe"}}, "Three nights without a kill"),
     ({"edition": "sport", "players": 10, "options": {"nothing": 1}}, "no option"),
     ({"edition": "sport", "players": 10, "cast": {"citizen": 10}}, "exactly"),
     ({"edition": "sport", "players": 10, "cast": {"citizen": -1}}, "cast.citizen: must be at least 0"),

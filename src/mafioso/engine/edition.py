@@ -14,7 +14,7 @@ from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mafioso.engine.errors import OptionError, SetupError
+from mafioso.engine.errors import N_, OptionError, OptionNames, SeatName, SetupError, Shown, Value, Values, Words
 from mafioso.engine.events import Event
 from mafioso.engine.options import Option
 from mafioso.engine.outcome import Outcome
@@ -113,7 +113,8 @@ class Edition:
         self.check_player_count(sum(cast.values()))
         for role in cast:
             if role not in self.roles:
-                raise SetupError(f"{self.id} has no role {role!r}; roles: {', '.join(self.roles)}")
+                raise SetupError(N_("{edition} has no role {role}; roles: {roles}"), edition=self._named(), role=Value(role),
+                                 roles=Values(tuple(self.roles), text=", ".join(self.roles)))
 
     def cast_warnings(self, cast: Mapping[str, int], options: Mapping[str, Any]) -> list[str]:
         """Advice on a legal cast that the rulebook warns against (shown by ``mafioso setup``)."""
@@ -126,7 +127,18 @@ class Edition:
     def check_player_count(self, players: int) -> None:
         """Raise :class:`SetupError` unless the edition plays with ``players`` seats."""
         if not self.min_players <= players <= self.max_players:
-            raise SetupError(f"{self.id} is played by {self.player_range()} players, not {players}")
+            raise SetupError(N_("{edition} is played by {range} players, not {players}"), edition=self._named(),
+                             range=self._range(), players=players)
+
+    def _named(self) -> Shown:
+        """The edition in a message: its id in English, its name on a screen."""
+        return Shown(self.id, self.name)
+
+    def _range(self) -> str | Words:
+        """:meth:`player_range` as words a screen translates."""
+        if self.min_players == self.max_players:
+            return str(self.min_players)
+        return Words(N_("{low} to {high}"), low=self.min_players, high=self.max_players)
 
     def player_range(self) -> str:
         """``"6 to 16"``, or ``"10"`` for an edition played by one number of players."""
@@ -137,12 +149,13 @@ class Edition:
     def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
         """All options with the rulebook's defaults filled in; unknown names are errors."""
         if given is not None and not isinstance(given, Mapping):
-            raise OptionError(f"options are given as names with values, not {type(given).__name__}")
+            raise OptionError(N_("options are given as names with values, not {kind}"), kind=type(given).__name__)
         given = dict(given or {})
         known = {o.name: o for o in self.options}
         for name in given:
             if name not in known:
-                raise OptionError(f"{self.id} has no option {name!r}; options: {', '.join(known) or 'none'}")
+                raise OptionError(N_("{edition} has no option {option}; options: {options}"), edition=self._named(),
+                                  option=repr(name), options=OptionNames(tuple(known)))
         return {o.name: _checked(o, given[o.name]) if o.name in given else o.default for o in self.options}
 
     def players_for(self, roles: Sequence[str]) -> int:
@@ -185,11 +198,11 @@ class Edition:
     def finish(self, state: State, outcome: Outcome) -> None:
         """Called once when the game ends, to emit the closing events (roles revealed, ...)."""
 
-    def idle_reason(self, state: State, seat: int) -> str | None:
+    def idle_reason(self, state: State, seat: int) -> str | Words | None:
         """Why ``seat`` has nothing to decide now, in words (``"seat 4 is jailed tonight"``), or
         ``None`` for the plain message. Only for reasons the seat itself may know."""
         if 1 <= seat <= len(state.seats) and not state.seat(seat).alive:
-            return f"seat {seat} is out of the game and decides nothing more"
+            return Words(N_("{seat} is out of the game and decides nothing more"), seat=SeatName(seat))
         return None
 
     def migrate_choice(self, prompt: Prompt, choice: Any) -> Any:

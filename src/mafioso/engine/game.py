@@ -26,12 +26,16 @@ from typing import Any
 from mafioso.engine.chance import Chance
 from mafioso.engine.edition import Edition
 from mafioso.engine.errors import (
+    N_,
     AlreadyDecided,
     GameOver,
     InvalidDecision,
     NotYourTurn,
+    PhaseName,
+    SeatName,
     SetupError,
     UnknownPrompt,
+    Words,
 )
 from mafioso.engine.events import PUBLIC, Event
 from mafioso.engine.observer import Observer
@@ -94,7 +98,7 @@ class Game:
         if self._seat_input is not None:
             roles = self._seat_input
             if players is not None and players != self.edition.players_for(roles):
-                raise SetupError(f"{len(roles)} roles were given for {players} players")
+                raise SetupError(N_("{roles} roles were given for {players} players"), roles=len(roles), players=players)
         else:
             if players is None:
                 players = self.edition.default_players()
@@ -227,19 +231,22 @@ class Game:
         if prompt is not None and prompt.seat == seat and type(seat) is int:  # True == 1, but is no seat
             return prompt
         if self.outcome is not None:
-            raise GameOver(f"the game is over; seat {seat} cannot decide {prompt_id!r}")
+            raise GameOver(N_("the game is over; {seat} cannot decide {prompt}"), seat=SeatName(seat), prompt=repr(prompt_id))
         if type(seat) is not int or not 0 <= seat <= self.players:
-            raise InvalidDecision(f"there is no seat {seat!r}; seats are 1 to {self.players}")
+            raise InvalidDecision(N_("there is no {seat}; seats are 1 to {players}"), seat=SeatName(seat), players=self.players)
         if seat == GM:
             for interrupt in self.edition.interrupts(self.state):
                 if interrupt.id == prompt_id:
                     return interrupt
         if self._answered.get(prompt_id) == seat:
-            raise AlreadyDecided(f"seat {seat} already answered {prompt_id!r} in {self.phase}")
+            raise AlreadyDecided(N_("{seat} already answered {prompt} in {phase}"), seat=SeatName(seat), prompt=repr(prompt_id),
+                                 phase=PhaseName(self.phase))
         if not any(p.seat == seat for p in self._pending.values()):
             raise NotYourTurn(self.edition.idle_reason(self.state, seat) or
-                              f"seat {seat} has nothing to decide in {self.phase}")
-        raise UnknownPrompt(f"seat {seat} has no pending prompt {prompt_id!r} in {self.phase}")
+                              Words(N_("{seat} has nothing to decide in {phase}"), seat=SeatName(seat),
+                                    phase=PhaseName(self.phase)))
+        raise UnknownPrompt(N_("{seat} has no pending prompt {prompt} in {phase}"), seat=SeatName(seat),
+                            prompt=repr(prompt_id), phase=PhaseName(self.phase))
 
     def _interrupt(self, prompt: Prompt, value: Choice) -> None:
         removed = self.edition.on_interrupt(self.state, prompt, value)
@@ -283,7 +290,7 @@ class Game:
             observer = finished() if finished is not None else None
         if observer is None:
             if type(seat) is not int or not 0 <= seat <= self.players:
-                raise InvalidDecision(f"there is no seat {seat!r}; seats are 1 to {self.players}")
+                raise InvalidDecision(N_("there is no {seat}; seats are 1 to {players}"), seat=SeatName(seat), players=self.players)
             observer = Observer(self, seat)
             if self.outcome is None:
                 self.state.watch(seat, observer)
@@ -298,7 +305,7 @@ class Game:
         if self.outcome is None and len(fresh) > 1:
             for seat in fresh:
                 if type(seat) is not int or not 0 <= seat <= self.players:
-                    raise InvalidDecision(f"there is no seat {seat!r}; seats are 1 to {self.players}")
+                    raise InvalidDecision(N_("there is no {seat}; seats are 1 to {players}"), seat=SeatName(seat), players=self.players)
             for observer in Observer.of_seats(self, fresh):
                 self.state.watch(observer.seat, observer)
         return {seat: self.observer(seat) for seat in seats}

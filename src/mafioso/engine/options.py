@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from mafioso.engine.errors import OptionError
+from mafioso.engine.errors import N_, OptionChoices, OptionError, OptionName, Words
 
 BOOL = "bool"
 """``true`` or ``false``."""
@@ -157,6 +157,24 @@ class Option:
             return "a list of objects, or \"\" for none"
         return "text"
 
+    def takes(self) -> Words:
+        """What the option takes, as words a screen translates (:meth:`describe` in English)."""
+        if self.kind == CHOICE:
+            return Words(N_("one of {choices}"), choices=OptionChoices(self.name, self.choices))
+        if self.kind in (INT, NUMBER):
+            low, high = self.low, self.high
+            noun = N_("a whole number") if self.kind == INT else N_("a number")
+            if low is not None and high is not None:
+                return Words(N_("{noun} from {low} to {high}"), noun=Words(noun), low=_number(low), high=_number(high))
+            if low is not None:
+                return Words(N_("{noun} from {low}"), noun=Words(noun), low=_number(low))
+            if high is not None:
+                return Words(N_("{noun} up to {high}"), noun=Words(noun), high=_number(high))
+            return Words(noun)
+        words = {BOOL: N_("true or false"), IDS: N_("comma-separated ids, or a list of ids"),
+                 LIST: N_("a list of objects, or \"\" for none")}
+        return Words(words.get(self.kind, N_("text")))
+
     def _range(self) -> str:
         if self.low is not None and self.high is not None:
             return f" from {_number(self.low)} to {_number(self.high)}"
@@ -168,7 +186,11 @@ class Option:
 
     def refuse(self, value: Any, why: str = "") -> OptionError:
         """The error for a value the option does not take."""
-        return OptionError(f"option {self.name!r} takes {self.describe()}, not {shown(value)}" + (f" ({why})" if why else ""))
+        if why:
+            return OptionError(N_("option {option} takes {takes}, not {value} ({why})"), option=OptionName(self.name),
+                               takes=self.takes(), value=shown(value), why=why)
+        return OptionError(N_("option {option} takes {takes}, not {value}"), option=OptionName(self.name),
+                           takes=self.takes(), value=shown(value))
 
     def check(self, value: Any) -> Any:
         """Return ``value`` if the option takes it, else raise :class:`OptionError` saying what it takes."""

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 from mafioso.engine.choices import Claim, Move, Payload, Speech, SpeechRules, choice_to_json, payload_to_json
-from mafioso.engine.errors import IllegalTarget, InvalidDecision
+from mafioso.engine.errors import N_, Act, IllegalTarget, InvalidDecision, SeatName, Value, Values
 
 Choice = Any
 """``None``, an ``int`` seat, a ``str`` option, a list, a :class:`Move` or a :class:`Speech`."""
@@ -101,17 +101,17 @@ class Prompt(NamedTuple):
         if choice is None:
             if self.optional:
                 return None
-            raise IllegalTarget(f"seat {self.seat} must answer {self.act!r}; it cannot be declined")
+            raise IllegalTarget(N_("{seat} must answer {act}; it cannot be declined"), seat=SeatName(self.seat),
+                                act=Act(self.act))
         kind = self.kind
         if kind == CHOOSE:
             if (type(choice) is int or type(choice) is str) and choice in self.options:
                 return choice  # the common case, first
             choice = _as_move(choice)
             if not _is_option(choice):
-                raise InvalidDecision(f"{self.act!r} takes one option, not {_shown(choice)}")
+                raise InvalidDecision(N_("{act} takes one option, not {value}"), act=Act(self.act), value=_value(choice))
             if choice not in self.options:
-                raise IllegalTarget(f"{_shown(choice)} is not a legal choice for {self.act!r}; "
-                                    f"legal: {self.describe_options()}")
+                raise self._not_legal(choice)
             return choice
         if kind == CHOOSE_MANY:
             return self._check_many(choice)
@@ -122,20 +122,31 @@ class Prompt(NamedTuple):
         shown = ", ".join(_shown(o) for o in self.options) or "none"
         return shown + (" (or pass)" if self.optional else "")
 
+    def _legal(self) -> Values:
+        """The legal options as a slot of an error message (in words on a screen)."""
+        return Values(tuple(self.options), self.optional, self.describe_options())
+
+    def _not_legal(self, choice: Choice) -> IllegalTarget:
+        """The error for a well-formed choice that this prompt does not offer."""
+        return IllegalTarget(N_("{value} is not a legal choice for {act}; legal: {legal}"), value=_value(choice),
+                             act=Act(self.act), legal=self._legal())
+
     def _check_many(self, choice: Choice) -> list[Any]:
         if not isinstance(choice, (list, tuple)) or type(choice) is Move:
-            raise InvalidDecision(f"{self.act!r} takes a list of options, not {_shown(choice)}")
+            raise InvalidDecision(N_("{act} takes a list of options, not {value}"), act=Act(self.act),
+                                  value=_value(choice))
         picked = [_as_move(item) for item in choice]
         if not all(_is_option(item) for item in picked):
-            raise InvalidDecision(f"{self.act!r} takes a list of options, not {_shown(choice)}")
+            raise InvalidDecision(N_("{act} takes a list of options, not {value}"), act=Act(self.act),
+                                  value=_value(choice))
         if len(set(picked)) != len(picked):
-            raise IllegalTarget(f"{self.act!r} takes distinct options, got {_shown(picked)}")
+            raise IllegalTarget(N_("{act} takes distinct options, got {value}"), act=Act(self.act), value=_value(picked))
         if not self.min_count <= len(picked) <= self.max_count:
-            raise IllegalTarget(f"{self.act!r} takes {self.min_count} to {self.max_count} options, got {len(picked)}")
+            raise IllegalTarget(N_("{act} takes {low} to {high} options, got {count}"), act=Act(self.act),
+                                low=self.min_count, high=self.max_count, count=len(picked))
         for item in picked:
             if item not in self.options:
-                raise IllegalTarget(f"{_shown(item)} is not a legal choice for {self.act!r}; "
-                                    f"legal: {self.describe_options()}")
+                raise self._not_legal(item)
         return picked
 
     def _check_speech(self, choice: Choice) -> Speech | None:
@@ -149,16 +160,18 @@ class Prompt(NamedTuple):
         elif isinstance(choice, dict):
             unknown = set(choice) - {"nominate", "claims", "signal"}
             if unknown:
-                raise InvalidDecision(f"a speech has no field {sorted(unknown, key=str)[0]!r}")
+                raise InvalidDecision(N_("a speech has no field {field}"), field=repr(sorted(unknown, key=str)[0]))
             nominee, said, signal = choice.get("nominate"), choice.get("claims") or [], choice.get("signal")
         else:
-            raise InvalidDecision(f"a speech is a seat to nominate, an object or null, not {_shown(choice)}")
+            raise InvalidDecision(N_("a speech is a seat to nominate, an object or null, not {value}"),
+                                  value=_value(choice))
         if nominee is not None and (type(nominee) is not int or nominee not in self.options):
-            raise IllegalTarget(f"seat {_shown(nominee)} cannot be nominated now; legal: {self.describe_options()}")
+            raise IllegalTarget(N_("{seat} cannot be nominated now; legal: {legal}"), seat=SeatName(nominee),
+                                legal=self._legal())
         rules = self.data if isinstance(self.data, SpeechRules) else SpeechRules()
         claims = self._check_claims(said, rules)
         if signal is not None and (type(signal) is not int or signal not in rules.signal):
-            raise IllegalTarget(f"no signal {_shown(signal)} can be given in this speech")
+            raise IllegalTarget(N_("no signal {value} can be given in this speech"), value=_value(signal))
         if nominee is None and not claims and signal is None:
             return None
         return tuple.__new__(Speech, (nominee, claims, signal))  # Speech(nominee, claims, signal), less a call
@@ -166,7 +179,7 @@ class Prompt(NamedTuple):
     @staticmethod
     def _check_claims(claims: Any, rules: SpeechRules) -> tuple[Claim, ...]:
         if not isinstance(claims, (list, tuple)):
-            raise InvalidDecision(f"claims are a list, not {_shown(claims)}")
+            raise InvalidDecision(N_("claims are a list, not {value}"), value=_value(claims))
         checked: list[Claim] = []
         for claim in claims:
             if type(claim) is dict and len(claim) == 2 and "seat" in claim and "is" in claim:
@@ -176,11 +189,12 @@ class Prompt(NamedTuple):
             elif isinstance(claim, dict) and set(claim) == {"seat", "is"}:  # a dict of another type
                 seat, says = claim["seat"], claim["is"]
             else:
-                raise InvalidDecision(f"a claim is {{'seat': n, 'is': value}}, not {_shown(claim)}")
+                raise InvalidDecision(N_("a claim is {{'seat': n, 'is': value}}, not {value}"), value=_value(claim))
             if type(seat) is not int or not 1 <= seat <= rules.seats:
-                raise IllegalTarget(f"no seat {_shown(seat)} to make a claim about")
+                raise IllegalTarget(N_("no {seat} to make a claim about"), seat=SeatName(seat))
             if type(says) is not str or says not in rules.claims:
-                raise IllegalTarget(f"{_shown(says)} cannot be claimed; claims: {', '.join(rules.claims) or 'none'}")
+                raise IllegalTarget(N_("{value} cannot be claimed; claims: {legal}"), value=_value(says),
+                                    legal=Values(tuple(rules.claims), text=", ".join(rules.claims) or "none"))
             checked.append(claim if type(claim) is Claim else tuple.__new__(Claim, (seat, says)))  # Claim(seat, says)
         return tuple(checked)
 
@@ -203,6 +217,11 @@ class Prompt(NamedTuple):
         if self.data is not None:
             out["data"] = payload_to_json(self.data)
         return out
+
+
+def _value(value: Any) -> Value:
+    """A value named in an error message, quoted as :func:`_shown` quotes it."""
+    return Value(value, _shown(value))
 
 
 def _shown(value: Any) -> str:
@@ -230,10 +249,10 @@ class Decision(NamedTuple):
     def from_json(cls, raw: Any) -> Decision:
         """Parse the list form, rejecting anything else with :class:`InvalidDecision`."""
         if not isinstance(raw, (list, tuple)) or len(raw) != 3:
-            raise InvalidDecision(f"a decision is [seat, prompt, choice], not {_shown(raw)}")
+            raise InvalidDecision(N_("a decision is [seat, prompt, choice], not {value}"), value=_value(raw))
         seat, prompt, choice = raw
         if type(seat) is not int or not isinstance(prompt, str):
-            raise InvalidDecision(f"a decision is [seat, prompt, choice], not {_shown(raw)}")
+            raise InvalidDecision(N_("a decision is [seat, prompt, choice], not {value}"), value=_value(raw))
         return cls(seat, prompt, choice)
 
 

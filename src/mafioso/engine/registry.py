@@ -9,7 +9,7 @@ from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 
 from mafioso.engine.edition import Edition
-from mafioso.engine.errors import UnknownEdition
+from mafioso.engine.errors import N_, EditionNames, UnknownEdition, Value
 
 GROUP = "mafioso.editions"
 """The entry-point group editions register in."""
@@ -37,7 +37,8 @@ def find_edition(name: str | Edition) -> Edition:
         return cached
     point = _entry_points().get(name) if isinstance(name, str) else None
     if point is None:
-        raise UnknownEdition(f"no edition {name!r}; editions: {', '.join(available_ids()) or 'none installed'}")
+        raise UnknownEdition(N_("no edition {edition}; editions: {editions}"), edition=Value(name),
+                             editions=EditionNames(tuple(available_ids())))
     try:
         edition = point.load()
     except ImportError as error:

@@ -218,7 +218,7 @@ def _refused(error: Exception, lang: str = "en") -> JSONResponse:
         if isinstance(error, PeekFirst):
             body["peek"] = {"seat": error.fields["seat"], "roles": error.fields["roles"]}
         return JSONResponse(body, status_code=409, headers={"Cache-Control": "no-store"})
-    return refused(error)
+    return refused(error, lang=lang)  # an engine refusal in the console's language too
 
 
 def _ok(body: dict[str, Any]) -> JSONResponse:

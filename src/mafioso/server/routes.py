@@ -7,6 +7,7 @@ casts, draws join QR codes and serves the interface's translations. Every error 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from starlette.requests import Request
@@ -15,7 +16,7 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from mafioso.engine import available_editions, find_edition
+from mafioso.engine import Edition, MafiosoError, available_editions, find_edition
 from mafioso.i18n import N_, _, option_words, role_name
 from mafioso.server.catalogs import language_name, languages
 from mafioso.server.console import console_routes
@@ -24,7 +25,8 @@ from mafioso.server.hub import Hub
 from mafioso.server.limits import client_address
 from mafioso.server.qr import qr_svg
 from mafioso.server.schemas import CastQuery, CodeQuery, CreateTable, HostPass, Join, LangQuery, check_data, check_json
-from mafioso.server.tables import summary
+from mafioso.server.tables import Table, summary
+from mafioso.server.tokens import normalise_code
 from mafioso.server.tournament import tournament_routes
 from mafioso.server.ui import ui_strings
 from mafioso.server.ws import Sockets, error_text, serve_socket
@@ -42,12 +44,76 @@ def _hub(request: Request | WebSocket) -> Hub:
 STATUS = {"no_table": 404, "slow_down": 429, "too_many": 429, "too_large": 413}
 
 
-def refused(error: Exception) -> JSONResponse:
+def refused(error: Exception, request: Request | None = None, table: Table | None = None,
+            lang: str = "", edition: object = None) -> JSONResponse:
     """A refused request as JSON ``{"error": message, "code": code}`` with a 4xx status (never a
-    stack trace; an unexpected error is logged with its traceback, as the bug it is)."""
-    body = error_text(error)
+    stack trace; an unexpected error is logged with its traceback, as the bug it is). The message
+    is in ``lang`` if given and known, else the request's (:func:`request_lang`), with the
+    table's names and the labels of its edition (or of ``edition``, an id the request named)."""
+    lang = lang if lang in languages() else request_lang(request, table)
+    body = error_text(error, lang, table, _edition(edition))
     status = STATUS.get(str(body.get("code")), 500 if body.get("code") == "internal" else 400)
     return JSONResponse({"error": body["message"], "code": body.get("code")}, status_code=status, headers=NO_STORE)
+
+
+def request_lang(request: Request | None, table: Table | None = None) -> str:
+    """The language to answer in: the table's, else the page's ``?lang=``, else the browser's
+    ``Accept-Language`` (the first language with a catalog), else English."""
+    if table is not None:
+        return table.config.lang
+    if request is None:
+        return "en"
+    known = languages()
+    asked = request.query_params.get("lang", "")
+    if asked in known:
+        return asked
+    return accepted_lang(request.headers.get("accept-language", ""), known)
+
+
+def accepted_lang(header: str, known: list[str]) -> str:
+    """The best language of an ``Accept-Language`` header that has a catalog (``ru-RU;q=0.8``
+    counts as ``ru``), else English. A malformed part is skipped, never an error."""
+    ranked: list[tuple[float, int, str]] = []
+    for index, part in enumerate(header.split(",")[:20]):
+        tag, _sep, params = part.strip().partition(";")
+        weight = 1.0
+        if params.strip().startswith("q="):
+            try:
+                weight = float(params.strip()[2:])
+            except ValueError:
+                continue
+        base = tag.strip().split("-")[0].lower()
+        if base in known and weight > 0:
+            ranked.append((-weight, index, base))
+    return min(ranked)[2] if ranked else "en"
+
+
+def _edition(named: object) -> Edition | None:
+    """The edition a refused request named, if it names one (for the labels of its options)."""
+    if isinstance(named, Edition):
+        return named
+    try:
+        return find_edition(named) if isinstance(named, str) else None
+    except MafiosoError:
+        return None
+
+
+def _form_field(raw: bytes, field: str) -> str:
+    """A text field of a refused form (``lang``, ``edition``), if it can be read at all (else ``""``)."""
+    try:
+        form = json.loads(raw)
+    except (ValueError, RecursionError):  # not JSON, or nested too deep to read
+        return ""
+    value = form.get(field) if isinstance(form, dict) else None
+    return value if isinstance(value, str) else ""
+
+
+def _table_of(request: Request, code: object) -> Table | None:
+    """The table a valid code names, looked up quietly (no guess counted): for the language of
+    a refusal after the code was already accepted."""
+    hub = _hub(request)
+    table_id = hub.codes.get(normalise_code(code))
+    return hub.tables.get(table_id) if table_id is not None else None
 
 
 class TooLarge(BadMessage):
@@ -94,7 +160,7 @@ async def editions(request: Request) -> Response:
     try:
         lang = check_data(LangQuery, dict(request.query_params), "query").lang
     except Exception as error:
-        return refused(error)
+        return refused(error, request)
     out = []
     for edition in available_editions():
         out.append({
@@ -115,16 +181,18 @@ async def cast(request: Request) -> Response:
         options = edition.resolve_options(dict(query.options))
         return JSONResponse({"cast": edition.recommended_cast(query.players, options)})
     except Exception as error:
-        return refused(error)
+        return refused(error, request, edition=request.query_params.get("edition"))
 
 
 async def create_table(request: Request) -> Response:
     """Create a table from the host's settings; returns its join code and the host's secret token."""
+    raw = b""
     try:
-        form = check_json(CreateTable, await _body(request), "table form")
+        raw = await _body(request)
+        form = check_json(CreateTable, raw, "table form")
         table = _hub(request).create(form, _address(request))
     except Exception as error:
-        return refused(error)
+        return refused(error, request, lang=_form_field(raw, "lang"), edition=_form_field(raw, "edition"))
     return JSONResponse({"code": table.code, "host": table.record.host_token, "table": summary(table)}, headers=NO_STORE)
 
 
@@ -134,16 +202,18 @@ async def table_info(request: Request) -> Response:
         return JSONResponse(summary(_hub(request).by_code(request.path_params["code"], _address(request))),
                             headers=NO_STORE)
     except Exception as error:
-        return refused(error)
+        return refused(error, request)
 
 
 async def join(request: Request) -> Response:
     """Take a seat at a table by code and name; returns the seat's secret token (kept on the phone)."""
+    code: object = None
     try:
         body = check_json(Join, await _body(request), "request")
+        code = body.code
         table, member = _hub(request).join(body.code, body.name, _address(request))
     except Exception as error:
-        return refused(error)
+        return refused(error, request, _table_of(request, code) if code is not None else None)
     return JSONResponse({"token": member.token, "name": member.name, "table": summary(table)}, headers=NO_STORE)
 
 
@@ -152,13 +222,14 @@ async def game_log(request: Request) -> Response:
 
     Before the end it would reveal every role, so it is refused until then.
     """
+    table: Table | None = None
     try:
         body = check_json(HostPass, await _body(request), "request")
         table = _hub(request).by_host(body.host)
         table.require_game()
         log = table.game_log()
     except Exception as error:
-        return refused(error)
+        return refused(error, request, table)
     return JSONResponse(log, headers={**NO_STORE, "Content-Disposition": f'attachment; filename="mafioso-{table.code}.json"'})
 
 
@@ -178,7 +249,7 @@ async def qr(request: Request) -> Response:
     try:
         table = _hub(request).by_code(request.path_params["code"], _address(request))
     except Exception as error:
-        return refused(error)
+        return refused(error, request)
     return Response(qr_svg(join_url(request, table.code)), media_type="image/svg+xml", headers=NO_STORE)
 
 
@@ -187,7 +258,7 @@ async def info(request: Request) -> Response:
     try:
         code = check_data(CodeQuery, dict(request.query_params), "query").code
     except Exception as error:
-        return refused(error)
+        return refused(error, request)
     return JSONResponse({
         "join": join_url(request, code) if code else f"{join_base(request)}/p",
         "languages": [{"code": c, "name": language_name(c)} for c in languages()],
@@ -200,7 +271,7 @@ async def text(request: Request) -> Response:
     try:
         lang = check_data(LangQuery, dict(request.query_params), "query").lang
     except Exception as error:
-        return refused(error)
+        return refused(error, request)
     return JSONResponse(ui_strings(lang))
 
 

@@ -34,7 +34,9 @@ from mafioso.engine import (
     UnknownPrompt,
     find_edition,
 )
+from mafioso.engine.errors import PhaseName, SeatName
 from mafioso.engine.log import LOG_FORMAT
+from mafioso.engine.phase import Phase
 from mafioso.engine.vocabulary import PHASE, VOTE_COUNT
 from mafioso.i18n import N_
 from mafioso.server.bots import TableBots
@@ -512,8 +514,10 @@ class Table:
         shown = self.published_prompts(seat)
         if not any(p.id == prompt_id for p in shown):
             if not shown:
-                raise NotYourTurn(f"seat {seat} has nothing to decide in {self.phase_shown()}")
-            raise UnknownPrompt(f"seat {seat} has no pending prompt {prompt_id!r} in {self.phase_shown()}")
+                raise NotYourTurn(N_("{seat} has nothing to decide in {phase}"), seat=SeatName(seat),
+                                  phase=PhaseName(self.phase_published()))
+            raise UnknownPrompt(N_("{seat} has no pending prompt {prompt} in {phase}"), seat=SeatName(seat),
+                                prompt=repr(prompt_id), phase=PhaseName(self.phase_published()))
         if self.frozen is not None and any(p.id == prompt_id and p.interrupt for p in shown):
             # always refused, whatever happened inside the step (a death, the end of the game)
             raise NotNow(N_("facilitator actions wait until this secret step is over (a few seconds)"))
@@ -934,9 +938,13 @@ class Table:
 
     def phase_shown(self) -> str:
         """The phase as published (it may lag the game's during a secret step)."""
+        return str(self.phase_published())
+
+    def phase_published(self) -> Phase:
+        """The phase as published, as a :class:`Phase` (for messages that name it in words)."""
         game = self.require_game()
         events = game.events[: self.published]
-        return str(events[-1].phase if events else game.phase)
+        return events[-1].phase if events else game.phase
 
     def is_over_published(self) -> bool:
         """Whether the end of the game has been published."""

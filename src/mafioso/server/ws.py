@@ -33,9 +33,9 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from mafioso.engine import GM, MafiosoError
+from mafioso.engine import GM, Edition, MafiosoError
 from mafioso.i18n import N_, _
-from mafioso.server.errors import BadMessage, BadToken, NotNow, ServerError, TooMany
+from mafioso.server.errors import BadMessage, BadToken, NotNow, ServerError, TooMany, message_of
 from mafioso.server.limits import network_key
 from mafioso.server.messages import PAD, encode, pad_to, screen_text, seat_message
 from mafioso.server.schemas import (
@@ -256,7 +256,7 @@ class Session:
         try:
             reply = self.handle(text)
         except Exception as error:  # every refusal is shown, never raised
-            reply = error_text(error, self.lang)
+            reply = error_text(error, self.lang, self.table)
         finally:
             self.holding = False
         self._answer(reply)
@@ -391,13 +391,17 @@ class Session:
         self.state = SessionState.CLOSED
 
 
-def error_text(error: Exception, lang: str = "en") -> dict[str, Any]:
-    """The error shown on screen: our own message (in the person's language), the engine's, or a
-    generic one (then logged with its traceback: only a bug gets here)."""
+def error_text(error: Exception, lang: str = "en", table: Table | None = None,
+               edition: Edition | None = None) -> dict[str, Any]:
+    """The error shown on screen: our own message or the engine's, in the person's language
+    (seats by their names at ``table``, options by their labels in its edition or ``edition``),
+    or a generic one (then logged with its traceback: only a bug gets here)."""
+    edition = table.edition if table is not None else edition
+    names = table.seat_names() if table is not None else None
     if isinstance(error, ServerError):
-        return {"type": "error", "code": error.code, "message": error.said(lang)}
+        return {"type": "error", "code": error.code, "message": message_of(error, lang, edition, names)}
     if isinstance(error, MafiosoError):
-        return {"type": "error", "code": type(error).__name__, "message": str(error)}
+        return {"type": "error", "code": type(error).__name__, "message": message_of(error, lang, edition, names)}
     log.error("unexpected error while handling a message", exc_info=error)
     return {"type": "error", "code": "internal",
             "message": _(N_("something went wrong on the server; nothing was changed"), lang)}
@@ -580,7 +584,7 @@ async def _hello(session: Session, sockets: Sockets) -> bool:
         return False
     except Exception as error:
         with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
-            text = json.dumps(error_text(error))
+            text = json.dumps(error_text(error, session.lang, session.table))
             await session.socket.send_text(pad_to(text, REPLY_PAD) if session.member else text)
             await session.socket.close(code=4401 if isinstance(error, BadToken) else 4400)
         session.state = SessionState.CLOSED

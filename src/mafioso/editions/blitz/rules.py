@@ -59,6 +59,7 @@ from mafioso.engine import (
     State,
     Steps,
 )
+from mafioso.engine.errors import N_, SeatName, Words
 from mafioso.engine.steps import Secret, eliminate, reveal, secret_step, speech, tell_role
 
 
@@ -443,25 +444,25 @@ class BlitzEdition(Edition):
             st.emit("package.revealed", PUBLIC, card=card, seat=holder)
 
     # -- what a seat is told -----------------------------------------------------------------
-    def idle_reason(self, state: State, seat: int) -> str | None:
+    def idle_reason(self, state: State, seat: int) -> str | Words | None:
         """Why a seat has nothing to decide, from what it knows: whose turn it is, what only the
         Vigilante or the safe Goons do. At night the plain message (a reason would tell roles)."""
         st = _blitz(state)
         if not 1 <= seat <= len(st.seats):
             return None
         if seat in st.shot:
-            return f"seat {seat} was shot and decides nothing more"
+            return Words(N_("{seat} was shot and decides nothing more"), seat=SeatName(seat))
         phase = st.phase
         if phase.name == "drafting":
             if seat == st.vigilante:
-                return "the Vigilante draws no card in the drafting"
-            return f"it is seat {st.turn}'s turn to draft" if st.turn != seat else None
+                return Words(N_("the Vigilante draws no card in the drafting"))
+            return Words(N_("it is {seat}'s turn to draft"), seat=SeatName(st.turn)) if st.turn != seat else None
         if phase.name == "interrogation":
             if phase.step == "verdicts":
-                return "only the Vigilante lays the Verdict cards"
-            return f"it is seat {st.turn}'s turn to talk" if st.turn not in (None, seat) else None
+                return Words(N_("only the Vigilante lays the Verdict cards"))
+            return Words(N_("it is {seat}'s turn to talk"), seat=SeatName(st.turn)) if st.turn not in (None, seat) else None
         if phase.name == "shooting":
-            return "only the safe Goons shoot"
+            return Words(N_("only the safe Goons shoot"))
         return None
 
     def observe(self, observer: Observer, event: Event) -> None:

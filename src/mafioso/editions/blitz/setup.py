@@ -29,19 +29,21 @@ from mafioso.editions.blitz.catalogue import (
     VIGILANTE,
 )
 from mafioso.engine import OptionError, SetupError
+from mafioso.engine.errors import N_, OptionName
 
 
 def parse_swaps(text: str) -> list[tuple[str, str]]:
     """Read the ``roles`` option: ``'new=old,new=old'`` into (added, removed) pairs."""
     pairs: list[tuple[str, str]] = []
     if not isinstance(text, str):
-        raise OptionError(f"option 'roles' takes 'new=old' pairs separated by commas, not {text!r}")
+        raise OptionError(N_("option {option} takes 'new=old' pairs separated by commas, not {value}"),
+                          option=OptionName("roles"), value=repr(text))
     for part in (p.strip() for p in text.split(",")):
         if not part:
             continue
         new, sep, old = (s.strip() for s in part.partition("="))
         if not sep or new not in ROLES or old not in ROLES:
-            raise OptionError(f"blitz swap {part!r} is not 'new=old' with two role ids")
+            raise OptionError(N_("blitz swap {swap} is not 'new=old' with two role ids"), swap=repr(part))
         pairs.append((new, old))
     return pairs
 

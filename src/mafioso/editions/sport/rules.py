@@ -48,6 +48,7 @@ from mafioso.engine import (
     Steps,
     Tied,
 )
+from mafioso.engine.errors import N_, Cast, SeatName, Words
 from mafioso.engine.steps import (
     NO,
     YES,
@@ -81,6 +82,14 @@ LEFT = {
     "technical_fouls": "was removed for technical fouls",
     "disqualified": "was disqualified",
 }
+LEFT_REASONS = {
+    "shot": N_("{seat} was shot in the night and decides nothing more"),
+    "voted": N_("{seat} was voted out and decides nothing more"),
+    "fouls": N_("{seat} was removed with a fourth foul and decides nothing more"),
+    "technical_fouls": N_("{seat} was removed for technical fouls and decides nothing more"),
+    "disqualified": N_("{seat} was disqualified and decides nothing more"),
+}
+"""Why a seat that left decides nothing (a refusal's words, in the table's language)."""
 """How a seat left the game, in words (all public), for the errors of a seat that is out."""
 
 
@@ -137,8 +146,7 @@ class SportEdition(Edition):
     def validate_cast(self, cast: Counter[str], options: Mapping[str, Any]) -> None:
         super().validate_cast(cast, options)
         if dict(cast) != CAST:
-            wanted = ", ".join(f"{n} {r}" for r, n in CAST.items())
-            raise SetupError(f"sport is played with exactly {wanted}")
+            raise SetupError(N_("sport is played with exactly {cast}"), cast=Cast(tuple(CAST.items())))
 
     def format_value(self, key: str, value: Any, lang: str) -> str | None:
         """The facilitator's record of the shots, as ``shooter → target`` pairs."""
@@ -504,17 +512,17 @@ class SportEdition(Edition):
             st.vote_cancelled = True
         return {seat}
 
-    def idle_reason(self, state: State, seat: int) -> str | None:
+    def idle_reason(self, state: State, seat: int) -> str | Words | None:
         """Why a seat has nothing to decide: it has left the game (and how), or its third foul
         costs it today's speech. Both are public."""
         st = _sport(state)
         how = st.left.get(seat)
         if how is not None:
-            return f"seat {seat} {LEFT[how]} and decides nothing more"
+            return Words(LEFT_REASONS[how], seat=SeatName(seat))
         phase = st.phase
         if phase.name == "day" and phase.step == "speeches" and st.is_alive(seat) \
                 and self.speech_seconds(st, seat, st.day) == 0:
-            return f"seat {seat} has three fouls and loses today's speech"
+            return Words(N_("{seat} has three fouls and loses today's speech"), seat=SeatName(seat))
         return None
 
     def observe(self, observer: Observer, event: Event) -> None:

@@ -55,6 +55,7 @@ from mafioso.engine import (
     State,
     Steps,
 )
+from mafioso.engine.errors import N_, SeatName, Words
 from mafioso.engine.steps import LOTS, Secret, agree, reveal_all, secret_step, speech, tell_roles
 
 VOTING_STEPS = ("vote", "final")
@@ -266,7 +267,7 @@ class SpytownEdition(Edition):
             if number not in st.played and card != NEUTRAL:
                 st.emit("card.revealed", PUBLIC, seat=number, card=card)
 
-    def idle_reason(self, state: State, seat: int) -> str | None:
+    def idle_reason(self, state: State, seat: int) -> str | Words | None:
         """Why a seat has nothing to decide: out of the game, or kept from the vote by a card
         everyone saw played (Shelter, Arrest, Kidnapping)."""
         reason = super().idle_reason(state, seat)
@@ -276,11 +277,11 @@ class SpytownEdition(Edition):
         if st.phase.name != POLICE_PHASE or st.phase.step not in VOTING_STEPS:
             return None
         if st.untouchable(seat):
-            return f"seat {seat} is in Shelter this turn and casts no vote"
+            return Words(N_("{seat} is in Shelter this turn and casts no vote"), seat=SeatName(seat))
         if seat in st.arrested:
-            return f"seat {seat} is under Arrest this turn and casts no vote"
+            return Words(N_("{seat} is under Arrest this turn and casts no vote"), seat=SeatName(seat))
         if seat in st.kidnapped:
-            return f"seat {seat} has been kidnapped and casts no vote in this Police phase"
+            return Words(N_("{seat} has been kidnapped and casts no vote in this Police phase"), seat=SeatName(seat))
         return None
 
     def observe(self, observer: Observer, event: Event) -> None:

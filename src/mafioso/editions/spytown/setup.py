@@ -23,6 +23,7 @@ from mafioso.editions.spytown.catalogue import (
     TABLE,
 )
 from mafioso.engine import Chance, SetupError
+from mafioso.engine.errors import N_, OptionName
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +105,8 @@ def _parse_list(raw: Any) -> list[str]:
     elif isinstance(raw, str):
         items = [x.strip() for x in raw.split(",")]
     else:
-        raise SetupError(f"option 'cards' takes 'auto' or a comma-separated list of card ids, not {raw!r}")
+        raise SetupError(N_("option {option} takes 'auto' or a comma-separated list of card ids, not {value}"),
+                         option=OptionName("cards"), value=repr(raw))
     return [x for x in items if x]
 
 
@@ -138,7 +140,8 @@ def fixed_deal(players: int, options: Mapping[str, Any]) -> dict[int, str] | Non
     if not raw:
         return None
     if not isinstance(raw, str):
-        raise SetupError(f"option 'card_deal' takes 'seat:card,...', not {raw!r}")
+        raise SetupError(N_("option {option} takes 'seat:card,...', not {value}"), option=OptionName("card_deal"),
+                         value=repr(raw))
     deal: dict[int, str] = {}
     for item in _parse_list(raw):
         seat_text, _, cid = item.partition(":")

@@ -67,6 +67,7 @@ from mafioso.engine import (
     State,
     Steps,
 )
+from mafioso.engine.errors import N_, SeatName, Words
 from mafioso.engine.steps import (
     LOTS,
     Secret,
@@ -390,7 +391,7 @@ class VampiresEdition(Edition):
             reveal(state, seat)
 
     # -- what seats are told -------------------------------------------------------------------
-    def idle_reason(self, state: State, seat: int) -> str | None:
+    def idle_reason(self, state: State, seat: int) -> str | Words | None:
         """Out of the game, or (while hands are raised) in jail or without a vote: only reasons
         already announced to everyone, never a death or a jail not yet announced."""
         reason = super().idle_reason(state, seat)
@@ -398,9 +399,9 @@ class VampiresEdition(Edition):
         if reason is not None or not st.ballot_open or not 1 <= seat <= len(st.seats):
             return reason
         if st.known_prisoner(seat):
-            return f"seat {seat} is in the Prince's jail, and prisoners may not vote"
+            return Words(N_("{seat} is in the Prince's jail, and prisoners may not vote"), seat=SeatName(seat))
         if seat == st.silenced:
-            return f"seat {seat} may not vote tonight: the Leader took their vote"
+            return Words(N_("{seat} may not vote tonight: the Leader took their vote"), seat=SeatName(seat))
         return None
 
     def observe(self, observer: Observer, event: Event) -> None:

@@ -29,6 +29,7 @@ from mafioso.editions.vampires.catalogue import (
     Row,
 )
 from mafioso.engine import OptionError, SetupError
+from mafioso.engine.errors import N_, OptionName, Value
 
 
 def _listed(raw: Any, allowed: tuple[str, ...], what: str) -> list[str] | None:
@@ -97,7 +98,8 @@ def validate_cast(cast: Counter[str], options: Mapping[str, Any]) -> None:
 def _check_strike_rounds(rounds: Any) -> None:
     """The hunters' deadline is a whole number of rounds, at least one: refuse it at setup, not mid-game."""
     if type(rounds) is not int or rounds < 1:
-        raise OptionError(f"option 'strike_rounds' takes a whole number of rounds from 1, not {rounds!r}")
+        raise OptionError(N_("option {option} takes a whole number of rounds from 1, not {value}"),
+                          option=OptionName("strike_rounds"), value=repr(rounds))
 
 
 def cast_hunters(cast: Counter[str]) -> int:
@@ -108,14 +110,17 @@ def cast_hunters(cast: Counter[str]) -> int:
 def _check_cards(cast: Counter[str], options: Mapping[str, Any]) -> None:
     for role, count in cast.items():
         if role not in (VAMPIRE, HUNTER) and count > 1:
-            raise SetupError(f"there is one {ROLES[role].name} card; the cast asks for {count}")
+            raise SetupError(N_("there is one {role} card; the cast asks for {count}"),
+                             role=Value(role, ROLES[role].name), count=count)
         if options["box_limits"] and role in BOX and count > BOX[role]:
-            raise SetupError(f"the box holds {BOX[role]} {ROLES[role].name} cards; the cast asks for {count} "
-                             "(set box_limits to false for a digital deck)")
+            raise SetupError(N_("the box holds {box} {role} cards; the cast asks for {count} "
+                                "(set {option} to false for a digital deck)"), box=BOX[role],
+                             role=Value(role, ROLES[role].name), count=count,
+                             option=OptionName("box_limits", quoted=False))
     if sum(cast[m] for m in MASTERS) > 1:
-        raise SetupError("the vampires may have only one Master")
+        raise SetupError(N_("the vampires may have only one Master"))
     if sum(cast[s] for s in SHAPESHIFTERS) > 1:
-        raise SetupError("there can be only one shapeshifter")
+        raise SetupError(N_("there can be only one shapeshifter"))
 
 
 def _sides(cast: Counter[str]) -> dict[str, int]:

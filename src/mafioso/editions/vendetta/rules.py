@@ -67,6 +67,7 @@ from mafioso.engine import (
     State,
     Steps,
 )
+from mafioso.engine.errors import N_, SeatName, Words
 from mafioso.engine.steps import (
     Secret,
     agree,
@@ -626,20 +627,22 @@ class VendettaEdition(Edition):
         seat = st.in_team(LONER)[0]
         return Outcome(termination, (st.seat(seat).role,), (seat,))
 
-    def idle_reason(self, state: State, seat: int) -> str | None:
+    def idle_reason(self, state: State, seat: int) -> str | Words | None:
         """Why a seat is asked nothing: out of the game, in jail (once dawn has named it), silenced
         today, or its hand already raised. Never a reason the seat itself does not know."""
         st = _vendetta(state)
         if not 1 <= seat <= len(st.seats) or not st.seat(seat).alive:
             return super().idle_reason(state, seat)
         if seat in st.jail_told and st.is_jailed(seat):
-            return f"seat {seat} is in jail: it may talk, but it uses no ability, joins no kill and does not vote"
+            return Words(N_("{seat} is in jail: it may talk, but it uses no ability, joins no kill and does not vote"),
+                         seat=SeatName(seat))
         if st.phase.name != "day":
             return None
         if seat == st.silenced:
-            return f"seat {seat} is silenced today: it may talk, but it does not vote"
+            return Words(N_("{seat} is silenced today: it may talk, but it does not vote"), seat=SeatName(seat))
         if st.phase.step == "voting" and seat in st.hands:
-            return f"seat {seat} already raised a hand today, against seat {st.hands[seat]}: one vote a day, and it is final"
+            return Words(N_("{seat} already raised a hand today, against {target}: one vote a day, and it is final"),
+                         seat=SeatName(seat), target=SeatName(st.hands[seat]))
         return None
 
     def finish(self, state: State, outcome: Outcome) -> None:
