@@ -101,7 +101,8 @@ def answer_all(phones: dict[str, Any], host: Any, host_token: str, rng: random.R
 def test_two_processes_share_a_table_and_one_takes_it_over(postgres_url: str, redis_url: str) -> None:
     with server(postgres_url, redis_url) as (_a_process, a), server(postgres_url, redis_url) as (b_process, b):
         table = new_table(b)  # B made it: B holds its lease
-        tokens = join_all(b, table["code"], 10)
+        assert a.http.get(f"/api/tables/{table['code']}").json()["code"] == table["code"]  # asked of B by A
+        tokens = join_all(a, table["code"], 10)  # joins through A, forwarded to B
         deal(b, table["host"], 10)
         seats = {token: n for n, token in enumerate(tokens, start=1)}
         phones = {token: (a if n % 2 else b) for token, n in seats.items()}  # odd seats on A, relayed
@@ -184,3 +185,45 @@ def test_a_seat_gets_nothing_on_another_seats_channel(postgres_url: str, redis_u
             assert json.loads(data["text"])["seat"] == by_digest[digest]
             checked += 1
         assert checked >= 10
+
+
+def test_serve_with_workers_starts_them_and_starts_a_dead_one_again(postgres_url: str, redis_url: str) -> None:
+    import os
+    import signal
+
+    import psutil  # type: ignore[import-untyped]
+
+    from tests.server.test_postgres import mafioso
+
+    port = free_port()
+    process = subprocess.Popen(mafioso("serve", "--host", "127.0.0.1", "--port", str(port), "--db", postgres_url,
+                                       "--redis", redis_url, "--workers", "2"),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        wait_for_port(port, process, "mafioso serve --workers 2")
+        client: Any = LiveClient(f"http://127.0.0.1:{port}")
+        workers = psutil.Process(process.pid).children()
+        assert len(workers) == 2
+        table = new_table(client, step_seconds=3)
+        tokens = join_all(client, table["code"], 10)  # each may land on either worker
+        os.kill(workers[0].pid, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while len(psutil.Process(process.pid).children()) < 2 or any(
+                w.pid == workers[0].pid for w in psutil.Process(process.pid).children()):
+            assert time.monotonic() < deadline, "the dead worker was not started again"
+            time.sleep(0.1)
+        wait_for_takeover(client, table["host"], time.monotonic())
+        for token in tokens:  # every seat, on whichever worker the kernel hands the socket to
+            assert state_of(client, seat=token)["name"].startswith("Player")
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=20)
+    assert not any(psutil.pid_exists(w.pid) and psutil.Process(w.pid).status() != psutil.STATUS_ZOMBIE
+                   for w in workers), "stopping serve stops its workers"
+
+
+def test_the_cli_says_what_several_processes_need() -> None:
+    from tests.server.test_postgres import cli_error
+
+    assert "--redis" in cli_error("serve", "--port", "0", "--workers", "2")
+    assert "postgresql" in cli_error("serve", "--port", "0", "--redis", "redis://127.0.0.1:1")

@@ -60,11 +60,11 @@ def create_app(store: Store, join_base: str | None = None, *, trusted_proxies: I
             table.timeline = Timeline(hub.clock)
 
     hub.wire = wire
+    member = Cluster(hub, sockets, *cluster) if cluster is not None else None
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         writers.append(writer_for(store))
-        member = Cluster(hub, sockets, *cluster) if cluster is not None else None
         if member is not None:
             member.attach()
         count = hub.load()
@@ -83,6 +83,7 @@ def create_app(store: Store, join_base: str | None = None, *, trusted_proxies: I
     app = Starlette(routes=routes(), lifespan=lifespan, middleware=[Middleware(GZipMiddleware, minimum_size=512), Middleware(TransportProbe)])
     app.state.hub = hub
     app.state.sockets = sockets
+    app.state.cluster = member
     app.state.join_base = join_base
     app.state.proxies = parse_proxies(trusted_proxies)
     return app

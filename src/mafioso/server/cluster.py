@@ -33,11 +33,13 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from mafioso.i18n import N_
+from mafioso.server.errors import NotNow
 from mafioso.server.hub import Hub, digest
 from mafioso.server.lease import Leases
 from mafioso.server.schemas import Hello, check_json
-from mafioso.server.tables import Table
-from mafioso.server.ws import SessionState, Sockets, serve_socket
+from mafioso.server.tables import Table, summary
+from mafioso.server.ws import SessionState, Sockets, error_text, serve_socket
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -48,6 +50,8 @@ log = logging.getLogger("mafioso.server")
 TICK = 0.5
 """Seconds between two looks for tables nobody serves (a dead process's): takeover time is about
 this plus the replay."""
+ASK_SECONDS = 5.0
+"""How long a forwarded request waits for the table's owner to answer."""
 RESTART = 1012
 """The close code of a relayed socket whose table changed process: *service restart*, connect again."""
 
@@ -190,6 +194,9 @@ class Cluster:
         """A relayed socket's frame, on the table's owner."""
         sid = str(data.get("sock", ""))
         op = data.get("op")
+        if op == "call":
+            self._spawn(self._answer(data))
+            return
         if op == "hello" and sid not in self.served:
             assert self.redis is not None
             socket = RelayedSocket(self.redis, str(data.get("back", "")))
@@ -201,6 +208,41 @@ class Cluster:
         if served is None:
             return
         served.frames.put_nowait(str(data["text"]) if op == "text" else None)
+
+    async def _answer(self, data: dict[str, Any]) -> None:
+        """Answer a request another process forwarded (a join, a table's public facts), as the owner."""
+        assert self.redis is not None
+        answer: dict[str, Any]
+        try:
+            address = str(data.get("address", "?"))
+            if data.get("call") == "join":
+                table, member = self.hub.join(data.get("code"), data.get("name"), address)
+                answer = {"ok": {"token": member.token, "name": member.name, "table": summary(table)}}
+            else:
+                answer = {"ok": summary(self.hub.by_code(data.get("code"), address))}
+        except Exception as error:
+            answer = {"error": error_text(error)}
+        await self.redis.publish(str(data.get("back", "")), json.dumps(answer))
+
+    async def ask(self, table_id: str, call: dict[str, Any]) -> dict[str, Any]:
+        """Forward a request about a table to the process that serves it; its answer, or a refusal
+        asking to try again when no process answers (the table is changing process)."""
+        assert self.redis is not None
+        back = f"mafioso:reply:{table_id}:{uuid.uuid4().hex}"
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.relays[back] = queue
+        try:
+            await self._listen(back)
+            if await self.redis.publish(inbound(table_id), json.dumps({**call, "op": "call", "back": back})) > 0:
+                with contextlib.suppress(TimeoutError):
+                    return await asyncio.wait_for(queue.get(), ASK_SECONDS)
+        finally:
+            self.relays.pop(back, None)
+            self.listening.discard(back)
+            if self.pubsub is not None:
+                with contextlib.suppress(Exception):
+                    await self.pubsub.unsubscribe(back)
+        return {"error": error_text(NotNow(N_("that table is moving to another server; try again in a moment")))}
 
     async def _serve(self, sid: str, socket: RelayedSocket, address: str) -> None:
         try:

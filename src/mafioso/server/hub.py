@@ -153,7 +153,8 @@ class Hub:
         now = time.monotonic()
         if self.claim is None or (not force and now - self.refreshed < REFRESH_SECONDS):
             return
-        self.refreshed = now
+        if not force:  # the cluster's own regular look does not hold back a lookup's
+            self.refreshed = now
         for record in self.store.load_records():
             if record.id in self.tables or record.id in self.set_aside:
                 continue

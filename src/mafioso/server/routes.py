@@ -8,6 +8,7 @@ casts, draws join QR codes and serves the interface's translations. Every error 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
@@ -20,7 +21,7 @@ from mafioso.i18n import N_, _, option_words, role_name
 from mafioso.server.catalogs import language_name, languages
 from mafioso.server.console import console_routes
 from mafioso.server.errors import BadMessage
-from mafioso.server.hub import Hub
+from mafioso.server.hub import Hub, Remote
 from mafioso.server.limits import client_address
 from mafioso.server.qr import qr_svg
 from mafioso.server.schemas import CastQuery, CodeQuery, CreateTable, HostPass, Join, LangQuery, check_data, check_json
@@ -45,7 +46,11 @@ STATUS = {"no_table": 404, "slow_down": 429, "too_many": 429, "too_large": 413}
 def refused(error: Exception) -> JSONResponse:
     """A refused request as JSON ``{"error": message, "code": code}`` with a 4xx status (never a
     stack trace; an unexpected error is logged with its traceback, as the bug it is)."""
-    body = error_text(error)
+    return refusal(error_text(error))
+
+
+def refusal(body: dict[str, Any]) -> JSONResponse:
+    """A refusal already put into words (here, or by the process that serves the table)."""
     status = STATUS.get(str(body.get("code")), 500 if body.get("code") == "internal" else 400)
     return JSONResponse({"error": body["message"], "code": body.get("code")}, status_code=status, headers=NO_STORE)
 
@@ -133,6 +138,9 @@ async def table_info(request: Request) -> Response:
     try:
         return JSONResponse(summary(_hub(request).by_code(request.path_params["code"], _address(request))),
                             headers=NO_STORE)
+    except Remote as remote:
+        return await forwarded(request, remote.table_id,
+                               {"call": "info", "code": request.path_params["code"], "address": _address(request)})
     except Exception as error:
         return refused(error)
 
@@ -142,9 +150,20 @@ async def join(request: Request) -> Response:
     try:
         body = check_json(Join, await _body(request), "request")
         table, member = _hub(request).join(body.code, body.name, _address(request))
+    except Remote as remote:  # another process serves that table: ask it
+        return await forwarded(request, remote.table_id,
+                               {"call": "join", "code": body.code, "name": body.name, "address": _address(request)})
     except Exception as error:
         return refused(error)
     return JSONResponse({"token": member.token, "name": member.name, "table": summary(table)}, headers=NO_STORE)
+
+
+async def forwarded(request: Request, table_id: str, call: dict[str, Any]) -> Response:
+    """A request about a table another process serves, answered by that process (in a cluster)."""
+    answer = await request.app.state.cluster.ask(table_id, call)
+    if "error" in answer:
+        return refusal(answer["error"])
+    return JSONResponse(answer["ok"], headers=NO_STORE)
 
 
 async def game_log(request: Request) -> Response:

@@ -140,22 +140,30 @@ def fork_workers(workers: int) -> bool:
     import os
     import time
 
+    def stop(_signal: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
     children: set[int] = set()
-    while True:
-        while len(children) < workers:
-            pid = os.fork()
-            if pid == 0:
-                return True
-            children.add(pid)
-        try:
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        while True:
+            while len(children) < workers:
+                pid = os.fork()
+                if pid == 0:
+                    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                    return True
+                children.add(pid)
             pid, _status = os.wait()
-        except KeyboardInterrupt:
-            for child in children:
-                with contextlib.suppress(OSError):
-                    os.kill(child, signal.SIGTERM)
-            return False
-        children.discard(pid)
-        time.sleep(0.2)  # a worker that dies at once is not restarted in a tight loop
+            children.discard(pid)
+            time.sleep(0.2)  # a worker that dies at once is not started again in a tight loop
+    except KeyboardInterrupt:
+        for child in children:
+            with contextlib.suppress(OSError):
+                os.kill(child, signal.SIGTERM)
+        for child in children:
+            with contextlib.suppress(OSError):
+                os.waitpid(child, 0)
+        return False
 
 
 def serve(host: str = "0.0.0.0", port: int = 8000, db: str | None = None, lang: str = "en",
