@@ -121,8 +121,11 @@ def test_two_processes_share_a_table_and_one_takes_it_over(postgres_url: str, re
             b_process.kill()  # SIGKILL: B's leases end with its connection
             killed = time.monotonic()
             code = closed_with(kept)
+            closed = time.monotonic() - killed
         took = wait_for_takeover(a, table["host"], killed)
-        print(f"takeover by the other process: {took:.2f} s after SIGKILL")
+        print(f"SIGKILL to the relayed socket closed for its new owner: {closed:.2f} s; "
+              f"to the host screen served again: {took:.2f} s")
+        assert closed < TAKEOVER_LIMIT
         assert took < TAKEOVER_LIMIT
         assert code == 1012, "a relayed socket is closed as a service restart, so the phone connects again"
         assert state_of(a, host=table["host"])["events"] == screen["events"]

@@ -35,7 +35,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from mafioso.i18n import N_
 from mafioso.server.errors import NotNow
-from mafioso.server.hub import Hub, digest
+from mafioso.server.hub import Hub, Remote, digest
 from mafioso.server.lease import Leases
 from mafioso.server.schemas import Hello, check_json
 from mafioso.server.tables import Table, summary
@@ -117,7 +117,7 @@ class Cluster:
     def attach(self) -> None:
         """Before the hub loads: take leases through this process's connection, relay sockets."""
         self.leases = Leases(self.db_url)
-        self.hub.claim = self.leases.take
+        self.hub.claim = self._claim
         self.sockets.relay = self.relay
         wire = self.hub.wire
 
@@ -126,6 +126,16 @@ class Cluster:
             self._spawn(self._listen(inbound(table.id)))
 
         self.hub.wire = wired
+
+    def _claim(self, table_id: str) -> bool:
+        """Take a table's lease; sockets this process was relaying for it start again here."""
+        assert self.leases is not None
+        if not self.leases.take(table_id):
+            return False
+        relayed = self.relayed_tables.pop(table_id, None)
+        if relayed:
+            self._spawn(self._restart(relayed))
+        return True
 
     async def start(self) -> None:
         """Connect to Redis, listen for the tables already served, and start looking for orphans."""
@@ -332,16 +342,15 @@ class Cluster:
         self.hub.refresh(force=True)
         orphans = [i for i, r in self.hub.dormant.items() if r.stage != "over"]
         for table_id in self.leases.free(orphans):
-            if not self.leases.take(table_id):
-                continue
             try:
                 table = self.hub.get(table_id)
+            except Remote:
+                continue  # another process took it first
             except Exception:
                 log.exception("could not take over table %s", table_id)
                 continue
             await self._listen(inbound(table.id))
             log.info("took over table %s", table.code)
-            await self._restart(self.relayed_tables.pop(table_id, {}))
 
     async def _restart(self, relayed: dict[str, WebSocket]) -> None:
         """Close sockets relayed for a table this process now serves: they come back to it."""
