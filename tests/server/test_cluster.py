@@ -174,6 +174,10 @@ def test_a_seat_gets_nothing_on_another_seats_channel(postgres_url: str, redis_u
         table = new_table(b)
         tokens = join_all(b, table["code"], 10)
         deal(b, table["host"], 10)
+        qr = a.http.get(f"/api/qr/{table['code']}.svg")  # asked of A, answered by B
+        assert qr.status_code == 200 and qr.text.lstrip().startswith("<")
+        early = a.http.post("/api/log", json={"host": table["host"]})  # forwarded, refused by B: not over
+        assert early.status_code == 400 and early.json()["code"] != "internal", early.text
         by_digest = {hashlib.sha256(t.encode()).hexdigest(): n for n, t in enumerate(tokens, start=1)}
         answer_all(dict.fromkeys(tokens, a), b, table["host"], random.Random(5), [],
                    stop=lambda s: s["phase"] == "night 1")

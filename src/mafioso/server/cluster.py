@@ -220,7 +220,8 @@ class Cluster:
         served.frames.put_nowait(str(data["text"]) if op == "text" else None)
 
     async def _answer(self, data: dict[str, Any]) -> None:
-        """Answer a request another process forwarded (a join, a table's public facts), as the owner."""
+        """Answer a request another process forwarded (a join, a table's public facts, the log of a
+        finished game), as the table's owner."""
         assert self.redis is not None
         answer: dict[str, Any]
         try:
@@ -228,6 +229,10 @@ class Cluster:
             if data.get("call") == "join":
                 table, member = self.hub.join(data.get("code"), data.get("name"), address)
                 answer = {"ok": {"token": member.token, "name": member.name, "table": summary(table)}}
+            elif data.get("call") == "log":
+                table = self.hub.by_host(data.get("host"))
+                table.require_game()
+                answer = {"ok": {"log": table.game_log(), "code": table.code}}
             else:
                 answer = {"ok": summary(self.hub.by_code(data.get("code"), address))}
         except Exception as error:

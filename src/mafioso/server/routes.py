@@ -175,10 +175,15 @@ async def game_log(request: Request) -> Response:
         body = check_json(HostPass, await _body(request), "request")
         table = _hub(request).by_host(body.host)
         table.require_game()
-        log = table.game_log()
+        log, code = table.game_log(), table.code
+    except Remote as remote:  # served by another process: it checks the pass and gives the log
+        answer = await request.app.state.cluster.ask(remote.table_id, {"call": "log", "host": body.host})
+        if "error" in answer:
+            return refusal(answer["error"])
+        log, code = answer["ok"]["log"], answer["ok"]["code"]
     except Exception as error:
         return refused(error)
-    return JSONResponse(log, headers={**NO_STORE, "Content-Disposition": f'attachment; filename="mafioso-{table.code}.json"'})
+    return JSONResponse(log, headers={**NO_STORE, "Content-Disposition": f'attachment; filename="mafioso-{code}.json"'})
 
 
 def join_base(request: Request) -> str:
@@ -195,10 +200,16 @@ def join_url(request: Request, code: str) -> str:
 async def qr(request: Request) -> Response:
     """The join QR code of a table, as SVG."""
     try:
-        table = _hub(request).by_code(request.path_params["code"], _address(request))
+        code = _hub(request).by_code(request.path_params["code"], _address(request)).code
+    except Remote as remote:  # served by another process: it says whether the code is right
+        answer = await request.app.state.cluster.ask(remote.table_id, {
+            "call": "info", "code": request.path_params["code"], "address": _address(request)})
+        if "error" in answer:
+            return refusal(answer["error"])
+        code = str(answer["ok"]["code"])
     except Exception as error:
         return refused(error)
-    return Response(qr_svg(join_url(request, table.code)), media_type="image/svg+xml", headers=NO_STORE)
+    return Response(qr_svg(join_url(request, code)), media_type="image/svg+xml", headers=NO_STORE)
 
 
 async def info(request: Request) -> Response:
