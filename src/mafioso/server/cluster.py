@@ -84,7 +84,9 @@ class RelayedSocket:
     async def send_text(self, text: str) -> None:
         if self.closed:
             raise RuntimeError("the relayed socket is closed")
-        await self.redis.publish(self.back, json.dumps({"op": "text", "text": text}))
+        if await self.redis.publish(self.back, json.dumps({"op": "text", "text": text})) == 0:
+            self.closed = True  # nobody holds that socket any more (its process died): end the session
+            raise RuntimeError("the relayed socket is gone")
 
     async def close(self, code: int = 1000) -> None:
         if not self.closed:
