@@ -109,7 +109,7 @@ def test_two_processes_share_a_table_and_one_takes_it_over(postgres_url: str, re
         seen: list[tuple[str, dict[str, Any]]] = []
         answer_all(phones, b, table["host"], random.Random(3), seen, stop=lambda s: s["phase"] == "night 1")
         relayed = [(t, m) for t, m in seen if phones[t] is a]
-        assert relayed and all(m["seat"] == seats[t] and m["type"] == "state" for t, m in relayed)
+        assert relayed and all(m.get("seat") == seats[t] and m["type"] == "state" for t, m in relayed), [m for t, m in relayed if m.get("seat") != seats[t]][:2]
         for token in tokens:  # a relayed seat sees exactly what its owner shows it
             assert without_countdown(state_of(a, seat=token)) == without_countdown(state_of(b, seat=token))
         before = {t: without_countdown(state_of(b, seat=t)) for t in tokens}

@@ -252,7 +252,10 @@ class Cluster:
             await self._listen(back)
             if await self.redis.publish(inbound(table_id), json.dumps({**call, "op": "call", "back": back})) > 0:
                 with contextlib.suppress(TimeoutError):
-                    return await asyncio.wait_for(queue.get(), ASK_SECONDS)
+                    answer = await asyncio.wait_for(queue.get(), ASK_SECONDS)
+                    if call.get("call") == "join" and "ok" in answer:  # this phone's hello may come here next
+                        self.hub.seats[digest(answer["ok"].get("token"))] = table_id
+                    return answer
         finally:
             self.relays.pop(back, None)
             self.listening.discard(back)

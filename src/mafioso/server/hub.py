@@ -57,9 +57,10 @@ class Remote(Exception):
         self.table_id = table_id
 
 
-REFRESH_SECONDS = 0.25
+REFRESH_BURST, REFRESH_RATE = 20, 4.0
 """In a cluster, a pass or code this process does not know makes it read the stored tables again
-(another process may have just made the table), at most once in this many seconds."""
+(another process may have just made the table or seated the phone): 20 at once, then 4 a second,
+so wrong passes cannot keep the database busy."""
 
 
 @dataclass(slots=True)
@@ -112,7 +113,8 @@ class Hub:
         self.claim: Callable[[str], bool] | None = None
         """In a cluster (:mod:`mafioso.server.cluster`): take a table's lease, ``False`` when another
         process holds it. ``None`` (one process): every table is this process's."""
-        self.refreshed = -REFRESH_SECONDS
+        self.refreshes = RateLimit(REFRESH_BURST, REFRESH_RATE, time.monotonic)
+        """Reads of the stored tables for passes and codes this process does not know."""
 
     # -- start-up ----------------------------------------------------------------------------
     def load(self, keep_days: float = KEEP_DAYS) -> int:
@@ -150,11 +152,8 @@ class Hub:
     def refresh(self, force: bool = False) -> None:
         """In a cluster: read the stored tables again, so tables made or joined on other processes
         are found here (those this process serves are kept as they are in memory)."""
-        now = time.monotonic()
-        if self.claim is None or (not force and now - self.refreshed < REFRESH_SECONDS):
+        if self.claim is None or (not force and not self.refreshes.take("lookups")):
             return
-        if not force:  # the cluster's own regular look does not hold back a lookup's
-            self.refreshed = now
         for record in self.store.load_records():
             if record.id in self.tables or record.id in self.set_aside:
                 continue
