@@ -198,14 +198,17 @@ class Cluster:
             except (ValueError, TypeError):
                 continue
             if channel.startswith("mafioso:in:"):
-                self._owner_frame(data)
+                self._owner_frame(channel.removeprefix("mafioso:in:"), data)
             elif channel in self.relays:
                 self.relays[channel].put_nowait(data)
 
-    def _owner_frame(self, data: dict[str, Any]) -> None:
-        """A relayed socket's frame, on the table's owner."""
+    def _owner_frame(self, table_id: str, data: dict[str, Any]) -> None:
+        """A relayed socket's frame, on the table's owner (a process that no longer serves the
+        table leaves new sockets and requests to the one that does)."""
         sid = str(data.get("sock", ""))
         op = data.get("op")
+        if op in ("call", "hello") and (self.leases is None or table_id not in self.leases.held):
+            return
         if op == "call":
             self._spawn(self._answer(data))
             return
