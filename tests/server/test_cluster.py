@@ -234,3 +234,29 @@ def test_the_cli_says_what_several_processes_need() -> None:
 
     assert "--redis" in cli_error("serve", "--port", "0", "--workers", "2")
     assert "postgresql" in cli_error("serve", "--port", "0", "--redis", "redis://127.0.0.1:1")
+
+
+def test_a_process_that_loses_its_leases_hands_its_tables_over(postgres_server: Any, postgres_url: str,
+                                                              redis_url: str) -> None:
+    """B's lease connection is cut (not B itself): B stops serving the table, A takes it, and B
+    relays to A from then on; the game goes on to its end with nothing lost."""
+    database = postgres_url.rsplit("/", 1)[1]
+    with server(postgres_url, redis_url) as (_a_process, a), server(postgres_url, redis_url) as (_b_process, b):
+        table = new_table(b)
+        tokens = join_all(b, table["code"], 10)
+        deal(b, table["host"], 10)
+        answer_all(dict.fromkeys(tokens, b), b, table["host"], random.Random(7), [],
+                   stop=lambda s: s["phase"] == "night 1")
+        before = {t: without_countdown(state_of(b, seat=t)) for t in tokens}
+        owners = postgres_server.admin(
+            "select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'mafioso leases' "
+            "and datname = %s and pid in (select pid from pg_locks where locktype = 'advisory')", database)
+        assert len(owners) == 1, "only B held a lease"
+        wait_for_takeover(a, table["host"], time.monotonic())
+        deadline = time.monotonic() + 10
+        while {t: without_countdown(state_of(a, seat=t)) for t in tokens} != before:
+            assert time.monotonic() < deadline, "A does not show the seats as they were"
+            time.sleep(0.2)
+        final = answer_all(dict.fromkeys(tokens, b), b, table["host"], random.Random(8), [])  # relayed by B to A
+        assert final["outcome"]
+        assert state_of(a, host=table["host"])["outcome"] == final["outcome"]

@@ -38,6 +38,7 @@ from mafioso.server.errors import NotNow
 from mafioso.server.hub import Hub, Remote, digest
 from mafioso.server.lease import Leases
 from mafioso.server.schemas import Hello, check_json
+from mafioso.server.store import StoreError
 from mafioso.server.tables import Table, summary
 from mafioso.server.ws import SessionState, Sockets, error_text, serve_socket
 
@@ -376,10 +377,35 @@ class Cluster:
                     await socket.close(code=RESTART)
 
     def _lost_all(self) -> None:
-        """The lease connection was lost: stop serving every table, close their screens."""
+        """The lease connection was lost: stop serving every table, close their screens, and fence
+        the dropped tables off the store (a timer or bot still due on one must not write)."""
         for table_id in list(self.hub.tables):
-            self.hub.drop(table_id)
+            table = self.hub.drop(table_id)
+            if table is not None:
+                fence(table)
             for session in list(self.sockets.by_table.get(table_id, ())):
                 session.state = SessionState.CLOSED
                 session.cut()
         log.warning("lost the table leases: serving no table until they are taken again")
+
+
+class Fenced:
+    """The store of a table this process no longer serves: every write is refused."""
+
+    def __getattr__(self, name: str) -> Any:
+        def refuse(*_args: Any, **_kwargs: Any) -> Any:
+            raise StoreError("this process no longer serves that table")
+
+        return refuse
+
+
+def fence(table: Table) -> None:
+    """Keep a dropped table from writing: its store and its writer refuse, its timers do nothing."""
+    table.store = Fenced()  # type: ignore[assignment]
+
+    async def refuse(*_args: Any) -> None:
+        raise StoreError("this process no longer serves that table")
+
+    table.write = refuse
+    table.on_timer = lambda _delay, _call: None
+    table.on_gate = lambda _table, _delay: None

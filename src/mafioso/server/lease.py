@@ -37,7 +37,7 @@ class Leases:
     def _connect(self) -> Any:
         import psycopg
 
-        return psycopg.connect(self.url, autocommit=True, connect_timeout=5)
+        return psycopg.connect(self.url, autocommit=True, connect_timeout=5, application_name="mafioso leases")
 
     def take(self, table_id: str) -> bool:
         """Take the table's lease if no other process holds it (``True`` also if this one does)."""
