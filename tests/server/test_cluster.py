@@ -16,6 +16,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -68,14 +69,17 @@ def server(db: str, redis: str) -> Iterator[tuple[subprocess.Popen[bytes], Any]]
     port = free_port()
     code = (f"from mafioso.server import serve; serve('127.0.0.1', {port}, {db!r}, min_step_seconds=0, "
             f"redis={redis!r})")
-    process = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        wait_for_port(port, process, "the server")
-        yield process, LiveClient(f"http://127.0.0.1:{port}")
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait()
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=log)
+        try:
+            wait_for_port(port, process, "the server")
+            yield process, LiveClient(f"http://127.0.0.1:{port}")
+        finally:
+            if process.poll() is None:
+                process.kill()
+            process.wait()
+            log.seek(0)
+            print(f"server on port {port} said:", log.read().decode(errors="replace")[-4000:])  # shown on a failure
 
 
 def answer_all(phones: dict[str, Any], host: Any, host_token: str, rng: random.Random,
