@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 
 from mafioso.agents.base import random_choice
+from mafioso.server.cluster import TICK
 from mafioso.server.ws import pad_frame
 from tests.server.conftest import free_port
 from tests.server.helpers import as_prompt, deal, join_all, new_table, receive_until, state_of, without_countdown
@@ -256,6 +257,9 @@ def test_a_process_that_loses_its_leases_hands_its_tables_over(postgres_server: 
             "select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'mafioso leases' "
             "and datname = %s and pid in (select pid from pg_locks where locktype = 'advisory')", database)
         assert len(owners) == 1, "only B held a lease"
+        # B learns of its loss at its next look (TICK); until then it still serves the table it lost:
+        # the window described under "Not done yet" in docs/server.md. Played after it only.
+        time.sleep(2 * TICK)
         wait_for_takeover(a, table["host"], time.monotonic())
         deadline = time.monotonic() + 10
         while {t: without_countdown(state_of(a, seat=t)) for t in tokens} != before:
