@@ -491,6 +491,8 @@ def serve(
     db: Annotated[str | None, typer.Option("--db", metavar="PATH_OR_URL", help="SQLite path or postgresql:// URL (default: a file in the user data dir).")] = None,
     lang: Annotated[str, typer.Option("--lang", metavar="LANG", help="Default language of new tables.")] = "en",
     trusted_proxy: Annotated[list[str] | None, typer.Option("--trusted-proxy", metavar="ADDRESS", help="A reverse proxy (address or network) whose X-Forwarded-For names the client; repeatable.")] = None,
+    redis: Annotated[str | None, typer.Option("--redis", metavar="URL", help="redis:// URL: serve as one of several processes over one PostgreSQL database (needs --db postgresql://...).")] = None,
+    workers: Annotated[int, typer.Option("--workers", metavar="N", help="Server processes to start on the same port (more than one needs --redis).")] = 1,
 ) -> None:
     """Run the web app: a shared host screen and a phone for every player."""
     import importlib
@@ -499,7 +501,7 @@ def serve(
         server = importlib.import_module("mafioso.server")
     except ImportError as error:
         raise MafiosoError(f"the web app is not available: {error}") from None
-    server.serve(host, port, db, lang, tuple(trusted_proxy or ()))
+    server.serve(host, port, db, lang, tuple(trusted_proxy or ()), redis=redis, workers=workers)
 
 
 app.command("balance")(balance_command)

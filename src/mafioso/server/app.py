@@ -19,6 +19,7 @@ from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from mafioso.server.cluster import Cluster
 from mafioso.server.hub import MIN_STEP_SECONDS, Hub
 from mafioso.server.limits import parse_proxies
 from mafioso.server.routes import routes
@@ -33,13 +34,14 @@ log = logging.getLogger("mafioso.server")
 
 def create_app(store: Store, join_base: str | None = None, *, trusted_proxies: Iterable[str] = (),
                timeline: bool = False, clock: Callable[[], float] = time.monotonic,
-               min_step_seconds: float = MIN_STEP_SECONDS) -> Starlette:
+               min_step_seconds: float = MIN_STEP_SECONDS, cluster: tuple[str, str] | None = None) -> Starlette:
     """The web app over ``store``. ``join_base`` is the address phones use (``http://ip:port``).
 
     ``trusted_proxies`` (addresses or networks) are the only peers whose ``X-Forwarded-For`` is
     believed. ``timeline`` keeps each table's record of secret steps and sends (for tests and
     for chasing a report; see :mod:`mafioso.server.timeline`). ``min_step_seconds`` is the
-    shortest secret step allowed (tests that play whole games over sockets use 0).
+    shortest secret step allowed (tests that play whole games over sockets use 0). ``cluster``,
+    ``(PostgreSQL URL, Redis URL)``: serve as one of several processes (:mod:`mafioso.server.cluster`).
     """
     hub = Hub(store, clock, min_step_seconds=min_step_seconds)
     sockets = Sockets()
@@ -58,22 +60,30 @@ def create_app(store: Store, join_base: str | None = None, *, trusted_proxies: I
             table.timeline = Timeline(hub.clock)
 
     hub.wire = wire
+    member = Cluster(hub, sockets, *cluster) if cluster is not None else None
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         writers.append(writer_for(store))
+        if member is not None:
+            member.attach()
         count = hub.load()
+        if member is not None:
+            await member.start()
         log.info("resumed %d stored tables (%d in play)", count, len(hub.tables))
         for aside in hub.set_aside.values():
             log.warning("set aside: table %s (%s): %s", aside.code, aside.edition, aside.reason)
         try:
             yield
         finally:
+            if member is not None:
+                await member.stop()
             writers.pop().close(keep=store)
 
     app = Starlette(routes=routes(), lifespan=lifespan, middleware=[Middleware(GZipMiddleware, minimum_size=512), Middleware(TransportProbe)])
     app.state.hub = hub
     app.state.sockets = sockets
+    app.state.cluster = member
     app.state.join_base = join_base
     app.state.proxies = parse_proxies(trusted_proxies)
     return app

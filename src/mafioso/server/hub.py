@@ -49,6 +49,20 @@ def digest(token: object) -> bytes:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
 
 
+class Remote(Exception):
+    """The table is served by another process (it holds the table's lease): relay to it."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(table_id)
+        self.table_id = table_id
+
+
+REFRESH_BURST, REFRESH_RATE = 20, 4.0
+"""In a cluster, a pass or code this process does not know makes it read the stored tables again
+(another process may have just made the table or seated the phone): 20 at once, then 4 a second,
+so wrong passes cannot keep the database busy."""
+
+
 @dataclass(slots=True)
 class SetAside:
     """A stored table that could not be rebuilt: kept in the database, out of play, with why."""
@@ -96,6 +110,11 @@ class Hub:
         """An old host pass (by its SHA-256) -> the new table."""
         self.wire: Callable[[Table], None] = lambda table: None
         """Set by the web layer: connects a table's change and gate callbacks."""
+        self.claim: Callable[[str], bool] | None = None
+        """In a cluster (:mod:`mafioso.server.cluster`): take a table's lease, ``False`` when another
+        process holds it. ``None`` (one process): every table is this process's."""
+        self.refreshes = RateLimit(REFRESH_BURST, REFRESH_RATE, time.monotonic)
+        """Reads of the stored tables for passes and codes this process does not know."""
 
     # -- start-up ----------------------------------------------------------------------------
     def load(self, keep_days: float = KEEP_DAYS) -> int:
@@ -108,7 +127,7 @@ class Hub:
         self.store.prune(time.time() - keep_days * 86_400)
         for record in self.store.load_records():
             self._index(record)
-            if record.stage == "over":
+            if record.stage == "over" or not self._claimed(record.id):
                 self.dormant[record.id] = record
             else:
                 self._build(record)
@@ -126,6 +145,34 @@ class Hub:
             self.moved_hosts[bytes.fromhex(str(moved.get("host")))] = record.id
             for key, joined in dict(moved.get("passes", {})).items():
                 self.moved_seats[bytes.fromhex(key)] = (record.id, joined)
+
+    def _claimed(self, table_id: str) -> bool:
+        return self.claim is None or self.claim(table_id)
+
+    def refresh(self, force: bool = False) -> None:
+        """In a cluster: read the stored tables again, so tables made or joined on other processes
+        are found here (those this process serves are kept as they are in memory)."""
+        if self.claim is None or (not force and not self.refreshes.take("lookups")):
+            return
+        for record in self.store.load_records():
+            if record.id in self.tables or record.id in self.set_aside:
+                continue
+            known = self.dormant.get(record.id)
+            if known is None and record.code not in self.codes:
+                self._index(record)
+            else:
+                self.codes.pop(known.code if known is not None else record.code, None)
+                self.codes[record.code] = record.id
+                for member in record.members:
+                    self.seats[digest(member.token)] = record.id
+            self.dormant[record.id] = record
+
+    def drop(self, table_id: str) -> Table | None:
+        """Stop serving a table whose lease is lost: kept as stored, for whoever holds it now."""
+        table = self.tables.pop(table_id, None)
+        if table is not None:
+            self.dormant[table_id] = table.record
+        return table
 
     def _build(self, record: TableRecord) -> Table | None:
         """Rebuild a stored table by replay, or set it aside (logged) when it no longer replays."""
@@ -166,6 +213,10 @@ class Hub:
         table = self.tables.get(table_id)
         if table is not None:
             return table
+        if self.claim is not None and table_id in self.dormant:
+            if not self.claim(table_id):
+                raise Remote(table_id)
+            self.refresh(force=True)  # what the last holder stored, not what this process saw
         record = self.dormant.pop(table_id, None)
         if record is not None:
             table = self._build(record)
@@ -186,6 +237,7 @@ class Hub:
         record = TableRecord(uuid.uuid4().hex, self._free_code(), new_token(), {**config.to_json(), "seal": secret},
                              game_seed(secret), created=time.time())
         self.store.create_table(record)
+        self._claimed(record.id)
         table = Table(record, self.store, self.clock, self.min_step)
         self._index(record)
         self._attach(table)
@@ -222,6 +274,7 @@ class Hub:
         for member in members:
             self.store.add_member(record.id, member)
         record.members = members
+        self._claimed(record.id)
         table = Table(record, self.store, self.clock, self.min_step)
         self._index(record)
         self._attach(table)
@@ -259,6 +312,9 @@ class Hub:
         if key is not None and self.guard.blocked(key):
             raise SlowDown(N_("too many wrong table codes; wait a minute and check the code on the host screen"))
         table_id = self.codes.get(normalise_code(code))
+        if table_id is None and self.claim is not None:
+            self.refresh()
+            table_id = self.codes.get(normalise_code(code))
         if table_id is None:
             if key is not None:
                 self.guard.take(key)
@@ -269,6 +325,9 @@ class Hub:
     def by_host(self, token: object) -> Table:
         """The table whose host pass this is, or :class:`BadToken`."""
         table_id = self.hosts.get(digest(token))
+        if table_id is None and self.claim is not None:
+            self.refresh()
+            table_id = self.hosts.get(digest(token))
         if table_id is not None:
             table = self.get(table_id)
             if same(token, table.record.host_token):
@@ -278,6 +337,9 @@ class Hub:
     def by_seat(self, token: object) -> tuple[Table, MemberRecord]:
         """The table and member of a seat pass, or :class:`BadToken`."""
         table_id = self.seats.get(digest(token))
+        if table_id is None and self.claim is not None:
+            self.refresh()
+            table_id = self.seats.get(digest(token))
         if table_id is not None and not (isinstance(token, str) and token.startswith(BOT_PASS)):
             table = self.get(table_id)
             for member in table.record.members:

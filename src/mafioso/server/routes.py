@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
@@ -21,7 +22,7 @@ from mafioso.i18n import N_, _, option_words, role_name
 from mafioso.server.catalogs import language_name, languages
 from mafioso.server.console import console_routes
 from mafioso.server.errors import BadMessage
-from mafioso.server.hub import Hub
+from mafioso.server.hub import Hub, Remote
 from mafioso.server.limits import client_address
 from mafioso.server.qr import qr_svg
 from mafioso.server.schemas import CastQuery, CodeQuery, CreateTable, HostPass, Join, LangQuery, check_data, check_json
@@ -51,7 +52,11 @@ def refused(error: Exception, request: Request | None = None, table: Table | Non
     is in ``lang`` if given and known, else the request's (:func:`request_lang`), with the
     table's names and the labels of its edition (or of ``edition``, an id the request named)."""
     lang = lang if lang in languages() else request_lang(request, table)
-    body = error_text(error, lang, table, _edition(edition))
+    return refusal(error_text(error, lang, table, _edition(edition)))
+
+
+def refusal(body: dict[str, Any]) -> JSONResponse:
+    """A refusal already put into words (here, or by the process that serves the table)."""
     status = STATUS.get(str(body.get("code")), 500 if body.get("code") == "internal" else 400)
     return JSONResponse({"error": body["message"], "code": body.get("code")}, status_code=status, headers=NO_STORE)
 
@@ -201,6 +206,9 @@ async def table_info(request: Request) -> Response:
     try:
         return JSONResponse(summary(_hub(request).by_code(request.path_params["code"], _address(request))),
                             headers=NO_STORE)
+    except Remote as remote:
+        return await forwarded(request, remote.table_id,
+                               {"call": "info", "code": request.path_params["code"], "address": _address(request)})
     except Exception as error:
         return refused(error, request)
 
@@ -212,9 +220,20 @@ async def join(request: Request) -> Response:
         body = check_json(Join, await _body(request), "request")
         code = body.code
         table, member = _hub(request).join(body.code, body.name, _address(request))
+    except Remote as remote:  # another process serves that table: ask it
+        return await forwarded(request, remote.table_id,
+                               {"call": "join", "code": body.code, "name": body.name, "address": _address(request)})
     except Exception as error:
         return refused(error, request, _table_of(request, code) if code is not None else None)
     return JSONResponse({"token": member.token, "name": member.name, "table": summary(table)}, headers=NO_STORE)
+
+
+async def forwarded(request: Request, table_id: str, call: dict[str, Any]) -> Response:
+    """A request about a table another process serves, answered by that process (in a cluster)."""
+    answer = await request.app.state.cluster.ask(table_id, call)
+    if "error" in answer:
+        return refusal(answer["error"])
+    return JSONResponse(answer["ok"], headers=NO_STORE)
 
 
 async def game_log(request: Request) -> Response:
@@ -227,10 +246,15 @@ async def game_log(request: Request) -> Response:
         body = check_json(HostPass, await _body(request), "request")
         table = _hub(request).by_host(body.host)
         table.require_game()
-        log = table.game_log()
+        log, code = table.game_log(), table.code
+    except Remote as remote:  # served by another process: it checks the pass and gives the log
+        answer = await request.app.state.cluster.ask(remote.table_id, {"call": "log", "host": body.host})
+        if "error" in answer:
+            return refusal(answer["error"])
+        log, code = answer["ok"]["log"], answer["ok"]["code"]
     except Exception as error:
         return refused(error, request, table)
-    return JSONResponse(log, headers={**NO_STORE, "Content-Disposition": f'attachment; filename="mafioso-{table.code}.json"'})
+    return JSONResponse(log, headers={**NO_STORE, "Content-Disposition": f'attachment; filename="mafioso-{code}.json"'})
 
 
 def join_base(request: Request) -> str:
@@ -247,10 +271,16 @@ def join_url(request: Request, code: str) -> str:
 async def qr(request: Request) -> Response:
     """The join QR code of a table, as SVG."""
     try:
-        table = _hub(request).by_code(request.path_params["code"], _address(request))
+        code = _hub(request).by_code(request.path_params["code"], _address(request)).code
+    except Remote as remote:  # served by another process: it says whether the code is right
+        answer = await request.app.state.cluster.ask(remote.table_id, {
+            "call": "info", "code": request.path_params["code"], "address": _address(request)})
+        if "error" in answer:
+            return refusal(answer["error"])
+        code = str(answer["ok"]["code"])
     except Exception as error:
         return refused(error, request)
-    return Response(qr_svg(join_url(request, table.code)), media_type="image/svg+xml", headers=NO_STORE)
+    return Response(qr_svg(join_url(request, code)), media_type="image/svg+xml", headers=NO_STORE)
 
 
 async def info(request: Request) -> Response:

@@ -7,7 +7,9 @@ a banner followed by uvicorn's tracebacks.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import signal
 import socket
 from collections.abc import Sequence
 from pathlib import Path
@@ -120,13 +122,60 @@ def uvicorn_config(app: Any) -> Any:
     return config
 
 
+def check_cluster(db: str | None, redis: str | None, workers: int) -> None:
+    """Several processes need a shared database and Redis: say so in one line otherwise."""
+    if workers < 1 or workers > 64:
+        raise ServeError(f"--workers {workers}: give a number of processes from 1 to 64")
+    if redis is None and workers > 1:
+        raise ServeError("--workers: several processes need --redis redis://... and --db postgresql://...")
+    if redis is not None and not (db or "").startswith(("postgresql://", "postgres://")):
+        raise ServeError("--redis: several processes share one PostgreSQL database: give --db postgresql://...")
+    if redis is not None and not redis.startswith(("redis://", "rediss://", "unix://")):
+        raise ServeError(f"--redis {redis!r}: give a redis:// URL")
+
+
+def fork_workers(workers: int) -> bool:
+    """Start ``workers`` processes sharing the bound socket; the first caller stays to supervise,
+    starting a worker again when one dies. Returns ``True`` in a worker (which then serves)."""
+    import os
+    import time
+
+    def stop(_signal: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    children: set[int] = set()
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        while True:
+            while len(children) < workers:
+                pid = os.fork()
+                if pid == 0:
+                    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                    return True
+                children.add(pid)
+            pid, _status = os.wait()
+            children.discard(pid)
+            time.sleep(0.2)  # a worker that dies at once is not started again in a tight loop
+    except KeyboardInterrupt:
+        for child in children:
+            with contextlib.suppress(OSError):
+                os.kill(child, signal.SIGTERM)
+        for child in children:
+            with contextlib.suppress(OSError):
+                os.waitpid(child, 0)
+        return False
+
+
 def serve(host: str = "0.0.0.0", port: int = 8000, db: str | None = None, lang: str = "en",
-          trusted_proxies: Sequence[str] = (), min_step_seconds: float | None = None) -> None:
+          trusted_proxies: Sequence[str] = (), min_step_seconds: float | None = None,
+          redis: str | None = None, workers: int = 1) -> None:
     """Run the web app until interrupted (blocking). ``db``: a SQLite path or a PostgreSQL URL.
 
     ``lang`` is the default language of new tables' forms; ``trusted_proxies`` the reverse
     proxies whose ``X-Forwarded-For`` names the client; ``min_step_seconds`` the shortest secret
     step (the default, :data:`~mafioso.server.hub.MIN_STEP_SECONDS`, unless a test asks for less).
+    ``redis``: serve as one of several processes over one PostgreSQL database
+    (:mod:`mafioso.server.cluster`); ``workers``: how many such processes share the port.
     Prints where to open the shared screen and the address phones can reach, once the port is bound.
     """
     import uvicorn
@@ -140,7 +189,11 @@ def serve(host: str = "0.0.0.0", port: int = 8000, db: str | None = None, lang: 
         parse_proxies(trusted_proxies)
     except ValueError as error:
         raise ServeError(f"--trusted-proxy: {error}") from None
+    check_cluster(db, redis, workers)
     listener = bind(host, port)
+    if workers > 1 and not fork_workers(workers):
+        listener.close()
+        return
     try:
         ensure_catalogs()
         if db is None:
@@ -153,7 +206,8 @@ def serve(host: str = "0.0.0.0", port: int = 8000, db: str | None = None, lang: 
     port = listener.getsockname()[1]
     screen, lan = addresses(host, port)
     app = create_app(store, join_base=lan or screen, trusted_proxies=trusted_proxies,
-                     min_step_seconds=MIN_STEP_SECONDS if min_step_seconds is None else min_step_seconds)
+                     min_step_seconds=MIN_STEP_SECONDS if min_step_seconds is None else min_step_seconds,
+                     cluster=(path, redis) if redis is not None else None)
     app.state.default_lang = lang
     shown = str(Path(path)) if "://" not in path else path.split("@")[-1]
     print("\n".join(banner(host, port, shown, screen, lan)), flush=True)

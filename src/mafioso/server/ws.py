@@ -36,6 +36,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from mafioso.engine import GM, Edition, MafiosoError
 from mafioso.i18n import N_, _
 from mafioso.server.errors import BadMessage, BadToken, NotNow, ServerError, TooMany, message_of
+from mafioso.server.hub import Remote
 from mafioso.server.limits import network_key
 from mafioso.server.messages import PAD, encode, pad_to, screen_text, seat_message
 from mafioso.server.schemas import (
@@ -145,6 +146,8 @@ class Session:
         """Set by the socket loop: drop the connection at once (a client that does not read)."""
         self.sockets: Sockets | None = None
         """Every live session (set when admitted): Play again tells the table's other screens."""
+        self.remote: tuple[str, str] | None = None
+        """In a cluster, ``(table id, hello)`` when another process serves the hello's table."""
 
     def expect(self, *states: SessionState) -> None:
         """Raise unless the session is in one of ``states`` (a protocol error, not a crash)."""
@@ -416,6 +419,9 @@ class Sockets:
         self.by_pass: dict[str, list[Session]] = {}
         self.watchers: dict[str, int] = {}
         """Spectator sockets per client network."""
+        self.relay: Callable[[WebSocket, str, str, str], Awaitable[None]] | None = None
+        """In a cluster (:mod:`mafioso.server.cluster`): relay a socket whose table another process
+        serves, ``(socket, table id, hello, address)``."""
 
     def add(self, session: Session) -> None:
         """Admit a session that said hello, or raise :class:`TooMany`."""
@@ -518,6 +524,8 @@ async def serve_socket(socket: WebSocket, hub: Hub, sockets: Sockets, address: s
     admitted = False
     try:
         if not await _hello(session, sockets):
+            if session.remote is not None and sockets.relay is not None:
+                await sockets.relay(socket, *session.remote, address)
             return
         admitted = True
         writer = asyncio.create_task(_write(session, closed))
@@ -571,7 +579,11 @@ async def _hello(session: Session, sockets: Sockets) -> bool:
             return False
         if message.get("text") is None:
             raise BadMessage(N_("send JSON text frames, not binary ones"))
-        session.hello(message["text"])
+        try:
+            session.hello(message["text"])
+        except Remote as remote:
+            session.remote = (remote.table_id, message["text"])
+            return False
         sockets.add(session)
         return True
     except (WebSocketDisconnect, RuntimeError, OSError):

@@ -1,0 +1,411 @@
+"""Several server processes over one PostgreSQL and one Redis.
+
+Each table is served by the one process holding its lease (:mod:`mafioso.server.lease`). A
+socket may land on any process (a round-robin proxy, no sticky sessions):
+
+- on the table's owner it is served as with one process;
+- on another process its hello fails with :class:`~mafioso.server.hub.Remote` and the socket is
+  *relayed*: its frames are published on the table's inbound channel (``mafioso:in:<table>``),
+  which only the owner listens to, and the owner serves them as a socket of its own
+  (:class:`RelayedSocket`, run by the very :func:`~mafioso.server.ws.serve_socket` of a local
+  socket, so every check, padding and secrecy rule applies unchanged). What the owner sends that
+  screen goes to a channel of that one socket, named by the table, the SHA-256 of the pass and a
+  random socket id (``mafioso:out:<table>:<pass digest>:<socket>``): only the process holding
+  that socket listens there, so no seat's message is ever broadcast to every process.
+
+Every :data:`TICK` seconds each process reads the stored tables again and tries the leases of
+unfinished tables nobody holds (PostgreSQL's lock list, one query): a process that died gave its
+leases up when its connection closed, so another process takes its tables and rebuilds them by
+replay. Sockets it was relaying for those tables are closed (code 1012, *service restart*), so
+the phones connect again and land on a process that serves the table. A process whose lease
+connection is lost drops every table it served (another may hold them now) and closes their
+sockets the same way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import uuid
+from typing import TYPE_CHECKING, Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from mafioso.i18n import N_
+from mafioso.server.errors import NotNow
+from mafioso.server.hub import Hub, Remote, digest
+from mafioso.server.lease import Leases
+from mafioso.server.schemas import Hello, check_json
+from mafioso.server.store import StoreError
+from mafioso.server.tables import Table, summary
+from mafioso.server.ws import SessionState, Sockets, error_text, serve_socket
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
+    from redis.asyncio.client import PubSub
+
+log = logging.getLogger("mafioso.server")
+
+TICK = 0.5
+"""Seconds between two looks for tables nobody serves (a dead process's): takeover time is about
+this plus the replay."""
+ASK_SECONDS = 5.0
+"""How long a forwarded request waits for the table's owner to answer."""
+RESTART = 1012
+"""The close code of a relayed socket whose table changed process: *service restart*, connect again."""
+
+
+def inbound(table_id: str) -> str:
+    """The channel the owner of a table listens to for relayed sockets' frames."""
+    return f"mafioso:in:{table_id}"
+
+
+class RelayedSocket:
+    """A socket held by another process, as :func:`serve_socket` sees it on the table's owner:
+    frames come from the inbound channel, and what is sent goes to that one socket's channel."""
+
+    def __init__(self, redis: Redis, back: str) -> None:
+        self.redis = redis
+        self.back = back
+        self.scope: dict[str, Any] = {}
+        self.frames: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closed = False
+
+    async def accept(self) -> None:
+        """Nothing to do: the process holding the socket accepted it."""
+
+    async def receive(self) -> dict[str, Any]:
+        text = await self.frames.get()
+        if text is None:
+            return {"type": "websocket.disconnect", "code": 1000}
+        return {"type": "websocket.receive", "text": text}
+
+    async def send_text(self, text: str) -> None:
+        if self.closed:
+            raise RuntimeError("the relayed socket is closed")
+        if await self.redis.publish(self.back, json.dumps({"op": "text", "text": text})) == 0:
+            self.closed = True  # nobody holds that socket any more (its process died): end the session
+            raise RuntimeError("the relayed socket is gone")
+
+    async def close(self, code: int = 1000) -> None:
+        if not self.closed:
+            self.closed = True
+            with contextlib.suppress(Exception):
+                await self.redis.publish(self.back, json.dumps({"op": "close", "code": code}))
+
+
+class Cluster:
+    """This process's part in a cluster: its leases, its Redis channels, its relays."""
+
+    def __init__(self, hub: Hub, sockets: Sockets, db_url: str, redis_url: str) -> None:
+        self.hub = hub
+        self.sockets = sockets
+        self.db_url = db_url
+        self.redis_url = redis_url
+        self.leases: Leases | None = None
+        self.redis: Redis | None = None
+        self.pubsub: PubSub | None = None
+        self.served: dict[str, RelayedSocket] = {}
+        """Relayed sockets this process serves as a table's owner, by socket id."""
+        self.relays: dict[str, asyncio.Queue[dict[str, Any]]] = {}
+        """Sockets this process holds for another owner: their outbound channel -> what arrives."""
+        self.relayed_tables: dict[str, dict[str, WebSocket]] = {}
+        """Table id -> the sockets relayed for it from here, by outbound channel."""
+        self.listening: set[str] = set()
+        self.tasks: set[asyncio.Task[Any]] = set()
+
+    # -- start and stop ----------------------------------------------------------------------
+    def attach(self) -> None:
+        """Before the hub loads: take leases through this process's connection, relay sockets."""
+        self.leases = Leases(self.db_url)
+        self.hub.claim = self._claim
+        self.sockets.relay = self.relay
+        wire = self.hub.wire
+
+        def wired(table: Table) -> None:
+            wire(table)
+            self._spawn(self._listen(inbound(table.id)))
+
+        self.hub.wire = wired
+
+    def _claim(self, table_id: str) -> bool:
+        """Take a table's lease; sockets this process was relaying for it start again here."""
+        assert self.leases is not None
+        if not self.leases.take(table_id):
+            return False
+        relayed = self.relayed_tables.pop(table_id, None)
+        if relayed:
+            self._spawn(self._restart(relayed))
+        return True
+
+    async def start(self) -> None:
+        """Connect to Redis, listen for the tables already served, and start looking for orphans."""
+        import redis.asyncio
+
+        self.redis = redis.asyncio.from_url(self.redis_url)
+        self.pubsub = self.redis.pubsub()
+        await self.pubsub.subscribe("mafioso:process:" + uuid.uuid4().hex)  # a channel to start reading
+        for table_id in list(self.hub.tables):
+            await self._listen(inbound(table_id))
+        self._spawn(self._read())
+        self._spawn(self._watch())
+
+    async def stop(self) -> None:
+        for task in list(self.tasks):
+            task.cancel()
+        if self.pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self.pubsub.aclose()  # type: ignore[no-untyped-call]
+        if self.redis is not None:
+            with contextlib.suppress(Exception):
+                await self.redis.aclose()
+        if self.leases is not None:
+            self.leases.close()
+
+    def _spawn(self, work: Any) -> None:
+        try:
+            task = asyncio.get_running_loop().create_task(work)
+        except RuntimeError:
+            work.close()  # no loop yet (the hub loading): start() listens for these tables
+            return
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _listen(self, channel: str) -> None:
+        if channel in self.listening or self.pubsub is None:
+            return
+        self.listening.add(channel)
+        await self.pubsub.subscribe(channel)
+
+    # -- Redis messages in -------------------------------------------------------------------
+    async def _read(self) -> None:
+        assert self.pubsub is not None
+        while True:
+            try:
+                message = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("lost Redis (%s); trying again", error)
+                await asyncio.sleep(0.5)
+                continue
+            if message is None:
+                continue
+            channel = message["channel"].decode() if isinstance(message["channel"], bytes) else str(message["channel"])
+            try:
+                data = json.loads(message["data"])
+            except (ValueError, TypeError):
+                continue
+            if channel.startswith("mafioso:in:"):
+                self._owner_frame(channel.removeprefix("mafioso:in:"), data)
+            elif channel in self.relays:
+                self.relays[channel].put_nowait(data)
+
+    def _owner_frame(self, table_id: str, data: dict[str, Any]) -> None:
+        """A relayed socket's frame, on the table's owner (a process that no longer serves the
+        table leaves new sockets and requests to the one that does)."""
+        sid = str(data.get("sock", ""))
+        op = data.get("op")
+        if op in ("call", "hello") and (self.leases is None or table_id not in self.leases.held):
+            return
+        if op == "call":
+            self._spawn(self._answer(data))
+            return
+        if op == "hello" and sid not in self.served:
+            assert self.redis is not None
+            socket = RelayedSocket(self.redis, str(data.get("back", "")))
+            socket.frames.put_nowait(str(data.get("text", "")))
+            self.served[sid] = socket
+            self._spawn(self._serve(sid, socket, str(data.get("address", "?"))))
+            return
+        served = self.served.get(sid)
+        if served is None:
+            return
+        served.frames.put_nowait(str(data["text"]) if op == "text" else None)
+
+    async def _answer(self, data: dict[str, Any]) -> None:
+        """Answer a request another process forwarded (a join, a table's public facts, the log of a
+        finished game), as the table's owner."""
+        assert self.redis is not None
+        answer: dict[str, Any]
+        try:
+            address = str(data.get("address", "?"))
+            if data.get("call") == "join":
+                table, member = self.hub.join(data.get("code"), data.get("name"), address)
+                answer = {"ok": {"token": member.token, "name": member.name, "table": summary(table)}}
+            elif data.get("call") == "log":
+                table = self.hub.by_host(data.get("host"))
+                table.require_game()
+                answer = {"ok": {"log": table.game_log(), "code": table.code}}
+            else:
+                answer = {"ok": summary(self.hub.by_code(data.get("code"), address))}
+        except Exception as error:
+            answer = {"error": error_text(error)}
+        await self.redis.publish(str(data.get("back", "")), json.dumps(answer))
+
+    async def ask(self, table_id: str, call: dict[str, Any]) -> dict[str, Any]:
+        """Forward a request about a table to the process that serves it; its answer, or a refusal
+        asking to try again when no process answers (the table is changing process)."""
+        assert self.redis is not None
+        back = f"mafioso:reply:{table_id}:{uuid.uuid4().hex}"
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.relays[back] = queue
+        try:
+            await self._listen(back)
+            if await self.redis.publish(inbound(table_id), json.dumps({**call, "op": "call", "back": back})) > 0:
+                with contextlib.suppress(TimeoutError):
+                    answer = await asyncio.wait_for(queue.get(), ASK_SECONDS)
+                    if call.get("call") == "join" and "ok" in answer:  # this phone's hello may come here next
+                        self.hub.seats[digest(answer["ok"].get("token"))] = table_id
+                    return answer
+        finally:
+            self.relays.pop(back, None)
+            self.listening.discard(back)
+            if self.pubsub is not None:
+                with contextlib.suppress(Exception):
+                    await self.pubsub.unsubscribe(back)
+        return {"error": error_text(NotNow(N_("that table is moving to another server; try again in a moment")))}
+
+    async def _serve(self, sid: str, socket: RelayedSocket, address: str) -> None:
+        try:
+            await serve_socket(socket, self.hub, self.sockets, address)  # type: ignore[arg-type]
+        finally:
+            self.served.pop(sid, None)
+            await socket.close()
+
+    # -- relaying a socket to the table's owner ---------------------------------------------
+    async def relay(self, socket: WebSocket, table_id: str, hello: str, address: str) -> None:
+        """Carry a socket's frames to the process that serves its table, and back to it only."""
+        assert self.redis is not None
+        if isinstance(socket, RelayedSocket):  # relayed here, yet this process lost the table meanwhile
+            await socket.close(code=RESTART)
+            return
+        _kind, value = check_json(Hello, hello, "hello").credential()
+        sid = uuid.uuid4().hex
+        back = f"mafioso:out:{table_id}:{digest(value).hex()}:{sid}"
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.relays[back] = queue
+        here = self.relayed_tables.setdefault(table_id, {})
+        here[back] = socket
+        try:
+            await self._listen(back)
+            frame = {"sock": sid, "op": "hello", "text": hello, "back": back, "address": address}
+            if await self.redis.publish(inbound(table_id), json.dumps(frame)) == 0:
+                await socket.close(code=RESTART)  # its owner is not listening (gone): try again shortly
+                return
+            await self._pump(socket, sid, table_id, queue)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass
+        finally:
+            self.relays.pop(back, None)
+            here.pop(back, None)
+            if not here:
+                self.relayed_tables.pop(table_id, None)
+            self.listening.discard(back)
+            if self.pubsub is not None:
+                with contextlib.suppress(Exception):
+                    await self.pubsub.unsubscribe(back)
+            with contextlib.suppress(Exception):
+                await self.redis.publish(inbound(table_id), json.dumps({"sock": sid, "op": "close"}))
+
+    async def _pump(self, socket: WebSocket, sid: str, table_id: str, queue: asyncio.Queue[dict[str, Any]]) -> None:
+        async def upstream() -> None:
+            assert self.redis is not None
+            while True:
+                message = await socket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                text = message.get("text")
+                frame = {"sock": sid, "op": "text", "text": text if text is not None else "\0binary"}
+                await self.redis.publish(inbound(table_id), json.dumps(frame))
+
+        async def downstream() -> None:
+            while True:
+                data = await queue.get()
+                if data.get("op") == "close":
+                    with contextlib.suppress(Exception):
+                        await socket.close(code=int(data.get("code", 1000)))
+                    return
+                await socket.send_text(str(data.get("text", "")))
+
+        tasks = {asyncio.ensure_future(upstream()), asyncio.ensure_future(downstream())}
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in tasks:
+                task.cancel()
+
+    # -- takeover ----------------------------------------------------------------------------
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(TICK)
+            try:
+                await self._look()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("could not look for tables without a process")
+
+    async def _look(self) -> None:
+        assert self.leases is not None
+        if not self.leases.alive():
+            self._lost_all()
+            return
+        self.hub.refresh(force=True)
+        orphans = [i for i, r in self.hub.dormant.items() if r.stage != "over"]
+        for table_id in self.leases.free(orphans):
+            try:
+                table = self.hub.get(table_id)
+            except Remote:
+                continue  # another process took it first
+            except Exception:
+                log.exception("could not take over table %s", table_id)
+                continue
+            await self._listen(inbound(table.id))
+            log.info("took over table %s", table.code)
+
+    async def _restart(self, relayed: dict[str, WebSocket]) -> None:
+        """Close sockets relayed for a table this process now serves: they come back to it."""
+        for back, socket in list(relayed.items()):
+            queue = self.relays.get(back)
+            if queue is not None:
+                queue.put_nowait({"op": "close", "code": RESTART})
+            else:
+                with contextlib.suppress(Exception):
+                    await socket.close(code=RESTART)
+
+    def _lost_all(self) -> None:
+        """The lease connection was lost: stop serving every table, close their screens, and fence
+        the dropped tables off the store (a timer or bot still due on one must not write)."""
+        for table_id in list(self.hub.tables):
+            table = self.hub.drop(table_id)
+            if table is not None:
+                fence(table)
+            for session in list(self.sockets.by_table.get(table_id, ())):
+                session.state = SessionState.CLOSED
+                session.cut()
+        log.warning("lost the table leases: serving no table until they are taken again")
+
+
+class Fenced:
+    """The store of a table this process no longer serves: every write is refused."""
+
+    def __getattr__(self, name: str) -> Any:
+        def refuse(*_args: Any, **_kwargs: Any) -> Any:
+            raise StoreError("this process no longer serves that table")
+
+        return refuse
+
+
+def fence(table: Table) -> None:
+    """Keep a dropped table from writing: its store and its writer refuse, its timers do nothing."""
+    table.store = Fenced()  # type: ignore[assignment]
+
+    async def refuse(*_args: Any) -> None:
+        raise StoreError("this process no longer serves that table")
+
+    table.write = refuse
+    table.on_timer = lambda _delay, _call: None
+    table.on_gate = lambda _table, _delay: None

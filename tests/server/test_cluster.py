@@ -1,0 +1,270 @@
+"""Two server processes over one PostgreSQL and one Redis (``mafioso.server.cluster``).
+
+A real PostgreSQL (``postgres_server`` in ``conftest.py``) and a real ``redis-server`` started
+here on a free loopback port. The host screen is served by the process that made the table (B,
+its owner); some phones talk to the other process (A), which relays their sockets through Redis.
+Every relayed seat must see exactly what the owner shows that seat, and nothing of another seat;
+then the owner is killed with SIGKILL and A must take the table within 5 s, by replay, with every
+phone back on its own seat and no acknowledged decision lost.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mafioso.agents.base import random_choice
+from mafioso.server.cluster import TICK
+from mafioso.server.ws import pad_frame
+from tests.server.conftest import free_port
+from tests.server.helpers import as_prompt, deal, join_all, new_table, receive_until, state_of, without_countdown
+from tests.server.test_postgres import LiveClient
+
+REDIS = "/usr/bin/redis-server"
+TAKEOVER_LIMIT = 5.0
+
+
+def wait_for_port(port: int, process: subprocess.Popen[bytes], what: str) -> None:
+    deadline = time.monotonic() + 30
+    while True:
+        if process.poll() is not None:
+            raise AssertionError(f"{what} stopped: {process.stderr.read().decode() if process.stderr else ''}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            assert time.monotonic() < deadline, f"{what} did not start"
+            time.sleep(0.05)
+
+
+@pytest.fixture
+def redis_url(tmp_path: Path) -> Iterator[str]:
+    """A throwaway ``redis-server`` on a free loopback port, nothing saved to disk."""
+    assert shutil.which(REDIS) or Path(REDIS).exists(), "redis-server is needed: apt-get install redis-server"
+    port = free_port()
+    process = subprocess.Popen([REDIS, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                                "--dir", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        wait_for_port(port, process, "redis-server")
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.kill()
+        process.wait()
+
+
+@contextmanager
+def server(db: str, redis: str) -> Iterator[tuple[subprocess.Popen[bytes], Any]]:
+    """One cluster process, as ``mafioso serve --redis`` runs it, with instant secret steps."""
+    port = free_port()
+    code = (f"from mafioso.server import serve; serve('127.0.0.1', {port}, {db!r}, min_step_seconds=0, "
+            f"redis={redis!r})")
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=log)
+        try:
+            wait_for_port(port, process, "the server")
+            yield process, LiveClient(f"http://127.0.0.1:{port}")
+        finally:
+            if process.poll() is None:
+                process.kill()
+            process.wait()
+            log.seek(0)
+            print(f"server on port {port} said:", log.read().decode(errors="replace")[-4000:])  # shown on a failure
+
+
+def answer_all(phones: dict[str, Any], host: Any, host_token: str, rng: random.Random,
+               seen: list[tuple[str, dict[str, Any]]], stop: Any = None, rounds: int = 3000) -> dict[str, Any]:
+    """Play: every phone through its own process, until the end (or ``stop``); every message kept."""
+    for _ in range(rounds):
+        screen = state_of(host, host=host_token)
+        if screen.get("outcome") or (stop is not None and stop(screen)):
+            return screen
+        for token, client in phones.items():
+            with client.websocket_connect("/ws") as ws:
+                ws.send_json({"type": "hello", "seat": token})
+                message = ws.receive_json()
+                seen.append((token, message))
+                for raw in message.get("prompts", []):
+                    ws.send_text(pad_frame({"type": "decide", "prompt": raw["id"],
+                                            "choice": random_choice(as_prompt(raw), rng)}))
+                    reply = receive_until(ws, lambda m: m.get("type") in ("ack", "error"))
+                    assert reply["type"] == "ack", reply
+    raise AssertionError("the game did not end")
+
+
+def test_two_processes_share_a_table_and_one_takes_it_over(postgres_url: str, redis_url: str) -> None:
+    with server(postgres_url, redis_url) as (_a_process, a), server(postgres_url, redis_url) as (b_process, b):
+        table = new_table(b)  # B made it: B holds its lease
+        assert a.http.get(f"/api/tables/{table['code']}").json()["code"] == table["code"]  # asked of B by A
+        tokens = join_all(a, table["code"], 10)  # joins through A, forwarded to B
+        deal(b, table["host"], 10)
+        seats = {token: n for n, token in enumerate(tokens, start=1)}
+        phones = {token: (a if n % 2 else b) for token, n in seats.items()}  # odd seats on A, relayed
+        seen: list[tuple[str, dict[str, Any]]] = []
+        answer_all(phones, b, table["host"], random.Random(3), seen, stop=lambda s: s["phase"] == "night 1")
+        relayed = [(t, m) for t, m in seen if phones[t] is a]
+        assert relayed and all(m.get("seat") == seats[t] and m["type"] == "state" for t, m in relayed), [m for t, m in relayed if m.get("seat") != seats[t]][:2]
+        for token in tokens:  # a relayed seat sees exactly what its owner shows it
+            assert without_countdown(state_of(a, seat=token)) == without_countdown(state_of(b, seat=token))
+        before = {t: without_countdown(state_of(b, seat=t)) for t in tokens}
+        screen = state_of(b, host=table["host"])
+
+        with a.websocket_connect("/ws") as kept:  # a phone relayed by A while its owner dies
+            kept.send_json({"type": "hello", "seat": tokens[0]})
+            kept.receive_json()
+            b_process.kill()  # SIGKILL: B's leases end with its connection
+            killed = time.monotonic()
+            code = closed_with(kept)
+            closed = time.monotonic() - killed
+        took = wait_for_takeover(a, table["host"], killed)
+        print(f"SIGKILL to the relayed socket closed for its new owner: {closed:.2f} s; "
+              f"to the host screen served again: {took:.2f} s")
+        assert closed < TAKEOVER_LIMIT
+        assert took < TAKEOVER_LIMIT
+        assert code == 1012, "a relayed socket is closed as a service restart, so the phone connects again"
+        assert state_of(a, host=table["host"])["events"] == screen["events"]
+        assert {t: without_countdown(state_of(a, seat=t)) for t in tokens} == before  # nothing acknowledged lost
+        final = answer_all(dict.fromkeys(tokens, a), a, table["host"], random.Random(4), seen)
+        assert final["outcome"]
+
+
+def closed_with(ws: Any) -> int | None:
+    """The close code of a socket once the server closes it (``None`` if it stays open 10 s)."""
+    from websockets.exceptions import ConnectionClosed
+
+    deadline = time.monotonic() + 10
+    try:
+        while time.monotonic() < deadline:
+            ws.connection.recv(timeout=deadline - time.monotonic())
+    except ConnectionClosed as closed:
+        return closed.rcvd.code if closed.rcvd is not None else None
+    except TimeoutError:
+        return None
+    return None
+
+
+def wait_for_takeover(client: Any, host: str, since: float) -> float:
+    """Seconds from ``since`` until ``client``'s process serves the table's host screen."""
+    while time.monotonic() - since < 30:
+        try:
+            if state_of(client, host=host).get("type") == "state":
+                return time.monotonic() - since
+        except Exception:
+            pass
+        time.sleep(0.05)
+    raise AssertionError("no process took the table over")
+
+
+def test_a_seat_gets_nothing_on_another_seats_channel(postgres_url: str, redis_url: str) -> None:
+    """Listening to every Redis channel while relayed phones play: each message for a relayed
+    socket goes to a channel named by that socket's own pass digest, and shows that seat only."""
+    import hashlib
+
+    import redis
+
+    spy = redis.Redis.from_url(redis_url).pubsub()  # type: ignore[no-untyped-call]
+    spy.psubscribe("mafioso:out:*")
+    with server(postgres_url, redis_url) as (_a_process, a), server(postgres_url, redis_url) as (_b_process, b):
+        table = new_table(b)
+        tokens = join_all(b, table["code"], 10)
+        deal(b, table["host"], 10)
+        qr = a.http.get(f"/api/qr/{table['code']}.svg")  # asked of A, answered by B
+        assert qr.status_code == 200 and qr.text.lstrip().startswith("<")
+        early = a.http.post("/api/log", json={"host": table["host"]})  # forwarded, refused by B: not over
+        assert early.status_code == 400 and early.json()["code"] != "internal", early.text
+        by_digest = {hashlib.sha256(t.encode()).hexdigest(): n for n, t in enumerate(tokens, start=1)}
+        answer_all(dict.fromkeys(tokens, a), b, table["host"], random.Random(5), [],
+                   stop=lambda s: s["phase"] == "night 1")
+        checked = 0
+        while (message := spy.get_message(timeout=0.5)) is not None:
+            if message["type"] != "pmessage":
+                continue
+            data = json.loads(message["data"])
+            if data.get("op") != "text" or ('"type": "state"' not in data["text"] and '"type":"state"' not in data["text"]):
+                continue
+            digest = message["channel"].decode().split(":")[3]
+            assert json.loads(data["text"])["seat"] == by_digest[digest]
+            checked += 1
+        assert checked >= 10
+
+
+def test_serve_with_workers_starts_them_and_starts_a_dead_one_again(postgres_url: str, redis_url: str) -> None:
+    import os
+    import signal
+
+    import psutil  # type: ignore[import-untyped]
+
+    from tests.server.test_postgres import mafioso
+
+    port = free_port()
+    process = subprocess.Popen(mafioso("serve", "--host", "127.0.0.1", "--port", str(port), "--db", postgres_url,
+                                       "--redis", redis_url, "--workers", "2"),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        wait_for_port(port, process, "mafioso serve --workers 2")
+        client: Any = LiveClient(f"http://127.0.0.1:{port}")
+        workers = psutil.Process(process.pid).children()
+        assert len(workers) == 2
+        table = new_table(client, step_seconds=3)
+        tokens = join_all(client, table["code"], 10)  # each may land on either worker
+        os.kill(workers[0].pid, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while len(psutil.Process(process.pid).children()) < 2 or any(
+                w.pid == workers[0].pid for w in psutil.Process(process.pid).children()):
+            assert time.monotonic() < deadline, "the dead worker was not started again"
+            time.sleep(0.1)
+        wait_for_takeover(client, table["host"], time.monotonic())
+        for token in tokens:  # every seat, on whichever worker the kernel hands the socket to
+            assert state_of(client, seat=token)["name"].startswith("Player")
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=20)
+    assert not any(psutil.pid_exists(w.pid) and psutil.Process(w.pid).status() != psutil.STATUS_ZOMBIE
+                   for w in workers), "stopping serve stops its workers"
+
+
+def test_the_cli_says_what_several_processes_need() -> None:
+    from tests.server.test_postgres import cli_error
+
+    assert "--redis" in cli_error("serve", "--port", "0", "--workers", "2")
+    assert "postgresql" in cli_error("serve", "--port", "0", "--redis", "redis://127.0.0.1:1")
+
+
+def test_a_process_that_loses_its_leases_hands_its_tables_over(postgres_server: Any, postgres_url: str,
+                                                              redis_url: str) -> None:
+    """B's lease connection is cut (not B itself): B stops serving the table, A takes it, and B
+    relays to A from then on; the game goes on to its end with nothing lost."""
+    database = postgres_url.rsplit("/", 1)[1]
+    with server(postgres_url, redis_url) as (_a_process, a), server(postgres_url, redis_url) as (_b_process, b):
+        table = new_table(b)
+        tokens = join_all(b, table["code"], 10)
+        deal(b, table["host"], 10)
+        answer_all(dict.fromkeys(tokens, b), b, table["host"], random.Random(7), [],
+                   stop=lambda s: s["phase"] == "night 1")
+        before = {t: without_countdown(state_of(b, seat=t)) for t in tokens}
+        owners = postgres_server.admin(
+            "select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'mafioso leases' "
+            "and datname = %s and pid in (select pid from pg_locks where locktype = 'advisory')", database)
+        assert len(owners) == 1, "only B held a lease"
+        # B learns of its loss at its next look (TICK); until then it still serves the table it lost:
+        # the window described under "Not done yet" in docs/server.md. Played after it only.
+        time.sleep(2 * TICK)
+        wait_for_takeover(a, table["host"], time.monotonic())
+        deadline = time.monotonic() + 10
+        while {t: without_countdown(state_of(a, seat=t)) for t in tokens} != before:
+            assert time.monotonic() < deadline, "A does not show the seats as they were"
+            time.sleep(0.2)
+        final = answer_all(dict.fromkeys(tokens, b), b, table["host"], random.Random(8), [])  # relayed by B to A
+        assert final["outcome"]
+        assert state_of(a, host=table["host"])["outcome"] == final["outcome"]
