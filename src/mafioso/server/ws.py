@@ -280,7 +280,7 @@ class Session:
                     # shielded: a socket closed meanwhile must not leave the table half written
                     await asyncio.shield(pending())
             except Exception as error:  # every refusal is shown, never raised
-                reply = error_text(error, self.lang)
+                reply = error_text(error, self.lang, table)
             finally:
                 self.holding = self.later = False
                 self.pending = None
