@@ -118,14 +118,23 @@ def is_night(host: Any) -> bool:
 
 
 def hidden_cards_alike(phones: list[Any], edition: str) -> None:
-    """Face down, every phone's card and secret area look the same, pixel for pixel, whatever
-    the role; face up the border takes the team's colour and "Only you know" opens under it."""
+    """During a secret step, every living phone's whole screen looks the same, pixel for pixel,
+    whatever the role: the card face down, "Only you know" hidden and the night question behind
+    one closed panel (the header with the holder's name and seat, and passing banners, are masked).
+    Face up the border takes the team's colour and "Only you know" opens under it."""
     for phone in phones:
         phone.wait_for_selector("#card .face")
-        phone.evaluate("window.scrollTo(0, 0)")  # each page as its holder sees it first: a
-        # longer private prompt below must not shift the card in the comparison
-    shots = [hashlib.sha256(phone.locator("#card").screenshot()).hexdigest() for phone in phones]
-    assert len(set(shots)) == 1, "a hidden card must look the same for every role"
+        phone.evaluate("window.scrollTo(0, 0)")  # each page as its holder sees it first
+    alive = [phone for phone in phones if phone.evaluate("document.querySelector('#game').dataset.out") != "true"]
+    assert all(phone.is_visible("#nightq") for phone in alive), "a secret step shows the closed question panel"
+    assert not any(phone.is_visible("#prompts .prompt") for phone in alive), "the question opens only on a tap"
+    for _ in range(3):  # a step that moves on between two screenshots is no leak: look again
+        screens = [whole_screen(phone) for phone in alive]
+        shots = {hashlib.sha256(screen).hexdigest() for screen in screens}
+        if len(shots) == 1:
+            break
+    (SHOTS / edition / "phone-night.png").write_bytes(screens[0])
+    assert len(shots) == 1, "a phone at night must look the same for every role"
     assert all(phone.is_hidden("#secret") for phone in phones)
     colours = set()
     for phone in phones:
@@ -136,6 +145,16 @@ def hidden_cards_alike(phones: list[Any], edition: str) -> None:
             shoot(phone, edition, "phone-card-shown")
         phone.click("#card")
     assert len(colours) > 1, "shown, the border is the team's colour (the teams differ)"
+
+
+def whole_screen(phone: Any) -> bytes:
+    """The phone's screen as a neighbour would glance at it, once it has settled; the holder's
+    name and seat (public, and they shift the phase beside them), the clock and passing banners are masked."""
+    phone.evaluate("document.getElementById('banner').textContent = ''")
+    phone.wait_for_timeout(300)
+    masks = [phone.locator(selector) for selector in (".phonebar", "#status", "#banner")]
+    shot: bytes = phone.screenshot(mask=masks, animations="disabled")
+    return shot
 
 
 def form_survives(phones: list[Any], host: Any, rng: random.Random) -> bool:

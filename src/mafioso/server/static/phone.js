@@ -11,7 +11,7 @@ const KEY = "mafioso.seat", CODE = "mafioso.seat.code";
 let link = null;
 /** @type {State | null} */
 let state = null;
-let cardShown = false, lang = "", clockEnd = 0, hideTimer = 0;
+let cardShown = false, questionOpen = false, lang = "", clockEnd = 0, hideTimer = 0;
 /** @type {Set<string>} */
 const answered = new Set();
 /** @type {Set<string>} */
@@ -50,10 +50,14 @@ $("leave").addEventListener("click", () => { if (link) link.send({type: "leave"}
 
 $("card").addEventListener("click", () => {
   cardShown = !cardShown;
+  if (!cardShown && questionOpen) { questionOpen = false; if (state) draw(state); }  // the question closes with the card
   clearTimeout(hideTimer);
-  if (cardShown) hideTimer = setTimeout(() => { cardShown = false; drawCard(); }, 20000);  // never left face up
+  if (cardShown) hideTimer = setTimeout(() => { cardShown = false; questionOpen = false; if (state) draw(state); }, 20000);  // never left face up
   drawCard();
 });
+
+// During a secret step every phone shows the same closed panel; the question opens on a tap.
+$("nightq").addEventListener("click", () => { questionOpen = !questionOpen; if (state) draw(state); });
 
 /** Keeps a seat pass with the code of its table, so a new code can tell the pass is stale.
  * @param {string} token @param {string} code */
@@ -139,9 +143,12 @@ function draw(msg) {
   const mine = seats.find(s => s.seat === msg.seat);
   const prompts = (msg.prompts || []).filter(p => !answered.has(p.id));
   keyed($("prompts"), prompts, promptKey, p => promptForm(p, answer));
+  const out = !!mine && !mine.alive;
+  $("game").dataset.out = String(out);
   setText($("waiting"), prompts.length || msg.outcome ? "" :
-    (mine && !mine.alive ? t("You are out of the game. Thank you for playing; keep your secrets.") :
+    (out ? t("You are out of the game. Thank you for playing; keep your secrets.") :
       (msg.prompts || []).length ? t("Sent. Waiting for the table…") : t("Nothing to do now. Watch the shared screen.")));
+  drawQuestion(!!msg.secret && !msg.outcome && !out);
   drawOutcome(msg);
   const priv = msg.private || [];
   patch($("private"), priv.map(e => e.n).join(","), () => priv.slice().reverse().map(e => el("li", {text: e.text || ""})));
@@ -153,6 +160,24 @@ function draw(msg) {
     el("b", {text: `${r.icon} ${r.name}` + (r.count > 1 ? ` × ${r.count}` : "")}), el("span", {text: r.ability}))));
   tick();
 }
+
+/** A secret step's question hides behind one closed panel, the same size, colour and words for
+ * every role (a decoy's "nothing happens" and the Don's list alike, answered or not); it opens
+ * only on its holder's tap and closes again when answered, with the card, or when the step ends.
+ * @param {boolean} secret */
+function drawQuestion(secret) {
+  const key = secret ? (state && state.phase) + "|" + (state && state.step) : "";
+  if (!secret || key !== questionKey) questionOpen = false;
+  questionKey = key;
+  const open = secret && questionOpen;
+  const panel = $("nightq");
+  panel.hidden = !secret;
+  panel.setAttribute("aria-expanded", String(open));
+  setText(panel, open ? t("Tap to close your night question") : t("Your night question: tap to open"));
+  $("prompts").hidden = secret && !open;
+  $("waiting").hidden = secret && !open;
+}
+let questionKey = "";
 
 /** "You won" or "You lost", the winners by name, and afterwards your own story.
  * @param {State} msg */
@@ -197,6 +222,7 @@ function answer(p, choice) {
     const form = document.querySelector(`[data-prompt="${CSS.escape(p.id)}"]`);
     if (form) form.remove();
     setText($("waiting"), t("Sent. Waiting for the table…"));
+    if (questionOpen) { questionOpen = false; if (state) draw(state); }
   }
 }
 
