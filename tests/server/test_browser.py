@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 import random
 import time
@@ -541,5 +542,8 @@ def test_the_setup_form_speaks_to_people(browser: Any, server: Server) -> None:
         host.select_option("#edition", edition)
         host.wait_for_function(f"() => document.querySelector('#edition').value === '{edition}'")
         labels = host.eval_on_selector_all("#options label, #options option", "nodes => nodes.map(n => n.textContent)")
-        assert labels and not [label for label in labels if "_" in label], (edition, labels)
+        values = [json.loads(v) for v in host.eval_on_selector_all("#options option", "nodes => nodes.map(n => n.value)")]
+        raw = {v for v in values if isinstance(v, str) and v.islower()}  # a key such as "lord", "civilian"
+        assert labels and not [label for label in labels if "_" in label or "[object" in label or not label.strip()], (edition, labels)
+        assert not [label for label in labels if label in raw], (edition, "raw option keys", labels)
         assert "docs/" not in host.inner_text("#setup"), edition

@@ -12,7 +12,7 @@ import {narrator, ambience} from "./narrator.js";
 /** @typedef {{id: string, name: string, min: number, max: number, default_players: number, help?: string,
  *   roles: {id: string, name: string, team: string, icon: string}[],
  *   options: {name: string, label?: string, help?: string, doc?: string, default: unknown, choices: unknown[],
- *     choice_labels?: string[]}[]}} Edition */
+ *     choice_labels?: (string | {value: unknown, label: string})[]}[]}} Edition */
 
 const KEY = "mafioso.host";
 const params = new URLSearchParams(location.search);
@@ -60,6 +60,9 @@ function pickEdition() {
   $("options").replaceChildren(...e.options.map(optionField));
   fillCast();
 }
+/** A choice's words from the server's `choice_labels`: `{value, label}` (older servers: a string).
+ * @param {string | {value: unknown, label: string} | undefined} c */
+const choiceLabel = c => c && typeof c === "object" ? c.label : c || "";
 /** @param {Edition["options"][number]} o */
 function optionField(o) {
   let input;
@@ -70,7 +73,7 @@ function optionField(o) {
       const worded = c !== null && typeof c === "object" && "value" in c ? /** @type {{value: unknown, label?: string}} */ (c) : null;
       const value = worded ? worded.value : c;
       return el("option", {value: JSON.stringify(value), selected: value === o.default,
-        text: (worded && worded.label) || (o.choice_labels || [])[i] || spelled(String(value))});
+        text: (worded && worded.label) || choiceLabel((o.choice_labels || [])[i]) || spelled(String(value))});
     }));
   } else if (typeof o.default === "boolean") input = el("input", {id, type: "checkbox", "data-opt": o.name, checked: o.default});
   else if (typeof o.default === "number") input = el("input", {id, type: "number", step: "any", "data-opt": o.name, value: o.default});
