@@ -480,6 +480,20 @@ def test_a_phone_follows_a_new_join_code(browser: Any, server: Server) -> None:
     assert second["code"] in phone.inner_text("#hello")
 
 
+def test_the_join_form_speaks_the_tables_language(browser: Any, server: Server) -> None:
+    """``/p?code=X`` of a Russian or Polish table shows its join form in that language (the code
+    tells the table's public language), whatever the phone's own; without a code, the phone's."""
+    for lang, words in (("ru", "Ваше имя"), ("pl", "Twoje imię")):
+        table = api(server, "/api/tables", {"edition": "sport", "players": 10, "lang": lang})
+        phone = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+        phone.goto(f"{server.url}/p?code={table['code']}")
+        phone.wait_for_function(f"() => document.querySelector('#joinform').textContent.includes('{words}')")
+        assert phone.evaluate("document.documentElement.lang") == lang
+    phone = browser.new_context(viewport=PHONE, locale="pl-PL").new_page()
+    phone.goto(f"{server.url}/p")
+    phone.wait_for_function("() => document.querySelector('#joinform').textContent.includes('Twoje imię')")
+
+
 def test_bad_input_keeps_a_clear_error_and_changes_nothing(browser: Any, server: Server) -> None:
     """A refused form keeps the page as it was and says why, in words, until the next try."""
     phone = browser.new_context(viewport=PHONE, is_mobile=True).new_page()

@@ -30,8 +30,23 @@ function startJoin(message) {
   localStorage.removeItem(CODE);
   if (urlCode()) $("code").value = urlCode();
   $("name").value = localStorage.getItem("mafioso.name") || "";
+  joinLanguage().then(l => loadText(l));
   show("join");
   if (message) banner(message, "sticky");
+}
+
+/** The join form speaks the table's language (public, from its code), else the browser's.
+ * @returns {Promise<string>} */
+async function joinLanguage() {
+  const code = urlCode();
+  try {
+    const r = code ? await fetch("/api/tables/" + encodeURIComponent(code)) : null;
+    const facts = r && r.ok ? await r.json() : null;
+    if (facts && facts.lang) return facts.lang;
+    const have = (await (await fetch("/api/info")).json()).languages.map((/** @type {{code: string}} */ l) => l.code);
+    for (const l of navigator.languages || [navigator.language]) if (have.includes(l.toLowerCase().split("-")[0])) return l.toLowerCase().split("-")[0];
+  } catch (e) { /* offline: the page's own words */ }
+  return document.documentElement.lang || "en";
 }
 
 $("joinform").addEventListener("submit", async e => {
@@ -228,5 +243,4 @@ function answer(p, choice) {
 
 const token = localStorage.getItem(KEY);
 const stored = localStorage.getItem(CODE);
-loadText(document.documentElement.lang);
-if (token && (!urlCode() || !stored || stored === urlCode())) start(token); else startJoin("");
+if (token && (!urlCode() || !stored || stored === urlCode())) { loadText(document.documentElement.lang); start(token); } else startJoin("");
