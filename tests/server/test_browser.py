@@ -32,6 +32,8 @@ NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kai",
 PLAYERS = {"sport": 10, "vendetta": 7, "vampires": 7, "spytown": 7, "blitz": 7}
 VOICE = {"vendetta"}
 """Editions played with the shared screen's voice on (the script waits for its lines)."""
+OPEN_VOTES = {"sport"}
+"""Editions whose day votes are open (hands up): their tally must show on the shared screen."""
 AGAIN = "vendetta"
 """The edition whose game ends with *Play again* (into blitz, seats shuffled)."""
 
@@ -112,6 +114,15 @@ def play_until(phones: list[Any], host: Any, rng: random.Random, done: Any, stal
             idle = 0
         if not acted:
             host.wait_for_timeout(80)
+
+
+def log_fits(host: Any) -> bool:
+    """Every announcement shown on the shared screen is whole: none runs past the screen's or
+    its list's bottom edge."""
+    return bool(host.evaluate("""() => {
+        const log = document.querySelector('#log'), edge = Math.min(innerHeight, log.getBoundingClientRect().bottom);
+        return [...log.children].filter(li => !li.hidden).every(li => li.getBoundingClientRect().bottom <= edge + 1);
+    }"""))
 
 
 def is_night(host: Any) -> bool:
@@ -232,13 +243,17 @@ def test_a_whole_game_in_the_browser(browser: Any, server: Server, edition: str)
     shoot(asked[0], edition, "phone-prompt")
     stalled = phones[-1]
 
-    play_until(phones, host, rng, lambda: not is_night(host) and host.query_selector(".seat.speaking") is not None, stalled)
+    play_until(phones, host, rng, lambda: not is_night(host) and host.query_selector(".seat.speaking, .seat.answering") is not None, stalled)
     form_survives(phones, host, rng)
     shoot(host, edition, "host-day")
     play_until(phones, host, rng, lambda: host.query_selector("#tally li") is not None or is_night(host)
                or host.query_selector(".winners") is not None, stalled)
+    if edition in OPEN_VOTES:  # the public vote so far, by name, with a legend
+        assert host.query_selector("#tally li") is not None, "a public vote's tally is on the shared screen"
+        assert "←" in host.inner_text("#tally") and host.inner_text("#legend"), "the tally reads with its legend"
     if host.query_selector("#tally li") is not None:
-        shoot(host, edition, "host-vote")  # the public vote so far, by name
+        shoot(host, edition, "host-vote")
+    assert log_fits(host), "no announcement is cut off at the screen's bottom edge"
     play_until(phones, host, rng, lambda: is_night(host) or host.query_selector(".winners") is not None, stalled)
     # a random game may end on its first day (spytown's police can vote the only Mafioso out):
     # then the checks below run on the end screen instead of at night
