@@ -290,6 +290,9 @@ def test_a_whole_game_in_the_browser(browser: Any, server: Server, edition: str)
     phones[0].wait_for_selector("#outcome .verdict")
     verdicts = {phone.inner_text("#outcome .verdict") for phone in phones}
     assert verdicts <= {"You won!", "You lost."} and verdicts, verdicts
+    named = host.evaluate("[...document.querySelectorAll('#end p')].map(p => p.textContent).find(t => t.startsWith('Winners:')) || ''")
+    assert phones[0].inner_text("#outcome .names") == (named or "Winners: nobody"), \
+        "the phone names the winners as the shared screen does, not their team"
     shoot(phones[0], edition, "phone-end")
     if edition == AGAIN:
         play_again(host, phones, code)
@@ -362,6 +365,15 @@ def test_phone_page_is_small_and_paints_fast_on_a_slow_link(browser: Any, server
     assert weight < 60_000, weight
     with contextlib.suppress(Exception):
         context.close()
+
+
+def test_the_favicon_is_served(server: Server) -> None:
+    """Browsers ask for ``/favicon.ico`` on every page: it is a small icon, not a 404."""
+    import urllib.request
+
+    with urllib.request.urlopen(server.url + "/favicon.ico") as response:
+        assert response.status == 200 and response.headers["Content-Type"].startswith("image/")
+        assert 0 < len(response.read()) < 2048
 
 
 def test_pages_are_served_compressed(server: Server) -> None:

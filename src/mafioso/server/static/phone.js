@@ -194,6 +194,13 @@ function drawQuestion(secret) {
 }
 let questionKey = "";
 
+/** The winners by name, as the shared screen names them (not their team's name).
+ * @param {State} msg @returns {string[]} */
+function winnerNames(msg) {
+  const names = new Map((msg.seats || []).map(s => [s.seat, s.name]));
+  return msg.outcome ? msg.outcome.seats.map(n => names.get(n) || "").filter(Boolean) : [];
+}
+
 /** "You won" or "You lost", the winners by name, and afterwards your own story.
  * @param {State} msg */
 function drawOutcome(msg) {
@@ -201,7 +208,7 @@ function drawOutcome(msg) {
   const mine = !!o && msg.seat !== null && msg.seat !== undefined && o.seats.includes(msg.seat);
   patch($("outcome"), o ? String(mine) + o.names.join() : "", () => o ? [
     el("p", {class: "verdict " + (mine ? "won" : "lost"), text: mine ? t("You won!") : t("You lost.")}),
-    el("p", {text: t("Winners: {names}", {names: o.names.join(", ") || t("nobody")})}),
+    el("p", {class: "names", text: t("Winners: {names}", {names: winnerNames(msg).join(", ") || t("nobody")})}),
   ] : []);
   const priv = o ? msg.private || [] : [];
   patch($("story"), o ? "story" + priv.length : "", () => o && priv.length ? [
