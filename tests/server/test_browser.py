@@ -241,6 +241,10 @@ def test_a_whole_game_in_the_browser(browser: Any, server: Server, edition: str)
         assert time.monotonic() < deadline, "no phone was asked anything"
         host.wait_for_timeout(100)
     shoot(asked[0], edition, "phone-prompt")
+    if answer_one(asked[0], rng, playwright_api.Error):  # the answer is confirmed in place, not in a bar over the log
+        asked[0].wait_for_function("() => /recorded/.test(document.querySelector('#waiting').textContent)"
+                                   " || document.querySelector('#banner').textContent || document.querySelector('#prompts .prompt')")
+        assert not asked[0].query_selector("#banner.ok"), "the answer's confirmation covers nothing"
     stalled = phones[-1]
 
     play_until(phones, host, rng, lambda: not is_night(host) and host.query_selector(".seat.speaking, .seat.answering") is not None, stalled)

@@ -11,7 +11,7 @@ const KEY = "mafioso.seat", CODE = "mafioso.seat.code";
 let link = null;
 /** @type {State | null} */
 let state = null;
-let cardShown = false, questionOpen = false, lang = "", clockEnd = 0, hideTimer = 0;
+let cardShown = false, questionOpen = false, recorded = false, lang = "", clockEnd = 0, hideTimer = 0;
 /** @type {Set<string>} */
 const answered = new Set();
 /** @type {Set<string>} */
@@ -105,7 +105,12 @@ function receive(msg) {
     return;
   }
   if (msg.type === "left") { if (link) link.stop(); startJoin(""); return; }
-  if (msg.type === "ack") { if (msg.prompt) answered.delete(msg.prompt); banner(t("Your answer is recorded."), "ok"); return; }
+  if (msg.type === "ack") {  // said in place of "Sent", not in a bar over the page
+    if (msg.prompt) answered.delete(msg.prompt);
+    recorded = true;
+    if ($("waiting").textContent === t("Sent. Waiting for the table…")) setText($("waiting"), t("Your answer is recorded."));
+    return;
+  }
   if (msg.type !== "state") return;
   if (urlCode() && msg.table.code !== urlCode()) {  // a new table's QR code: follow it
     if (link) link.stop();
@@ -162,7 +167,8 @@ function draw(msg) {
   $("game").dataset.out = String(out);
   setText($("waiting"), prompts.length || msg.outcome ? "" :
     (out ? t("You are out of the game. Thank you for playing; keep your secrets.") :
-      (msg.prompts || []).length ? t("Sent. Waiting for the table…") : t("Nothing to do now. Watch the shared screen.")));
+      (msg.prompts || []).length ? (recorded ? t("Your answer is recorded.") : t("Sent. Waiting for the table…")) :
+        t("Nothing to do now. Watch the shared screen.")));
   drawQuestion(!!msg.secret && !msg.outcome && !out);
   drawOutcome(msg);
   const priv = msg.private || [];
@@ -241,6 +247,7 @@ setInterval(tick, 250);
 function answer(p, choice) {
   if (link && link.send({type: "decide", prompt: p.id, choice})) {
     answered.add(p.id);
+    recorded = false;
     const form = document.querySelector(`[data-prompt="${CSS.escape(p.id)}"]`);
     if (form) form.remove();
     setText($("waiting"), t("Sent. Waiting for the table…"));
