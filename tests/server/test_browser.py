@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 import random
 import time
@@ -31,6 +32,8 @@ NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kai",
 PLAYERS = {"sport": 10, "vendetta": 7, "vampires": 7, "spytown": 7, "blitz": 7}
 VOICE = {"vendetta"}
 """Editions played with the shared screen's voice on (the script waits for its lines)."""
+OPEN_VOTES = {"sport"}
+"""Editions whose day votes are open (hands up): their tally must show on the shared screen."""
 AGAIN = "vendetta"
 """The edition whose game ends with *Play again* (into blitz, seats shuffled)."""
 
@@ -113,19 +116,37 @@ def play_until(phones: list[Any], host: Any, rng: random.Random, done: Any, stal
             host.wait_for_timeout(80)
 
 
+def log_fits(host: Any) -> bool:
+    """Every announcement shown on the shared screen is whole: none runs past the screen's or
+    its list's bottom edge."""
+    return bool(host.evaluate("""() => {
+        const log = document.querySelector('#log'), edge = Math.min(innerHeight, log.getBoundingClientRect().bottom);
+        return [...log.children].filter(li => !li.hidden).every(li => li.getBoundingClientRect().bottom <= edge + 1);
+    }"""))
+
+
 def is_night(host: Any) -> bool:
     return bool(host.evaluate("document.querySelector('#play').dataset.secret === 'true'"))
 
 
 def hidden_cards_alike(phones: list[Any], edition: str) -> None:
-    """Face down, every phone's card and secret area look the same, pixel for pixel, whatever
-    the role; face up the border takes the team's colour and "Only you know" opens under it."""
+    """During a secret step, every living phone's whole screen looks the same, pixel for pixel,
+    whatever the role: the card face down, "Only you know" hidden and the night question behind
+    one closed panel (the header with the holder's name and seat, and passing banners, are masked).
+    Face up the border takes the team's colour and "Only you know" opens under it."""
     for phone in phones:
         phone.wait_for_selector("#card .face")
-        phone.evaluate("window.scrollTo(0, 0)")  # each page as its holder sees it first: a
-        # longer private prompt below must not shift the card in the comparison
-    shots = [hashlib.sha256(phone.locator("#card").screenshot()).hexdigest() for phone in phones]
-    assert len(set(shots)) == 1, "a hidden card must look the same for every role"
+        phone.evaluate("window.scrollTo(0, 0)")  # each page as its holder sees it first
+    alive = [phone for phone in phones if phone.evaluate("document.querySelector('#game').dataset.out") != "true"]
+    assert all(phone.is_visible("#nightq") for phone in alive), "a secret step shows the closed question panel"
+    assert not any(phone.is_visible("#prompts .prompt") for phone in alive), "the question opens only on a tap"
+    for _ in range(3):  # a step that moves on between two screenshots is no leak: look again
+        screens = [whole_screen(phone) for phone in alive]
+        shots = {hashlib.sha256(screen).hexdigest() for screen in screens}
+        if len(shots) == 1:
+            break
+    (SHOTS / edition / "phone-night.png").write_bytes(screens[0])
+    assert len(shots) == 1, "a phone at night must look the same for every role"
     assert all(phone.is_hidden("#secret") for phone in phones)
     colours = set()
     for phone in phones:
@@ -136,6 +157,16 @@ def hidden_cards_alike(phones: list[Any], edition: str) -> None:
             shoot(phone, edition, "phone-card-shown")
         phone.click("#card")
     assert len(colours) > 1, "shown, the border is the team's colour (the teams differ)"
+
+
+def whole_screen(phone: Any) -> bytes:
+    """The phone's screen as a neighbour would glance at it, once it has settled; the holder's
+    name and seat (public, and they shift the phase beside them), the clock and passing banners are masked."""
+    phone.evaluate("document.getElementById('banner').textContent = ''")
+    phone.wait_for_timeout(300)
+    masks = [phone.locator(selector) for selector in (".phonebar", "#status", "#banner")]
+    shot: bytes = phone.screenshot(mask=masks, animations="disabled")
+    return shot
 
 
 def form_survives(phones: list[Any], host: Any, rng: random.Random) -> bool:
@@ -210,15 +241,22 @@ def test_a_whole_game_in_the_browser(browser: Any, server: Server, edition: str)
         assert time.monotonic() < deadline, "no phone was asked anything"
         host.wait_for_timeout(100)
     shoot(asked[0], edition, "phone-prompt")
+    if answer_one(asked[0], rng, playwright_api.Error):  # the answer is confirmed in place, not in a bar over the log
+        asked[0].wait_for_timeout(800)  # the ack is back (a bar would stay 2.5 s)
+        assert not asked[0].query_selector("#banner.ok"), "the answer's confirmation covers nothing"
     stalled = phones[-1]
 
-    play_until(phones, host, rng, lambda: not is_night(host) and host.query_selector(".seat.speaking") is not None, stalled)
+    play_until(phones, host, rng, lambda: not is_night(host) and host.query_selector(".seat.speaking, .seat.answering") is not None, stalled)
     form_survives(phones, host, rng)
     shoot(host, edition, "host-day")
     play_until(phones, host, rng, lambda: host.query_selector("#tally li") is not None or is_night(host)
                or host.query_selector(".winners") is not None, stalled)
+    if edition in OPEN_VOTES:  # the public vote so far, by name, with a legend
+        assert host.query_selector("#tally li") is not None, "a public vote's tally is on the shared screen"
+        assert "←" in host.inner_text("#tally") and host.inner_text("#legend"), "the tally reads with its legend"
     if host.query_selector("#tally li") is not None:
-        shoot(host, edition, "host-vote")  # the public vote so far, by name
+        shoot(host, edition, "host-vote")
+    assert log_fits(host), "no announcement is cut off at the screen's bottom edge"
     play_until(phones, host, rng, lambda: is_night(host) or host.query_selector(".winners") is not None, stalled)
     # a random game may end on its first day (spytown's police can vote the only Mafioso out):
     # then the checks below run on the end screen instead of at night
@@ -255,6 +293,9 @@ def test_a_whole_game_in_the_browser(browser: Any, server: Server, edition: str)
     phones[0].wait_for_selector("#outcome .verdict")
     verdicts = {phone.inner_text("#outcome .verdict") for phone in phones}
     assert verdicts <= {"You won!", "You lost."} and verdicts, verdicts
+    named = host.evaluate("[...document.querySelectorAll('#end p')].map(p => p.textContent).find(t => t.startsWith('Winners:')) || ''")
+    assert phones[0].inner_text("#outcome .names") == (named or "Winners: nobody"), \
+        "the phone names the winners as the shared screen does, not their team"
     shoot(phones[0], edition, "phone-end")
     if edition == AGAIN:
         play_again(host, phones, code)
@@ -327,6 +368,15 @@ def test_phone_page_is_small_and_paints_fast_on_a_slow_link(browser: Any, server
     assert weight < 60_000, weight
     with contextlib.suppress(Exception):
         context.close()
+
+
+def test_the_favicon_is_served(server: Server) -> None:
+    """Browsers ask for ``/favicon.ico`` on every page: it is a small icon, not a 404."""
+    import urllib.request
+
+    with urllib.request.urlopen(server.url + "/favicon.ico") as response:
+        assert response.status == 200 and response.headers["Content-Type"].startswith("image/")
+        assert 0 < len(response.read()) < 2048
 
 
 def test_pages_are_served_compressed(server: Server) -> None:
@@ -460,6 +510,20 @@ def test_a_phone_follows_a_new_join_code(browser: Any, server: Server) -> None:
     assert second["code"] in phone.inner_text("#hello")
 
 
+def test_the_join_form_speaks_the_tables_language(browser: Any, server: Server) -> None:
+    """``/p?code=X`` of a Russian or Polish table shows its join form in that language (the code
+    tells the table's public language), whatever the phone's own; without a code, the phone's."""
+    for lang, words in (("ru", "Ваше имя"), ("pl", "Twoje imię")):
+        table = api(server, "/api/tables", {"edition": "sport", "players": 10, "lang": lang})
+        phone = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+        phone.goto(f"{server.url}/p?code={table['code']}")
+        phone.wait_for_function(f"() => document.querySelector('#joinform').textContent.includes('{words}')")
+        assert phone.evaluate("document.documentElement.lang") == lang
+    phone = browser.new_context(viewport=PHONE, locale="pl-PL").new_page()
+    phone.goto(f"{server.url}/p")
+    phone.wait_for_function("() => document.querySelector('#joinform').textContent.includes('Twoje imię')")
+
+
 def test_bad_input_keeps_a_clear_error_and_changes_nothing(browser: Any, server: Server) -> None:
     """A refused form keeps the page as it was and says why, in words, until the next try."""
     phone = browser.new_context(viewport=PHONE, is_mobile=True).new_page()
@@ -522,5 +586,8 @@ def test_the_setup_form_speaks_to_people(browser: Any, server: Server) -> None:
         host.select_option("#edition", edition)
         host.wait_for_function(f"() => document.querySelector('#edition').value === '{edition}'")
         labels = host.eval_on_selector_all("#options label, #options option", "nodes => nodes.map(n => n.textContent)")
-        assert labels and not [label for label in labels if "_" in label], (edition, labels)
+        values = [json.loads(v) for v in host.eval_on_selector_all("#options option", "nodes => nodes.map(n => n.value)")]
+        raw = {v for v in values if isinstance(v, str) and v.islower()}  # a key such as "lord", "civilian"
+        assert labels and not [label for label in labels if "_" in label or "[object" in label or not label.strip()], (edition, labels)
+        assert not [label for label in labels if label in raw], (edition, "raw option keys", labels)
         assert "docs/" not in host.inner_text("#setup"), edition

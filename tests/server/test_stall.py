@@ -17,6 +17,7 @@ import pytest
 from mafioso.agents.base import random_choice
 from mafioso.engine import find_edition
 from mafioso.engine.registry import BUILT_IN
+from mafioso.server.config import DEFAULT_LIMIT
 from mafioso.server.errors import NotNow
 from mafioso.server.hub import Hub
 from mafioso.server.messages import public_message, seat_message
@@ -89,7 +90,11 @@ def test_a_stalled_phone_never_freezes_a_timed_table(edition: str, hub: Hub, clo
     table = seated_table(hub, edition, players, step_seconds=3, time_limit=True)
 
     def cap() -> None:
-        assert table.deadline is not None and table.timer_ends() == pytest.approx(table.deadline - clock.now, abs=0.1)
+        assert table.deadline is not None and table.timer_ends() == pytest.approx(max(0.0, table.deadline - table.grace - clock.now), abs=0.1)
+        batch = table.public_batch()
+        if batch:  # a one-minute speech shows 1:00, not 1:15: the grace is never on screen
+            own = max(p.timer or DEFAULT_LIMIT for p in batch)
+            assert public_message(table, True)["timer_ends"] <= own, "the countdown shows the step's own time"
         timers.next()
 
     held, _public = play_with_a_stalled_phone(table, timers, 2, cap)

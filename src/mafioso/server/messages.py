@@ -219,7 +219,14 @@ def seat_message(table: Table, seat: int | None, name: str) -> dict[str, Any]:
     out["private"] = [event_json(table, e, n=n) for n, e in events if not e.audience.public and text_of(table, e)]
     out["prompts"] = [prompt_json(table, p) for p in table.published_prompts(seat)]
     out["timer_ends"] = table.timer_ends()
+    out["secret"] = secret_now(table, table.public_batch())  # public: the shared screen says it too
     return out
+
+
+def secret_now(table: Table, batch: list[Any]) -> bool:
+    """Whether the table is in a secret step (eyes closed): then every phone hides its question
+    behind the same closed panel. ``batch`` is the public step's prompts (none in a secret one)."""
+    return table.is_gated() or (table.game is not None and table.game.outcome is None and not batch)
 
 
 def public_message(table: Table, host: bool) -> dict[str, Any]:
@@ -242,7 +249,7 @@ def public_message(table: Table, host: bool) -> dict[str, Any]:
     out["trial"], out["tally"] = table.trial(), table.tally()  # public information only
     if host:  # how far the shared screen said it has spoken: a reloaded one resumes after it
         out["spoken"] = table.spoken
-    out["secret"] = table.is_gated() or (game.outcome is None and not batch)
+    out["secret"] = secret_now(table, batch)
     if host and table.is_over_published():
         out["story"] = [event_json(table, e, with_audience=True) for e in game.events if text_of(table, e)]
     return out

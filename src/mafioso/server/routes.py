@@ -317,6 +317,7 @@ def routes() -> list[BaseRoute]:
         Route("/host", host_page),
         Route("/watch", host_page),
         Route("/p", phone_page),
+        Route("/favicon.ico", lambda request: FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")),
         Route("/api/editions", editions),
         Route("/api/cast", cast),
         Route("/api/tables", create_table, methods=["POST"]),

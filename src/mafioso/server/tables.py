@@ -200,6 +200,7 @@ class Table:
         self.step_opened = 0.0
         """When the current step was published (for the countdown of a public step's timer)."""
         self.deadline: float | None = None
+        self.grace = 0.0  # the part of the deadline past a public step's own time (never shown)
         """When the current step will be ended for its unanswered prompts: a held secret step's
         limit, or with time limits a public step's."""
         self.secret_open = False
@@ -785,7 +786,7 @@ class Table:
         length, limit = self.step_length(self.frozen), self.step_limit(self.frozen)
         self.call_until = None
         self.gate_until = now + length
-        self.deadline = now + limit
+        self.deadline, self.grace = now + limit, 0.0
         self.secret_open = True
         serial = self.batch_seen
         self.on_gate(self, length)
@@ -835,6 +836,7 @@ class Table:
         if game is None or game.outcome is not None or not self.config.time_limit or self.frozen is not None:
             return
         batch = game.awaiting()
+        self.grace = 0.0 if is_secret(game, batch) else PUBLIC_GRACE
         if is_secret(game, batch):
             limit = self.secret_timer(batch) or DEFAULT_LIMIT  # a secret step that is not held (tests only)
         else:
@@ -915,8 +917,8 @@ class Table:
         now = self.clock()
         if self.frozen is not None and self.gate_until is None:
             return None  # the clock waits for the call to be spoken
-        if self.deadline is not None:
-            return max(0.0, round(self.deadline - now, 1))
+        if self.deadline is not None:  # a speech of a minute shows 1:00: the grace stays unseen
+            return max(0.0, round(self.deadline - self.grace - now, 1))
         timer = max((p.timer or 0 for p in self.public_batch()), default=0)
         return max(0.0, round(self.step_opened + timer - now, 1)) if timer else None
 

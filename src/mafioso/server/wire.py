@@ -83,6 +83,7 @@ class PromptOut(Wire):
     min: int | None = None
     max: int | None = None
     signal: list[Option] | None = None
+    hint: str | None = Field(default=None, description="what to pick, in words (a multi-pick)")
 
 
 class EventOut(Wire):

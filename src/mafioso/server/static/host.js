@@ -12,7 +12,7 @@ import {narrator, ambience} from "./narrator.js";
 /** @typedef {{id: string, name: string, min: number, max: number, default_players: number, help?: string,
  *   roles: {id: string, name: string, team: string, icon: string}[],
  *   options: {name: string, label?: string, help?: string, doc?: string, default: unknown, choices: unknown[],
- *     choice_labels?: string[]}[]}} Edition */
+ *     choice_labels?: (string | {value: unknown, label: string})[]}[]}} Edition */
 
 const KEY = "mafioso.host";
 const params = new URLSearchParams(location.search);
@@ -60,6 +60,9 @@ function pickEdition() {
   $("options").replaceChildren(...e.options.map(optionField));
   fillCast();
 }
+/** A choice's words from the server's `choice_labels`: `{value, label}` (older servers: a string).
+ * @param {string | {value: unknown, label: string} | undefined} c */
+const choiceLabel = c => c && typeof c === "object" ? c.label : c || "";
 /** @param {Edition["options"][number]} o */
 function optionField(o) {
   let input;
@@ -70,7 +73,7 @@ function optionField(o) {
       const worded = c !== null && typeof c === "object" && "value" in c ? /** @type {{value: unknown, label?: string}} */ (c) : null;
       const value = worded ? worded.value : c;
       return el("option", {value: JSON.stringify(value), selected: value === o.default,
-        text: (worded && worded.label) || (o.choice_labels || [])[i] || spelled(String(value))});
+        text: (worded && worded.label) || choiceLabel((o.choice_labels || [])[i]) || spelled(String(value))});
     }));
   } else if (typeof o.default === "boolean") input = el("input", {id, type: "checkbox", "data-opt": o.name, checked: o.default});
   else if (typeof o.default === "number") input = el("input", {id, type: "number", step: "any", "data-opt": o.name, value: o.default});
@@ -195,6 +198,7 @@ function drawPlay(msg) {
   const lines = (msg.events || []).filter(e => e.text).slice(-6);
   keyed($("log"), lines.slice().reverse(), e => String(e.n), e => el("li", {class: e.kind === "phase" ? "phase" : "", text: e.text || ""}));
   $("log").hidden = !!msg.outcome;
+  fitLog();
   const roles = msg.roles || [];
   patch($("roles"), JSON.stringify(roles), () => roles.map(r => el("li", {style: `border-color: ${r.colour}`},
     el("b", {text: `${r.icon} ${r.name}` + (r.count > 1 ? ` × ${r.count}` : "")}), el("span", {text: r.ability}))));
@@ -204,6 +208,17 @@ function drawPlay(msg) {
   if (!watching) voice.hear(msg.events || [], code, msg.lang, msg.spoken);
   night.night(!!msg.secret && !msg.outcome);
 }
+
+/** The newest announcements fill the side's room: a line that would be cut at the bottom edge
+ * (mid-line, on a 1080-pixel TV) is left out whole, with every older one after it. */
+function fitLog() {
+  const log = $("log"), items = /** @type {HTMLElement[]} */ (Array.from(log.children));
+  for (const li of items) li.hidden = false;
+  const bottom = Math.min(log.getBoundingClientRect().bottom, window.innerHeight);
+  let full = false;
+  for (const li of items) { full = full || li.getBoundingClientRect().bottom > bottom + 1; li.hidden = full; }
+}
+addEventListener("resize", fitLog);
 
 /** The table as a circle of seats: names, who is out, revealed roles, bots, the speaker.
  * @param {State} msg @param {Seat[]} seats */
@@ -219,7 +234,9 @@ function drawCircle(msg, seats) {
   }, (node, s) => {
     if (s.seat < 0) return;
     const seat = /** @type {Seat} */ (s);
-    node.className = "seat" + (seat.alive ? "" : " out") + (speaking.has(seat.seat) && !msg.secret ? " speaking" : "") +
+    // one seat at a time speaks (yellow ring); in a vote, those still to answer wear a dashed blue one
+    const ring = speaking.has(seat.seat) && !msg.secret ? (speaking.size > 1 ? " answering" : " speaking") : "";
+    node.className = "seat" + (seat.alive ? "" : " out") + ring +
       (msg.trial === seat.seat ? " trial" : "") + (seat.bot ? " bot" : "");
     const q = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (node.querySelector(sel));
     setText(q(".num"), String(seat.seat));
@@ -250,6 +267,10 @@ function drawNow(msg, names) {
   const tally = msg.secret ? [] : msg.tally || [];
   keyed($("tally"), tally, v => v.nominee + ":" + v.voters.join(","), v => el("li", {},
     el("b", {text: who(v.nominee)}), " ← ", v.voters.length ? v.voters.map(who).join(", ") : t("no votes yet")));
+  const legend = [speaking.length === 1 && !msg.secret ? t("Yellow ring: speaking now") : "",
+    speaking.length > 1 && !msg.secret ? t("Dashed blue ring: still to answer") : "",
+    tally.length ? t("Votes so far: the nominee ← who voted against them") : ""].filter(Boolean);
+  setText($("legend"), legend.join(" · "));
   tick();
 }
 function tick() { setText($("clock"), clockText(clockEnd)); }

@@ -11,7 +11,7 @@ const KEY = "mafioso.seat", CODE = "mafioso.seat.code";
 let link = null;
 /** @type {State | null} */
 let state = null;
-let cardShown = false, lang = "", clockEnd = 0, hideTimer = 0;
+let cardShown = false, questionOpen = false, recorded = false, lang = "", clockEnd = 0, hideTimer = 0;
 /** @type {Set<string>} */
 const answered = new Set();
 /** @type {Set<string>} */
@@ -30,8 +30,23 @@ function startJoin(message) {
   localStorage.removeItem(CODE);
   if (urlCode()) $("code").value = urlCode();
   $("name").value = localStorage.getItem("mafioso.name") || "";
+  joinLanguage().then(l => loadText(l));
   show("join");
   if (message) banner(message, "sticky");
+}
+
+/** The join form speaks the table's language (public, from its code), else the browser's.
+ * @returns {Promise<string>} */
+async function joinLanguage() {
+  const code = urlCode();
+  try {
+    const r = code ? await fetch("/api/tables/" + encodeURIComponent(code)) : null;
+    const facts = r && r.ok ? await r.json() : null;
+    if (facts && facts.lang) return facts.lang;
+    const have = (await (await fetch("/api/info")).json()).languages.map((/** @type {{code: string}} */ l) => l.code);
+    for (const l of navigator.languages || [navigator.language]) if (have.includes(l.toLowerCase().split("-")[0])) return l.toLowerCase().split("-")[0];
+  } catch (e) { /* offline: the page's own words */ }
+  return document.documentElement.lang || "en";
 }
 
 $("joinform").addEventListener("submit", async e => {
@@ -50,10 +65,14 @@ $("leave").addEventListener("click", () => { if (link) link.send({type: "leave"}
 
 $("card").addEventListener("click", () => {
   cardShown = !cardShown;
+  if (!cardShown && questionOpen) { questionOpen = false; if (state) draw(state); }  // the question closes with the card
   clearTimeout(hideTimer);
-  if (cardShown) hideTimer = setTimeout(() => { cardShown = false; drawCard(); }, 20000);  // never left face up
+  if (cardShown) hideTimer = setTimeout(() => { cardShown = false; questionOpen = false; if (state) draw(state); }, 20000);  // never left face up
   drawCard();
 });
+
+// During a secret step every phone shows the same closed panel; the question opens on a tap.
+$("nightq").addEventListener("click", () => { questionOpen = !questionOpen; if (state) draw(state); });
 
 /** Keeps a seat pass with the code of its table, so a new code can tell the pass is stale.
  * @param {string} token @param {string} code */
@@ -86,7 +105,12 @@ function receive(msg) {
     return;
   }
   if (msg.type === "left") { if (link) link.stop(); startJoin(""); return; }
-  if (msg.type === "ack") { if (msg.prompt) answered.delete(msg.prompt); banner(t("Your answer is recorded."), "ok"); return; }
+  if (msg.type === "ack") {  // said in place of "Sent", not in a bar over the page
+    if (msg.prompt) answered.delete(msg.prompt);
+    recorded = true;
+    if ($("waiting").textContent === t("Sent. Waiting for the table…")) setText($("waiting"), t("Your answer is recorded."));
+    return;
+  }
   if (msg.type !== "state") return;
   if (urlCode() && msg.table.code !== urlCode()) {  // a new table's QR code: follow it
     if (link) link.stop();
@@ -139,9 +163,13 @@ function draw(msg) {
   const mine = seats.find(s => s.seat === msg.seat);
   const prompts = (msg.prompts || []).filter(p => !answered.has(p.id));
   keyed($("prompts"), prompts, promptKey, p => promptForm(p, answer));
+  const out = !!mine && !mine.alive;
+  $("game").dataset.out = String(out);
   setText($("waiting"), prompts.length || msg.outcome ? "" :
-    (mine && !mine.alive ? t("You are out of the game. Thank you for playing; keep your secrets.") :
-      (msg.prompts || []).length ? t("Sent. Waiting for the table…") : t("Nothing to do now. Watch the shared screen.")));
+    (out ? t("You are out of the game. Thank you for playing; keep your secrets.") :
+      (msg.prompts || []).length ? (recorded ? t("Your answer is recorded.") : t("Sent. Waiting for the table…")) :
+        t("Nothing to do now. Watch the shared screen.")));
+  drawQuestion(!!msg.secret && !msg.outcome && !out);
   drawOutcome(msg);
   const priv = msg.private || [];
   patch($("private"), priv.map(e => e.n).join(","), () => priv.slice().reverse().map(e => el("li", {text: e.text || ""})));
@@ -154,6 +182,31 @@ function draw(msg) {
   tick();
 }
 
+/** A secret step's question hides behind one closed panel, the same size, colour and words for
+ * every role (a decoy's "nothing happens" and the Don's list alike, answered or not); it opens
+ * only on its holder's tap and closes again when answered, with the card, or when the step ends.
+ * @param {boolean} secret */
+function drawQuestion(secret) {
+  const key = secret ? (state && state.phase) + "|" + (state && state.step) : "";
+  if (!secret || key !== questionKey) questionOpen = false;
+  questionKey = key;
+  const open = secret && questionOpen;
+  const panel = $("nightq");
+  panel.hidden = !secret;
+  panel.setAttribute("aria-expanded", String(open));
+  setText(panel, open ? t("Tap to close your night question") : t("Your night question: tap to open"));
+  $("prompts").hidden = secret && !open;
+  $("waiting").hidden = secret && !open;
+}
+let questionKey = "";
+
+/** The winners by name, as the shared screen names them (not their team's name).
+ * @param {State} msg @returns {string[]} */
+function winnerNames(msg) {
+  const names = new Map((msg.seats || []).map(s => [s.seat, s.name]));
+  return msg.outcome ? msg.outcome.seats.map(n => names.get(n) || "").filter(Boolean) : [];
+}
+
 /** "You won" or "You lost", the winners by name, and afterwards your own story.
  * @param {State} msg */
 function drawOutcome(msg) {
@@ -161,7 +214,7 @@ function drawOutcome(msg) {
   const mine = !!o && msg.seat !== null && msg.seat !== undefined && o.seats.includes(msg.seat);
   patch($("outcome"), o ? String(mine) + o.names.join() : "", () => o ? [
     el("p", {class: "verdict " + (mine ? "won" : "lost"), text: mine ? t("You won!") : t("You lost.")}),
-    el("p", {text: t("Winners: {names}", {names: o.names.join(", ") || t("nobody")})}),
+    el("p", {class: "names", text: t("Winners: {names}", {names: winnerNames(msg).join(", ") || t("nobody")})}),
   ] : []);
   const priv = o ? msg.private || [] : [];
   patch($("story"), o ? "story" + priv.length : "", () => o && priv.length ? [
@@ -194,13 +247,14 @@ setInterval(tick, 250);
 function answer(p, choice) {
   if (link && link.send({type: "decide", prompt: p.id, choice})) {
     answered.add(p.id);
+    recorded = false;
     const form = document.querySelector(`[data-prompt="${CSS.escape(p.id)}"]`);
     if (form) form.remove();
     setText($("waiting"), t("Sent. Waiting for the table…"));
+    if (questionOpen) { questionOpen = false; if (state) draw(state); }
   }
 }
 
 const token = localStorage.getItem(KEY);
 const stored = localStorage.getItem(CODE);
-loadText(document.documentElement.lang);
-if (token && (!urlCode() || !stored || stored === urlCode())) start(token); else startJoin("");
+if (token && (!urlCode() || !stored || stored === urlCode())) { loadText(document.documentElement.lang); start(token); } else startJoin("");

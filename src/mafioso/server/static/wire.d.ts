@@ -102,6 +102,8 @@ export interface PromptOut {
   min?: number | null;
   max?: number | null;
   signal?: Array<Option> | null;
+  /** what to pick, in words (a multi-pick) */
+  hint?: string | null;
 }
 
 /** A role dealt at this table (the cast is public), with what it does and how many. */
