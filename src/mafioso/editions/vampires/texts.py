@@ -172,10 +172,14 @@ TEXTS = {
     "check.master.yes": N_("{seat} is the Vampire Master."),
     "check.master.no": N_("{seat} is not the Vampire Master."),
     # the facilitator's grimoire
-    "ability.used": N_("The {role}, {seat}, picks {target}. It takes effect: {effective}."),
-    "ability.used.pair": N_("The {role}, {seat}, picks {targets}. It takes effect: {effective}."),
-    "ability.used.check": N_("The {role}, {seat}, checks {target}. It takes effect: {effective}."),
-    "ability.used.kill": N_("The {role}, {seat}, attacks {target}. It takes effect: {effective}."),
+    "ability.used": N_("The {role}, {seat}, picks {target}."),
+    "ability.used.pair": N_("The {role}, {seat}, picks {targets}."),
+    "ability.used.check": N_("The {role}, {seat}, checks {target}."),
+    "ability.used.kill": N_("The {role}, {seat}, attacks {target}."),
+    "ability.used.void": N_("The {role}, {seat}, picks {target}, to no effect."),
+    "ability.used.pair.void": N_("The {role}, {seat}, picks {targets}, to no effect."),
+    "ability.used.check.void": N_("The {role}, {seat}, checks {target}, to no effect."),
+    "ability.used.kill.void": N_("The {role}, {seat}, attacks {target}, to no effect."),
     "ability.used.none": N_("The {role}, {seat}, picks nobody."),
     "killed": N_("{seat} is killed (by {by}); announced at the next night."),
     "attack.blocked": N_("The attack on {seat} (by {by}) is stopped by a protection."),
@@ -225,11 +229,17 @@ def _phase_key(phase: Phase) -> str | None:
 
 
 def _ability_key(data: dict[str, Any]) -> str:
+    """The line for an ability used: what was picked, and "to no effect" when it was void (a
+    doomed, disabled or jailed holder), said in words rather than as a yes/no value."""
     if "move" in data:
-        return f"ability.used.{data['move']}"
-    if "targets" in data:
-        return "ability.used.pair"
-    return "ability.used" if "target" in data else "ability.used.none"
+        key = f"ability.used.{data['move']}"
+    elif "targets" in data:
+        key = "ability.used.pair"
+    elif "target" in data:
+        key = "ability.used"
+    else:
+        return "ability.used.none"
+    return key if data.get("effective", True) else f"{key}.void"
 
 
 def _game_over_key(winners: list[str]) -> str:
