@@ -10,7 +10,8 @@ import { speak, stopSpeaking, Timer } from "./console-sound.js";
  *   options: Option[], optional: boolean, min: number, max: number, timer: number|null, hint: string}} Ask */
 /** @typedef {{kind: string, phase: string, read: string[], wake: number[], asks: Ask[], tools: Ask[],
  *   announce: string[], show: string[], notes: string[], learn_role: string|null,
- *   learn_count: number, learn_seats: Option[], roles: Option[], revision: number}} Step */
+ *   learn_count: number, learn_seats: Option[], roles: Option[], revision: number,
+ *   script: {kind: string, text: string}[]}} Step */
 /** @typedef {{step: Step, entries: string[], revision: number, edition: string, names: string[],
  *   lang: string, over: boolean, phones: number[], story?: string[]}} State */
 
@@ -237,12 +238,10 @@ function render(next) {
   $("phase").textContent = step.phase;
   if (next.over) { $("open-tools").hidden = true; return renderEnd(next); }
   showSection("play");
-  list("announce", step.announce);
-  list("show", step.show);
   const wake = $("wake");
   wake.hidden = !step.wake.length;
   wake.textContent = step.wake.length ? `${t("Wake")}: ${step.wake.map(s => next.names[s - 1]).join(", ")}` : "";
-  $("read").replaceChildren(...step.read.map(line => el("p", {text: line})));
+  $("read").replaceChildren(...said(step.script));
   $("open-tools").hidden = !step.tools.length;
   $("open-phones").hidden = !next.phones.length;
   $("notes").replaceChildren(...step.notes.map(line => el("li", {text: line})));
@@ -255,12 +254,18 @@ function render(next) {
   }
 }
 
-/** @param {string} id @param {string[]} lines */
-function list(id, lines) {
-  const box = $(id);
-  box.hidden = !lines.length;
-  const ul = box.querySelector("ul");
-  if (ul) ul.replaceChildren(...lines.map(line => el("li", {text: line})));
+/**
+ * The step's lines in the order they are said: lines to read, news to announce (labelled), and
+ * what to show only to the woken player (labelled), each where it comes.
+ * @param {{kind: string, text: string}[]} lines @returns {HTMLElement[]}
+ */
+function said(lines) {
+  const labels = {announce: t("Announce"), show: t("Show only to the woken player")};
+  return lines.map(line => {
+    const label = labels[/** @type {"announce"|"show"} */ (line.kind)];
+    if (!label) return el("p", {text: line.text});
+    return el("p", {class: `said ${line.kind}`, "data-kind": line.kind}, el("span", {class: "label", text: label}), el("span", {text: line.text}));
+  });
 }
 
 /** @param {Step} step @returns {HTMLElement[]} */
@@ -418,17 +423,20 @@ function narrate(step) {
   const key = `${step.revision}/${step.kind}`;
   if (!voiceOn || key === spokenKey) return;
   spokenKey = key;
-  speak([...step.announce, ...step.read], state ? state.lang : "en");
+  speak(step.script.filter(line => line.kind !== "show").map(line => line.text), state ? state.lang : "en");
 }
 
 // -- the end ----------------------------------------------------------------------------------
 /** @param {State} next */
 function renderEnd(next) {
   showSection("end");
-  $("winners").textContent = next.step.read.join(" ");
+  const lines = next.step.script;
+  const ending = lines.length ? lines[lines.length - 1] : null;
+  $("end-script").replaceChildren(...said(lines.slice(0, -1)));
+  $("winners").textContent = ending ? ending.text : "";
   $("story").replaceChildren(...(next.story || []).map(line => el("li", {text: line})));
   $("show-protocol").hidden = next.edition !== "sport";
-  if (voiceOn && spokenKey !== "end") { spokenKey = "end"; speak(next.step.read, next.lang); }
+  if (voiceOn && spokenKey !== "end") { spokenKey = "end"; speak(lines.filter(line => line.kind !== "show").map(line => line.text), next.lang); }
 }
 
 async function downloadLog() {

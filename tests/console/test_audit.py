@@ -1,0 +1,80 @@
+"""The audit of the console (issue 12): the end of a game decided at night, the killed leader's
+call, and every line told once, in the order it is said."""
+
+from __future__ import annotations
+
+import random
+
+from mafioso.console import Console, Setup, Step
+from mafioso.server.console import state
+from tests.console.play import act, table
+from tests.console.test_console import dealt_roles
+
+KILL_CAST = ("nurse", "detective", "bystander", "bystander", "bystander", "bystander", "thug", "thug")
+
+
+def _said(step: Step) -> list[str]:
+    return [item["text"] for item in step.script]
+
+
+def test_a_game_decided_at_night_reads_its_calls_then_opens_eyes_then_tells_the_dawn_then_the_winners() -> None:
+    truth = dealt_roles("vendetta", 5)
+    console = table("vendetta", "learned", cast=truth, seed=5)
+    rng = random.Random(5)
+    while not console.game.is_over():
+        act(console, rng, truth)
+    assert console.step().kind == "silent" and state(console)["over"] is False, "the pending call is read first"
+    while console.step().kind != "end":
+        act(console, rng, truth)
+    end = console.step()
+    assert state(console)["over"] is True
+    said = _said(end)
+    assert said[0] == "Everyone, open your eyes."
+    assert "The Mafia killed Dana last night." in said[1:-1]
+    assert said[-1].startswith("The game is over. The winners:")
+    assert [item["kind"] for item in end.script][1:-1] == ["announce"] * (len(said) - 2)
+
+
+def _night_two_leader_call() -> tuple[Console, Step]:
+    """The audit's table: the Mafia kill the Detective (Boris) on night 2, the Nurse guards Chen."""
+    console = Console(Setup("vendetta", tuple("ABCDEFGH"), roles="entered", cast=KILL_CAST, seed=1))
+    for _ in range(80):
+        step = console.step()
+        if step.kind == "silent" and str(console.calls[console.acked].at) == "night 2":
+            return console, step
+        if step.kind == "silent":
+            console.ack()
+            continue
+        ask = step.asks[0]
+        values = [o.value for o in ask.options]
+        if "mafia" in ask.prompt:
+            choice = 2
+        elif "nurse" in ask.prompt:
+            choice = 3
+        else:
+            choice = None if ask.optional else values[0]
+        console.answer(ask.seat, ask.prompt, choice)
+    raise AssertionError("no leader call on night 2")
+
+
+def test_a_leader_the_mafia_kill_is_called_and_shown_the_raised_hand_and_dies_at_dawn() -> None:
+    console, step = _night_two_leader_call()
+    assert step.wake == [2], "the Detective is still in play when called"
+    assert any("cannot act tonight" in note for note in step.notes)
+    assert step.announce == [], "no death is announced at night"
+    assert any(line.startswith("Show B: A raised hand") for line in step.show)
+    dawn = console.ack()
+    assert "The Mafia killed B last night." in dawn.announce
+    assert not any(line.startswith("Show G, H") or line.startswith("Show B") for line in dawn.show), "told once"
+
+
+def test_every_line_is_on_screen_in_the_order_it_is_said() -> None:
+    console, step = _night_two_leader_call()
+    said = _said(step)
+    mafia = said.index("Mafia, close your eyes.")
+    assert all(said.index(line) < mafia for line in step.show if line.startswith("Show G, H"))
+    raised = next(i for i, line in enumerate(said) if line.startswith("Show B: A raised hand"))
+    assert said.index("Detective, open your eyes.") < raised < said.index("Detective, close your eyes.")
+    dawn = _said(console.ack())
+    opened = dawn.index("Everyone, open your eyes.")
+    assert opened < dawn.index("The Mafia killed B last night.")
