@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import random
 
-from mafioso.console import Console, Setup, Step
+import pytest
+
+from mafioso.console import BadEntry, Console, Setup, Step
 from mafioso.server.console import state
 from tests.console.play import act, table
 from tests.console.test_console import dealt_roles
@@ -78,3 +80,16 @@ def test_every_line_is_on_screen_in_the_order_it_is_said() -> None:
     dawn = _said(console.ack())
     opened = dawn.index("Everyone, open your eyes.")
     assert opened < dawn.index("The Mafia killed B last night.")
+
+
+def test_who_woke_is_the_facilitators_task_not_a_line_to_read_and_nobody_is_not_offered_when_refused() -> None:
+    truth = dealt_roles("vendetta", 5)
+    console = table("vendetta", "learned", cast=truth, seed=5)
+    rng = random.Random(5)
+    while console.step().kind != "learn" or not console.step().learn_required:
+        act(console, rng, truth)
+    step = console.step()
+    assert not any("Who woke" in item["text"] for item in step.script), "not read aloud nor narrated"
+    assert any(note.startswith("Who woke as") for note in step.notes)
+    with pytest.raises(BadEntry):
+        console.learn(str(step.learn_role), [])

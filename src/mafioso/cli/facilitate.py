@@ -57,15 +57,17 @@ class Facilitator:
     def show(self, step: Step) -> None:
         """The step: its phase, the news, what to show the woken, the lines to read aloud."""
         self.say(f"\n== {step.phase} ==", "bold")
-        for line in step.announce:
-            self.say(_("Announce: {line}", self.lang).format(line=line), "cyan")
-        for line in step.show:
-            self.say(line, "magenta")
         if step.wake:
             names = ", ".join(self.console.name(s) for s in step.wake)
             self.say(_("Wake: {names}", self.lang).format(names=names), "yellow")
-        for line in step.read:
-            self.say(_("Read aloud: {line}", self.lang).format(line=line), "bold green")
+        for item in step.script:  # in the order it is said
+            line = item["text"]
+            if item["kind"] == "announce":
+                self.say(_("Announce: {line}", self.lang).format(line=line), "cyan")
+            elif item["kind"] == "show":
+                self.say(line, "magenta")
+            else:
+                self.say(_("Read aloud: {line}", self.lang).format(line=line), "bold green")
         for note in step.notes:
             self.say(note, "yellow")
 

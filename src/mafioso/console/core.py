@@ -122,6 +122,8 @@ class Step:
     learn_role: str | None = None
     learn_count: int = 0
     learn_seats: list[Option] = field(default_factory=list)
+    learn_required: bool = False
+    """Whether someone must be named (a prompt waits for the role): "nobody" is refused then."""
     roles: list[Option] = field(default_factory=list)
     """The roles a turned-up card may show (``peek`` steps)."""
     tools: list[Ask] = field(default_factory=list)
@@ -531,6 +533,7 @@ class Console:
         learn = self._role_to_learn()
         if learn is not None:
             body = self._learn_step(step, learn[0])
+            body.learn_required = learn[1]
         elif (turned := self._card_to_turn()) is not None:
             return self._in_order(self._turn_step(step, turned), [], before, during)
         elif self.acked < len(self.calls):
@@ -622,7 +625,7 @@ class Console:
     def _turn_step(self, step: Step, seat: int) -> Step:
         """Which card a seat turned up: its role, tapped among the cards not learned yet."""
         step.kind = "peek"
-        step.read = [_(script.TURNED, self.lang).format(name=self.name(seat))]
+        step.notes = [_(script.TURNED, self.lang).format(name=self.name(seat))]  # the facilitator's own task
         step.learn_seats = [Option(seat, self._seat_label(seat))]
         left = learned_cards(self.edition, self.setup, self.edition.resolve_options(self.setup.options))
         left -= Counter(self.known.values())
@@ -635,7 +638,8 @@ class Console:
         count = self._unknown_count(role)
         step.learn_role, step.learn_count = role, count
         template = script.LEARN_ONE if count == 1 else script.LEARN_MANY
-        step.read = [_(script.WAKE, self.lang).format(roles=shown), _(template, self.lang).format(role=shown, count=count)]
+        step.read = [_(script.WAKE, self.lang).format(roles=shown)]
+        step.notes = [_(template, self.lang).format(role=shown, count=count)]  # the facilitator's task, not said
         step.learn_seats = [Option(s, self._seat_label(s)) for s in range(1, len(self.setup.names) + 1)
                             if s not in self.known]
         return step

@@ -10,7 +10,7 @@ import { speak, stopSpeaking, Timer } from "./console-sound.js";
  *   options: Option[], optional: boolean, min: number, max: number, timer: number|null, hint: string}} Ask */
 /** @typedef {{kind: string, phase: string, read: string[], wake: number[], asks: Ask[], tools: Ask[],
  *   announce: string[], show: string[], notes: string[], learn_role: string|null,
- *   learn_count: number, learn_seats: Option[], roles: Option[], revision: number,
+ *   learn_count: number, learn_seats: Option[], learn_required: boolean, roles: Option[], revision: number,
  *   script: {kind: string, text: string}[]}} Step */
 /** @typedef {{step: Step, entries: string[], revision: number, edition: string, names: string[],
  *   lang: string, over: boolean, phones: number[], story?: string[]}} State */
@@ -312,8 +312,14 @@ function big(text, action, kind = "") {
 function learnControls(step) {
   /** @type {Set<number>} */
   const picked = new Set();
-  const confirm = big(t("Nobody"), () => enter({do: "learn", role: step.learn_role, seats: [...picked]}), "primary");
-  const update = () => { confirm.textContent = picked.size ? `${t("Confirm")}: ${[...picked].map(s => state?.names[s - 1]).join(", ")}` : t("Nobody"); };
+  // Nobody is an answer only when no question waits for the role: else the button waits for a tap.
+  const none = step.learn_required ? t("Confirm") : t("Nobody");
+  const confirm = big(none, () => enter({do: "learn", role: step.learn_role, seats: [...picked]}), "primary");
+  const update = () => {
+    confirm.textContent = picked.size ? `${t("Confirm")}: ${[...picked].map(s => state?.names[s - 1]).join(", ")}` : none;
+    /** @type {HTMLButtonElement} */ (confirm).disabled = step.learn_required && !picked.size;
+  };
+  update();
   const grid = el("div", {class: "grid"}, ...step.learn_seats.map(o => {
     const b = el("button", {type: "button", class: "seat", "aria-pressed": "false", text: o.label});
     b.addEventListener("click", () => {
