@@ -90,9 +90,11 @@ async function enter(entry) {
     complain();
     render(data.state);
   } catch (error) {
-    complain(String(/** @type {Error} */ (error).message));
+    const message = String(/** @type {Error} */ (error).message);
     const peek = /** @type {any} */ (error).data?.peek;
-    if (peek) peekControls(peek, entry); else await refresh();
+    if (peek) { complain(); peekControls(peek, entry, message); return; }  // a task, not an error
+    complain(message);
+    await refresh();
   } finally {
     busy = false;
   }
@@ -100,14 +102,16 @@ async function enter(entry) {
 
 /**
  * A learned table must know a card before a choice aimed at it: tap the card's role, then the
- * choice is entered again. @param {{seat: number, roles: [string, string][]}} peek @param {Record<string, any>} entry
+ * choice is entered again; or go back to the choice (a wrong tap).
+ * @param {{seat: number, roles: [string, string][]}} peek @param {Record<string, any>} entry @param {string} message
  */
-function peekControls(peek, entry) {
+function peekControls(peek, entry, message) {
   const buttons = peek.roles.map(([role, name]) => el("button", {type: "button", class: "seat", "data-role": role, text: name, onclick: async () => {
     await enter({do: "learn", role, seats: [peek.seat]});
     if ($("error").hidden) await enter(entry);
   }}));
-  $("controls").replaceChildren(el("div", {class: "grid peek"}, ...buttons));
+  const back = big(t("Back to the choice"), () => { if (state) $("controls").replaceChildren(...controls(state.step)); }, "back");
+  $("controls").replaceChildren(el("p", {class: "peek-ask", role: "status", text: message}), el("div", {class: "grid peek"}, ...buttons), back);
 }
 
 async function refresh() {
