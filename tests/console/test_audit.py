@@ -6,12 +6,15 @@ from __future__ import annotations
 import random
 
 import pytest
+from typer.testing import CliRunner
 
+from mafioso.cli.main import app
 from mafioso.console import BadEntry, Console, Setup, Step
 from mafioso.server.console import state
 from tests.console.play import act, table
 from tests.console.test_console import dealt_roles
 
+runner = CliRunner()
 KILL_CAST = ("nurse", "detective", "bystander", "bystander", "bystander", "bystander", "thug", "thug")
 
 
@@ -93,3 +96,13 @@ def test_who_woke_is_the_facilitators_task_not_a_line_to_read_and_nobody_is_not_
     assert any(note.startswith("Who woke as") for note in step.notes)
     with pytest.raises(BadEntry):
         console.learn(str(step.learn_role), [])
+
+
+def test_the_terminal_takes_edition_options() -> None:
+    args = ["facilitate", "vendetta", "--players", "8", "--seed", "3"]
+    plain = runner.invoke(app, args, input="g\nq\n")
+    chosen = runner.invoke(app, [*args, "--option", 'leader="sheriff"'], input="g\nq\n")
+    assert chosen.exit_code == 0, chosen.output
+    assert "Sheriff" in chosen.output and "Sheriff" not in plain.output
+    wrong = runner.invoke(app, ["facilitate", "vendetta", "--option", "leader"], input="q\n")
+    assert wrong.exit_code == 2 and "Traceback" not in wrong.output

@@ -207,7 +207,13 @@ def test_a_mixed_table_of_phones_and_hand_played_seats(browser: Any, server: Ser
     set_up(page, "sport", "dealt", [])
     token = page.evaluate("localStorage.getItem('mafioso.console')")
     page.click("#open-phones")
+    page.wait_for_selector("#phones-dialog[open] button[data-seat='5']")
+    assert page.locator("#phones-dialog .qr").count() == 0, "no code before a seat is chosen"
+    page.click("#phones-dialog button[data-seat='5']")
     page.wait_for_selector("#phones-dialog[open] .qr svg", state="attached")
+    assert page.locator("#phones-dialog .qr").count() == 1, "one seat's code at a time"
+    page.click("#phones-dialog button[data-seat='9']")
+    assert page.locator("#phones-dialog .qr").count() == 1
     shoot(page, "mixed-sport-phones")
     links = [p["link"] for p in post_json(server, "/api/console/phones", {"token": token})["phones"]]
     page.click("#phones-dialog .close")
@@ -251,3 +257,11 @@ def test_a_mixed_table_of_phones_and_hand_played_seats(browser: Any, server: Ser
     phones[1].wait_for_selector("#ending:not([hidden])")
     shoot(phones[1], "mixed-sport-phone-end")
     assert not errors
+
+
+def test_the_set_up_page_shows_no_game_tools(browser: Any, server: Server) -> None:
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(f"{server.url}/console")
+    page.wait_for_selector("#setup:not([hidden]) #edition option", state="attached")
+    for button in ("#open-grimoire", "#open-undo", "#voice"):
+        assert not page.locator(button).is_visible(), f"{button} shows before a game exists"

@@ -544,17 +544,28 @@ function openTools() {
   dialog.showModal();
 }
 
-/** Each phone seat's own code to scan (its pass: only that player should scan it). */
+/**
+ * Each phone seat's own code to scan (its pass: only that player should scan it), one seat at a
+ * time: the facilitator taps a name, hands the tablet over, and the next name hides that code.
+ */
 async function openPhones() {
   if (!token) return;
   try {
     const data = await post("/api/console/phones", {token});
-    $("phones-list").replaceChildren(...data.phones.map((/** @type {any} */ p) => {
-      const code = el("div", {class: "qr"});
-      code.innerHTML = p.qr;
-      return el("article", {class: "card"}, el("h3", {text: `${p.seat}. ${p.name}`}), code, el("a", {href: p.link, text: t("link"), target: "_blank"}));
-    }));
-    /** @type {HTMLDialogElement} */ ($("phones-dialog")).showModal();
+    const code = el("div", {id: "phone-code", class: "phone-code"});
+    /** @param {any} p */
+    const showOne = p => {
+      const qr = el("div", {class: "qr"});
+      qr.innerHTML = p.qr;
+      code.replaceChildren(el("h3", {text: p.name}), qr, el("a", {href: p.link, text: t("link"), target: "_blank"}));
+      seats.forEach(b => b.setAttribute("aria-pressed", String(b.dataset.seat === String(p.seat))));
+    };
+    const seats = data.phones.map((/** @type {any} */ p) => el("button", {type: "button", class: "seat", "data-seat": p.seat,
+      "aria-pressed": "false", text: p.name, onclick: () => showOne(p)}));
+    $("phones-list").replaceChildren(el("div", {class: "grid"}, ...seats), code);
+    const dialog = /** @type {HTMLDialogElement} */ ($("phones-dialog"));
+    dialog.addEventListener("close", () => $("phones-list").replaceChildren(), {once: true});
+    dialog.showModal();
   } catch (error) {
     complain(String(/** @type {Error} */ (error).message));
   }
