@@ -265,3 +265,19 @@ def test_the_set_up_page_shows_no_game_tools(browser: Any, server: Server) -> No
     page.wait_for_selector("#setup:not([hidden]) #edition option", state="attached")
     for button in ("#open-grimoire", "#open-undo", "#voice"):
         assert not page.locator(button).is_visible(), f"{button} shows before a game exists"
+
+
+def test_the_set_up_page_sets_the_editions_options(browser: Any, server: Server) -> None:
+    page = browser.new_context(viewport=TABLET).new_page()
+    page.goto(f"{server.url}/console")
+    page.wait_for_selector("#setup:not([hidden]) #edition option", state="attached")
+    page.select_option("#edition", "vendetta")
+    page.wait_for_selector("#options select[data-opt=leader]")
+    label = page.locator("#options label:has(select[data-opt=leader]) span").inner_text()
+    assert label and label != "leader", "the option's label in words, not its key"
+    page.select_option("#options select[data-opt=leader]", label="Sheriff")
+    page.click("#start")
+    page.wait_for_selector("#play:not([hidden])")
+    token = page.evaluate("localStorage.getItem('mafioso.console')")
+    roles = [card["role"] for card in post_json(server, "/api/console/grimoire", {"token": token})["grimoire"]]
+    assert "Sheriff" in roles and "Detective" not in roles

@@ -143,8 +143,10 @@ function showSection(section) {
 async function startSetup() {
   showSection("setup");
   $("phase").textContent = t("Facilitator's console");
-  editions = await (await fetch("/api/editions")).json();
   const info = await (await fetch("/api/info")).json();
+  const words = navigator.language.slice(0, 2);
+  const known = info.languages.some((/** @type {any} */ l) => l.code === words) ? words : info.default_lang;
+  editions = await (await fetch(`/api/editions?lang=${encodeURIComponent(known)}`)).json();
   const lang = /** @type {HTMLSelectElement} */ ($("lang"));
   lang.replaceChildren(...info.languages.map((/** @type {any} */ l) => el("option", {value: l.code, text: l.name, selected: l.code === info.default_lang})));
   const edition = /** @type {HTMLSelectElement} */ ($("edition"));
@@ -152,6 +154,7 @@ async function startSetup() {
   edition.onchange = pickEdition;
   document.querySelectorAll("input[name=roles]").forEach(n => n.addEventListener("change", drawCast));
   $("names").oninput = drawCast;
+  $("options").onchange = drawCast;
   pickEdition();
 }
 
@@ -162,7 +165,43 @@ function pickEdition() {
   if (given.length < e.min || given.length > e.max) {
     names.value = Array.from({length: e.default_players}, (_, i) => `${t("Player")} ${i + 1}`).join("\n");
   }
+  $("options").replaceChildren(...(e.options || []).map(optionField));
   drawCast();
+}
+
+/**
+ * One edition option as a field: its label, a choice among its worded choices (or a number, a
+ * yes/no, a text), and one line of help; the value sent back is the option's own.
+ * @param {any} o
+ */
+function optionField(o) {
+  const id = `opt-${o.name}`;
+  /** @type {HTMLElement} */
+  let input;
+  const choices = /** @type {{value: any, label: string}[]} */ (o.choice_labels || []);
+  if (choices.length) {
+    input = el("select", {id, "data-opt": o.name}, ...choices.map(c => el("option", {value: JSON.stringify(c.value), text: c.label,
+      selected: c.value === o.default})));
+  } else if (typeof o.default === "number") {
+    input = el("input", {id, type: "number", step: "any", "data-opt": o.name, value: o.default, min: o.min ?? undefined, max: o.max ?? undefined});
+  } else {
+    input = el("input", {id, type: "text", "data-opt": o.name, "data-text": "1", value: o.default === null ? "" : String(o.default)});
+  }
+  return el("label", {class: "field"}, el("span", {text: o.label}), input, o.help ? el("small", {class: "hint", text: o.help}) : "");
+}
+
+/** The options as set on the form, by name. @returns {Record<string, unknown>} */
+function readOptions() {
+  /** @type {Record<string, unknown>} */
+  const out = {};
+  document.querySelectorAll("#options [data-opt]").forEach(n => {
+    const input = /** @type {HTMLInputElement} */ (n);
+    const name = input.dataset.opt || "";
+    if (input.tagName === "SELECT") out[name] = JSON.parse(input.value);
+    else if (input.dataset.text) out[name] = input.value;
+    else out[name] = Number(input.value);
+  });
+  return out;
 }
 
 function currentEdition() {
@@ -188,7 +227,8 @@ async function drawCast() {
   if (mode === "dealt") { box.replaceChildren(); return; }
   let cast = /** @type {Record<string, number>} */ ({});
   try {
-    cast = (await (await fetch(`/api/cast?edition=${e.id}&players=${names.length}`)).json()).cast || {};
+    const options = encodeURIComponent(JSON.stringify(readOptions()));
+    cast = (await (await fetch(`/api/cast?edition=${e.id}&players=${names.length}&options=${options}`)).json()).cast || {};
   } catch { cast = {}; }
   if (mode === "entered") {
     const deal = Object.entries(cast).flatMap(([role, n]) => Array(n).fill(role));
@@ -219,7 +259,8 @@ function readCast() {
 async function start() {
   const lang = /** @type {HTMLSelectElement} */ ($("lang")).value;
   const phones = /** @type {HTMLInputElement} */ ($("phones")).value.split(/[\s,]+/).filter(w => w).map(Number);
-  const setup = {edition: currentEdition().id, names: playerNames(), roles: rolesMode(), cast: readCast(), lang, phones};
+  const setup = {edition: currentEdition().id, names: playerNames(), roles: rolesMode(), cast: readCast(), options: readOptions(),
+    lang, phones};
   try {
     const data = await post("/api/console", {setup});
     token = data.token;
