@@ -115,7 +115,9 @@ def wait_for_change(page: Any, revision: int, truth: list[str], edition: str) ->
     """Wait for the page to show the next step; a card to look at first is tapped from the truth."""
     for _ in range(3000):
         if page.locator("#controls .peek").count():
-            label = page.locator("#error").inner_text()
+            assert page.locator("#error").is_hidden(), "a card to look at is a task, not an error"
+            assert page.locator("#controls .back").count() == 1, "with a way back to the choice"
+            label = page.locator("#controls .peek-ask").inner_text()
             seat = next(i for i, name in enumerate(names(edition), 1) if f"Look at {name}'s" in label)
             page.click(f"#controls .peek .seat[data-role='{truth[seat - 1]}']")
         moved = page.evaluate("!document.body.dataset.sending && (document.querySelector('#end:not([hidden])') !== null"
