@@ -106,3 +106,10 @@ def test_the_terminal_takes_edition_options() -> None:
     assert "Sheriff" in chosen.output and "Sheriff" not in plain.output
     wrong = runner.invoke(app, ["facilitate", "vendetta", "--option", "leader"], input="q\n")
     assert wrong.exit_code == 2 and "Traceback" not in wrong.output
+
+
+def test_the_news_is_told_before_the_table_closes_its_eyes() -> None:
+    console = table("vendetta", "learned", seed=5)
+    said = [(item["kind"], item["text"]) for item in console.step().script]
+    deck = next(i for i, (kind, _text) in enumerate(said) if kind == "announce")
+    assert deck < said.index(("read", "Everyone, close your eyes."))

@@ -568,12 +568,15 @@ class Console:
     def _in_order(self, step: Step, opening: list[str], before: tuple[list[str], list[str]],
                   during: tuple[list[str], list[str]]) -> Step:
         """Everything on the step in the order it is said: what the players just woken are shown,
-        the sleep and wake lines, the news, the step's own lines (a call's results before its
-        players close their eyes)."""
+        the sleep and wake lines, the news (while the table's eyes are open), the step's own lines
+        (a call's results before its players close their eyes)."""
         body = list(step.read)
         step.read = [*opening, *body]
         lines = [("show", line) for line in before[1]] + [("read", line) for line in opening]
-        lines += [("announce", line) for line in before[0]]
+        news = [("announce", line) for line in before[0]]
+        sleep = ("read", _(script.EVERYONE_SLEEP, self.lang))
+        at = lines.index(sleep) if sleep in lines else len(lines)  # the news is told before eyes close
+        lines[at:at] = news
         closing = [body.pop()] if step.kind == "silent" and body else []
         lines += [("read", line) for line in body] + [("show", line) for line in during[1]]
         lines += [("announce", line) for line in during[0]] + [("read", line) for line in closing]
