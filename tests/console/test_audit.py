@@ -35,7 +35,7 @@ def test_a_game_decided_at_night_reads_its_calls_then_opens_eyes_then_tells_the_
     assert state(console)["over"] is True
     said = _said(end)
     assert said[0] == "Everyone, open your eyes."
-    assert "The Mafia killed Dana last night." in said[1:-1]
+    assert any("The Mafia killed Dana" in line for line in said[1:-1])
     assert said[-1].startswith("The game is over. The winners:")
     assert [item["kind"] for item in end.script][1:-1] == ["announce"] * (len(said) - 2)
 
@@ -69,7 +69,7 @@ def test_a_leader_the_mafia_kill_is_called_and_shown_the_raised_hand_and_dies_at
     assert step.announce == [], "no death is announced at night"
     assert any(line.startswith("Show B: A raised hand") for line in step.show)
     dawn = console.ack()
-    assert "The Mafia killed B last night." in dawn.announce
+    assert any("The Mafia killed B" in line for line in dawn.announce)
     assert not any(line.startswith("Show G, H") or line.startswith("Show B") for line in dawn.show), "told once"
 
 
@@ -82,7 +82,7 @@ def test_every_line_is_on_screen_in_the_order_it_is_said() -> None:
     assert said.index("Detective, open your eyes.") < raised < said.index("Detective, close your eyes.")
     dawn = _said(console.ack())
     opened = dawn.index("Everyone, open your eyes.")
-    assert opened < dawn.index("The Mafia killed B last night.")
+    assert opened < next(i for i, line in enumerate(dawn) if "The Mafia killed B" in line)
 
 
 def test_who_woke_is_the_facilitators_task_not_a_line_to_read_and_nobody_is_not_offered_when_refused() -> None:

@@ -90,6 +90,9 @@ def tap(page: Any, state: dict[str, Any], rng: random.Random, truth: list[str], 
         page.click("#controls .big")
     elif page.locator("#controls .ack").count():
         page.click("#controls .ack")
+    elif step.get("count_max") and rng.random() < 0.5:
+        page.fill("#count-hands", str(rng.randint(0, step["count_max"])))
+        page.click("#count-enter")
     elif page.locator("#controls .voters").count():
         for index, ask in enumerate(step["asks"]):
             hands = page.locator("#controls .voter").nth(index).locator(".hand")
@@ -283,3 +286,48 @@ def test_the_set_up_page_sets_the_editions_options(browser: Any, server: Server)
     token = page.evaluate("localStorage.getItem('mafioso.console')")
     roles = [card["role"] for card in post_json(server, "/api/console/grimoire", {"token": token})["grimoire"]]
     assert "Sheriff" in roles and "Detective" not in roles
+
+
+def test_a_vote_entered_by_count_on_the_page(browser: Any, server: Server) -> None:
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server.url}/console")
+    page.wait_for_selector("#setup:not([hidden]) #edition option", state="attached")
+    set_up(page, "sport", "dealt", [])
+    token = page.evaluate("localStorage.getItem('mafioso.console')")
+    rng = random.Random(5)
+    for _ in range(500):
+        state = api_state(server, token)
+        if state["step"]["count_max"]:
+            break
+        step = state["step"]
+        if step["asks"] and step["asks"][0]["kind"] == "speech" and step["asks"][0]["options"]:
+            page.wait_for_function(f"document.body.dataset.revision === '{state['revision']}'")
+            page.locator("#controls .grid .seat").first.click()  # a nomination, so that a vote comes
+            wait_for_change(page, state["revision"], [], "sport")
+            continue
+        tap(page, {**state, "step": {**step, "count_max": 0}}, rng, [], "sport")
+    else:
+        raise AssertionError("no vote came")
+    revision, most = state["revision"], state["step"]["count_max"]
+    page.wait_for_selector("#count-hands")
+    page.fill("#count-hands", str(most + 1))
+    page.click("#count-enter")
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.locator("#error").inner_text() == f"More hands ({most + 1}) than players voting now ({most})."
+    assert api_state(server, token)["revision"] == revision
+    page.locator("#count-hands").scroll_into_view_if_needed()
+    shoot(page, "sport-vote-by-count-refused")
+    page.fill("#count-hands", "3")
+    page.click("#count-enter")
+    wait_for_change(page, revision, [], "sport")
+    after = api_state(server, token)
+    assert after["revision"] == revision + 1 and after["entries"][-1].startswith("Hands against ") and after["entries"][-1].endswith(": 3")
+    announced = page.locator("#announce").inner_text()
+    assert ": 3." in announced and "from" not in announced, announced
+    page.evaluate("window.scrollTo(0, 0)")
+    shoot(page, "sport-vote-by-count-entered")
+    assert not errors
+    context.close()

@@ -221,7 +221,7 @@ def test_a_check_result_is_shown_before_the_checker_sleeps() -> None:
     target = next(o.value for o in step.asks[0].options)
     after = console.answer(sheriff, step.asks[0].prompt, target)
     assert after.read[0] == "Sheriff, close your eyes."
-    assert any(line.startswith(f"Show {console.name(sheriff)}: {console.name(target)} is ") for line in after.show)
+    assert any(line.startswith(f"Show {console.name(sheriff)}: {console.name(target)} (seat {target}) is ") for line in after.show)
 
 
 def test_a_learned_table_shows_nothing_the_guessed_deal_told() -> None:

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import io
 import json
+from collections.abc import Callable
 from pathlib import Path
 
+from rich.console import Console as Terminal
 from typer.testing import CliRunner
 
+from mafioso.cli.facilitate import Facilitator
 from mafioso.cli.main import app
+from mafioso.console import Console, Setup
 from mafioso.engine import Game
+
+from .play import names, table
 
 runner = CliRunner()
 
@@ -54,3 +61,50 @@ def test_a_foul_at_the_terminal_is_confirmed_first(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     entries = json.loads(store.read_text())["entries"]
     assert entries == [{"do": "answer", "seat": 0, "prompt": "gm.foul", "choice": 3}]
+
+
+def terminal_with(console: Console, answer: Callable[[str], str]) -> tuple[Facilitator, Terminal]:
+    """A facilitator loop on a recording terminal, reading from ``answer``."""
+    terminal = Terminal(record=True, width=200, file=io.StringIO())
+    return Facilitator(terminal, console, None, read=answer), terminal
+
+
+def test_a_vote_by_count_at_the_terminal_and_a_bad_count_refused() -> None:
+    console = table("sport", seed=4)
+    typed: list[str] = []
+
+    def answer(prompt: str) -> str:
+        step = console.step()
+        if step.count_max and not typed:
+            typed.append("h 11")
+        elif step.count_max and len(typed) == 1:
+            typed.append("h 3")
+        elif len(typed) == 2:
+            return "q"
+        else:
+            asks = step.asks
+            return "1" if asks and asks[0].kind == "speech" and asks[0].options else ""
+        return typed[-1]
+
+    facilitator, terminal = terminal_with(console, answer)
+    facilitator.run()
+    out = terminal.export_text()
+    assert "Or type h and how many hands were raised" in out
+    assert "More hands (11) than players voting now (10)." in out
+    assert console.entries[-1]["do"] == "count" and console.entries[-1]["hands"] == 3
+
+
+def test_the_terminal_speaks_russian_and_undo_names_the_entry() -> None:
+    console = Console(Setup("sport", names("sport"), seed=4, lang="ru"))
+    typed = iter(["", "", "", "", "u", "y", "q"])
+    facilitator, terminal = terminal_with(console, lambda prompt: next(typed))
+    confirmations: list[str] = []
+    reader = facilitator.read
+    facilitator.read = lambda prompt: (confirmations.append(prompt), reader(prompt))[1]
+    facilitator.run()
+    out = terminal.export_text()
+    assert "Type a number" not in out and " s)" not in out
+    assert any(" с)" in line for line in out.splitlines()), out
+    asked = [c for c in confirmations if c.strip() != ">"]
+    assert asked and "{" not in asked[0] and "'do'" not in asked[0] and '"do"' not in asked[0]
+    assert any(name in asked[0] for name in names("sport")), asked

@@ -152,3 +152,32 @@ def test_hostile_requests_get_a_clear_refusal_and_change_nothing(tmp_path: Path)
         state = client.post("/api/console/state", json={"token": token}).json()["state"]
         assert state["revision"] == revision
     store.close()
+
+
+def test_a_vote_by_count_is_stored_and_a_bad_count_refused_in_polish(tmp_path: Path) -> None:
+    store = open_store(str(tmp_path / "tables.sqlite3"))
+    with TestClient(create_app(store)) as client:
+        made = client.post("/api/console", json={"setup": {"edition": "sport", "names": list(names("sport")),
+                                                            "seed": 5, "lang": "pl"}}).json()
+        token, state = made["token"], made["state"]
+        rng = random.Random(5)
+        while not state["step"]["count_max"]:
+            entry = pick(state, rng)
+            asks = state["step"]["asks"]
+            if asks and asks[0]["kind"] == "speech" and asks[0]["options"]:
+                entry["choice"] = {"nominate": asks[0]["options"][0]["value"]["nominate"]} \
+                    if isinstance(asks[0]["options"][0]["value"], dict) else asks[0]["options"][0]["value"]
+            state = client.post("/api/console/enter", json={"token": token, "revision": state["revision"],
+                                                            "entry": entry}).json()["state"]
+        prompts = [a["prompt"] for a in state["step"]["asks"]]
+        entry = {"do": "count", "hands": state["step"]["count_max"] + 1, "prompts": prompts}
+        bad = client.post("/api/console/enter", json={"token": token, "revision": state["revision"], "entry": entry})
+        assert bad.status_code == 409 and bad.json()["code"] == "BadEntry"
+        assert "11" in bad.json()["error"] and "hands" not in bad.json()["error"]
+        entry["hands"] = 4
+        done = client.post("/api/console/enter", json={"token": token, "revision": state["revision"],
+                                                       "entry": entry}).json()["state"]
+        assert done["revision"] == state["revision"] + 1
+        resumed = client.post("/api/console/state", json={"token": token}).json()["state"]
+        assert resumed["entries"] == done["entries"] and "4" in resumed["entries"][-1]
+    store.close()

@@ -21,9 +21,10 @@ from mafioso.console import Ask, BadEntry, Console, ConsoleError, Setup, Step
 from mafioso.engine import MafiosoError
 from mafioso.i18n import N_, _
 
-HELP = ("Type a number (or several, with spaces), Enter for the usual answer (a pass, or no), "
-        "u to undo the last entry, u N to undo entry N, g for the grimoire, s for the story, "
-        "f for fouls and removals, q to quit.")
+HELP = N_("Type a number (or several, with spaces), Enter for the usual answer (a pass, or no), "
+          "u to undo the last entry, u N to undo entry N, g for the grimoire, s for the story, "
+          "f for fouls and removals, q to quit.")
+COUNT_HELP = N_("Or type h and how many hands were raised (h 4): the whole vote at once.")
 
 
 class Facilitator:
@@ -76,6 +77,10 @@ class Facilitator:
         ask = step.asks[0] if step.asks else None
         if ask is not None:
             self.list_options(ask)
+            if step.count_note:
+                self.say(step.count_note, "yellow")
+            if step.count_max:
+                self.say(_(COUNT_HELP, self.lang), "dim")
         elif step.kind == "learn":
             for option in step.learn_seats:
                 self.say(f"  {option.value}: {option.label}")
@@ -95,6 +100,9 @@ class Facilitator:
                 self.undo(raw)
             elif raw == "f":
                 self.tools(step)
+            elif raw == "h" or raw.startswith("h "):
+                self.count(raw)
+                self.save()
             else:
                 self.entry(step, ask, raw)
                 self.save()
@@ -104,10 +112,17 @@ class Facilitator:
 
     def list_options(self, ask: Ask) -> None:
         """The question and its options, numbered."""
-        timer = f" ({int(ask.timer)} s)" if ask.timer else ""
+        timer = " " + _("({seconds} s)", self.lang).format(seconds=int(ask.timer)) if ask.timer else ""
         self.say(f"{ask.name}: {ask.question}{timer}")
         for number, option in enumerate(ask.options, 1):
             self.say(f"  {number}: {option.label}")
+
+    def count(self, raw: str) -> None:
+        """The hand vote on screen as a count (``h 4``), where the edition's rules allow it."""
+        typed = raw[1:].strip()
+        if not typed.lstrip("-").isdigit():
+            raise BadEntry(N_("Type how many hands were raised, as a number."))
+        self.console.count(int(typed))
 
     def entry(self, step: Step, ask: Ask | None, raw: str) -> None:
         """Turn what was typed into the console's entry for this step."""
@@ -143,7 +158,7 @@ class Facilitator:
         if not 0 <= index < revision:
             self.say(_("There is nothing to undo there.", self.lang), "red")
             return
-        entry = json.dumps(self.console.entries[index], ensure_ascii=False)
+        entry = self.console.describe(self.console.entries[index])
         sure = self.read(_("Undo entry {number} ({entry})? y/n ", self.lang).format(number=index + 1, entry=entry))
         if sure.strip().lower() not in ("y", "yes"):
             return

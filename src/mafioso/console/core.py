@@ -38,23 +38,21 @@ from mafioso.engine import (
     UnknownPrompt,
 )
 from mafioso.engine.choices import choice_to_json
-from mafioso.i18n import N_, _, narrate, phase_name, role_name
+from mafioso.i18n import N_, _, narrate, phase_name, role_name, seat_words, seats_words
+from mafioso.i18n import SEAT_KEYS as I18N_SEAT_KEYS
 
 QUIET = frozenset({PHASE, "role.dealt"})
 """Events the console does not read out: phases (it shows them) and dealt roles (the players
 hold their cards)."""
 
-SEAT_KEYS = frozenset({"held", "shots", "suspects", "candidates", "voter", "ward", "shooter", "named", "chosen",
-                       "commander", "previous", "seat", "by", "nominee", "victim", "target", "seats", "nominees", "voters", "tied",
-                       "order", "dead", "killed", "shot", "checked", "first", "second", "holder", "speaker"})
-"""Event fields that hold seat numbers."""
-
-NAME_MARK = "\u2060"
-"""An invisible mark before names put in a narrated line, so "seat Anna" reads "Anna"."""
+SEAT_KEYS = frozenset({"checked", "first", "second", "holder", "speaker", "dead"})
+"""Event fields that hold seat numbers beyond those the narration helper names itself
+(:data:`mafioso.i18n.SEAT_KEYS`): the console names them the same way."""
 
 Entry = dict[str, Any]
 """``{"do": "answer", "seat", "prompt", "choice"}``, ``{"do": "learn", "role", "seats"}`` or
-``{"do": "ack"}`` (a call that asks nothing has been read)."""
+``{"do": "ack"}`` (a call that asks nothing has been read), or ``{"do": "count", "hands",
+"prompts"}`` (a hand vote entered as how many hands were raised)."""
 
 
 @dataclass(frozen=True)
@@ -131,6 +129,10 @@ class Step:
     script: list[dict[str, str]] = field(default_factory=list)
     """Every line of the step in the order it is said: ``{"kind": "read" | "announce" | "show",
     "text"}`` (``read``, ``announce`` and ``show`` hold the same lines by kind)."""
+    count_max: int = 0
+    """How many hands may be entered at once (``0``: this vote is not entered by count)."""
+    count_note: str = ""
+    """Why this hand vote is entered per voter, when the rules need who voted."""
     revision: int = 0
 
     def to_json(self) -> dict[str, Any]:
@@ -178,6 +180,11 @@ class Console:
         self.closing: tuple[Any, str] | None = None
         """The call the last answer was given in (its phase and how it is called), until the
         script moves on: the next step opens with its sleep line, after its results are shown."""
+        self.counted: set[int] = set()
+        """The events (by index) of hand votes entered by count: their voters are not known."""
+        self.counted_prompts: set[str] = set()
+        self.learned_at = ""
+        """The call at which the last role was learned as it woke (its players are awake)."""
         self.acts: dict[str, str] = {}
         """The act of every prompt answered, by prompt id (prompt ids do not always name it)."""
         self.game = self._new_game()
@@ -278,6 +285,8 @@ class Console:
             self._learn(entry)
         elif action == "ack":
             self._ack()
+        elif action == "count":
+            self._count(entry)
         else:
             raise BadEntry(N_("That entry is not one the console knows."))
         return self.step()
@@ -296,6 +305,10 @@ class Console:
         if prompt is None:
             return None
         return choice_to_json(self.game._timeout_choice(prompt))
+
+    def count(self, hands: int) -> Step:
+        """Enter the hand vote on screen as how many hands were raised."""
+        return self.enter({"do": "count", "hands": hands, "prompts": [p.id for p in self._count_prompts()]})
 
     def ack(self) -> Step:
         """The call on screen, which asks nothing, has been read."""
@@ -339,7 +352,54 @@ class Console:
         if seat != GM and not phone:
             self.closing = call
             self.eyes_open = not secret
+            self.learned_at = ""
         self._after_entry()
+
+    def _count_prompts(self) -> list[Prompt]:
+        """The hand-played voters' prompts of the vote on screen, if the edition's rules let the
+        facilitator enter it as a count (every real prompt a yes-or-no hand of a countable act)."""
+        acts = script.COUNT_ACTS.get(self.edition.id, frozenset())
+        pending = self._real_pending()
+        if self.game.is_over() or self.game.secret_step or not pending:
+            return []
+        if any(p.act not in acts or p.seat == GM or "yes" not in p.options for p in pending):
+            return []
+        return sorted((p for p in pending if p.seat not in self.setup.phones), key=lambda p: p.seat)
+
+    def _count(self, entry: Mapping[str, Any]) -> None:
+        """A hand vote by count: the first ``hands`` voters in seat order say yes, the others no
+        (the rules use only the number; the log's voters then stand for the hands raised)."""
+        hands, ids = entry.get("hands"), entry.get("prompts")
+        if type(hands) is not int or not isinstance(ids, list):
+            raise BadEntry(N_("Type how many hands were raised, as a number."))
+        blocker = self._blocker()
+        if blocker is not None:
+            raise OutOfOrder(N_("First: {what}"), what=blocker)
+        prompts = self._count_prompts()
+        if not prompts or sorted(ids) != sorted(p.id for p in prompts):
+            raise OutOfOrder(N_("There is no hand vote to enter by count now."))
+        if hands < 0:
+            raise BadEntry(N_("The number of hands cannot be negative."))
+        if hands > len(prompts):
+            raise BadEntry(N_("More hands ({hands}) than players voting now ({count})."), hands=hands, count=len(prompts))
+        kept, first = list(self.entries), len(self.game.events)
+        try:
+            for number, prompt in enumerate(prompts):
+                self.acts[prompt.id] = prompt.act
+                self.game.decide(prompt.seat, prompt.id, "yes" if number < hands else "no")
+        except MafiosoError:
+            self._replay(kept, strict=True)
+            raise OutOfOrder(N_("There is no hand vote to enter by count now.")) from None
+        stored: Entry = {"do": "count", "hands": hands, "prompts": [p.id for p in prompts]}
+        nominee = getattr(prompts[0].data, "nominee", None)
+        if type(nominee) is int:
+            stored["nominee"] = nominee
+        self.entries.append(stored)
+        self.closing = None
+        self.eyes_open = True
+        self._after_entry()
+        self.counted_prompts.update(p.id for p in prompts)
+        self.counted.update(i for i in range(first, len(self.game.events)) if self.game.events[i].kind == "vote.count")
 
     def _blocker(self) -> str | None:
         """What must be done before any answer: a call to read, a role to learn."""
@@ -376,6 +436,7 @@ class Console:
         self.acked += 1
         self.closing = None
         self.eyes_open = False
+        self.learned_at = ""
         self.entries.append({"do": "ack"})
 
     # -- learning roles ----------------------------------------------------------------------
@@ -419,6 +480,20 @@ class Console:
             raise OutOfOrder(N_("Nobody is woken as {role} now."), role=role_name(self.edition, role, self.lang))
         self._check_learned_seats(role, seats, required=asked is not None and asked[0] == role and asked[1])
         self._relearn({"do": "learn", "role": role, "seats": list(seats), "peek": peek})
+        if not peek:
+            self._woken_by_learning()
+
+    def _woken_by_learning(self) -> None:
+        """A role learned as it wakes: the table's eyes are closed, the last call's sleep line and
+        this call's wake line have been read (the learn step showed them), so the call's question
+        that follows does not repeat them."""
+        self.eyes_open = False
+        self.closing = None
+        self.learned_at = self._call_key()
+
+    def _call_key(self) -> str:
+        """The call now (its phase and step), to know whether its players were already woken."""
+        return f"{self.game.phase}/{self.game.phase.step}/{self.acked}"
 
     def _peek_allowed(self, role: str) -> bool:
         return self._unknown_count(role) > 0
@@ -466,6 +541,8 @@ class Console:
         self.known = {}
         self.asked_roles = set()
         self.calls, self.acked, self.window_start = [], 0, 0
+        self.counted, self.counted_prompts = set(), set()
+        self.learned_at = ""
         self._after_entry()
         dropped: list[Entry] = []
         for entry in entries:
@@ -491,6 +568,8 @@ class Console:
         kept = {"do": "learn", "role": role, "seats": list(entry["seats"]), "peek": peek}
         self._apply_learn(kept)
         self.entries.append(kept)
+        if not peek:
+            self._woken_by_learning()
 
     # -- undo --------------------------------------------------------------------------------
     def undo(self, index: int, revision: int) -> Undone:
@@ -641,11 +720,22 @@ class Console:
         count = self._unknown_count(role)
         step.learn_role, step.learn_count = role, count
         template = script.LEARN_ONE if count == 1 else script.LEARN_MANY
-        step.read = [_(script.WAKE, self.lang).format(roles=shown)]
         step.notes = [_(template, self.lang).format(role=shown, count=count)]  # the facilitator's task, not said
+        step.read = []
+        called = self._learning_call()
+        if not self.asked_roles & set(script.step_roles(self.edition, called)):  # its players are not awake yet
+            woken = self._call_name(called, script.step_roles(self.edition, called)) if called else ""
+            step.read.insert(0, _(script.WAKE, self.lang).format(roles=woken or shown))
         step.learn_seats = [Option(s, self._seat_label(s)) for s in range(1, len(self.setup.names) + 1)
                             if s not in self.known]
         return step
+
+    def _learning_call(self) -> str:
+        """The step whose players are woken while the console learns who they are: the call on
+        screen, or the step waiting for an answer ("" if the role is not one the step calls)."""
+        step = self.calls[self.acked].step if self.acked < len(self.calls) else self.game.phase.step
+        return step if len(script.step_roles(self.edition, step)) > 1 or step in script.CALL_NAMES.get(
+            self.edition.id, {}) else ""
 
     def _call_name(self, step: str, roles: Sequence[str]) -> str:
         """How a call is said: the team's name for a team, else the roles' names."""
@@ -659,7 +749,7 @@ class Console:
         step.phase = call.phase
         roles = self._call_name(call.step, call.roles)
         step.wake = list(call.holders)
-        step.read = [_(script.WAKE, self.lang).format(roles=roles)]
+        step.read = [] if self.learned_at == self._call_key() else [_(script.WAKE, self.lang).format(roles=roles)]
         if len(step.wake) > 1:
             step.read.append(_(script.MEET, self.lang))
         step.read.append(_(script.SLEEP, self.lang).format(roles=roles))
@@ -680,7 +770,8 @@ class Console:
             shown = self._call_name(self.game.phase.step, self._roles_asked())
             awake = {s.number for s in self.game.state.seats if s.alive and s.role in called}
             step.wake = sorted(awake | {p.seat for p in pending})
-            step.read = [_(script.WAKE, self.lang).format(roles=shown)]
+            if self.learned_at != self._call_key():
+                step.read = [_(script.WAKE, self.lang).format(roles=shown)]
         acts = []
         for prompt in pending:
             line = self._act_line(prompt)
@@ -688,6 +779,10 @@ class Console:
                 acts.append(line)
         step.read += acts
         step.asks = [self._ask(p) for p in hand]
+        step.count_max = len(self._count_prompts())
+        voting = [p for p in hand if p.act == "vote" and "yes" in p.options]
+        if voting and not step.count_max and self.edition.id in script.PER_VOTER:
+            step.count_note = _(script.PER_VOTER[self.edition.id], self.lang)
         if phones:
             step.notes.append(_("Waiting for the phones: {names}.", self.lang).format(
                 names=", ".join(self.name(seat) for seat in phones)))
@@ -699,7 +794,8 @@ class Console:
         template = script.EDITION_ACT_LINES.get(self.edition.id, {}).get(prompt.act) or script.ACT_LINES.get(prompt.act)
         data = dict(getattr(prompt.data, "_asdict", dict)()) if prompt.data is not None else {}
         nominee = data.get("nominee")
-        fields = {"name": self.name(prompt.seat), "nominee": self.name(nominee) if type(nominee) is int else ""}
+        nominee_words = seat_words(nominee, self.named_seats(), self.lang) if type(nominee) is int else ""
+        fields = {"name": self.name(prompt.seat), "nominee": nominee_words}
         if template is None:
             from mafioso.i18n import describe_prompt
 
@@ -757,12 +853,12 @@ class Console:
         announce: list[str] = []
         show: list[str] = []
         unknown = self._unlearned()
-        for event in self.game.events[lo:hi]:
+        for index, event in enumerate(self.game.events[lo:hi], lo):
             if unknown & event.audience.seats:
                 continue  # told to a seat whose card is not learned yet: the completed deal's guess
             if learned is not None and not learned & event.audience.seats:
                 continue
-            line = self._line(event)
+            line = self._line(event, index)
             if line is None:
                 continue
             if event.audience.public:
@@ -778,27 +874,36 @@ class Console:
             return set()
         return {s for s in range(1, len(self.setup.names) + 1) if s not in self.known}
 
-    def _line(self, event: Event) -> str | None:
+    def _line(self, event: Event, index: int = -1) -> str | None:
         if event.kind in QUIET:
             return None
-        named = event._replace(data={k: self._named(k, v) for k, v in event.data.items()})
-        line = narrate(self.edition, named, self.lang)
-        if line is None:
-            return None
-        for word in ("seats ", "seat ", "Seats ", "Seat "):
-            line = line.replace(word + NAME_MARK, "")
-        return line.replace(NAME_MARK, "")
+        names = self.named_seats()
+        if index in self.counted:  # entered by count: who raised a hand is not known
+            return _("Votes against {nominee}: {votes}.", self.lang).format(
+                nominee=seat_words(event.data["nominee"], names, self.lang), votes=event.data["votes"])
+        data = {k: self._named(k, v, names) for k, v in event.data.items()}
+        return narrate(self.edition, event._replace(data=data), self.lang, names)
 
-    def _named(self, key: str, value: Any) -> Any:
-        """Seat numbers in an event's data as names (the table knows people, not numbers)."""
-        if key not in SEAT_KEYS:
+    def named_seats(self) -> dict[int, str]:
+        """The seats whose player has a name of their own. A default name ("Player 7", "Gracz 7")
+        only says the seat: such a seat is shown by its number, once, by the words helper, so
+        a line never reads "gracz Gracz 7" or "Игрок Игрок 1"."""
+        return {seat: name for seat, name in enumerate(self.setup.names, 1) if not self.default_name(seat, name)}
+
+    def default_name(self, seat: int, name: str) -> bool:
+        """Whether ``name`` is only the seat word and number a set-up fills in when none is given."""
+        words = {"player", _("Player", self.lang).casefold(), _("Player", "en").casefold()}
+        parts = name.strip().casefold().rsplit(" ", 1)
+        return not name.strip() or (len(parts) == 2 and parts[0] in words and parts[1] == str(seat))
+
+    def _named(self, key: str, value: Any, names: dict[int, str]) -> Any:
+        """Seat numbers in fields the narration helper does not know as seats, named as it would."""
+        if key not in SEAT_KEYS or key in I18N_SEAT_KEYS:
             return value
         if type(value) is int and 1 <= value <= len(self.setup.names):
-            return NAME_MARK + self.name(value)
+            return seat_words(value, names, self.lang)
         if isinstance(value, list) and value and all(type(v) is int for v in value):
-            return NAME_MARK + ", ".join(self.name(v) for v in value)
-        if isinstance(value, list) and value and all(isinstance(v, list) and len(v) == 2 for v in value):
-            return ", ".join(" → ".join(self.name(x) if type(x) is int else str(x) for x in pair) for pair in value)
+            return seats_words(value, names, self.lang)
         return value
 
     def _ending(self) -> list[str]:
@@ -814,6 +919,8 @@ class Console:
         action = entry.get("do")
         if action == "ack":
             return _("a call read", self.lang)
+        if action == "count":
+            return self._describe_count(entry)
         if action == "learn":
             seats = ", ".join(self.name(s) for s in entry.get("seats", ())) or _("nobody", self.lang)
             return _("{role}: {seats}", self.lang).format(
@@ -827,6 +934,17 @@ class Console:
         elif isinstance(choice, dict) and set(choice) == {"what", "seat"}:
             choice = Move(choice["what"], choice["seat"])
         return f"{who}: {self._did(prompt, choice)}"
+
+    def _describe_count(self, entry: Mapping[str, Any]) -> str:
+        """A vote entered by count, in words: how many hands, for what."""
+        hands = entry.get("hands", 0)
+        ids = entry.get("prompts") or [""]
+        if self.acts.get(str(ids[0])) == "lift":
+            return _("Hands to remove the tied players: {hands}", self.lang).format(hands=hands)
+        nominee = entry.get("nominee")
+        if type(nominee) is not int:
+            return _("Hands raised: {hands}", self.lang).format(hands=hands)
+        return _("Hands against {name}: {hands}", self.lang).format(hands=hands, name=self.name(nominee))
 
     # -- a phone seat ------------------------------------------------------------------------
     def phone_view(self, seat: int) -> dict[str, Any]:
@@ -858,7 +976,8 @@ class Console:
         for seat in game.state.seats:
             number = seat.number
             did = [f"{phase_name(self._phase_of(d.prompt), self.lang)}: {self._did(d.prompt, d.choice)}"
-                   for d in game.decisions if d.seat == number and not d.prompt.startswith("gm.")]
+                   for d in game.decisions if d.seat == number and not d.prompt.startswith("gm.")
+                   and d.prompt not in self.counted_prompts]
             told = [line for e in game.events if not e.audience.public and number in e.audience.seats
                     for line in [self._line(e)] if line]
             known = self.setup.roles != "learned" or number in self.known
@@ -915,12 +1034,12 @@ class Console:
         """Every event in words, the facilitator's ones included, phase by phase."""
         lines: list[str] = []
         phase = None
-        for event in self.game.events:
+        for index, event in enumerate(self.game.events):
             if event.kind == PHASE and str(event.phase) != phase:
                 phase = str(event.phase)
                 lines.append(f"— {phase_name(event.phase, self.lang)} —")
                 continue
-            line = self._line(event)
+            line = self._line(event, index)
             if line and not event.audience.public:
                 told = ", ".join(self.name(s) for s in sorted(event.audience.seats)) or _("facilitator", self.lang)
                 line = _("({who} only) {line}", self.lang).format(who=told, line=line)

@@ -21,6 +21,7 @@ STEP_ROLES: Mapping[str, Mapping[str, tuple[str, ...]]] = {
     },
     "spytown": {"look": ("agent",), "kill": ("mafioso",), "meeting": ("mafioso",), "gang": ("mafioso",)},
     "vampires": {"hunters": ("hunter", "novice")},
+    "blitz": {"goons": ("goon",)},
 }
 """Steps whose name is not a role or team id: the roles they wake (others resolve by id)."""
 
@@ -29,6 +30,7 @@ CALL_NAMES: Mapping[str, Mapping[str, str]] = {
     "vendetta": {"mafia": N_("Mafia"), "yakuza": N_("Yakuza")},
     "vampires": {"hunters": N_("Hunters")},
     "spytown": {"kill": N_("Mafia"), "meeting": N_("Mafia"), "gang": N_("Mafia")},
+    "blitz": {"goons": N_("Goons")},
 }
 """How the facilitator calls a step that wakes a whole team ("Mafia, open your eyes")."""
 
@@ -144,9 +146,20 @@ TOOL_LINES: Mapping[str, str] = {
 """The facilitator's own actions, as buttons."""
 
 EDITION_ACT_LINES: Mapping[str, Mapping[str, str]] = {
-    "blitz": {"swap": N_("Stranger, swap your card with the middle card, and look at your new card.")},
+    "blitz": {"swap": N_("Stranger, swap your card with the middle card, and look at your new card."),
+              "shoot": N_("Goons, take aim: point at the player you shoot tonight.")},
 }
 """An edition's own line where two editions use one act id for different things."""
+
+COUNT_ACTS: Mapping[str, frozenset[str]] = {"sport": frozenset({"vote", "lift"})}
+"""Hand votes the facilitator may enter as a count: the edition's rules use only how many hands
+were raised (sport: the hands for each nominee, and for removing the tied; rulebook: Voting round)."""
+
+PER_VOTER: Mapping[str, str] = {
+    "vampires": N_("Enter each voter's hand: whether the Queen raised hers decides her pardon, "
+                   "so the console needs who voted."),
+}
+"""Why an edition's hand votes are entered per voter, shown on screen beside the vote."""
 
 EVERYONE_WAKE = N_("Everyone, open your eyes.")
 EVERYONE_SLEEP = N_("Everyone, close your eyes.")

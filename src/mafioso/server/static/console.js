@@ -10,8 +10,8 @@ import { speak, stopSpeaking, Timer } from "./console-sound.js";
  *   options: Option[], optional: boolean, min: number, max: number, timer: number|null, hint: string}} Ask */
 /** @typedef {{kind: string, phase: string, read: string[], wake: number[], asks: Ask[], tools: Ask[],
  *   announce: string[], show: string[], notes: string[], learn_role: string|null,
- *   learn_count: number, learn_seats: Option[], learn_required: boolean, roles: Option[], revision: number,
- *   script: {kind: string, text: string}[]}} Step */
+ *   learn_count: number, learn_seats: Option[], learn_required: boolean, roles: Option[], count_max: number,
+ *   count_note: string, revision: number, script: {kind: string, text: string}[]}} Step */
 /** @typedef {{step: Step, entries: string[], revision: number, edition: string, names: string[],
  *   lang: string, over: boolean, phones: number[], story?: string[]}} State */
 
@@ -327,8 +327,28 @@ function controls(step) {
   const asks = step.asks;
   if (asks.every(a => a.options.length === 1 && typeof a.options[0].value === "string")) return ackControls(asks);
   const hands = asks.every(a => a.kind === "choose" && a.question === asks[0].question && a.options.length <= 2);
-  if (asks.length > 1 && hands) return voteControls(asks);
-  return askControls(asks[0]);
+  const shown = asks.length > 1 && hands ? voteControls(asks) : askControls(asks[0]);
+  if (step.count_max > 0) shown.push(...countControls(step, asks));
+  if (step.count_note) shown.unshift(el("p", {class: "hint count-note", text: step.count_note}));
+  return shown;
+}
+
+/**
+ * The same hand vote as a count: how many hands went up (the rules use only the number).
+ * @param {Step} step @param {Ask[]} asks
+ */
+function countControls(step, asks) {
+  const input = /** @type {HTMLInputElement} */ (el("input", {id: "count-hands", type: "number", inputmode: "numeric",
+    min: "0", max: String(step.count_max), step: "1", "aria-label": t("How many hands were raised?")}));
+  const send = el("button", {type: "button", id: "count-enter", class: "primary", text: t("Enter the count")});
+  send.addEventListener("click", () => {
+    const typed = input.value.trim();
+    if (!/^-?\d+$/.test(typed)) { complain(t("Type how many hands were raised, as a number.")); return; }
+    enter({do: "count", hands: Number(typed), prompts: asks.map(a => a.prompt)});
+  });
+  const label = el("label", {class: "field count", for: "count-hands"},
+    el("span", {text: t("Or enter how many hands were raised")}), input);
+  return [el("div", {class: "by-count"}, label, send)];
 }
 
 /**
