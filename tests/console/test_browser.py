@@ -325,7 +325,7 @@ def test_a_vote_entered_by_count_on_the_page(browser: Any, server: Server) -> No
     wait_for_change(page, revision, [], "sport")
     after = api_state(server, token)
     assert after["revision"] == revision + 1 and after["entries"][-1].startswith("Hands against ") and after["entries"][-1].endswith(": 3")
-    announced = page.locator("#announce").inner_text()
+    announced = " ".join(page.locator("#read p.announce").all_inner_texts())
     assert ": 3." in announced and "from" not in announced, announced
     page.evaluate("window.scrollTo(0, 0)")
     shoot(page, "sport-vote-by-count-entered")
