@@ -294,7 +294,8 @@ function render(next) {
     $("controls").replaceChildren(...controls(step));
     narrate(step);
   }
-  if (step.kind === "phones" && !polling) {
+  // a phone may answer while the console waits for a hand-played seat too: look again at a mixed table
+  if (next.phones.length && !polling) {
     polling = window.setTimeout(() => { polling = 0; refresh(); }, 1500);
   }
 }
