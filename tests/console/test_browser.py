@@ -118,7 +118,9 @@ def wait_for_change(page: Any, revision: int, truth: list[str], edition: str) ->
     """Wait for the page to show the next step; a card to look at first is tapped from the truth."""
     for _ in range(3000):
         if page.locator("#controls .peek").count():
-            label = page.locator("#error").inner_text()
+            assert page.locator("#error").is_hidden(), "a card to look at is a task, not an error"
+            assert page.locator("#controls .back").count() == 1, "with a way back to the choice"
+            label = page.locator("#controls .peek-ask").inner_text()
             seat = next(i for i, name in enumerate(names(edition), 1) if f"Look at {name}'s" in label)
             page.click(f"#controls .peek .seat[data-role='{truth[seat - 1]}']")
         moved = page.evaluate("!document.body.dataset.sending && (document.querySelector('#end:not([hidden])') !== null"
@@ -210,7 +212,13 @@ def test_a_mixed_table_of_phones_and_hand_played_seats(browser: Any, server: Ser
     set_up(page, "sport", "dealt", [])
     token = page.evaluate("localStorage.getItem('mafioso.console')")
     page.click("#open-phones")
+    page.wait_for_selector("#phones-dialog[open] button[data-seat='5']")
+    assert page.locator("#phones-dialog .qr").count() == 0, "no code before a seat is chosen"
+    page.click("#phones-dialog button[data-seat='5']")
     page.wait_for_selector("#phones-dialog[open] .qr svg", state="attached")
+    assert page.locator("#phones-dialog .qr").count() == 1, "one seat's code at a time"
+    page.click("#phones-dialog button[data-seat='9']")
+    assert page.locator("#phones-dialog .qr").count() == 1
     shoot(page, "mixed-sport-phones")
     links = [p["link"] for p in post_json(server, "/api/console/phones", {"token": token})["phones"]]
     page.click("#phones-dialog .close")
@@ -256,6 +264,30 @@ def test_a_mixed_table_of_phones_and_hand_played_seats(browser: Any, server: Ser
     assert not errors
 
 
+def test_the_set_up_page_shows_no_game_tools(browser: Any, server: Server) -> None:
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(f"{server.url}/console")
+    page.wait_for_selector("#setup:not([hidden]) #edition option", state="attached")
+    for button in ("#open-grimoire", "#open-undo", "#voice"):
+        assert not page.locator(button).is_visible(), f"{button} shows before a game exists"
+
+
+def test_the_set_up_page_sets_the_editions_options(browser: Any, server: Server) -> None:
+    page = browser.new_context(viewport=TABLET).new_page()
+    page.goto(f"{server.url}/console")
+    page.wait_for_selector("#setup:not([hidden]) #edition option", state="attached")
+    page.select_option("#edition", "vendetta")
+    page.wait_for_selector("#options select[data-opt=leader]")
+    label = page.locator("#options label:has(select[data-opt=leader]) span").inner_text()
+    assert label and label != "leader", "the option's label in words, not its key"
+    page.select_option("#options select[data-opt=leader]", label="Sheriff")
+    page.click("#start")
+    page.wait_for_selector("#play:not([hidden])")
+    token = page.evaluate("localStorage.getItem('mafioso.console')")
+    roles = [card["role"] for card in post_json(server, "/api/console/grimoire", {"token": token})["grimoire"]]
+    assert "Sheriff" in roles and "Detective" not in roles
+
+
 def test_a_vote_entered_by_count_on_the_page(browser: Any, server: Server) -> None:
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
@@ -293,7 +325,7 @@ def test_a_vote_entered_by_count_on_the_page(browser: Any, server: Server) -> No
     wait_for_change(page, revision, [], "sport")
     after = api_state(server, token)
     assert after["revision"] == revision + 1 and after["entries"][-1].startswith("Hands against ") and after["entries"][-1].endswith(": 3")
-    announced = page.locator("#announce").inner_text()
+    announced = " ".join(page.locator("#read p.announce").all_inner_texts())
     assert ": 3." in announced and "from" not in announced, announced
     page.evaluate("window.scrollTo(0, 0)")
     shoot(page, "sport-vote-by-count-entered")

@@ -58,15 +58,17 @@ class Facilitator:
     def show(self, step: Step) -> None:
         """The step: its phase, the news, what to show the woken, the lines to read aloud."""
         self.say(f"\n== {step.phase} ==", "bold")
-        for line in step.announce:
-            self.say(_("Announce: {line}", self.lang).format(line=line), "cyan")
-        for line in step.show:
-            self.say(line, "magenta")
         if step.wake:
             names = ", ".join(self.console.name(s) for s in step.wake)
             self.say(_("Wake: {names}", self.lang).format(names=names), "yellow")
-        for line in step.read:
-            self.say(_("Read aloud: {line}", self.lang).format(line=line), "bold green")
+        for item in step.script:  # in the order it is said
+            line = item["text"]
+            if item["kind"] == "announce":
+                self.say(_("Announce: {line}", self.lang).format(line=line), "cyan")
+            elif item["kind"] == "show":
+                self.say(line, "magenta")
+            else:
+                self.say(_("Read aloud: {line}", self.lang).format(line=line), "bold green")
         for note in step.notes:
             self.say(note, "yellow")
 
@@ -233,10 +235,15 @@ def facilitate(
                                                help="Keep every entry here; run again to resume.")] = None,
     log: Annotated[Path | None, typer.Option("--log", metavar="FILE",
                                              help="Write the game log here at the end (or when you quit).")] = None,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", metavar="KEY=VALUE",
+        help="An edition option (JSON values: true, 3, \"x\"); repeat for several. "
+             "'mafioso editions' lists them.")] = None,
 ) -> None:
     """Run a table of people as its facilitator: the script, step by step, with undo and the grimoire."""
     from mafioso.cli.files import check_writable, write_log
     from mafioso.cli.main import console as terminal
+    from mafioso.cli.main import parse_options
     from mafioso.engine import find_edition
 
     ed = find_edition(edition)
@@ -248,7 +255,7 @@ def facilitate(
         if path is not None:
             check_writable(path)
     setup = Setup(ed.id, listed, roles=roles, cast=tuple(c.strip() for c in cast.split(",") if c.strip()),
-                  seed=seed, lang=lang)
+                  options=parse_options(option), seed=seed, lang=lang)
     try:
         console = open_console(setup, store)
     except ConsoleError as error:

@@ -22,6 +22,7 @@ from mafioso.console import script
 from mafioso.console.errors import BadCast, BadEntry, CannotAct, ConsoleError, OutOfOrder, PeekFirst, StaleUndo
 from mafioso.console.setup import Setup, check_setup, completed_deal, entered_roles, learned_cards
 from mafioso.engine import (
+    ELIMINATED,
     GM,
     PHASE,
     ROLE_REVEALED,
@@ -67,6 +68,13 @@ class Call:
     """The entry after which the flow passed this call (its place in the order of entries)."""
     at: str = ""
     """The phase as data (``"night 2"``), beside its words in ``phase``."""
+    event: int = 0
+    """Where the call's step starts in the game's events (what it shows to its players follows)."""
+    end: int = 0
+    """Where the next step starts: events from here on (the dawn's news) belong to later steps."""
+    holders: tuple[int, ...] = ()
+    """The seats woken: holders of the roles still in play when the call was made (a leader the
+    Mafia kills tonight is called, and dies only at dawn)."""
 
 
 @dataclass
@@ -112,10 +120,15 @@ class Step:
     learn_role: str | None = None
     learn_count: int = 0
     learn_seats: list[Option] = field(default_factory=list)
+    learn_required: bool = False
+    """Whether someone must be named (a prompt waits for the role): "nobody" is refused then."""
     roles: list[Option] = field(default_factory=list)
     """The roles a turned-up card may show (``peek`` steps)."""
     tools: list[Ask] = field(default_factory=list)
     """The facilitator's own actions open now (sport's fouls and removals), any time."""
+    script: list[dict[str, str]] = field(default_factory=list)
+    """Every line of the step in the order it is said: ``{"kind": "read" | "announce" | "show",
+    "text"}`` (``read``, ``announce`` and ``show`` hold the same lines by kind)."""
     count_max: int = 0
     """How many hands may be entered at once (``0``: this vote is not entered by count)."""
     count_note: str = ""
@@ -212,23 +225,33 @@ class Console:
         """Every call entered since ``start`` that asked nothing is a call the facilitator reads
         (or pretends) before the next question: the flow has already passed it."""
         game = self.game
-        entered = [e for e in game.events[start:] if e.kind == PHASE and e.phase.step]
+        phases = [i for i in range(start, len(game.events)) if game.events[i].kind == PHASE]
+        entered = [i for i in phases if game.events[i].phase.step]
         current = game.phase.step if not game.is_over() and self._real_pending() else None
-        for position, event in enumerate(entered):
+        for position, index in enumerate(entered):
+            event = game.events[index]
             is_last = position == len(entered) - 1
             if is_last and event.phase.step == current and event.phase.name == game.phase.name:
                 continue
-            call = self._silent_call(event, start)
+            end = next((i for i in phases if i > index), len(game.events))
+            call = self._silent_call(index, end, start)
             if call is not None:
                 self.calls.append(call)
 
-    def _silent_call(self, event: Event, start: int) -> Call | None:
+    def _alive_at(self, index: int) -> set[int]:
+        """The seats in play when event ``index`` happened (out later only by events after it)."""
+        later = {e.data.get("seat") for e in self.game.events[index:] if e.kind == ELIMINATED}
+        return {s.number for s in self.game.state.seats if s.alive or s.number in later}
+
+    def _silent_call(self, index: int, end: int, start: int) -> Call | None:
+        event = self.game.events[index]
         if event.phase.name not in script.SECRET_PHASES.get(self.edition.id, frozenset()):
             return None
         roles = script.step_roles(self.edition, event.phase.step)
         if not roles:
             return None
-        holders = [s.number for s in self.game.state.seats if s.role in roles and s.alive]
+        alive = self._alive_at(index)
+        holders = [s.number for s in self.game.state.seats if s.role in roles and s.number in alive]
         blocked = [e.data.get("seat") for e in self.game.events[start:] if e.kind == "grimoire.blocked"]
         if not holders:
             why = _("nobody in play holds this card", self.lang)
@@ -237,7 +260,7 @@ class Console:
         else:
             why = ""
         return Call(event.phase.step, phase_name(event.phase, self.lang), roles, bool(why), why, len(self.entries),
-                    str(event.phase))
+                    str(event.phase), index, end, tuple(holders))
 
     def _real_pending(self) -> list[Prompt]:
         return [p for p in self.game.awaiting() if not p.decoy]
@@ -580,26 +603,70 @@ class Console:
         """What the facilitator does now."""
         phase = phase_name(self.game.phase, self.lang)
         step = Step("end", phase, revision=self.revision)
-        step.announce, step.show = self._news()
+        lo, mid, hi = self._window()
+        learned = set(self.entries[-1].get("seats", ())) if self._after_learning() else None
+        before, during = self._news(lo, mid, learned), self._news(mid, hi)
+        step.announce, step.show = before[0] + during[0], before[1] + during[1]
         if not self.game.is_over():
             step.tools = [self._tool(p) for p in self.game.pending(GM) if p.interrupt]
         learn = self._role_to_learn()
         if learn is not None:
-            return self._with_sleep(self._learn_step(step, learn[0]))
-        turned = self._card_to_turn()
-        if turned is not None:
-            return self._turn_step(step, turned)
-        if self.acked < len(self.calls):
-            return self._with_sleep(self._call_step(step, self.calls[self.acked]))
-        if self.game.is_over():
+            body = self._learn_step(step, learn[0])
+            body.learn_required = learn[1]
+        elif (turned := self._card_to_turn()) is not None:
+            return self._in_order(self._turn_step(step, turned), [], before, during)
+        elif self.acked < len(self.calls):
+            body = self._call_step(step, self.calls[self.acked])
+        elif self.game.is_over():
             step.read = self._ending()
-            return self._with_sleep(step)
-        return self._with_sleep(self._ask_step(step))
+            body = step
+        else:
+            body = self._ask_step(step)
+        return self._in_order(body, self._sleep_lines(body), before, during)
 
-    def _with_sleep(self, step: Step) -> Step:
-        """Open the step with the sleep line of the call just answered, once the script has left it
-        (its results are shown first: the box above the lines); and with the whole table's eyes
-        closing before the first call of a night, opening after its last."""
+    def _window(self) -> tuple[int, int, int]:
+        """The events the step on screen tells: ``[lo, mid)`` before its lines (results for the
+        players just woken, the dawn's news), ``[mid, hi)`` during its call (what the woken player
+        is shown). Each event is told on one step only: a call ends where the next step starts."""
+        start = self._window_before
+        if self.acked < len(self.calls):
+            call = self.calls[self.acked]
+            earlier = self.calls[self.acked - 1] if self.acked and self.calls[self.acked - 1].event >= start else None
+            lo, mid, hi = earlier.end if earlier else start, call.event, call.end
+        else:
+            earlier = self.calls[-1] if self.calls and self.calls[-1].event >= start else None
+            lo = earlier.end if earlier else start
+            mid = hi = len(self.game.events)
+        return lo, max(lo, mid), max(lo, hi)
+
+    def _after_learning(self) -> bool:
+        """Whether the last entry named a role's holders: the step before it already told the news
+        and closed the previous call."""
+        return bool(self.entries) and self.entries[-1].get("do") == "learn"
+
+    def _in_order(self, step: Step, opening: list[str], before: tuple[list[str], list[str]],
+                  during: tuple[list[str], list[str]]) -> Step:
+        """Everything on the step in the order it is said: what the players just woken are shown,
+        the sleep and wake lines, the news (while the table's eyes are open), the step's own lines
+        (a call's results before its players close their eyes)."""
+        body = list(step.read)
+        step.read = [*opening, *body]
+        lines = [("show", line) for line in before[1]] + [("read", line) for line in opening]
+        news = [("announce", line) for line in before[0]]
+        sleep = ("read", _(script.EVERYONE_SLEEP, self.lang))
+        at = lines.index(sleep) if sleep in lines else len(lines)  # the news is told before eyes close
+        lines[at:at] = news
+        closing = [body.pop()] if step.kind == "silent" and body else []
+        lines += [("read", line) for line in body] + [("show", line) for line in during[1]]
+        lines += [("announce", line) for line in during[0]] + [("read", line) for line in closing]
+        step.script = [{"kind": kind, "text": text} for kind, text in lines]
+        return step
+
+    def _sleep_lines(self, step: Step) -> list[str]:
+        """The sleep line of the call just answered, once the script has left it; and the whole
+        table's eyes closing before the first call of a night, opening after its last."""
+        if self._after_learning():
+            return []
         secret_now = step.kind in ("call", "silent", "learn") or (step.kind == "phones" and self.game.secret_step)
         lines: list[str] = []
         if self.closing is not None:
@@ -614,8 +681,7 @@ class Console:
             lines.append(_(script.EVERYONE_SLEEP, self.lang))
         if not secret_now and not self.eyes_open:
             lines.append(_(script.EVERYONE_WAKE, self.lang))
-        step.read[:0] = lines
-        return step
+        return lines
 
     def _roles_asked(self) -> list[str]:
         """The roles woken at the current secret step (the step's roles and those asked)."""
@@ -641,7 +707,7 @@ class Console:
     def _turn_step(self, step: Step, seat: int) -> Step:
         """Which card a seat turned up: its role, tapped among the cards not learned yet."""
         step.kind = "peek"
-        step.read = [_(script.TURNED, self.lang).format(name=self.name(seat))]
+        step.notes = [_(script.TURNED, self.lang).format(name=self.name(seat))]  # the facilitator's own task
         step.learn_seats = [Option(seat, self._seat_label(seat))]
         left = learned_cards(self.edition, self.setup, self.edition.resolve_options(self.setup.options))
         left -= Counter(self.known.values())
@@ -654,7 +720,8 @@ class Console:
         count = self._unknown_count(role)
         step.learn_role, step.learn_count = role, count
         template = script.LEARN_ONE if count == 1 else script.LEARN_MANY
-        step.read = [_(template, self.lang).format(role=shown, count=count)]
+        step.notes = [_(template, self.lang).format(role=shown, count=count)]  # the facilitator's task, not said
+        step.read = []
         called = self._learning_call()
         if not self.asked_roles & set(script.step_roles(self.edition, called)):  # its players are not awake yet
             woken = self._call_name(called, script.step_roles(self.edition, called)) if called else ""
@@ -681,7 +748,7 @@ class Console:
         step.kind = "silent"
         step.phase = call.phase
         roles = self._call_name(call.step, call.roles)
-        step.wake = [s.number for s in self.game.state.seats if s.role in call.roles and s.alive]
+        step.wake = list(call.holders)
         step.read = [] if self.learned_at == self._call_key() else [_(script.WAKE, self.lang).format(roles=roles)]
         if len(step.wake) > 1:
             step.read.append(_(script.MEET, self.lang))
@@ -779,15 +846,18 @@ class Console:
             return role_name(self.edition, option, self.lang)
         return _(str(option), self.lang)
 
-    def _news(self) -> tuple[list[str], list[str]]:
-        """The public announcements and the private things to show, since the last entry."""
+    def _news(self, lo: int, hi: int, learned: set[int] | None = None) -> tuple[list[str], list[str]]:
+        """The public announcements and the private things to show among events ``lo`` to ``hi``
+        (after a learned role, ``learned`` holds its seats: only what was told to them is new, the
+        step that asked told the rest)."""
         announce: list[str] = []
         show: list[str] = []
-        start = self._last_window_start()
         unknown = self._unlearned()
-        for index, event in enumerate(self.game.events[start:], start):
+        for index, event in enumerate(self.game.events[lo:hi], lo):
             if unknown & event.audience.seats:
                 continue  # told to a seat whose card is not learned yet: the completed deal's guess
+            if learned is not None and not learned & event.audience.seats:
+                continue
             line = self._line(event, index)
             if line is None:
                 continue
@@ -803,9 +873,6 @@ class Console:
         if self.setup.roles != "learned":
             return set()
         return {s for s in range(1, len(self.setup.names) + 1) if s not in self.known}
-
-    def _last_window_start(self) -> int:
-        return self._window_before
 
     def _line(self, event: Event, index: int = -1) -> str | None:
         if event.kind in QUIET:

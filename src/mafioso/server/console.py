@@ -186,18 +186,21 @@ class Consoles:
 
 
 def state(console: Console) -> dict[str, Any]:
-    """What the page shows: the step, the entries (for undo), and the end."""
+    """What the page shows: the step, the entries (for undo), and the end (once every call the
+    flow passed is read: a game decided at night still has its calls pretended and its dawn told)."""
+    step = console.step()
+    over = step.kind == "end"
     out: dict[str, Any] = {
-        "step": console.step().to_json(),
+        "step": step.to_json(),
         "entries": [console.describe(entry) for entry in console.entries],
         "revision": console.revision,
         "edition": console.edition.id,
         "names": list(console.setup.names),
         "lang": console.lang,
-        "over": console.game.is_over(),
+        "over": over,
         "phones": sorted(console.setup.phones),
     }
-    if console.game.is_over():
+    if over:
         out["story"] = console.story()
     return out
 

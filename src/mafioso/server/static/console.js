@@ -10,8 +10,8 @@ import { speak, stopSpeaking, Timer } from "./console-sound.js";
  *   options: Option[], optional: boolean, min: number, max: number, timer: number|null, hint: string}} Ask */
 /** @typedef {{kind: string, phase: string, read: string[], wake: number[], asks: Ask[], tools: Ask[],
  *   announce: string[], show: string[], notes: string[], learn_role: string|null,
- *   learn_count: number, learn_seats: Option[], roles: Option[], count_max: number, count_note: string,
- *   revision: number}} Step */
+ *   learn_count: number, learn_seats: Option[], learn_required: boolean, roles: Option[], count_max: number,
+ *   count_note: string, revision: number, script: {kind: string, text: string}[]}} Step */
 /** @typedef {{step: Step, entries: string[], revision: number, edition: string, names: string[],
  *   lang: string, over: boolean, phones: number[], story?: string[]}} State */
 
@@ -90,9 +90,11 @@ async function enter(entry) {
     complain();
     render(data.state);
   } catch (error) {
-    complain(String(/** @type {Error} */ (error).message));
+    const message = String(/** @type {Error} */ (error).message);
     const peek = /** @type {any} */ (error).data?.peek;
-    if (peek) peekControls(peek, entry); else await refresh();
+    if (peek) { complain(); peekControls(peek, entry, message); return; }  // a task, not an error
+    complain(message);
+    await refresh();
   } finally {
     busy = false;
   }
@@ -100,14 +102,16 @@ async function enter(entry) {
 
 /**
  * A learned table must know a card before a choice aimed at it: tap the card's role, then the
- * choice is entered again. @param {{seat: number, roles: [string, string][]}} peek @param {Record<string, any>} entry
+ * choice is entered again; or go back to the choice (a wrong tap).
+ * @param {{seat: number, roles: [string, string][]}} peek @param {Record<string, any>} entry @param {string} message
  */
-function peekControls(peek, entry) {
+function peekControls(peek, entry, message) {
   const buttons = peek.roles.map(([role, name]) => el("button", {type: "button", class: "seat", "data-role": role, text: name, onclick: async () => {
     await enter({do: "learn", role, seats: [peek.seat]});
     if ($("error").hidden) await enter(entry);
   }}));
-  $("controls").replaceChildren(el("div", {class: "grid peek"}, ...buttons));
+  const back = big(t("Back to the choice"), () => { if (state) $("controls").replaceChildren(...controls(state.step)); }, "back");
+  $("controls").replaceChildren(el("p", {class: "peek-ask", role: "status", text: message}), el("div", {class: "grid peek"}, ...buttons), back);
 }
 
 async function refresh() {
@@ -139,8 +143,10 @@ function showSection(section) {
 async function startSetup() {
   showSection("setup");
   $("phase").textContent = t("Facilitator's console");
-  editions = await (await fetch("/api/editions")).json();
   const info = await (await fetch("/api/info")).json();
+  const words = navigator.language.slice(0, 2);
+  const known = info.languages.some((/** @type {any} */ l) => l.code === words) ? words : info.default_lang;
+  editions = await (await fetch(`/api/editions?lang=${encodeURIComponent(known)}`)).json();
   const lang = /** @type {HTMLSelectElement} */ ($("lang"));
   lang.replaceChildren(...info.languages.map((/** @type {any} */ l) => el("option", {value: l.code, text: l.name, selected: l.code === info.default_lang})));
   const edition = /** @type {HTMLSelectElement} */ ($("edition"));
@@ -148,6 +154,7 @@ async function startSetup() {
   edition.onchange = pickEdition;
   document.querySelectorAll("input[name=roles]").forEach(n => n.addEventListener("change", drawCast));
   $("names").oninput = drawCast;
+  $("options").onchange = drawCast;
   pickEdition();
 }
 
@@ -158,7 +165,43 @@ function pickEdition() {
   if (given.length < e.min || given.length > e.max) {
     names.value = Array.from({length: e.default_players}, (_, i) => `${t("Player")} ${i + 1}`).join("\n");
   }
+  $("options").replaceChildren(...(e.options || []).map(optionField));
   drawCast();
+}
+
+/**
+ * One edition option as a field: its label, a choice among its worded choices (or a number, a
+ * yes/no, a text), and one line of help; the value sent back is the option's own.
+ * @param {any} o
+ */
+function optionField(o) {
+  const id = `opt-${o.name}`;
+  /** @type {HTMLElement} */
+  let input;
+  const choices = /** @type {{value: any, label: string}[]} */ (o.choice_labels || []);
+  if (choices.length) {
+    input = el("select", {id, "data-opt": o.name}, ...choices.map(c => el("option", {value: JSON.stringify(c.value), text: c.label,
+      selected: c.value === o.default})));
+  } else if (typeof o.default === "number") {
+    input = el("input", {id, type: "number", step: "any", "data-opt": o.name, value: o.default, min: o.min ?? undefined, max: o.max ?? undefined});
+  } else {
+    input = el("input", {id, type: "text", "data-opt": o.name, "data-text": "1", value: o.default === null ? "" : String(o.default)});
+  }
+  return el("label", {class: "field"}, el("span", {text: o.label}), input, o.help ? el("small", {class: "hint", text: o.help}) : "");
+}
+
+/** The options as set on the form, by name. @returns {Record<string, unknown>} */
+function readOptions() {
+  /** @type {Record<string, unknown>} */
+  const out = {};
+  document.querySelectorAll("#options [data-opt]").forEach(n => {
+    const input = /** @type {HTMLInputElement} */ (n);
+    const name = input.dataset.opt || "";
+    if (input.tagName === "SELECT") out[name] = JSON.parse(input.value);
+    else if (input.dataset.text) out[name] = input.value;
+    else out[name] = Number(input.value);
+  });
+  return out;
 }
 
 function currentEdition() {
@@ -184,7 +227,8 @@ async function drawCast() {
   if (mode === "dealt") { box.replaceChildren(); return; }
   let cast = /** @type {Record<string, number>} */ ({});
   try {
-    cast = (await (await fetch(`/api/cast?edition=${e.id}&players=${names.length}`)).json()).cast || {};
+    const options = encodeURIComponent(JSON.stringify(readOptions()));
+    cast = (await (await fetch(`/api/cast?edition=${e.id}&players=${names.length}&options=${options}`)).json()).cast || {};
   } catch { cast = {}; }
   if (mode === "entered") {
     const deal = Object.entries(cast).flatMap(([role, n]) => Array(n).fill(role));
@@ -215,7 +259,8 @@ function readCast() {
 async function start() {
   const lang = /** @type {HTMLSelectElement} */ ($("lang")).value;
   const phones = /** @type {HTMLInputElement} */ ($("phones")).value.split(/[\s,]+/).filter(w => w).map(Number);
-  const setup = {edition: currentEdition().id, names: playerNames(), roles: rolesMode(), cast: readCast(), lang, phones};
+  const setup = {edition: currentEdition().id, names: playerNames(), roles: rolesMode(), cast: readCast(), options: readOptions(),
+    lang, phones};
   try {
     const data = await post("/api/console", {setup});
     token = data.token;
@@ -238,12 +283,10 @@ function render(next) {
   $("phase").textContent = step.phase;
   if (next.over) { $("open-tools").hidden = true; return renderEnd(next); }
   showSection("play");
-  list("announce", step.announce);
-  list("show", step.show);
   const wake = $("wake");
   wake.hidden = !step.wake.length;
   wake.textContent = step.wake.length ? `${t("Wake")}: ${step.wake.map(s => next.names[s - 1]).join(", ")}` : "";
-  $("read").replaceChildren(...step.read.map(line => el("p", {text: line})));
+  $("read").replaceChildren(...said(step.script));
   $("open-tools").hidden = !step.tools.length;
   $("open-phones").hidden = !next.phones.length;
   $("notes").replaceChildren(...step.notes.map(line => el("li", {text: line})));
@@ -251,17 +294,24 @@ function render(next) {
     $("controls").replaceChildren(...controls(step));
     narrate(step);
   }
-  if (step.kind === "phones" && !polling) {
+  // a phone may answer while the console waits for a hand-played seat too: look again at a mixed table
+  if (next.phones.length && !polling) {
     polling = window.setTimeout(() => { polling = 0; refresh(); }, 1500);
   }
 }
 
-/** @param {string} id @param {string[]} lines */
-function list(id, lines) {
-  const box = $(id);
-  box.hidden = !lines.length;
-  const ul = box.querySelector("ul");
-  if (ul) ul.replaceChildren(...lines.map(line => el("li", {text: line})));
+/**
+ * The step's lines in the order they are said: lines to read, news to announce (labelled), and
+ * what to show only to the woken player (labelled), each where it comes.
+ * @param {{kind: string, text: string}[]} lines @returns {HTMLElement[]}
+ */
+function said(lines) {
+  const labels = {announce: t("Announce"), show: t("Show only to the woken player")};
+  return lines.map(line => {
+    const label = labels[/** @type {"announce"|"show"} */ (line.kind)];
+    if (!label) return el("p", {text: line.text});
+    return el("p", {class: `said ${line.kind}`, "data-kind": line.kind}, el("span", {class: "label", text: label}), el("span", {text: line.text}));
+  });
 }
 
 /** @param {Step} step @returns {HTMLElement[]} */
@@ -328,8 +378,14 @@ function big(text, action, kind = "") {
 function learnControls(step) {
   /** @type {Set<number>} */
   const picked = new Set();
-  const confirm = big(t("Nobody"), () => enter({do: "learn", role: step.learn_role, seats: [...picked]}), "primary");
-  const update = () => { confirm.textContent = picked.size ? `${t("Confirm")}: ${[...picked].map(s => state?.names[s - 1]).join(", ")}` : t("Nobody"); };
+  // Nobody is an answer only when no question waits for the role: else the button waits for a tap.
+  const none = step.learn_required ? t("Confirm") : t("Nobody");
+  const confirm = big(none, () => enter({do: "learn", role: step.learn_role, seats: [...picked]}), "primary");
+  const update = () => {
+    confirm.textContent = picked.size ? `${t("Confirm")}: ${[...picked].map(s => state?.names[s - 1]).join(", ")}` : none;
+    /** @type {HTMLButtonElement} */ (confirm).disabled = step.learn_required && !picked.size;
+  };
+  update();
   const grid = el("div", {class: "grid"}, ...step.learn_seats.map(o => {
     const b = el("button", {type: "button", class: "seat", "aria-pressed": "false", text: o.label});
     b.addEventListener("click", () => {
@@ -439,17 +495,20 @@ function narrate(step) {
   const key = `${step.revision}/${step.kind}`;
   if (!voiceOn || key === spokenKey) return;
   spokenKey = key;
-  speak([...step.announce, ...step.read], state ? state.lang : "en");
+  speak(step.script.filter(line => line.kind !== "show").map(line => line.text), state ? state.lang : "en");
 }
 
 // -- the end ----------------------------------------------------------------------------------
 /** @param {State} next */
 function renderEnd(next) {
   showSection("end");
-  $("winners").textContent = next.step.read.join(" ");
+  const lines = next.step.script;
+  const ending = lines.length ? lines[lines.length - 1] : null;
+  $("end-script").replaceChildren(...said(lines.slice(0, -1)));
+  $("winners").textContent = ending ? ending.text : "";
   $("story").replaceChildren(...(next.story || []).map(line => el("li", {text: line})));
   $("show-protocol").hidden = next.edition !== "sport";
-  if (voiceOn && spokenKey !== "end") { spokenKey = "end"; speak(next.step.read, next.lang); }
+  if (voiceOn && spokenKey !== "end") { spokenKey = "end"; speak(lines.filter(line => line.kind !== "show").map(line => line.text), next.lang); }
 }
 
 async function downloadLog() {
@@ -547,17 +606,28 @@ function openTools() {
   dialog.showModal();
 }
 
-/** Each phone seat's own code to scan (its pass: only that player should scan it). */
+/**
+ * Each phone seat's own code to scan (its pass: only that player should scan it), one seat at a
+ * time: the facilitator taps a name, hands the tablet over, and the next name hides that code.
+ */
 async function openPhones() {
   if (!token) return;
   try {
     const data = await post("/api/console/phones", {token});
-    $("phones-list").replaceChildren(...data.phones.map((/** @type {any} */ p) => {
-      const code = el("div", {class: "qr"});
-      code.innerHTML = p.qr;
-      return el("article", {class: "card"}, el("h3", {text: `${p.seat}. ${p.name}`}), code, el("a", {href: p.link, text: t("link"), target: "_blank"}));
-    }));
-    /** @type {HTMLDialogElement} */ ($("phones-dialog")).showModal();
+    const code = el("div", {id: "phone-code", class: "phone-code"});
+    /** @param {any} p */
+    const showOne = p => {
+      const qr = el("div", {class: "qr"});
+      qr.innerHTML = p.qr;
+      code.replaceChildren(el("h3", {text: p.name}), qr, el("a", {href: p.link, text: t("link"), target: "_blank"}));
+      seats.forEach(b => b.setAttribute("aria-pressed", String(b.dataset.seat === String(p.seat))));
+    };
+    const seats = data.phones.map((/** @type {any} */ p) => el("button", {type: "button", class: "seat", "data-seat": p.seat,
+      "aria-pressed": "false", text: p.name, onclick: () => showOne(p)}));
+    $("phones-list").replaceChildren(el("div", {class: "grid"}, ...seats), code);
+    const dialog = /** @type {HTMLDialogElement} */ ($("phones-dialog"));
+    dialog.addEventListener("close", () => $("phones-list").replaceChildren(), {once: true});
+    dialog.showModal();
   } catch (error) {
     complain(String(/** @type {Error} */ (error).message));
   }

@@ -1,0 +1,115 @@
+"""The audit of the console (issue 12): the end of a game decided at night, the killed leader's
+call, and every line told once, in the order it is said."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from typer.testing import CliRunner
+
+from mafioso.cli.main import app
+from mafioso.console import BadEntry, Console, Setup, Step
+from mafioso.server.console import state
+from tests.console.play import act, table
+from tests.console.test_console import dealt_roles
+
+runner = CliRunner()
+KILL_CAST = ("nurse", "detective", "bystander", "bystander", "bystander", "bystander", "thug", "thug")
+
+
+def _said(step: Step) -> list[str]:
+    return [item["text"] for item in step.script]
+
+
+def test_a_game_decided_at_night_reads_its_calls_then_opens_eyes_then_tells_the_dawn_then_the_winners() -> None:
+    truth = dealt_roles("vendetta", 5)
+    console = table("vendetta", "learned", cast=truth, seed=5)
+    rng = random.Random(5)
+    while not console.game.is_over():
+        act(console, rng, truth)
+    assert console.step().kind == "silent" and state(console)["over"] is False, "the pending call is read first"
+    while console.step().kind != "end":
+        act(console, rng, truth)
+    end = console.step()
+    assert state(console)["over"] is True
+    said = _said(end)
+    assert said[0] == "Everyone, open your eyes."
+    assert any("The Mafia killed Dana" in line for line in said[1:-1])
+    assert said[-1].startswith("The game is over. The winners:")
+    assert [item["kind"] for item in end.script][1:-1] == ["announce"] * (len(said) - 2)
+
+
+def _night_two_leader_call() -> tuple[Console, Step]:
+    """The audit's table: the Mafia kill the Detective (Boris) on night 2, the Nurse guards Chen."""
+    console = Console(Setup("vendetta", tuple("ABCDEFGH"), roles="entered", cast=KILL_CAST, seed=1))
+    for _ in range(80):
+        step = console.step()
+        if step.kind == "silent" and str(console.calls[console.acked].at) == "night 2":
+            return console, step
+        if step.kind == "silent":
+            console.ack()
+            continue
+        ask = step.asks[0]
+        values = [o.value for o in ask.options]
+        if "mafia" in ask.prompt:
+            choice = 2
+        elif "nurse" in ask.prompt:
+            choice = 3
+        else:
+            choice = None if ask.optional else values[0]
+        console.answer(ask.seat, ask.prompt, choice)
+    raise AssertionError("no leader call on night 2")
+
+
+def test_a_leader_the_mafia_kill_is_called_and_shown_the_raised_hand_and_dies_at_dawn() -> None:
+    console, step = _night_two_leader_call()
+    assert step.wake == [2], "the Detective is still in play when called"
+    assert any("cannot act tonight" in note for note in step.notes)
+    assert step.announce == [], "no death is announced at night"
+    assert any(line.startswith("Show B: A raised hand") for line in step.show)
+    dawn = console.ack()
+    assert any("The Mafia killed B" in line for line in dawn.announce)
+    assert not any(line.startswith("Show G, H") or line.startswith("Show B") for line in dawn.show), "told once"
+
+
+def test_every_line_is_on_screen_in_the_order_it_is_said() -> None:
+    console, step = _night_two_leader_call()
+    said = _said(step)
+    mafia = said.index("Mafia, close your eyes.")
+    assert all(said.index(line) < mafia for line in step.show if line.startswith("Show G, H"))
+    raised = next(i for i, line in enumerate(said) if line.startswith("Show B: A raised hand"))
+    assert said.index("Detective, open your eyes.") < raised < said.index("Detective, close your eyes.")
+    dawn = _said(console.ack())
+    opened = dawn.index("Everyone, open your eyes.")
+    assert opened < next(i for i, line in enumerate(dawn) if "The Mafia killed B" in line)
+
+
+def test_who_woke_is_the_facilitators_task_not_a_line_to_read_and_nobody_is_not_offered_when_refused() -> None:
+    truth = dealt_roles("vendetta", 5)
+    console = table("vendetta", "learned", cast=truth, seed=5)
+    rng = random.Random(5)
+    while console.step().kind != "learn" or not console.step().learn_required:
+        act(console, rng, truth)
+    step = console.step()
+    assert not any("Who woke" in item["text"] for item in step.script), "not read aloud nor narrated"
+    assert any(note.startswith("Who woke as") for note in step.notes)
+    with pytest.raises(BadEntry):
+        console.learn(str(step.learn_role), [])
+
+
+def test_the_terminal_takes_edition_options() -> None:
+    args = ["facilitate", "vendetta", "--players", "8", "--seed", "3"]
+    plain = runner.invoke(app, args, input="g\nq\n")
+    chosen = runner.invoke(app, [*args, "--option", 'leader="sheriff"'], input="g\nq\n")
+    assert chosen.exit_code == 0, chosen.output
+    assert "Sheriff" in chosen.output and "Sheriff" not in plain.output
+    wrong = runner.invoke(app, ["facilitate", "vendetta", "--option", "leader"], input="q\n")
+    assert wrong.exit_code == 2 and "Traceback" not in wrong.output
+
+
+def test_the_news_is_told_before_the_table_closes_its_eyes() -> None:
+    console = table("vendetta", "learned", seed=5)
+    said = [(item["kind"], item["text"]) for item in console.step().script]
+    deck = next(i for i, (kind, _text) in enumerate(said) if kind == "announce")
+    assert deck < said.index(("read", "Everyone, close your eyes."))
