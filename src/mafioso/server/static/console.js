@@ -620,7 +620,7 @@ async function openPhones() {
       const qr = el("div", {class: "qr"});
       qr.innerHTML = p.qr;
       code.replaceChildren(el("h3", {text: p.name}), qr, el("a", {href: p.link, text: t("link"), target: "_blank"}));
-      seats.forEach(b => b.setAttribute("aria-pressed", String(b.dataset.seat === String(p.seat))));
+      seats.forEach((/** @type {HTMLElement} */ b) => b.setAttribute("aria-pressed", String(b.dataset.seat === String(p.seat))));
     };
     const seats = data.phones.map((/** @type {any} */ p) => el("button", {type: "button", class: "seat", "data-seat": p.seat,
       "aria-pressed": "false", text: p.name, onclick: () => showOne(p)}));
