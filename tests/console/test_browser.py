@@ -120,7 +120,10 @@ def wait_for_change(page: Any, revision: int, truth: list[str], edition: str) ->
         if page.locator("#controls .peek").count():
             assert page.locator("#error").is_hidden(), "a card to look at is a task, not an error"
             assert page.locator("#controls .back").count() == 1, "with a way back to the choice"
-            label = page.locator("#controls .peek-ask").inner_text()
+            try:  # the panel may be replaced meanwhile (the answer went through): look again
+                label = page.locator("#controls .peek-ask").inner_text(timeout=1000)
+            except playwright_api.Error:
+                continue
             seat = next(i for i, name in enumerate(names(edition), 1) if f"Look at {name}'s" in label)
             page.click(f"#controls .peek .seat[data-role='{truth[seat - 1]}']")
         moved = page.evaluate("!document.body.dataset.sending && (document.querySelector('#end:not([hidden])') !== null"
