@@ -14,6 +14,8 @@ command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
 ldconfig -p 2>/dev/null | grep -q libpangoft2-1.0 || need+=(libpangoft2-1.0-0)
 # The pages are type-checked with TypeScript, and axe-core checks them in the browser suite (npm).
 command -v npm >/dev/null 2>&1 || need+=(nodejs npm)
+# Several server processes are tested over a real Redis (tests/server/test_cluster.py).
+[ -x /usr/bin/redis-server ] || need+=(redis-server)
 # Role icons are emoji: the screenshots show boxes without a colour emoji font.
 fc-list 2>/dev/null | grep -qi "color emoji" || need+=(fonts-noto-color-emoji)
 if [ ${#need[@]} -gt 0 ]; then
