@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 
 from mafioso.engine import NotYourTurn
+from mafioso.paths import default_db_path
 from mafioso.server.errors import NotNow, ServerError
 from mafioso.server.hub import Hub
 from mafioso.server.messages import PAD, encode, public_message, seat_message
-from mafioso.server.store import MemberRecord, TableRecord, default_db_path, open_store
+from mafioso.server.store import MemberRecord, TableRecord, open_store
 from tests.server.conftest import FakeClock, play_out, play_step, seated_table
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from mafioso.desk.errors import DeskError, TournamentError
 from mafioso.desk.record import Protocol
 from mafioso.desk.tournament import GameEntry, Tournament
+from mafioso.paths import default_db_path
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS desk_tournaments (
@@ -191,8 +192,6 @@ class DeskStore:
 def open_desk(db: str | None = None) -> DeskStore:
     """The desk's store in ``db`` (a SQLite path or a postgresql:// URL; default: the server's file)."""
     if db is None:
-        from mafioso.server.store import default_db_path
-
         db = str(default_db_path())
     if db.startswith(("postgresql://", "postgres://")):
         return _postgres(db)

@@ -180,10 +180,11 @@ def serve(host: str = "0.0.0.0", port: int = 8000, db: str | None = None, lang: 
     """
     import uvicorn
 
+    from mafioso.paths import default_db_path
     from mafioso.server.app import create_app
     from mafioso.server.hub import MIN_STEP_SECONDS
     from mafioso.server.limits import parse_proxies
-    from mafioso.server.store import default_db_path, open_store
+    from mafioso.server.store import open_store
 
     try:
         parse_proxies(trusted_proxies)

@@ -563,10 +563,3 @@ def _open_postgres(url: str) -> Store:
         return PostgresStore(connect, where, psycopg)
     except psycopg.Error as error:
         raise StoreError(f"cannot use the PostgreSQL database at {where}: {_one_line(error)}") from None
-
-
-def default_db_path() -> Path:
-    """The SQLite file used when ``--db`` is not given: in the user's data directory."""
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("mafioso", appauthor=False)) / "tables.sqlite3"
