@@ -1006,7 +1006,7 @@ class Console:
 
         tag = prompt_id.split(".")[0]
         names = {"n": "night", "d": "day", "a": "agent", "m": "mafia", "p": "police", "i": "interrogation"}
-        if tag[:1] in names and tag[1:].isdigit():
+        if tag[:1] in names and tag[1:].isdecimal():
             return Phase(names[tag[:1]], int(tag[1:]))
         return Phase(tag)
 

@@ -318,7 +318,7 @@ def _penalty_json(penalty: Penalty) -> dict[str, Any]:
 
 
 def _number(key: str, where: str) -> int:
-    if not key.isdigit() or len(key) > 3:
+    if not key.isdecimal() or len(key) > 3:
         raise FormatError(f"keys are day or night numbers, not {key[:20]!r}", where)
     return int(key)
 

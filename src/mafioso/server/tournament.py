@@ -359,7 +359,7 @@ async def cancel_game(request: Request) -> Response:
 
 async def _limited_body(request: Request) -> bytes:
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_UPLOAD * 2:
+    if declared.isdecimal() and int(declared) > MAX_UPLOAD * 2:
         raise DeskError("that upload is too large for a protocol")
     body = b""
     async for chunk in request.stream():
