@@ -95,7 +95,7 @@ class Consoles:
         self.store = store
         self.live: dict[str, Console] = {}
         self.lock = threading.Lock()
-        store._write(*[(statement, ()) for statement in CONSOLE_SCHEMA])
+        store.run(*[(statement, ()) for statement in CONSOLE_SCHEMA])
 
     def create(self, setup: Setup) -> tuple[str, Console]:
         """A new console, stored before its token is given out."""
@@ -103,20 +103,20 @@ class Consoles:
         token = new_token()
         phones = [("INSERT INTO console_phones (token, console, seat) VALUES (?, ?, ?)", (new_token(), token, seat))
                   for seat in sorted(setup.phones)]
-        self.store._write(("INSERT INTO consoles (token, setup, created) VALUES (?, ?, ?)",
-                           (token, json.dumps(setup.to_json()), time.time())), *phones)
+        self.store.run(("INSERT INTO consoles (token, setup, created) VALUES (?, ?, ?)",
+                        (token, json.dumps(setup.to_json()), time.time())), *phones)
         self.live[token] = console
         return token, console
 
     def phones(self, token: str) -> list[tuple[int, str]]:
         """The phone seats of a console and their passes (for the facilitator to hand out)."""
         self.get(token)
-        rows = self.store._read("SELECT seat, token FROM console_phones WHERE console = ? ORDER BY seat", (token,))
+        rows = self.store.rows("SELECT seat, token FROM console_phones WHERE console = ? ORDER BY seat", (token,))
         return [(int(seat), str(pass_)) for seat, pass_ in rows]
 
     def phone(self, pass_: str) -> tuple[str, int]:
         """The console and seat of a phone's pass."""
-        rows = self.store._read("SELECT console, seat FROM console_phones WHERE token = ?", (pass_,))
+        rows = self.store.rows("SELECT console, seat FROM console_phones WHERE token = ?", (pass_,))
         if not rows:
             raise BadToken("no seat has that pass")
         return str(rows[0][0]), int(rows[0][1])
@@ -140,11 +140,11 @@ class Consoles:
         console = self.live.get(token)
         if console is not None:
             return console
-        rows = self.store._read("SELECT setup FROM consoles WHERE token = ?", (token,))
+        rows = self.store.rows("SELECT setup FROM consoles WHERE token = ?", (token,))
         if not rows:
             raise BadToken("no console has that token")
         entries = [json.loads(row[0]) for row in
-                   self.store._read("SELECT entry FROM console_entries WHERE token = ? ORDER BY number", (token,))]
+                   self.store.rows("SELECT entry FROM console_entries WHERE token = ? ORDER BY number", (token,))]
         console = Console(Setup.from_json(json.loads(rows[0][0])), entries)
         self.live[token] = console
         return console
@@ -182,7 +182,7 @@ class Consoles:
         rows = [("INSERT INTO console_entries (token, number, entry) VALUES (?, ?, ?)",
                  (token, number, json.dumps(entry)))
                 for number, entry in enumerate(console.entries) if number >= first]
-        self.store._write(("DELETE FROM console_entries WHERE token = ? AND number >= ?", (token, first)), *rows)
+        self.store.run(("DELETE FROM console_entries WHERE token = ? AND number >= ?", (token, first)), *rows)
 
 
 def state(console: Console) -> dict[str, Any]:

@@ -48,6 +48,7 @@ from mafioso.desk.tournament import (
 )
 from mafioso.server.errors import BadMessage
 from mafioso.server.schemas import check_data, check_json
+from mafioso.server.store import Store
 
 STATIC = Path(__file__).parent / "static"
 NO_STORE = {"Cache-Control": "no-store"}
@@ -108,21 +109,24 @@ class Which(BaseModel):
 
 
 class SharedDesk(DeskStore):
-    """The desk's store over the server store's own connection, each statement (and each write's
-    statements with their commit) under the server store's lock, so the page may read from a
-    worker thread while the event loop writes tables' moves."""
+    """The desk's store over the server store's own connection, through its public
+    :meth:`~mafioso.server.store.Store.run` and :meth:`~mafioso.server.store.Store.rows`: each
+    statement (and each write's statements with their commit) under the server store's lock, so
+    the page may read from a worker thread while the event loop writes tables' moves, and a
+    PostgreSQL connection the store opens again is the desk's too."""
 
-    def __init__(self, connection: Any, placeholder: str, lock: Any) -> None:
-        self._lock = lock
-        super().__init__(connection, placeholder)
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        super().__init__(None, "?")  # the store turns ``?`` into its own placeholder
 
     def _run(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
-        with self._lock:
-            super()._run(statements)
+        self._store.run(*statements)
 
     def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        with self._lock:
-            return super()._rows(sql, params)
+        return self._store.rows(sql, params)
+
+    def close(self) -> None:
+        """The server's store is closed by the server, not by the desk."""
 
 
 def _desk(request: Request) -> DeskStore:
@@ -130,8 +134,7 @@ def _desk(request: Request) -> DeskStore:
     database): it reads and writes through the connection the server already holds."""
     cached: DeskStore | None = getattr(request.app.state, "desk", None)
     if cached is None:
-        store = request.app.state.hub.store
-        cached = SharedDesk(store._db, store._mark, store._lock)  # the server store's connection and lock
+        cached = SharedDesk(request.app.state.hub.store)
         request.app.state.desk = cached
     return cached
 
