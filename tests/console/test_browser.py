@@ -291,6 +291,32 @@ def test_the_set_up_page_sets_the_editions_options(browser: Any, server: Server)
     assert "Sheriff" in roles and "Detective" not in roles
 
 
+def test_the_set_up_page_follows_the_language_chosen(browser: Any, server: Server) -> None:
+    """The options' labels and choices follow the console's language when it is changed, not the
+    browser's at load time; what was already set stays set."""
+    page = browser.new_context(viewport=TABLET, locale="en-GB").new_page()
+    page.goto(f"{server.url}/console")
+    page.wait_for_selector("#setup:not([hidden]) #edition option", state="attached")
+    page.select_option("#edition", "vendetta")
+    page.wait_for_selector("#options select[data-opt=leader]")
+    leader = "#options label:has(select[data-opt=leader])"
+    english = page.locator(f"{leader} span").inner_text()
+    page.select_option("#options select[data-opt=leader]", label="Sheriff")
+    chosen = page.locator("#options select[data-opt=leader]").input_value()
+    page.select_option("#lang", "pl")
+    page.wait_for_function(f"document.querySelector('{leader} span').textContent !== {json.dumps(english)}")
+    polish = page.locator(f"{leader} span").inner_text()
+    assert polish and polish != english
+    assert page.locator("#options select[data-opt=leader]").input_value() == chosen, "the choice made is kept"
+    shown = page.locator("#options select[data-opt=leader] option:checked").inner_text()
+    assert shown != "Sheriff", "the choice's own words follow the language too"
+    assert page.locator("#start").inner_text() != "Start the game", "the page's words follow the language"
+    assert page.locator("#edition option:checked").get_attribute("value") == "vendetta"
+    shoot(page, "setup-in-polish")
+    page.select_option("#lang", "en")
+    page.wait_for_function(f"document.querySelector('{leader} span').textContent === {json.dumps(english)}")
+
+
 def test_a_vote_entered_by_count_on_the_page(browser: Any, server: Server) -> None:
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()

@@ -142,20 +142,43 @@ function showSection(section) {
 // -- set-up -----------------------------------------------------------------------------------
 async function startSetup() {
   showSection("setup");
-  $("phase").textContent = t("Facilitator's console");
   const info = await (await fetch("/api/info")).json();
   const words = navigator.language.slice(0, 2);
   const known = info.languages.some((/** @type {any} */ l) => l.code === words) ? words : info.default_lang;
-  editions = await (await fetch(`/api/editions?lang=${encodeURIComponent(known)}`)).json();
+  if (document.documentElement.lang !== known) await loadWords(known);
+  $("phase").textContent = t("Facilitator's console");
   const lang = /** @type {HTMLSelectElement} */ ($("lang"));
-  lang.replaceChildren(...info.languages.map((/** @type {any} */ l) => el("option", {value: l.code, text: l.name, selected: l.code === info.default_lang})));
-  const edition = /** @type {HTMLSelectElement} */ ($("edition"));
-  edition.replaceChildren(...editions.map(e => el("option", {value: e.id, text: e.name})));
-  edition.onchange = pickEdition;
+  lang.replaceChildren(...info.languages.map((/** @type {any} */ l) => el("option", {value: l.code, text: l.name, selected: l.code === known})));
+  lang.onchange = changeLanguage;
+  await loadEditions(known);
+  /** @type {HTMLSelectElement} */ ($("edition")).onchange = pickEdition;
   document.querySelectorAll("input[name=roles]").forEach(n => n.addEventListener("change", drawCast));
   $("names").oninput = drawCast;
   $("options").onchange = drawCast;
   pickEdition();
+}
+
+/** The editions with their options' labels and choices in a language; the edition picked stays. @param {string} lang */
+async function loadEditions(lang) {
+  editions = await (await fetch(`/api/editions?lang=${encodeURIComponent(lang)}`)).json();
+  const edition = /** @type {HTMLSelectElement} */ ($("edition"));
+  const picked = edition.value;
+  edition.replaceChildren(...editions.map(e => el("option", {value: e.id, text: e.name, selected: e.id === picked})));
+}
+
+/**
+ * The console's language changed on the set-up form: the page's words, the editions' names, the
+ * options' labels, help and choices, and the cards follow it; what was already set is kept.
+ */
+async function changeLanguage() {
+  const lang = /** @type {HTMLSelectElement} */ ($("lang")).value;
+  const kept = readOptions();
+  const cards = readCast();
+  await loadWords(lang);
+  await loadEditions(lang);
+  $("phase").textContent = t("Facilitator's console");
+  $("options").replaceChildren(...(currentEdition().options || []).map((/** @type {any} */ o) => optionField(o, kept[o.name])));
+  await drawCast(cards);
 }
 
 function pickEdition() {
@@ -165,7 +188,7 @@ function pickEdition() {
   if (given.length < e.min || given.length > e.max) {
     names.value = Array.from({length: e.default_players}, (_, i) => `${t("Player")} ${i + 1}`).join("\n");
   }
-  $("options").replaceChildren(...(e.options || []).map(optionField));
+  $("options").replaceChildren(...(e.options || []).map((/** @type {any} */ o) => optionField(o)));
   drawCast();
 }
 
@@ -173,19 +196,20 @@ function pickEdition() {
  * One edition option as a field: its label, a choice among its worded choices (or a number, a
  * yes/no, a text), and one line of help; the value sent back is the option's own.
  * @param {any} o
+ * @param {unknown} [value] the value already set (the form redrawn in another language), else the default
  */
-function optionField(o) {
+function optionField(o, value = o.default) {
   const id = `opt-${o.name}`;
   /** @type {HTMLElement} */
   let input;
   const choices = /** @type {{value: any, label: string}[]} */ (o.choice_labels || []);
   if (choices.length) {
     input = el("select", {id, "data-opt": o.name}, ...choices.map(c => el("option", {value: JSON.stringify(c.value), text: c.label,
-      selected: c.value === o.default})));
+      selected: JSON.stringify(c.value) === JSON.stringify(value)})));
   } else if (typeof o.default === "number") {
-    input = el("input", {id, type: "number", step: "any", "data-opt": o.name, value: o.default, min: o.min ?? undefined, max: o.max ?? undefined});
+    input = el("input", {id, type: "number", step: "any", "data-opt": o.name, value, min: o.min ?? undefined, max: o.max ?? undefined});
   } else {
-    input = el("input", {id, type: "text", "data-opt": o.name, "data-text": "1", value: o.default === null ? "" : String(o.default)});
+    input = el("input", {id, type: "text", "data-opt": o.name, "data-text": "1", value: value === null || value === undefined ? "" : String(value)});
   }
   return el("label", {class: "field"}, el("span", {text: o.label}), input, o.help ? el("small", {class: "hint", text: o.help}) : "");
 }
@@ -218,8 +242,12 @@ function rolesMode() {
   return picked ? picked.value : "dealt";
 }
 
-/** The cards: a role per seat (entered), or how many of each role are in play (learned). */
-async function drawCast() {
+/**
+ * The cards: a role per seat (entered), or how many of each role are in play (learned).
+ * @param {unknown} [kept] the cards already set (the form redrawn in another language): kept where they fit
+ */
+async function drawCast(kept) {
+  const before = Array.isArray(kept) ? /** @type {string[]} */ (kept) : null;
   const box = $("cast");
   const mode = rolesMode();
   const e = currentEdition();
@@ -235,10 +263,11 @@ async function drawCast() {
     const rows = Array.from({length: Math.max(names.length, deal.length)}, (_, i) => i < names.length ? `${i + 1}. ${names[i]}` : t("The extra card"));
     box.replaceChildren(el("h3", {text: t("Each player's card")}), ...rows.map((name, i) => el("label", {class: "field seat-role"},
       el("span", {text: name}),
-      el("select", {"data-seat": i + 1, "aria-label": name}, ...e.roles.map((/** @type {any} */ r) => el("option", {value: r.id, text: r.name, selected: r.id === deal[i]}))))));
+      el("select", {"data-seat": i + 1, "aria-label": name}, ...e.roles.map((/** @type {any} */ r) => el("option", {value: r.id, text: r.name, selected: r.id === (before && before.length === rows.length ? before[i] : deal[i])}))))));
   } else {
     box.replaceChildren(el("h3", {text: t("The cards in play")}), ...e.roles.map((/** @type {any} */ r) => el("label", {class: "field count"},
-      el("span", {text: r.name}), el("input", {type: "number", min: 0, max: 40, "data-role": r.id, value: cast[r.id] || 0}))));
+      el("span", {text: r.name}), el("input", {type: "number", min: 0, max: 40, "data-role": r.id,
+        value: before ? before.filter(x => x === r.id).length : cast[r.id] || 0}))));
   }
 }
 
