@@ -19,6 +19,7 @@ from typing import Any
 from mafioso.desk.errors import DeskError, TournamentError
 from mafioso.desk.record import Protocol
 from mafioso.desk.tournament import GameEntry, Tournament
+from mafioso.i18n import N_
 from mafioso.paths import default_db_path
 
 SCHEMA = (
@@ -66,7 +67,7 @@ class DeskStore:
     def create(self, tournament: Tournament, seating: list[list[list[str]]]) -> None:
         """Store a new tournament and its seating, at once."""
         if self._rows("SELECT name FROM desk_tournaments WHERE name = ?", (tournament.name,)):
-            raise TournamentError(f"a tournament named {tournament.name!r} exists already", "name")
+            raise TournamentError(N_("a tournament named {name!r} exists already"), "name", name=tournament.name)
         statements: list[tuple[str, tuple[Any, ...]]] = [(
             "INSERT INTO desk_tournaments (name, settings, created) VALUES (?, ?, ?)",
             (tournament.name, json.dumps(tournament.to_json()), time.time()))]

@@ -337,6 +337,51 @@ def sport_protocol(console: Console) -> dict[str, Any]:
     return {"json": proto.to_json(), "html": render_html(proto)}
 
 
+class RecordBody(BaseModel):
+    """Where a finished sport game of the console is recorded: a tournament's round and table,
+    with the tournament's judges' pass (and, for a correction, why)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
+    token: Token
+    name: str = Field(min_length=1, max_length=200)
+    round: int = Field(ge=1, le=100)
+    table: int = Field(ge=1, le=1000)
+    judge_pass: str = Field(alias="pass", min_length=1, max_length=200)
+    judge: str = Field(default="", max_length=100)
+    correct: bool = False
+    reason: str = Field(default="", max_length=500)
+
+
+async def record(request: Request) -> Response:
+    """Record the console's finished sport game into a tournament of the judge's desk: its
+    protocol (seats, roles, fouls, votes, kills, checks, best move), replayed through the rules
+    and checked against the round's seating exactly as an uploaded protocol is."""
+    from mafioso.server.tournament import record_protocol
+
+    consoles = _consoles(request)
+    lang = "en"
+    try:
+        body = check_json(RecordBody, await _read(request), "request")
+        console = consoles.get(body.token)
+        lang = console.lang
+        if console.edition.id != "sport" or not console.step().kind == "end":
+            raise NotNow(_("A protocol is written for a finished sport game.", lang))
+        proto = finished_protocol(console, body.judge)
+    except Exception as error:
+        return _refused(error, lang)
+    return record_protocol(request, body.name, body.round, body.table, body.judge_pass, proto, body.correct,
+                           body.reason, lang)
+
+
+def finished_protocol(console: Console, judge: str = "") -> Any:
+    """The desk's record of a finished sport game, with the players' names and the judge."""
+    from mafioso.desk.capture import protocol_of
+    from mafioso.desk.record import Header
+
+    today = time.strftime("%Y-%m-%d", time.gmtime())
+    return protocol_of(console.game, list(console.setup.names), Header(judge=judge.strip(), date=today))
+
+
 async def phones(request: Request) -> Response:
     """The facilitator's list of phone seats, each with its link and QR code to scan."""
     from mafioso.server.qr import qr_svg
@@ -400,6 +445,7 @@ def console_routes() -> list[BaseRoute]:
         Route("/api/console/log", game_log, methods=["POST"]),
         Route("/api/console/protocol", protocol, methods=["POST"]),
         Route("/api/console/phones", phones, methods=["POST"]),
+        Route("/api/console/record", record, methods=["POST"]),
         Route("/console/phone", phone_page),
         Route("/api/console/phone", phone_view, methods=["POST"]),
         Route("/api/console/phone/answer", phone_answer, methods=["POST"]),

@@ -34,6 +34,12 @@ const timer = new Timer(seconds => { const n = document.getElementById("clock");
 /** Translate an interface string. @param {string} text */
 const t = text => words[text] || text;
 
+/**
+ * A translated text's {slots} filled in.
+ * @param {string} text @param {Record<string, string | number>} slots
+ */
+const fill = (text, slots) => Object.entries(slots).reduce((out, [k, v]) => out.split(`{${k}}`).join(String(v)), text);
+
 /** @param {string} id @returns {HTMLElement} */
 function $(id) {
   const node = document.getElementById(id);
@@ -537,6 +543,8 @@ function renderEnd(next) {
   $("winners").textContent = ending ? ending.text : "";
   $("story").replaceChildren(...(next.story || []).map(line => el("li", {text: line})));
   $("show-protocol").hidden = next.edition !== "sport";
+  $("download-protocol").hidden = next.edition !== "sport";
+  $("open-record").hidden = next.edition !== "sport";
   if (voiceOn && spokenKey !== "end") { spokenKey = "end"; speak(lines.filter(line => line.kind !== "show").map(line => line.text), next.lang); }
 }
 
@@ -559,6 +567,89 @@ async function showProtocol() {
     box.replaceChildren(frame);
   } catch (error) {
     complain(String(/** @type {Error} */ (error).message));
+  }
+}
+
+/** The protocol as a file (mafioso's protocol format): a game recorded later, or kept on its own. */
+async function downloadProtocol() {
+  if (!token) return;
+  try {
+    const data = await post("/api/console/protocol", {token});
+    const blob = new Blob([JSON.stringify(data.protocol.json, null, 1)], {type: "application/json"});
+    el("a", {href: URL.createObjectURL(blob), download: "mafioso-protocol.json"}).click();
+  } catch (error) {
+    complain(String(/** @type {Error} */ (error).message));
+  }
+}
+
+/** @type {Record<string, any>} */
+let seatings = {};
+
+/** The form to record this sport game into a tournament of the server's desk. */
+async function openRecord() {
+  const form = $("record");
+  form.hidden = false;
+  $("record-result").replaceChildren();
+  try {
+    const all = await (await fetch("/api/desk/tournaments")).json();
+    const pick = /** @type {HTMLSelectElement} */ ($("record-tournament"));
+    pick.replaceChildren(...all.map((/** @type {any} */ x) => el("option", {value: x.name, text: x.name})));
+    if (!all.length) {
+      $("record-result").replaceChildren(el("p", {class: "error", text: t("No tournament on this server yet: create one on the tournament page.")}));
+      return;
+    }
+    await pickTournament();
+    form.scrollIntoView({block: "start"});
+  } catch (error) {
+    complain(String(/** @type {Error} */ (error).message));
+  }
+}
+
+/** The tournament's tables, the first one still to play picked; each names its players. */
+async function pickTournament() {
+  const name = /** @type {HTMLSelectElement} */ ($("record-tournament")).value;
+  const data = await (await fetch(`/api/desk/tournament?name=${encodeURIComponent(name)}&lang=${encodeURIComponent(state ? state.lang : "en")}`)).json();
+  seatings = {};
+  const tables = /** @type {any[]} */ (data.seating || []);
+  const next = tables.find(x => x.result === "not_played");
+  $("record-table").replaceChildren(...tables.map(x => {
+    const key = `${x.round}/${x.table}`;
+    seatings[key] = x;
+    return el("option", {value: key, selected: x === next,
+      text: fill(t("Round {round}, table {table}"), {round: x.round, table: x.table}) + (x.result === "not_played" ? "" : ` (${t("recorded")})`)});
+  }));
+  showSeating();
+}
+
+/** The seating of the table picked beside this game's players: a difference is shown before it is sent. */
+function showSeating() {
+  const picked = seatings[/** @type {HTMLSelectElement} */ ($("record-table")).value];
+  const box = $("record-seating");
+  if (!picked || !state) { box.replaceChildren(); return; }
+  const differ = picked.players.map((/** @type {string} */ p, /** @type {number} */ i) => p === state?.names[i] ? null :
+    fill(t("seat {seat}: {here} here, {there} in the seating"), {seat: i + 1, here: state?.names[i] || "", there: p})).filter((/** @type {any} */ x) => x);
+  box.textContent = differ.length ? fill(t("This table's seating names other players: {list}"), {list: differ.join("; ")})
+    : t("The seating matches this game's players.");
+  box.classList.toggle("error", differ.length > 0);
+}
+
+/** Send it; what the desk says (stored, or every rule the protocol breaks) is shown. @param {Event} event */
+async function sendRecord(event) {
+  event.preventDefault();
+  if (!token) return;
+  const [round, table] = /** @type {HTMLSelectElement} */ ($("record-table")).value.split("/").map(Number);
+  const out = $("record-result");
+  try {
+    const data = await post("/api/console/record", {token, name: /** @type {HTMLSelectElement} */ ($("record-tournament")).value,
+      round, table, pass: /** @type {HTMLInputElement} */ ($("record-pass")).value, judge: /** @type {HTMLInputElement} */ ($("record-judge")).value});
+    out.replaceChildren(el("p", {class: "ok", text: fill(t("Recorded: round {round}, table {table}."), {round: data.round, table: data.table})}),
+      el("a", {href: `/tournament?name=${encodeURIComponent(/** @type {HTMLSelectElement} */ ($("record-tournament")).value)}&lang=${encodeURIComponent(state ? state.lang : "en")}`,
+        text: t("Open the tournament's standings"), target: "_blank"}));
+    await pickTournament();
+  } catch (error) {
+    const data = /** @type {any} */ (error).data || {};
+    out.replaceChildren(el("p", {class: "error", text: fill(t("Nothing was stored: {why}"), {why: String(/** @type {Error} */ (error).message)})}),
+      ...(data.problems ? [el("ul", {}, ...data.problems.map((/** @type {string} */ p) => el("li", {text: p})))] : []));
   }
 }
 
@@ -681,6 +772,11 @@ async function main() {
   $("voice").setAttribute("aria-pressed", String(voiceOn));
   $("download-log").onclick = downloadLog;
   $("show-protocol").onclick = showProtocol;
+  $("download-protocol").onclick = downloadProtocol;
+  $("open-record").onclick = openRecord;
+  $("record").addEventListener("submit", sendRecord);
+  $("record-tournament").onchange = pickTournament;
+  $("record-table").onchange = showSeating;
   $("new-table").onclick = () => { localStorage.removeItem(KEY); token = null; state = null; startSetup(); };
   const fromLink = new URLSearchParams(location.hash.slice(1)).get("t");
   if (fromLink) { localStorage.setItem(KEY, fromLink); history.replaceState(null, "", "/console"); }
