@@ -15,6 +15,7 @@ from starlette.testclient import TestClient
 from mafioso.desk import scoring
 from mafioso.desk.store import open_desk
 from mafioso.desk.tournament import Tournament, seating
+from mafioso.i18n import _
 from mafioso.server.app import create_app
 from mafioso.server.store import open_store
 from tests.console.test_server import pick
@@ -163,3 +164,78 @@ def test_a_tournament_created_on_the_page_is_the_command_lines_tournament(client
     assert [table["players"] for table in overview["seating"]] == [t for tables in seating(same) for t in tables], \
         "the seating the command line makes from the same settings"
     assert client.get("/api/desk/systems").json()[0]["id"] == "fiim"
+
+
+@pytest.mark.browser
+def test_in_chromium_a_tournament_created_on_the_page_gets_the_consoles_game(tmp_path: Path) -> None:
+    """As people do it: an organiser creates the tournament on /tournament (in Polish, a refusal
+    first), a facilitator plays the table's game on the console and records it from the end
+    screen, and the tournament page shows the result. Screenshots under artifacts/."""
+    import httpx
+
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    from tests.server.browser import ARGS, CHROMIUM, Server, shoot
+
+    server = Server(tmp_path / "tables.sqlite3")
+    server.start()
+    try:
+        with playwright_api.sync_playwright() as driver, httpx.Client(base_url=server.url, timeout=20) as api:
+            chromium = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            page = chromium.new_page(viewport={"width": 1024, "height": 900})
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto(server.url + "/tournament?lang=pl")
+            page.wait_for_selector("#csystem option", state="attached")
+            page.click("#create summary")
+            page.fill("#cname", "Puchar Zimy")
+            page.fill("#cplayers", "\n".join(PLAYERS[:9]))
+            page.fill("#crounds", "2")
+            page.click("#createform .go")
+            page.wait_for_selector("#createresult .no")
+            refusal = page.inner_text("#createresult .no")
+            assert "Gracze" in refusal and "9" in refusal and "players" not in refusal, refusal
+            assert api.get("/api/desk/tournaments").json() == []
+            page.fill("#cplayers", "\n".join(PLAYERS[:10]))
+            page.select_option("#csystem", "mwc")
+            page.click("#createform .go")
+            page.wait_for_selector("#newpass")
+            given = page.inner_text("#newpass")
+            shoot(page, "desk", "create-tournament-pl")
+            assert page.query_selector_all("#tournaments li"), "the new tournament is listed"
+
+            players = api.get("/api/desk/tournament", params={"name": "Puchar Zimy"}).json()["seating"][0]["players"]
+            made = api.post("/api/console", json={"setup": {"edition": "sport", "names": players, "seed": 8}}).json()
+            token, state, rng = made["token"], made["state"], random.Random(8)
+            while not state["over"]:
+                state = api.post("/api/console/enter", json={"token": token, "revision": state["revision"],
+                                                             "entry": pick(state, rng)}).json()["state"]
+
+            winner = api.post("/api/console/protocol", json={"token": token}).json()["protocol"]["json"]["winner"]
+            console = chromium.new_page(viewport={"width": 768, "height": 1024})
+            console.on("pageerror", lambda error: errors.append(str(error)))
+            console.goto(f"{server.url}/console#t={token}")
+            console.wait_for_selector("#end:not([hidden]) #open-record:not([hidden])")
+            console.click("#open-record")
+            console.wait_for_selector("#record-table option", state="attached")
+            assert console.inner_text("#record-seating") == "The seating matches this game's players."
+            console.fill("#record-pass", "a guess")
+            console.click("#record-send")
+            console.wait_for_selector("#record-result .error")
+            assert "judges' pass" in console.inner_text("#record-result")
+            console.fill("#record-pass", given)
+            console.fill("#record-judge", "Olga")
+            console.click("#record-send")
+            console.wait_for_selector("#record-result .ok")
+            console.locator("#record").scroll_into_view_if_needed()
+            shoot(console, "console", "sport-recorded-in-a-tournament")
+
+            page.goto(server.url + "/tournament?name=Puchar%20Zimy&tab=seating&lang=pl")
+            page.wait_for_selector(".card .badge")
+            page.click("#rounds button:text-is('1')")
+            assert page.inner_text(".card .badge") == {"red": _("Red wins", "pl"), "black": _("Black wins", "pl"),
+                                                        "draw": _("Draw", "pl")}[winner]
+            shoot(page, "desk", "console-game-in-the-seating")
+            assert not errors
+            chromium.close()
+    finally:
+        server.kill()

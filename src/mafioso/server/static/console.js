@@ -537,6 +537,7 @@ function narrate(step) {
 /** @param {State} next */
 function renderEnd(next) {
   showSection("end");
+  $("phase").textContent = t("Game over");
   const lines = next.step.script;
   const ending = lines.length ? lines[lines.length - 1] : null;
   $("end-script").replaceChildren(...said(lines.slice(0, -1)));
@@ -645,7 +646,10 @@ async function sendRecord(event) {
     out.replaceChildren(el("p", {class: "ok", text: fill(t("Recorded: round {round}, table {table}."), {round: data.round, table: data.table})}),
       el("a", {href: `/tournament?name=${encodeURIComponent(/** @type {HTMLSelectElement} */ ($("record-tournament")).value)}&lang=${encodeURIComponent(state ? state.lang : "en")}`,
         text: t("Open the tournament's standings"), target: "_blank"}));
+    const picked = /** @type {HTMLSelectElement} */ ($("record-table")).value;
     await pickTournament();
+    /** @type {HTMLSelectElement} */ ($("record-table")).value = picked;  // the table just recorded stays picked
+    showSeating();
   } catch (error) {
     const data = /** @type {any} */ (error).data || {};
     out.replaceChildren(el("p", {class: "error", text: fill(t("Nothing was stored: {why}"), {why: String(/** @type {Error} */ (error).message)})}),
