@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 from mafioso.desk import scoring
 from mafioso.desk.store import open_desk
 from mafioso.desk.tournament import Tournament, seating
-from mafioso.i18n import _
+from mafioso.i18n import _ as say
 from mafioso.server.app import create_app
 from mafioso.server.store import open_store
 from tests.console.test_server import pick
@@ -232,8 +232,8 @@ def test_in_chromium_a_tournament_created_on_the_page_gets_the_consoles_game(tmp
             page.goto(server.url + "/tournament?name=Puchar%20Zimy&tab=seating&lang=pl")
             page.wait_for_selector(".card .badge")
             page.click("#rounds button:text-is('1')")
-            assert page.inner_text(".card .badge") == {"red": _("Red wins", "pl"), "black": _("Black wins", "pl"),
-                                                        "draw": _("Draw", "pl")}[winner]
+            assert page.inner_text(".card .badge") == {"red": say("Red wins", "pl"), "black": say("Black wins", "pl"),
+                                                        "draw": say("Draw", "pl")}[winner]
             shoot(page, "desk", "console-game-in-the-seating")
             assert not errors
             chromium.close()

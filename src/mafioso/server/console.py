@@ -330,10 +330,9 @@ async def protocol(request: Request) -> Response:
 
 def sport_protocol(console: Console) -> dict[str, Any]:
     """The desk's protocol of a finished sport game, with the players' names (JSON and the sheet)."""
-    from mafioso.desk.capture import protocol_of
     from mafioso.desk.sheet import render_html
 
-    proto = protocol_of(console.game, list(console.setup.names))
+    proto = finished_protocol(console)
     return {"json": proto.to_json(), "html": render_html(proto)}
 
 
@@ -374,12 +373,15 @@ async def record(request: Request) -> Response:
 
 
 def finished_protocol(console: Console, judge: str = "") -> Any:
-    """The desk's record of a finished sport game, with the players' names and the judge."""
-    from mafioso.desk.capture import protocol_of
+    """The desk's record of a finished sport game, with the players' names, the judge and the
+    votes the facilitator entered as counts (marked so: their voters are stand-ins)."""
+    from mafioso.desk.capture import mark_counts, protocol_of
     from mafioso.desk.record import Header
 
     today = time.strftime("%Y-%m-%d", time.gmtime())
-    return protocol_of(console.game, list(console.setup.names), Header(judge=judge.strip(), date=today))
+    proto = protocol_of(console.game, list(console.setup.names), Header(judge=judge.strip(), date=today))
+    mark_counts(proto, console.counts)  # votes entered as counts: only the count is known
+    return proto
 
 
 async def phones(request: Request) -> Response:
