@@ -87,8 +87,10 @@ def test_phone_seats_see_only_their_own_seat(tmp_path: Path) -> None:
         token = made["token"]
         phones = client.post("/api/console/phones", json={"token": token}).json()["phones"]
         assert [p["seat"] for p in phones] == [2, 5] and all("<svg" in p["qr"] for p in phones)
-        passes = {p["seat"]: p["link"].split("#t=")[1] for p in phones}
-        assert client.get("/console/phone").status_code == 200
+        assert all("/p?console=1#c=" in p["link"] for p in phones), "the table's own phone page"
+        passes = {p["seat"]: p["link"].split("#c=")[1] for p in phones}
+        old_link = client.get("/console/phone", follow_redirects=False)
+        assert old_link.status_code == 307 and old_link.headers["location"] == "/p?console=1"
         for seat, pass_ in passes.items():
             view = client.post("/api/console/phone", json={"token": pass_}).json()["view"]
             assert view["seat"] == seat and view["name"] == names("sport")[seat - 1]

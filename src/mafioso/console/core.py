@@ -965,6 +965,14 @@ class Console:
         return _("Hands against {name}: {hands}", self.lang).format(hands=hands, name=self.name(nominee))
 
     # -- a phone seat ------------------------------------------------------------------------
+    def told(self) -> int:
+        """How many of the game's events the table has been told, the step on screen included: a
+        phone shows the public news, the deaths and the end no earlier than the facilitator reads
+        them (a game decided at night still has its calls pretended before its dawn is told)."""
+        if self.step().kind == "end":
+            return len(self.game.events)
+        return self._window()[2]
+
     def phone_view(self, seat: int) -> dict[str, Any]:
         """What a seat's own phone shows: its card, what it was told, its questions (never more:
         built from the seat's observer and its own prompts only)."""

@@ -21,18 +21,22 @@ from __future__ import annotations
 import json
 import threading
 import time
-from typing import Any, Literal
+from collections import Counter
+from types import SimpleNamespace
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from mafioso.console import Console, ConsoleError, PeekFirst, Setup
-from mafioso.i18n import _
+from mafioso.engine import ELIMINATED, ROLE_REVEALED, Prompt
+from mafioso.i18n import _, role_name, step_name
 from mafioso.server.errors import BadToken, NotNow
 from mafioso.server.schemas import Finite, Token, check_json
 from mafioso.server.store import Store
+from mafioso.server.tables import Knowledge, Table
 from mafioso.server.tokens import new_token
 
 CONSOLE_SCHEMA = (
@@ -395,17 +399,103 @@ async def phones(request: Request) -> Response:
         console = consoles.get(body.token)
         out = []
         for seat, pass_ in consoles.phones(body.token):
-            link = f"{join_base(request)}/console/phone#t={pass_}"
+            link = f"{join_base(request)}/p?console=1#c={pass_}"  # the table's own phone page
             out.append({"seat": seat, "name": console.name(seat), "link": link, "qr": qr_svg(link).decode()})
     except Exception as error:
         return _refused(error)
     return _ok({"phones": out})
 
 
-async def phone_page(request: Request) -> Response:
-    from mafioso.server.routes import STATIC
+class PhoneTable:
+    """The few facts of a table that the automated table's message builders
+    (:mod:`mafioso.server.messages`) read, for a console's game: so a phone seat of a mixed table
+    gets the very message an automated table's phone gets, and the table's phone page shows it
+    (same look, same secrecy: the card face down, the one night-question panel for every role)."""
 
-    return FileResponse(STATIC / "console-phone.html", media_type="text/html", headers={"Cache-Control": "no-store"})
+    def __init__(self, console: Console) -> None:
+        game = console.game
+        self.edition = console.edition
+        roles = Counter(game.role_of(s) for s in range(1, game.players + 1))
+        self.config = SimpleNamespace(lang=console.lang, players=game.players, cast=dict(roles),
+                                      options=dict(game.options))
+        self.narration: dict[int, str | None] = {}
+        self.names = {seat: console.name(seat) for seat in range(1, game.players + 1)}
+
+    def seat_names(self) -> dict[int, str]:
+        return self.names
+
+    def timer_shown(self, prompt: Prompt) -> float | None:
+        """No countdown on a console's phones: the facilitator keeps the time (the same for every seat)."""
+        return None
+
+
+def phone_state(console: Console, seat: int) -> dict[str, Any]:
+    """A phone seat's message in the automated table's shape (``wire.State``), built from the
+    seat's observer and its own prompts only, and no further than the table has been told:
+    public news, deaths, turned-up cards and the end wait for the facilitator's reading."""
+    from mafioso.server import messages
+
+    game, adapter = console.game, PhoneTable(console)
+    table = cast(Table, adapter)
+    told = console.told()
+    observer = game.observer(seat)
+    late = [e for e in game.events[told:] if e.audience.public]
+    unsaid_out = {e.data.get("seat") for e in late if e.kind == ELIMINATED}
+    unsaid_roles = {e.data.get("seat") for e in late if e.kind == ROLE_REVEALED}
+    events = tuple(e for e in observer.history if not e.audience.public or e.index < told)
+    known = Knowledge(observer.role, observer.team,
+                      {s: r for s, r in observer.known_roles.items() if s == seat or s not in unsaid_roles},
+                      frozenset(observer.out - unsaid_out), events)
+    phase = events[-1].phase if events else game.phase
+    over = console.step().kind == "end"
+    public = [messages.event_json(table, e, n=n) for n, e in enumerate(events) if e.audience.public]
+    return {
+        "type": "state", "as": "seat", "table": {"code": ""}, "stage": "over" if over else "playing",
+        "lang": console.lang, "roles": messages.roles_json(table), "seat": seat, "name": console.name(seat),
+        "phase": _("Game over", console.lang) if over else messages.phase_label(phase, console.lang, console.edition),
+        "step": "" if over else step_name(phase, console.lang, console.edition),
+        "seats": [{"seat": n, "name": adapter.names[n], "alive": n not in known.out, "bot": False,
+                   "role": role_name(console.edition, known.known_roles[n], console.lang)
+                   if n in known.known_roles and n != seat else None} for n in range(1, game.players + 1)],
+        "events": [e for e in public if e["text"]][-messages.PHONE_EVENTS:],
+        "outcome": _outcome(console) if over else None,
+        "card": messages.card_json(table, known),
+        "private": [messages.event_json(table, e, n=n) for n, e in enumerate(events)
+                    if not e.audience.public and messages.text_of(table, e)],
+        "prompts": [] if over else [messages.prompt_json(table, p) for p in game.awaiting() if p.seat == seat],
+        "timer_ends": None,
+        "secret": bool(game.secret_step) and not over,
+    }
+
+
+def _outcome(console: Console) -> dict[str, Any] | None:
+    """The end as a phone shows it: the winning seats and the winners' names (teams or roles)."""
+    outcome = console.game.outcome
+    if outcome is None:
+        return None
+    edition, lang = console.edition, console.lang
+    names = [_(edition.teams[w].name, lang) if w in edition.teams else role_name(edition, w, lang)
+             for w in outcome.winners]
+    return {**outcome.to_json(), "names": names}
+
+
+async def phone_wire(request: Request) -> Response:
+    """A phone seat's message for the table's phone page (``/p?console=1``), as an automated
+    table's phone receives it over its socket."""
+    try:
+        body = check_json(TokenOnly, await _read(request), "request")
+        consoles = _consoles(request)
+        token, seat = consoles.phone(body.token)
+        message = phone_state(consoles.get(token), seat)
+    except Exception as error:
+        return _refused(error)
+    return _ok(message)
+
+
+async def phone_page(request: Request) -> Response:
+    """The console's former phone page: a phone seat now uses the table's phone page, and a link
+    of the old form goes there (the browser keeps the ``#t=PASS`` it carries)."""
+    return RedirectResponse("/p?console=1", status_code=307, headers={"Cache-Control": "no-store"})
 
 
 async def phone_view(request: Request) -> Response:
@@ -451,4 +541,5 @@ def console_routes() -> list[BaseRoute]:
         Route("/console/phone", phone_page),
         Route("/api/console/phone", phone_view, methods=["POST"]),
         Route("/api/console/phone/answer", phone_answer, methods=["POST"]),
+        Route("/api/console/phone/state", phone_wire, methods=["POST"]),
     ]
