@@ -204,6 +204,14 @@ def test_in_chromium_a_tournament_created_on_the_page_gets_the_consoles_game(tmp
             assert page.query_selector_all("#tournaments li"), "the new tournament is listed"
 
             players = api.get("/api/desk/tournament", params={"name": "Puchar Zimy"}).json()["seating"][0]["players"]
+            setup = chromium.new_page(viewport={"width": 768, "height": 1024})
+            setup.goto(server.url + "/console")
+            setup.wait_for_selector("#setup:not([hidden]) #edition option", state="attached")
+            setup.select_option("#edition", "sport")
+            setup.wait_for_selector("#seat-from:not([hidden]) #seat-table option", state="attached")
+            setup.select_option("#seat-table", index=1)  # the first table to play: round 1, table 1
+            assert setup.input_value("#names").split("\n") == players, "the seating's players, in its order"
+            setup.close()
             made = api.post("/api/console", json={"setup": {"edition": "sport", "names": players, "seed": 8}}).json()
             token, state, rng = made["token"], made["state"], random.Random(8)
             while not state["over"]:

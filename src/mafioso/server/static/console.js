@@ -187,7 +187,43 @@ async function changeLanguage() {
   await drawCast(cards);
 }
 
+/**
+ * For sport, the tables of the server's tournaments: picking one writes its players in the
+ * names, in its seating's order (a game recorded into that table must name them so).
+ */
+async function offerTournamentTables() {
+  const box = $("seat-from");
+  box.hidden = true;
+  if (currentEdition().id !== "sport") return;
+  /** @type {any[]} */
+  let all = [];
+  try { all = await (await fetch("/api/desk/tournaments")).json(); } catch { all = []; }
+  if (!Array.isArray(all) || !all.length) return;
+  const options = [el("option", {value: "", text: "—"})];
+  /** @type {Record<string, string[]>} */
+  const players = {};
+  for (const tour of all.slice(0, 20)) {
+    const data = await (await fetch(`/api/desk/tournament?name=${encodeURIComponent(tour.name)}`)).json().catch(() => ({}));
+    for (const table of (data.seating || []).filter((/** @type {any} */ x) => x.result === "not_played")) {
+      const key = `${tour.name}\n${table.round}\n${table.table}`;
+      players[key] = table.players;
+      options.push(el("option", {value: key, text: `${tour.name}: ${fill(t("Round {round}, table {table}"), {round: table.round, table: table.table})}`}));
+    }
+  }
+  if (options.length === 1) return;
+  const pick = /** @type {HTMLSelectElement} */ ($("seat-table"));
+  pick.replaceChildren(...options);
+  pick.onchange = () => {
+    const names = players[pick.value];
+    if (!names) return;
+    /** @type {HTMLTextAreaElement} */ ($("names")).value = names.join("\n");
+    drawCast();
+  };
+  box.hidden = false;
+}
+
 function pickEdition() {
+  offerTournamentTables();
   const e = currentEdition();
   const names = /** @type {HTMLTextAreaElement} */ ($("names"));
   const given = names.value.split("\n").filter(n => n.trim());
