@@ -99,6 +99,8 @@ class Consoles:
         self.store = store
         self.live: dict[str, Console] = {}
         self.lock = threading.Lock()
+        self.sizes: dict[str, int] = {}
+        """The padded size of each console's phone messages: it never shrinks (see :meth:`padded`)."""
         store.run(*[(statement, ()) for statement in CONSOLE_SCHEMA])
 
     def create(self, setup: Setup) -> tuple[str, Console]:
@@ -179,6 +181,20 @@ class Consoles:
                 self.live.pop(token, None)
                 raise
             return console, undone.changes, len(undone.dropped)
+
+    def padded(self, token: str, seat: int) -> str:
+        """A phone seat's message padded to the size of the longest message of any phone seat of
+        the console now or before (a multiple of the automated table's block), so that the size
+        of an answer tells a listener on the network nothing of the seat's role or story."""
+        from mafioso.server.messages import PAD, encode
+
+        console = self.get(token)
+        texts = {phone: encode(phone_state(console, phone)) for phone in sorted(console.setup.phones)}
+        longest = max(len(text.encode()) for text in texts.values())
+        size = max(self.sizes.get(token, 0), longest + (-longest % PAD))
+        self.sizes[token] = size
+        text = texts[seat]
+        return text + " " * (size - len(text.encode()))
 
     def _store_from(self, token: str, console: Console, first: int) -> None:
         """Rewrite the stored entries from number ``first`` on (learning a role replays them all)."""
@@ -481,15 +497,17 @@ def _outcome(console: Console) -> dict[str, Any] | None:
 
 async def phone_wire(request: Request) -> Response:
     """A phone seat's message for the table's phone page (``/p?console=1``), as an automated
-    table's phone receives it over its socket."""
+    table's phone receives it over its socket, and padded as that one is (:meth:`Consoles.padded`)."""
     try:
         body = check_json(TokenOnly, await _read(request), "request")
         consoles = _consoles(request)
         token, seat = consoles.phone(body.token)
-        message = phone_state(consoles.get(token), seat)
+        text = consoles.padded(token, seat)
     except Exception as error:
         return _refused(error)
-    return _ok(message)
+    # "identity": never compressed on the way (the padding would be, and the size tell again)
+    return Response(text, media_type="application/json",
+                    headers={"Cache-Control": "no-store", "Content-Encoding": "identity"})
 
 
 async def phone_page(request: Request) -> Response:
@@ -516,13 +534,12 @@ async def phone_answer(request: Request) -> Response:
     lang = "en"
     try:
         body = check_json(PhoneAnswer, await _read(request), "answer")
-        token, seat = consoles.phone(body.token)
+        token = consoles.phone(body.token)[0]
         lang = consoles.get(token).lang
-        console = consoles.phone_answer(body.token, body.prompt, body.choice)
-        view = console.phone_view(seat)
+        consoles.phone_answer(body.token, body.prompt, body.choice)
     except Exception as error:
         return _refused(error, lang)
-    return _ok({"view": view})
+    return _ok({"recorded": True})  # the same for every seat: the page asks for its new message
 
 
 def console_routes() -> list[BaseRoute]:
