@@ -20,7 +20,7 @@ import pytest
 
 from tests.console.play import EDITIONS, names
 from tests.console.test_console import dealt_roles
-from tests.server.test_browser import ARGS, CHROMIUM, Server
+from tests.server.browser import ARGS, CHROMIUM, Server
 
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots" / "console"
 TABLET = {"width": 768, "height": 1024}
