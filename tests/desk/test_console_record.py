@@ -90,6 +90,10 @@ def test_a_console_game_is_recorded_into_a_tournament_and_counts_in_its_standing
     assert stored.json()["version"] == 1 and stored.json()["winner"] == expected["winner"]
     again = record(client, token, pass_=given)
     assert again.status_code == 400 and "already has a game" in again.json()["error"]
+    no_reason = record(client, token, pass_=given, correct=True)
+    assert no_reason.status_code == 400 and no_reason.json()["error"] == "say why the game is corrected"
+    corrected = record(client, token, pass_=given, correct=True, reason="the judge's name was missing")
+    assert corrected.status_code == 200 and corrected.json()["version"] == 2
 
     desk = open_desk(str(tmp_path / "tables.sqlite3"))
     try:

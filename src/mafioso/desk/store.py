@@ -121,7 +121,7 @@ class DeskStore:
         the seating must name the same players in the same seats, and cards need a tournament
         whose rules have them. Returns the version stored."""
         if not new and not reason.strip():
-            raise TournamentError("say why the game is corrected", "reason")
+            raise TournamentError(N_("say why the game is corrected"), "reason")
         tour = self.tournament(name)
         players = self.seating(name).get((round_, table))
         if players is None:
@@ -140,7 +140,7 @@ class DeskStore:
     def cancel(self, name: str, round_: int, table: int, reason: str) -> int:
         """Cancel a table's game (it stops counting; its versions stay): the version stored."""
         if not reason.strip():
-            raise TournamentError("say why the game is cancelled", "reason")
+            raise TournamentError(N_("say why the game is cancelled"), "reason")
         game = next((g for g in self.games(name) if (g.round, g.table) == (round_, table)), None)
         if game is None:
             self.tournament(name)  # an unknown tournament is named as such

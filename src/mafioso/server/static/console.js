@@ -678,7 +678,8 @@ async function sendRecord(event) {
   const out = $("record-result");
   try {
     const data = await post("/api/console/record", {token, name: /** @type {HTMLSelectElement} */ ($("record-tournament")).value,
-      round, table, pass: /** @type {HTMLInputElement} */ ($("record-pass")).value, judge: /** @type {HTMLInputElement} */ ($("record-judge")).value});
+      round, table, pass: /** @type {HTMLInputElement} */ ($("record-pass")).value, judge: /** @type {HTMLInputElement} */ ($("record-judge")).value,
+      correct: /** @type {HTMLInputElement} */ ($("record-correct")).checked, reason: /** @type {HTMLInputElement} */ ($("record-reason")).value});
     out.replaceChildren(el("p", {class: "ok", text: fill(t("Recorded: round {round}, table {table}."), {round: data.round, table: data.table})}),
       el("a", {href: `/tournament?name=${encodeURIComponent(/** @type {HTMLSelectElement} */ ($("record-tournament")).value)}&lang=${encodeURIComponent(state ? state.lang : "en")}`,
         text: t("Open the tournament's standings"), target: "_blank"}));
@@ -817,6 +818,7 @@ async function main() {
   $("record").addEventListener("submit", sendRecord);
   $("record-tournament").onchange = pickTournament;
   $("record-table").onchange = showSeating;
+  $("record-correct").onchange = () => { $("record-reason-box").hidden = !/** @type {HTMLInputElement} */ ($("record-correct")).checked; };
   $("new-table").onclick = () => { localStorage.removeItem(KEY); token = null; state = null; startSetup(); };
   const fromLink = new URLSearchParams(location.hash.slice(1)).get("t");
   if (fromLink) { localStorage.setItem(KEY, fromLink); history.replaceState(null, "", "/console"); }
