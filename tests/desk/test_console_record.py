@@ -178,7 +178,7 @@ def test_in_chromium_a_tournament_created_on_the_page_gets_the_consoles_game(tmp
     import httpx
 
     playwright_api = pytest.importorskip("playwright.sync_api")
-    from tests.server.browser import ARGS, CHROMIUM, Server, shoot
+    from tests.server.browser import ARGS, CHROMIUM, Server, axe_violations, shoot
 
     server = Server(tmp_path / "tables.sqlite3")
     server.start()
@@ -205,6 +205,7 @@ def test_in_chromium_a_tournament_created_on_the_page_gets_the_consoles_game(tmp
             page.wait_for_selector("#newpass")
             given = page.inner_text("#newpass")
             shoot(page, "desk", "create-tournament-pl")
+            assert not axe_violations(page), "the form to create a tournament passes axe-core"
             assert page.query_selector_all("#tournaments li"), "the new tournament is listed"
 
             players = api.get("/api/desk/tournament", params={"name": "Puchar Zimy"}).json()["seating"][0]["players"]
@@ -240,6 +241,7 @@ def test_in_chromium_a_tournament_created_on_the_page_gets_the_consoles_game(tmp
             console.wait_for_selector("#record-result .ok")
             console.locator("#record").scroll_into_view_if_needed()
             shoot(console, "console", "sport-recorded-in-a-tournament")
+            assert not axe_violations(console), "the record panel passes axe-core"
 
             page.goto(server.url + "/tournament?name=Puchar%20Zimy&tab=seating&lang=pl")
             page.wait_for_selector(".card .badge")
