@@ -248,7 +248,7 @@ def report(results: list[Result]) -> list[str]:
     for r in results:
         f = r.figures
         line = (f"{r.label:<11} {r.tables:>6} {r.rate:>7.0f} {ms(percentile(f.acks, .5))} {ms(percentile(f.acks, .99))} "
-                f"{ms(percentile(f.updates, .5))} {ms(percentile(f.updates, .99))} {ms(r.cpu_per_decision)} "
+                f"{ms(percentile(f.updates, .5))} {ms(percentile(f.updates, .99))} {ms(r.cpu_per_decision, 2)} "
                 f"{r.memory / 1e6:>8.2f}")
         base = echo.get(r.tables)
         if base is not None and r is not base:
@@ -261,8 +261,8 @@ def report(results: list[Result]) -> list[str]:
     return lines
 
 
-def ms(value: float) -> str:
-    return f"{value * 1000:>6.1f}ms"
+def ms(value: float, digits: int = 1) -> str:
+    return f"{value * 1000:>6.{digits}f}ms"
 
 
 def ratio(value: float, base: float) -> str:

@@ -257,8 +257,8 @@ def test_a_process_that_loses_its_leases_hands_its_tables_over(postgres_server: 
             "select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'mafioso leases' "
             "and datname = %s and pid in (select pid from pg_locks where locktype = 'advisory')", database)
         assert len(owners) == 1, "only B held a lease"
-        # B learns of its loss at its next look (TICK); until then it still serves the table it lost:
-        # the window described under "Not done yet" in docs/server.md. Played after it only.
+        # B learns of its loss at its next look (TICK); a decision B takes before then is refused by
+        # the lease fence once A holds the table (tests/server/test_lease.py). Played after it here.
         time.sleep(2 * TICK)
         wait_for_takeover(a, table["host"], time.monotonic())
         deadline = time.monotonic() + 10

@@ -55,6 +55,9 @@ ASK_SECONDS = 5.0
 """How long a forwarded request waits for the table's owner to answer."""
 RESTART = 1012
 """The close code of a relayed socket whose table changed process: *service restart*, connect again."""
+HAND_OVER_FLUSH = 0.2
+"""Seconds a table whose write was refused (another process took it) keeps its sockets open, so
+the refusal reaches the phone before its socket is closed."""
 
 
 def inbound(table_id: str) -> str:
@@ -119,13 +122,14 @@ class Cluster:
     # -- start and stop ----------------------------------------------------------------------
     def attach(self) -> None:
         """Before the hub loads: take leases through this process's connection, relay sockets."""
-        self.leases = Leases(self.db_url)
+        self.leases = Leases(self.db_url, fences=getattr(self.hub.store, "fences", None))
         self.hub.claim = self._claim
         self.sockets.relay = self.relay
         wire = self.hub.wire
 
         def wired(table: Table) -> None:
             wire(table)
+            table.on_lease_lost = self._lease_lost
             self._spawn(self._listen(inbound(table.id)))
 
         self.hub.wire = wired
@@ -375,6 +379,26 @@ class Cluster:
             else:
                 with contextlib.suppress(Exception):
                     await socket.close(code=RESTART)
+
+    def _lease_lost(self, table: Table) -> None:
+        """A write of ``table`` was refused: another process took its lease (this one's lease
+        connection was cut and it has not looked yet). The seat was told its decision was not
+        saved; now the table is handed over and its screens closed with *service restart*, so
+        they connect again and land on the process that serves it."""
+        log.warning("table %s is served by another process now: handing it over", table.code)
+        if self.leases is not None:
+            self.leases.held.discard(table.id)
+        self._spawn(self._hand_over(table))
+
+    async def _hand_over(self, table: Table) -> None:
+        await asyncio.sleep(HAND_OVER_FLUSH)  # the refusal is on its way to the phone first
+        if self.hub.tables.get(table.id) is table:
+            self.hub.drop(table.id)
+        fence(table)
+        for session in list(self.sockets.by_table.get(table.id, ())):
+            session.state = SessionState.CLOSED
+            with contextlib.suppress(Exception):
+                await session.socket.close(code=RESTART)
 
     def _lost_all(self) -> None:
         """The lease connection was lost: stop serving every table, close their screens, and fence

@@ -38,7 +38,7 @@ from mafioso.i18n import N_, _
 from mafioso.server.errors import BadMessage, BadToken, NotNow, ServerError, TooMany, message_of
 from mafioso.server.hub import Remote
 from mafioso.server.limits import network_key
-from mafioso.server.messages import PAD, encode, pad_to, screen_text, seat_message
+from mafioso.server.messages import PAD, pad_to, screen_text, seat_texts
 from mafioso.server.schemas import (
     HOST_MESSAGES,
     SEAT_MESSAGES,
@@ -132,6 +132,8 @@ class Session:
         self.table: Table | None = None
         self.member: MemberRecord | None = None
         self.last = ""
+        self.last_text: str | None = None
+        """The text last rendered for this screen: the same object again means nothing changed."""
         self.holding = False
         """While this socket's own message is handled, its new state waits for the reply: a phone
         must hear "accepted" before it sees the next step, whose prompt ids may be the same."""
@@ -217,6 +219,9 @@ class Session:
         if self.table is not None and self.table.writing:
             return  # a decision not stored yet is never shown: every screen is pushed once it is
         text = self.render()
+        if text is self.last_text and not force:
+            return  # the very message queued last (from the table's render cache): unchanged
+        self.last_text = text
         key = COUNTDOWN.sub("", text).rstrip()
         if force or key != self.last:
             self.last = key
@@ -502,8 +507,7 @@ def prerender(table: Table) -> None:
         table.rendered_at = table.version
     elif any(key.startswith("seat:") for key in table.rendered):
         return
-    seated = [m for m in table.record.members if m.seat is not None]
-    texts = {m.token: encode(seat_message(table, m.seat, m.name)) for m in seated}
+    texts = seat_texts(table, table.record.members)
     _version, size = table.sizes
     longest = max((len(text.encode()) for text in texts.values()), default=0)
     size = max(size, longest + (-longest % PAD))
