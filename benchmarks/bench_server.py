@@ -44,7 +44,7 @@ import psutil  # type: ignore[import-untyped]
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "src")]
 
-from benchmarks.phones import BotTable, Figures, Pace, deal, pad_frame, percentile, play_tables  # noqa: E402
+from benchmarks.phones import BotTable, Figures, deal, pad_frame, percentile  # noqa: E402
 
 STATE_BYTES = 8192
 """The size of a seat's state in the echo server (mafioso pads a seat's message to 8 KiB)."""
@@ -250,44 +250,63 @@ def resident(processes: list[psutil.Process]) -> int:
     return total
 
 
-async def measure(label: str, base: str, process: list[psutil.Process], tables: list[BotTable], seconds: float,
-                  think: tuple[float, float], before_rss: int) -> Result:
-    """Let every phone connect (at most 200 handshakes at once), then measure ``seconds`` of play."""
+async def measure(label: str, base: str, processes: list[psutil.Process], tables: list[BotTable], seconds: float,
+                  think: tuple[float, float], before_rss: int, clients: int = 1) -> Result:
+    """Let every phone connect (in ``clients`` client processes of their own, each at most 100
+    handshakes at once), then measure ``seconds`` of play."""
     ws = base.replace("http://", "ws://")
+    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}"}
+    spawned = [await asyncio.create_subprocess_exec(
+        sys.executable, str(ROOT / "benchmarks" / "phones.py"), env=env,
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=1 << 28) for _ in range(clients)]
+    try:
+        for number, client in enumerate(spawned):
+            share = [[t.code, t.host, t.tokens] for t in tables[number::clients]]
+            order = {"ws": ws, "tables": share, "think": list(think), "seed": number + 1}
+            assert client.stdin is not None
+            client.stdin.write((json.dumps(order) + "\n").encode())
+        connected = 0
+        for client in spawned:
+            assert client.stdout is not None
+            ready = (await client.stdout.readline()).decode().split()
+            connected += int(ready[1]) if len(ready) == 2 else 0
+        await _tell(spawned, "go")
+        started = time.perf_counter()
+        cpu_before = cpu_seconds(processes)
+        peak = [resident(processes)]
+        while time.perf_counter() < started + seconds:
+            await asyncio.sleep(1.0)
+            peak.append(resident(processes))
+        cpu = cpu_seconds(processes) - cpu_before
+        elapsed = time.perf_counter() - started
+        await _tell(spawned, "stop")
+        figures = Figures()
+        for client in spawned:
+            assert client.stdout is not None
+            got = json.loads(await client.stdout.readline())
+            figures.add(Figures(got["acks"], got["updates"], got["decisions"], got["errors"]))
+    finally:
+        for client in spawned:
+            if client.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    client.kill()
+            await client.wait()
     total = 10 * len(tables)
-    stop_at = [float("inf")]
-    pace = Pace(think=think, stop=lambda: time.perf_counter() > stop_at[0], connecting=asyncio.Semaphore(200),
-                reconnect=True)
-    playing = asyncio.create_task(play_tables([ws], tables, 1, pace))
-    ramp = time.perf_counter() + 300
-    while pace.connected < total and time.perf_counter() < ramp and not playing.done():
-        await asyncio.sleep(0.2)
-    started = time.perf_counter()
-    stop_at[0] = started + seconds
-    cpu_before = cpu_seconds(process)
-    marks = [(len(t.figures.acks), len(t.figures.updates), t.figures.decisions) for t in tables]
-    peak = [resident(process)]
-    while time.perf_counter() < stop_at[0] and not playing.done():
-        await asyncio.sleep(1.0)
-        peak.append(resident(process))
-    cpu = cpu_seconds(process) - cpu_before
-    elapsed = time.perf_counter() - started
-    await playing
-    figures = Figures()
-    for table, (acks, updates, decisions) in zip(tables, marks, strict=True):
-        figures.acks += table.figures.acks[acks:]
-        figures.updates += table.figures.updates[updates:]
-        figures.decisions += table.figures.decisions - decisions
-        figures.errors += table.figures.errors
-        figures.reconnects += table.figures.reconnects
-    if pace.connected < total:
-        figures.errors.append(f"only {pace.connected} of {total} phones connected")
+    if connected < total:
+        figures.errors.append(f"only {connected} of {total} phones connected")
     memory = (max(peak) - before_rss) / max(1, len(tables))
     return Result(label, len(tables), figures, elapsed, cpu, memory)
 
 
+async def _tell(clients: list[asyncio.subprocess.Process], word: str) -> None:
+    for client in clients:
+        assert client.stdin is not None
+        client.stdin.write((word + "\n").encode())
+        await client.stdin.drain()
+
+
 async def run_one(kind: str, db: str | None, count: int, seconds: float, think: tuple[float, float],
-                  workers: int = 1, redis: str | None = None) -> Result:
+                  workers: int = 1, redis: str | None = None, clients: int = 1) -> Result:
     label = "echo" if kind == "echo" else ("postgresql" if db and db.startswith("postgresql") else "sqlite")
     if workers > 1:
         label += f" x{workers}"
@@ -298,7 +317,7 @@ async def run_one(kind: str, db: str | None, count: int, seconds: float, think: 
             tables = [BotTable(f"R{n}", "", [f"R{n}:{seat}" for seat in range(10)]) for n in range(count)]
         else:
             tables = await setup_mafioso(base, count)
-        return await measure(label, base, processes, tables, seconds, think, before)
+        return await measure(label, base, processes, tables, seconds, think, before, clients)
 
 
 def report(results: list[Result]) -> list[str]:
@@ -349,6 +368,7 @@ def main() -> None:
     parser.add_argument("--think", default="0,0", help="seconds a phone waits before answering: low,high")
     parser.add_argument("--workers", default="1", help="numbers of server processes, comma-separated (more than "
                         "1: over PostgreSQL and Redis, behind a round-robin proxy)")
+    parser.add_argument("--clients", type=int, default=1, help="client processes driving the phones")
     parser.add_argument("--echo-server", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.echo_server is not None:
@@ -364,7 +384,7 @@ def main() -> None:
     with contextlib.ExitStack() as stack:
         try:
             for count in [int(n) for n in args.tables.split(",")]:
-                results.append(asyncio.run(run_one("echo", None, count, args.seconds, think)))
+                results.append(asyncio.run(run_one("echo", None, count, args.seconds, think, clients=args.clients)))
                 print("\n".join(report(results)[-1:]), flush=True)
                 for db in args.db.split(","):
                     for workers in [int(n) for n in args.workers.split(",")]:
@@ -377,7 +397,8 @@ def main() -> None:
                         else:
                             url = str(Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-{os.getpid()}-{count}.sqlite3")
                         redis = stack.enter_context(redis_server()) if workers > 1 else None
-                        results.append(asyncio.run(run_one("mafioso", url, count, args.seconds, think, workers, redis)))
+                        results.append(asyncio.run(run_one("mafioso", url, count, args.seconds, think, workers, redis,
+                                                           args.clients)))
                         print("\n".join(report(results)[-1:]), flush=True)
         finally:
             if postgres is not None:
