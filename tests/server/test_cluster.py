@@ -268,3 +268,17 @@ def test_a_process_that_loses_its_leases_hands_its_tables_over(postgres_server: 
         final = answer_all(dict.fromkeys(tokens, b), b, table["host"], random.Random(8), [])  # relayed by B to A
         assert final["outcome"]
         assert state_of(a, host=table["host"])["outcome"] == final["outcome"]
+
+
+def test_a_forwarded_refusal_is_in_the_tables_language(postgres_url: str, redis_url: str) -> None:
+    """A join refused by the table's owner (B) on behalf of another process (A) reads as B would
+    say it: in the table's language, not in English."""
+    with server(postgres_url, redis_url) as (_a_process, a), server(postgres_url, redis_url) as (_b_process, b):
+        table = new_table(b, lang="ru")
+        join_all(b, table["code"], 10)
+        direct = b.post("/api/join", json={"code": table["code"], "name": "Eleventh"})
+        forwarded = a.post("/api/join", json={"code": table["code"], "name": "Twelfth"})
+        assert direct.status_code == forwarded.status_code != 200
+        said = forwarded.json()
+        assert said == direct.json(), "the same refusal through either process"
+        assert any("а" <= char <= "я" for char in str(said)), f"not in Russian: {said}"

@@ -215,7 +215,7 @@ class Cluster:
         if op in ("call", "hello") and (self.leases is None or table_id not in self.leases.held):
             return
         if op == "call":
-            self._spawn(self._answer(data))
+            self._spawn(self._answer(table_id, data))
             return
         if op == "hello" and sid not in self.served:
             assert self.redis is not None
@@ -229,9 +229,10 @@ class Cluster:
             return
         served.frames.put_nowait(str(data["text"]) if op == "text" else None)
 
-    async def _answer(self, data: dict[str, Any]) -> None:
+    async def _answer(self, table_id: str, data: dict[str, Any]) -> None:
         """Answer a request another process forwarded (a join, a table's public facts, the log of a
-        finished game), as the table's owner."""
+        finished game), as the table's owner; a refusal in the table's language, as it would be
+        on this process."""
         assert self.redis is not None
         answer: dict[str, Any]
         try:
@@ -246,7 +247,8 @@ class Cluster:
             else:
                 answer = {"ok": summary(self.hub.by_code(data.get("code"), address))}
         except Exception as error:
-            answer = {"error": error_text(error)}
+            table = self.hub.tables.get(table_id)
+            answer = {"error": error_text(error, table.config.lang if table is not None else "en", table)}
         await self.redis.publish(str(data.get("back", "")), json.dumps(answer))
 
     async def ask(self, table_id: str, call: dict[str, Any]) -> dict[str, Any]:
@@ -270,7 +272,9 @@ class Cluster:
             if self.pubsub is not None:
                 with contextlib.suppress(Exception):
                     await self.pubsub.unsubscribe(back)
-        return {"error": error_text(NotNow(N_("that table is moving to another server; try again in a moment")))}
+        record = self.hub.dormant.get(table_id)
+        lang = str(record.config.get("lang", "en")) if record is not None else "en"
+        return {"error": error_text(NotNow(N_("that table is moving to another server; try again in a moment")), lang)}
 
     async def _serve(self, sid: str, socket: RelayedSocket, address: str) -> None:
         try:
