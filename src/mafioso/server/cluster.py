@@ -124,6 +124,7 @@ class Cluster:
         """Before the hub loads: take leases through this process's connection, relay sockets."""
         self.leases = Leases(self.db_url, fences=getattr(self.hub.store, "fences", None))
         self.hub.claim = self._claim
+        self.hub.claim_async = self._claim_async
         self.sockets.relay = self.relay
         wire = self.hub.wire
 
@@ -138,6 +139,16 @@ class Cluster:
         """Take a table's lease; sockets this process was relaying for it start again here."""
         assert self.leases is not None
         if not self.leases.take(table_id):
+            return False
+        relayed = self.relayed_tables.pop(table_id, None)
+        if relayed:
+            self._spawn(self._restart(relayed))
+        return True
+
+    async def _claim_async(self, table_id: str) -> bool:
+        """:meth:`_claim` with the lease asked for on a thread: the event loop serves on meanwhile."""
+        assert self.leases is not None
+        if not await asyncio.to_thread(self.leases.take, table_id):
             return False
         relayed = self.relayed_tables.pop(table_id, None)
         if relayed:
@@ -247,8 +258,8 @@ class Cluster:
             else:
                 answer = {"ok": summary(self.hub.by_code(data.get("code"), address))}
         except Exception as error:
-            table = self.hub.tables.get(table_id)
-            answer = {"error": error_text(error, table.config.lang if table is not None else "en", table)}
+            owned = self.hub.tables.get(table_id)
+            answer = {"error": error_text(error, owned.config.lang if owned is not None else "en", owned)}
         await self.redis.publish(str(data.get("back", "")), json.dumps(answer))
 
     async def ask(self, table_id: str, call: dict[str, Any]) -> dict[str, Any]:
@@ -358,14 +369,15 @@ class Cluster:
 
     async def _look(self) -> None:
         assert self.leases is not None
-        if not self.leases.alive():
+        # every database call on a thread: a slow PostgreSQL must not hold up the tables served here
+        if not await asyncio.to_thread(self.leases.alive):
             self._lost_all()
             return
-        self.hub.refresh(force=True)
+        self.hub.learn(await asyncio.to_thread(self.hub.store.load_records))
         orphans = [i for i, r in self.hub.dormant.items() if r.stage != "over"]
-        for table_id in self.leases.free(orphans):
+        for table_id in await asyncio.to_thread(self.leases.free, orphans):
             try:
-                table = self.hub.get(table_id)
+                table = await self.hub.take(table_id)
             except Remote:
                 continue  # another process took it first
             except Exception:

@@ -584,6 +584,8 @@ async def _hello(session: Session, sockets: Sockets) -> bool:
         if message.get("text") is None:
             raise BadMessage(N_("send JSON text frames, not binary ones"))
         try:
+            if session.hub.claim is not None:
+                await _take_first(session.hub, message["text"])
             session.hello(message["text"])
         except Remote as remote:
             session.remote = (remote.table_id, message["text"])
@@ -605,6 +607,20 @@ async def _hello(session: Session, sockets: Sockets) -> bool:
             await session.socket.close(code=4401 if isinstance(error, BadToken) else 4400)
         session.state = SessionState.CLOSED
         return False
+
+
+async def _take_first(hub: Hub, text: str) -> None:
+    """In a cluster: the table a hello names, when this process knows of it but does not serve it,
+    is taken (its lease, its stored history) off the event loop before the hello is checked on
+    it; :class:`Remote` when another process serves it. A hello that does not parse is left to
+    :meth:`Session.hello` to refuse."""
+    try:
+        kind, value = check_json(Hello, text, "hello").credential()
+    except Exception:
+        return
+    table_id = hub.table_of(kind, value)
+    if table_id is not None and table_id in hub.dormant:
+        await hub.take(table_id)
 
 
 async def _write(session: Session, closed: asyncio.Event) -> None:
