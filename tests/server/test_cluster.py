@@ -282,3 +282,12 @@ def test_a_forwarded_refusal_is_in_the_tables_language(postgres_url: str, redis_
         said = forwarded.json()
         assert said == direct.json(), "the same refusal through either process"
         assert any("а" <= char <= "я" for char in str(said)), f"not in Russian: {said}"
+
+
+def test_rate_limits_are_shared_by_the_processes(postgres_url: str, redis_url: str) -> None:
+    """Wrong join codes are counted over every process (through Redis): one network guessing on
+    two processes is stopped after the guesses one process allows (30), not twice as many."""
+    with server(postgres_url, redis_url) as (_a_process, a), server(postgres_url, redis_url) as (_b_process, b):
+        answers = [client.http.get(f"/api/tables/ZZZ{n:03d}").status_code for n in range(25) for client in (a, b)]
+        assert answers[:30] == [404] * 30, answers
+        assert set(answers[32:]) == {429}, answers

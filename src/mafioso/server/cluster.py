@@ -37,6 +37,7 @@ from mafioso.i18n import N_
 from mafioso.server.errors import NotNow
 from mafioso.server.hub import Hub, Remote, digest
 from mafioso.server.lease import Leases
+from mafioso.server.limits import shared_limits
 from mafioso.server.schemas import Hello, check_json
 from mafioso.server.store import StoreError
 from mafioso.server.tables import Table, summary
@@ -123,6 +124,9 @@ class Cluster:
     def attach(self) -> None:
         """Before the hub loads: take leases through this process's connection, relay sockets."""
         self.leases = Leases(self.db_url, fences=getattr(self.hub.store, "fences", None))
+        shared = shared_limits({"codes": self.hub.guard, "tables": self.hub.creations, "joins": self.hub.joins},
+                               self.redis_url)
+        self.hub.guard, self.hub.creations, self.hub.joins = shared["codes"], shared["tables"], shared["joins"]
         self.hub.claim = self._claim
         self.hub.claim_async = self._claim_async
         self.sockets.relay = self.relay
