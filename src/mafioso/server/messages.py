@@ -334,6 +334,7 @@ def seat_texts(table: Table, members: Iterable[MemberRecord]) -> dict[str, str]:
     tail = (f',"timer_ends":{_dumps(table.timer_ends())}'
             f',"secret":{_dumps(secret_now(table, table.public_batch()))}}}')
     out = {}
+    public_roles = frozenset(table.knowledge(NOBODY).known_roles.items())
     for member in members:
         seat = member.seat
         if seat is None:
@@ -347,12 +348,33 @@ def seat_texts(table: Table, members: Iterable[MemberRecord]) -> dict[str, str]:
             head, ',"seat":', _dumps(seat), ',"name":', _dumps(member.name),
             ',"phase":', _dumps(phase_label(phase, lang, table.edition) if phase else ""),
             ',"step":', _dumps(step_name(phase, lang, table.edition) if phase else ""),
-            ',"seats":', _dumps(seats_json(table, known, seat)),
+            ',"seats":', _seats_text(table, known, seat, public_roles),
             ',"events":[', ",".join(event_text(table, e, n) for n, e in public), ']',
-            ',"outcome":', outcome, ',"card":', _dumps(card_json(table, known)),
+            ',"outcome":', outcome, ',"card":', _card_text(table, known),
             ',"private":[', ",".join(event_text(table, e, n) for n, e in private), ']',
             ',"prompts":', _dumps(prompts), tail))
     return out
+
+
+def _seats_text(table: Table, known: Knowledge, seat: int, public_roles: frozenset[tuple[int, str]]) -> str:
+    """:func:`seats_json` of a phone as JSON text, kept for as long as what it is built from
+    stays the same (the seat, what it knows of roles and deaths, the public's roles, the bots and
+    the names): most decisions change none of it."""
+    key = ("seats", seat, known.out, frozenset(known.known_roles.items()), public_roles, table.bot_seats(),
+           tuple(table.seat_names().items()))
+    text = table.part_texts.get(key)
+    if text is None:
+        text = table.part_texts[key] = _dumps(seats_json(table, known, seat))
+    return text
+
+
+def _card_text(table: Table, known: Knowledge) -> str:
+    """:func:`card_json` as JSON text, kept by the role and team it shows."""
+    key = ("card", known.role, known.team)
+    text = table.part_texts.get(key)
+    if text is None:
+        text = table.part_texts[key] = _dumps(card_json(table, known))
+    return text
 
 
 def _split(table: Table, events: tuple[Event, ...]) -> tuple[list[tuple[int, Event]], list[tuple[int, Event]]]:

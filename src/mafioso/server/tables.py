@@ -212,6 +212,9 @@ class Table:
         self._names_cache: dict[int, str] = {}
         self._bots_key: tuple[int, int, str] | None = None
         self._bots_cache: frozenset[int] = frozenset()
+        self.part_texts: dict[tuple[Any, ...], str] = {}
+        """Parts of the seats' messages as JSON text, by what they are built from (see
+        ``messages.seat_texts``): the same inputs give the same text."""
         self.event_texts: dict[tuple[int, int], str] = {}
         """Events as a screen is sent them (JSON text), by event number and position in the
         screen's own stream (see ``messages.event_text``)."""
@@ -456,6 +459,7 @@ class Table:
         self.game = self._replay()
         self.narration.clear()
         self.event_texts.clear()
+        self.part_texts.clear()
         self.known.clear()
         self.known_at = -1
         self.rendered.clear()
