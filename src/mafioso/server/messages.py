@@ -27,6 +27,8 @@ from mafioso.server.store import MemberRecord
 from mafioso.server.tables import NOBODY, Knowledge, Table, hand_enterable, is_bot, summary
 
 PAD = 8192
+RENDER_SECONDS = 1.0
+"""How long a rendered message is sent as it is (its countdown, ``timer_ends``, ages)."""
 PHONE_EVENTS = 30
 """A phone shows the latest public announcements only (the shared screen has them all)."""
 HIDDEN_DATA = ("claims", "seats", "signal")
@@ -405,7 +407,7 @@ def rendered(table: Table, key: str, build: Callable[[], str]) -> str:
     Every spectator of a table is sent the same text, and so is every socket of one pass: a
     change costs one rendering per kind of screen, not one per socket.
     """
-    if table.rendered_at != table.version or table.clock() - table.rendered_when > 1.0:
+    if table.rendered_at != table.version or table.clock() - table.rendered_when > RENDER_SECONDS:
         table.rendered.clear()  # a countdown (timer_ends) is counted from when a message is built
         table.rendered_at, table.rendered_when = table.version, table.clock()
     text = table.rendered.get(key)

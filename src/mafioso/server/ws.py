@@ -38,7 +38,7 @@ from mafioso.i18n import N_, _
 from mafioso.server.errors import BadMessage, BadToken, NotNow, ServerError, TooMany, message_of
 from mafioso.server.hub import Remote
 from mafioso.server.limits import network_key
-from mafioso.server.messages import PAD, pad_to, screen_text, seat_texts
+from mafioso.server.messages import PAD, RENDER_SECONDS, pad_to, screen_text, seat_texts
 from mafioso.server.schemas import (
     HOST_MESSAGES,
     SEAT_MESSAGES,
@@ -209,6 +209,8 @@ class Session:
             return json.dumps({"type": "error", "code": BadToken.code,
                                "message": _(N_("the host removed you from this table; join again with its code"),
                                             table.config.lang)})
+        if self.member is not None and self.member.seat is not None:
+            prerender(table)  # every seat at once, or nothing when they are built already
         return screen_text(table, self.member, host=self.state is SessionState.HOST)
 
     def push(self, force: bool = False) -> None:
@@ -502,9 +504,9 @@ def prerender(table: Table) -> None:
     """
     if table.game is None:
         return
-    if table.rendered_at != table.version:
-        table.rendered.clear()
-        table.rendered_at = table.version
+    if table.rendered_at != table.version or table.clock() - table.rendered_when > RENDER_SECONDS:
+        table.rendered.clear()  # as messages.rendered does: a countdown ages
+        table.rendered_at, table.rendered_when = table.version, table.clock()
     elif any(key.startswith("seat:") for key in table.rendered):
         return
     texts = seat_texts(table, table.record.members)
