@@ -223,14 +223,25 @@ async def setup_mafioso(base: str, count: int) -> list[BotTable]:
                                           json={"edition": "sport", "players": 10, "step_seconds": 0})).json()
                 tokens = []
                 for seat in range(10):
-                    joined = await client.post("/api/join", headers=headers,
-                                               json={"code": made["code"], "name": f"Bot {seat + 1}"})
-                    tokens.append(joined.json()["token"])
+                    tokens.append(await join(client, headers, made["code"], f"Bot {seat + 1}"))
                 table = BotTable(made["code"], made["host"], tokens)
                 await deal(ws, table)
                 return table
 
         return list(await asyncio.gather(*(one(n) for n in range(count))))
+
+
+async def join(client: Any, headers: dict[str, str], code: str, name: str) -> str:
+    """Join a table as a phone does, trying again for a while when refused for now (with several
+    processes, a table made a moment ago on another one may not be known here yet)."""
+    said: Any = None
+    for attempt in range(20):
+        joined = await client.post("/api/join", headers=headers, json={"code": code, "name": name})
+        said = joined.json()
+        if joined.status_code == 200:
+            return str(said["token"])
+        await asyncio.sleep(0.25 * (attempt + 1))
+    raise RuntimeError(f"could not join table {code}: {said}")
 
 
 def cpu_seconds(processes: list[psutil.Process]) -> float:
