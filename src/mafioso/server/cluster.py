@@ -54,6 +54,8 @@ TICK = 0.5
 this plus the replay."""
 ASK_SECONDS = 5.0
 """How long a forwarded request waits for the table's owner to answer."""
+REDIS_CONNECTIONS = 64
+"""Connections to Redis a process publishes on at once (more wait their turn)."""
 RESTART = 1012
 """The close code of a relayed socket whose table changed process: *service restart*, connect again."""
 HAND_OVER_FLUSH = 0.2
@@ -163,7 +165,11 @@ class Cluster:
         """Connect to Redis, listen for the tables already served, and start looking for orphans."""
         import redis.asyncio
 
-        self.redis = redis.asyncio.from_url(self.redis_url)
+        # a bounded pool that waits for a free connection: the default one fails a publish outright
+        # ("Too many connections") once many relayed sockets send at once (found at 100 tables)
+        pool = redis.asyncio.BlockingConnectionPool.from_url(self.redis_url, max_connections=REDIS_CONNECTIONS,
+                                                             timeout=ASK_SECONDS)
+        self.redis = redis.asyncio.Redis(connection_pool=pool)
         self.pubsub = self.redis.pubsub()
         await self.pubsub.subscribe("mafioso:process:" + uuid.uuid4().hex)  # a channel to start reading
         for table_id in list(self.hub.tables):
