@@ -3,7 +3,7 @@
 Usage::
 
     PYTHONPATH=src python benchmarks/bench_server.py --tables 10,100 --db sqlite,postgresql \
-        --seconds 20 [--think 2,5]
+        --seconds 20 [--think 2,5] [--workers 1,2] [--clients 2]
 
 For each number of tables and each database, a server is started in a process of its own
 (``mafioso.server.serve.serve`` with the secret steps at zero seconds, trusting this machine's
@@ -44,7 +44,7 @@ import psutil  # type: ignore[import-untyped]
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "src")]
 
-from benchmarks.phones import BotTable, Figures, Pace, deal, pad_frame, percentile, play_tables  # noqa: E402
+from benchmarks.phones import BotTable, Figures, deal, pad_frame, percentile  # noqa: E402
 
 STATE_BYTES = 8192
 """The size of a seat's state in the echo server (mafioso pads a seat's message to 8 KiB)."""
@@ -111,32 +111,79 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@contextlib.contextmanager
-def server_process(kind: str, db: str | None) -> Iterator[tuple[str, psutil.Process]]:
-    """Start a server (``echo`` or ``mafioso`` over ``db``) and yield its base URL and process."""
-    port = free_port()
-    if kind == "echo":
-        code = f"from benchmarks.bench_server import run_echo_server; run_echo_server({port})"
-    else:
-        code = (f"from mafioso.server.serve import serve; serve('127.0.0.1', {port}, {db!r}, 'en', "
-                f"('127.0.0.1',), 0.0)")
+def _start(code: str, port: int, what: str) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}"}
     process = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
-                break
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"the {kind} server did not start")
-            time.sleep(0.05)
-        yield f"http://127.0.0.1:{port}", psutil.Process(process.pid)
-    finally:
-        process.terminate()
-        try:
-            process.wait(20)
-        except subprocess.TimeoutExpired:
+    deadline = time.monotonic() + 60
+    while True:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+            return process
+        if process.poll() is not None or time.monotonic() > deadline:
             process.kill()
+            raise RuntimeError(f"the {what} did not start")
+        time.sleep(0.05)
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@contextlib.contextmanager
+def server_process(kind: str, db: str | None, workers: int = 1,
+                   redis: str | None = None) -> Iterator[tuple[str, list[psutil.Process]]]:
+    """Start a server (``echo`` or ``mafioso`` over ``db``) and yield its base URL and processes.
+
+    With ``workers`` > 1 (``redis`` given, ``db`` a PostgreSQL URL): that many ``mafioso serve
+    --redis`` processes, each on a port of its own, behind a round-robin TCP proxy
+    (``benchmarks/proxy.py``, no sticky sessions); the URL is the proxy's. The processes yielded
+    are the servers' (their CPU and memory are counted), not the proxy's."""
+    started: list[subprocess.Popen[bytes]] = []
+    try:
+        ports = [free_port() for _ in range(workers)]
+        for port in ports:
+            if kind == "echo":
+                code = f"from benchmarks.bench_server import run_echo_server; run_echo_server({port})"
+            else:
+                code = (f"from mafioso.server.serve import serve; serve('127.0.0.1', {port}, {db!r}, 'en', "
+                        f"('127.0.0.1',), 0.0, redis={redis!r})")
+            started.append(_start(code, port, f"{kind} server"))
+        servers = [psutil.Process(p.pid) for p in started]
+        port = ports[0]
+        if workers > 1:
+            port = free_port()
+            code = f"from benchmarks.proxy import serve; import asyncio; asyncio.run(serve({port}, {ports!r}))"
+            started.append(_start(code, port, "proxy"))
+        yield f"http://127.0.0.1:{port}", servers
+    finally:
+        for process in reversed(started):
+            _stop(process)
+
+
+@contextlib.contextmanager
+def redis_server() -> Iterator[str]:
+    """A throwaway ``redis-server`` on a free loopback port (as the cluster tests start one)."""
+    port = free_port()
+    with contextlib.ExitStack() as stack:
+        directory = stack.enter_context(__import__("tempfile").TemporaryDirectory())
+        process = subprocess.Popen(["/usr/bin/redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                                    "--appendonly", "no", "--dir", directory], stdout=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+                    break
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("redis-server did not start")
+                time.sleep(0.05)
+            yield f"redis://127.0.0.1:{port}/0"
+        finally:
+            process.kill()
+            process.wait()
 
 
 # -- one run -----------------------------------------------------------------------------------------
@@ -176,9 +223,7 @@ async def setup_mafioso(base: str, count: int) -> list[BotTable]:
                                           json={"edition": "sport", "players": 10, "step_seconds": 0})).json()
                 tokens = []
                 for seat in range(10):
-                    joined = await client.post("/api/join", headers=headers,
-                                               json={"code": made["code"], "name": f"Bot {seat + 1}"})
-                    tokens.append(joined.json()["token"])
+                    tokens.append(await join(client, headers, made["code"], f"Bot {seat + 1}"))
                 table = BotTable(made["code"], made["host"], tokens)
                 await deal(ws, table)
                 return table
@@ -186,83 +231,140 @@ async def setup_mafioso(base: str, count: int) -> list[BotTable]:
         return list(await asyncio.gather(*(one(n) for n in range(count))))
 
 
-def cpu_seconds(process: psutil.Process) -> float:
-    times = process.cpu_times()
-    return float(times.user + times.system)
+async def join(client: Any, headers: dict[str, str], code: str, name: str) -> str:
+    """Join a table as a phone does, trying again for a while when refused for now (with several
+    processes, a table made a moment ago on another one may not be known here yet)."""
+    said: Any = None
+    for attempt in range(20):
+        joined = await client.post("/api/join", headers=headers, json={"code": code, "name": name})
+        said = joined.json()
+        if joined.status_code == 200:
+            return str(said["token"])
+        await asyncio.sleep(0.25 * (attempt + 1))
+    raise RuntimeError(f"could not join table {code}: {said}")
 
 
-async def measure(label: str, base: str, process: psutil.Process, tables: list[BotTable], seconds: float,
-                  think: tuple[float, float], before_rss: int) -> Result:
-    """Let every phone connect (at most 200 handshakes at once), then measure ``seconds`` of play."""
-    ws = base.replace("http://", "ws://")
-    total = 10 * len(tables)
-    stop_at = [float("inf")]
-    pace = Pace(think=think, stop=lambda: time.perf_counter() > stop_at[0], connecting=asyncio.Semaphore(200),
-                reconnect=True)
-    playing = asyncio.create_task(play_tables([ws], tables, 1, pace))
-    ramp = time.perf_counter() + 300
-    while pace.connected < total and time.perf_counter() < ramp and not playing.done():
-        await asyncio.sleep(0.2)
-    started = time.perf_counter()
-    stop_at[0] = started + seconds
-    cpu_before = cpu_seconds(process)
-    marks = [(len(t.figures.acks), len(t.figures.updates), t.figures.decisions) for t in tables]
-    peak = [process.memory_info().rss]
-    while time.perf_counter() < stop_at[0] and not playing.done():
-        await asyncio.sleep(1.0)
+def cpu_seconds(processes: list[psutil.Process]) -> float:
+    total = 0.0
+    for process in processes:
         with contextlib.suppress(psutil.Error):
-            peak.append(process.memory_info().rss)
-    cpu = cpu_seconds(process) - cpu_before
-    elapsed = time.perf_counter() - started
-    await playing
-    figures = Figures()
-    for table, (acks, updates, decisions) in zip(tables, marks, strict=True):
-        figures.acks += table.figures.acks[acks:]
-        figures.updates += table.figures.updates[updates:]
-        figures.decisions += table.figures.decisions - decisions
-        figures.errors += table.figures.errors
-        figures.reconnects += table.figures.reconnects
-    if pace.connected < total:
-        figures.errors.append(f"only {pace.connected} of {total} phones connected")
+            times = process.cpu_times()
+            total += float(times.user + times.system)
+    return total
+
+
+def resident(processes: list[psutil.Process]) -> int:
+    total = 0
+    for process in processes:
+        with contextlib.suppress(psutil.Error):
+            total += int(process.memory_info().rss)
+    return total
+
+
+async def measure(label: str, base: str, processes: list[psutil.Process], tables: list[BotTable], seconds: float,
+                  think: tuple[float, float], before_rss: int, clients: int = 1) -> Result:
+    """Let every phone connect (in ``clients`` client processes of their own, each at most 100
+    handshakes at once), then measure ``seconds`` of play."""
+    ws = base.replace("http://", "ws://")
+    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}"}
+    spawned = [await asyncio.create_subprocess_exec(
+        sys.executable, str(ROOT / "benchmarks" / "phones.py"), env=env,
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=1 << 28) for _ in range(clients)]
+    try:
+        for number, client in enumerate(spawned):
+            share = [[t.code, t.host, t.tokens] for t in tables[number::clients]]
+            order = {"ws": ws, "tables": share, "think": list(think), "seed": number + 1}
+            assert client.stdin is not None
+            client.stdin.write((json.dumps(order) + "\n").encode())
+        connected = 0
+        for client in spawned:
+            assert client.stdout is not None
+            ready = (await client.stdout.readline()).decode().split()
+            connected += int(ready[1]) if len(ready) == 2 else 0
+        await _tell(spawned, "go")
+        started = time.perf_counter()
+        cpu_before = cpu_seconds(processes)
+        peak = [resident(processes)]
+        while time.perf_counter() < started + seconds:
+            await asyncio.sleep(1.0)
+            peak.append(resident(processes))
+        cpu = cpu_seconds(processes) - cpu_before
+        elapsed = time.perf_counter() - started
+        await _tell(spawned, "stop")
+        figures = Figures()
+        for client in spawned:
+            assert client.stdout is not None
+            got = json.loads(await client.stdout.readline())
+            figures.add(Figures(got["acks"], got["updates"], got["decisions"], got["errors"]))
+    finally:
+        for client in spawned:
+            if client.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    client.kill()
+            await client.wait()
+    total = 10 * len(tables)
+    if connected < total:
+        figures.errors.append(f"only {connected} of {total} phones connected")
     memory = (max(peak) - before_rss) / max(1, len(tables))
     return Result(label, len(tables), figures, elapsed, cpu, memory)
 
 
-async def run_one(kind: str, db: str | None, count: int, seconds: float, think: tuple[float, float]) -> Result:
+async def _tell(clients: list[asyncio.subprocess.Process], word: str) -> None:
+    for client in clients:
+        assert client.stdin is not None
+        client.stdin.write((word + "\n").encode())
+        await client.stdin.drain()
+
+
+async def run_one(kind: str, db: str | None, count: int, seconds: float, think: tuple[float, float],
+                  workers: int = 1, redis: str | None = None, clients: int = 1) -> Result:
     label = "echo" if kind == "echo" else ("postgresql" if db and db.startswith("postgresql") else "sqlite")
-    with server_process(kind, db) as (base, process):
+    if workers > 1:
+        label += f" x{workers}"
+    with server_process(kind, db, workers, redis) as (base, processes):
         await asyncio.sleep(0.5)
-        before = process.memory_info().rss
+        before = resident(processes)
         if kind == "echo":
             tables = [BotTable(f"R{n}", "", [f"R{n}:{seat}" for seat in range(10)]) for n in range(count)]
         else:
             tables = await setup_mafioso(base, count)
-        return await measure(label, base, process, tables, seconds, think, before)
+        return await measure(label, base, processes, tables, seconds, think, before, clients)
 
 
 def report(results: list[Result]) -> list[str]:
-    """One line per run, with the ratios to the echo server of the same number of tables."""
+    """One line per run, with the ratios to the echo server of the same number of tables (and,
+    for several processes, to one process over the same database)."""
     echo = {r.tables: r for r in results if r.label == "echo"}
-    lines = [f"{'server':<11} {'tables':>6} {'dec/s':>7} {'ack p50':>8} {'ack p99':>8} {'upd p50':>8} "
+    single = {(r.label, r.tables): r for r in results}
+    lines = [f"{'server':<14} {'tables':>6} {'dec/s':>7} {'ack p50':>8} {'ack p99':>8} {'upd p50':>8} "
              f"{'upd p99':>8} {'CPU/dec':>8} {'MB/table':>8}   ratios to echo (ack p99, upd p99, CPU/dec)"]
     for r in results:
         f = r.figures
-        line = (f"{r.label:<11} {r.tables:>6} {r.rate:>7.0f} {ms(percentile(f.acks, .5))} {ms(percentile(f.acks, .99))} "
-                f"{ms(percentile(f.updates, .5))} {ms(percentile(f.updates, .99))} {ms(r.cpu_per_decision)} "
-                f"{r.memory / 1e6:>8.2f}")
+        line = (f"{r.label:<14} {r.tables:>6} {r.rate:>7.0f} {ms(percentile(f.acks, .5))} "
+                f"{ms(percentile(f.acks, .99))} {ms(percentile(f.updates, .5))} {ms(percentile(f.updates, .99))} "
+                f"{ms(r.cpu_per_decision, 2)} {r.memory / 1e6:>8.2f}")
         base = echo.get(r.tables)
         if base is not None and r is not base:
-            line += (f"   {ratio(percentile(f.acks, .99), percentile(base.figures.acks, .99))} "
-                     f"{ratio(percentile(f.updates, .99), percentile(base.figures.updates, .99))} "
-                     f"{ratio(r.cpu_per_decision, base.cpu_per_decision)}")
+            line += "   " + ratios(r, base)
+        one = single.get((r.label.split(" x")[0], r.tables))
+        if " x" in r.label and one is not None:
+            line += "   to 1 process: " + ratios(r, one)
         if f.errors:
             line += f"   ({len(f.errors)} phone errors: {f.errors[0]})"
         lines.append(line)
     return lines
 
 
-def ms(value: float) -> str:
-    return f"{value * 1000:>6.1f}ms"
+def ratios(r: Result, base: Result) -> str:
+    """Ack p99, update p99 and CPU per decision of ``r`` as ratios to ``base``'s."""
+    f, b = r.figures, base.figures
+    return (f"{ratio(percentile(f.acks, .99), percentile(b.acks, .99))} "
+            f"{ratio(percentile(f.updates, .99), percentile(b.updates, .99))} "
+            f"{ratio(r.cpu_per_decision, base.cpu_per_decision)}")
+
+
+def ms(value: float, digits: int = 1) -> str:
+    return f"{value * 1000:>6.{digits}f}ms"
 
 
 def ratio(value: float, base: float) -> str:
@@ -275,6 +377,9 @@ def main() -> None:
     parser.add_argument("--db", default="sqlite", help="sqlite and/or postgresql, comma-separated")
     parser.add_argument("--seconds", type=float, default=20.0, help="how long the phones play in each run")
     parser.add_argument("--think", default="0,0", help="seconds a phone waits before answering: low,high")
+    parser.add_argument("--workers", default="1", help="numbers of server processes, comma-separated (more than "
+                        "1: over PostgreSQL and Redis, behind a round-robin proxy)")
+    parser.add_argument("--clients", type=int, default=1, help="client processes driving the phones")
     parser.add_argument("--echo-server", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.echo_server is not None:
@@ -287,22 +392,28 @@ def main() -> None:
     assert len(think) == 2
     results: list[Result] = []
     postgres = None
-    try:
-        for count in [int(n) for n in args.tables.split(",")]:
-            results.append(asyncio.run(run_one("echo", None, count, args.seconds, think)))
-            print("\n".join(report(results)[-1:]), flush=True)
-            for db in args.db.split(","):
-                if db == "postgresql":
-                    if postgres is None:
-                        postgres = start_postgres()
-                    url = postgres.new_database()
-                else:
-                    url = str(Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-{os.getpid()}-{count}.sqlite3")
-                results.append(asyncio.run(run_one("mafioso", url, count, args.seconds, think)))
+    with contextlib.ExitStack() as stack:
+        try:
+            for count in [int(n) for n in args.tables.split(",")]:
+                results.append(asyncio.run(run_one("echo", None, count, args.seconds, think, clients=args.clients)))
                 print("\n".join(report(results)[-1:]), flush=True)
-    finally:
-        if postgres is not None:
-            postgres.stop()
+                for db in args.db.split(","):
+                    for workers in [int(n) for n in args.workers.split(",")]:
+                        if workers > 1 and db != "postgresql":
+                            continue  # several processes share a PostgreSQL database only
+                        if db == "postgresql":
+                            if postgres is None:
+                                postgres = start_postgres()
+                            url = postgres.new_database()
+                        else:
+                            url = str(Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-{os.getpid()}-{count}.sqlite3")
+                        redis = stack.enter_context(redis_server()) if workers > 1 else None
+                        results.append(asyncio.run(run_one("mafioso", url, count, args.seconds, think, workers, redis,
+                                                           args.clients)))
+                        print("\n".join(report(results)[-1:]), flush=True)
+        finally:
+            if postgres is not None:
+                postgres.stop()
     print("\n".join(report(results)))
 
 

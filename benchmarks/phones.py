@@ -228,3 +228,122 @@ def percentile(values: list[float], share: float) -> float:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+# -- a lighter phone, and client processes of their own (the load benchmark at 1,000 tables) -----
+async def light_phone(ws_base: str, table: BotTable, index: int, rng: random.Random, pace: Pace) -> None:
+    """A seat's phone for the load benchmark, as light as a client can be: one connection, no
+    polling, and the answer (after its think time) sent by a task of its own, so a thinking phone
+    still reads every state the moment it arrives (the latency measured is the server's)."""
+    socket = None
+    if pace.connecting is not None:
+        await pace.connecting.acquire()
+    try:
+        socket = await websockets.connect(ws_base + "/ws", max_size=None, open_timeout=120, ping_interval=None,
+                                          compression=None)
+        await socket.send(json.dumps({"type": "hello", "seat": table.tokens[index]}))
+        pace.connected += 1
+    except (TimeoutError, OSError, websockets.ConnectionClosed, websockets.InvalidHandshake) as error:
+        table.figures.errors.append(f"phone {index}: {type(error).__name__}: {error}")
+        return
+    finally:
+        if pace.connecting is not None:
+            pace.connecting.release()
+    seat = _LightSeat(socket, table, index, rng, pace)
+    try:
+        async for raw in socket:
+            if seat.received(raw) or pace.stop():
+                break
+    except websockets.ConnectionClosed as error:
+        if not pace.stop():
+            table.figures.errors.append(f"phone {index}: closed: {error}")
+    finally:
+        seat.cancel()
+        await socket.close()
+
+
+class _LightSeat:
+    """What a light phone knows: the prompt it is answering, and when it sent its answer."""
+
+    def __init__(self, socket: Any, table: BotTable, index: int, rng: random.Random, pace: Pace) -> None:
+        self.socket, self.table, self.index, self.rng, self.pace = socket, table, index, rng, pace
+        self.asked: str | None = None
+        self.sent_at = 0.0
+        self.answering: asyncio.Task[None] | None = None
+
+    def received(self, raw: str | bytes) -> bool:
+        """Handle one message; ``True`` once the game is over."""
+        message = json.loads(raw)
+        kind = message.get("type")
+        table = self.table
+        if kind == "ack":
+            table.figures.acks.append(time.perf_counter() - self.sent_at)
+            table.figures.decisions += 1
+            self.asked = None
+            return False
+        if kind == "error":
+            self.asked = None
+            return False
+        _note_state(table, self.index, message, self.pace)
+        if message.get("outcome"):
+            table.over = True
+            return True
+        prompts = message.get("prompts") or []
+        if prompts and self.asked is None and (self.answering is None or self.answering.done()):
+            self.asked = prompts[0]["id"]
+            self.answering = asyncio.ensure_future(self._answer(prompts[0]))
+        return False
+
+    async def _answer(self, raw_prompt: dict[str, Any]) -> None:
+        if self.pace.think[1] > 0:
+            await asyncio.sleep(self.rng.uniform(*self.pace.think))
+        choice = random_choice(as_prompt(raw_prompt), self.rng)
+        self.sent_at = self.table.sent = time.perf_counter()
+        self.table.waiting = set(range(len(self.table.tokens))) - {self.index}
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await self.socket.send(pad_frame({"type": "decide", "prompt": raw_prompt["id"], "choice": choice}))
+
+    def cancel(self) -> None:
+        if self.answering is not None:
+            self.answering.cancel()
+
+
+async def client_process() -> None:
+    """One client process of the load benchmark (``python benchmarks/phones.py``), driven over its
+    standard input and output by ``bench_server.py --clients N``: reads its tables, connects their
+    phones, says ``ready``; counts from ``go`` and reports its figures as JSON at ``stop``."""
+    import sys
+
+    loop = asyncio.get_running_loop()
+
+    async def line() -> str:
+        return str(await loop.run_in_executor(None, sys.stdin.readline)).strip()
+
+    order = json.loads(await line())
+    tables = [BotTable(code, host, tokens) for code, host, tokens in order["tables"]]
+    stopped = [False]
+    pace = Pace(think=tuple(order["think"]), stop=lambda: stopped[0], connecting=asyncio.Semaphore(100))
+    rng = random.Random(order["seed"])
+    tasks = [asyncio.ensure_future(light_phone(order["ws"], table, index, random.Random(rng.random()), pace))
+             for table in tables for index in range(len(table.tokens))]
+    deadline = time.monotonic() + 300
+    while pace.connected < len(tasks) and time.monotonic() < deadline and not all(t.done() for t in tasks):
+        await asyncio.sleep(0.2)
+    print(f"ready {pace.connected}", flush=True)
+    await line()  # go
+    for table in tables:
+        table.figures = Figures(errors=table.figures.errors)
+    await line()  # stop
+    stopped[0] = True
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    figures = Figures()
+    for table in tables:
+        figures.add(table.figures)
+    print(json.dumps({"acks": figures.acks, "updates": figures.updates, "decisions": figures.decisions,
+                      "errors": figures.errors[:20], "connected": pace.connected}), flush=True)
+
+
+if __name__ == "__main__":
+    asyncio.run(client_process())

@@ -257,8 +257,8 @@ def test_a_process_that_loses_its_leases_hands_its_tables_over(postgres_server: 
             "select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'mafioso leases' "
             "and datname = %s and pid in (select pid from pg_locks where locktype = 'advisory')", database)
         assert len(owners) == 1, "only B held a lease"
-        # B learns of its loss at its next look (TICK); until then it still serves the table it lost:
-        # the window described under "Not done yet" in docs/server.md. Played after it only.
+        # B learns of its loss at its next look (TICK); a decision B takes before then is refused by
+        # the lease fence once A holds the table (tests/server/test_lease.py). Played after it here.
         time.sleep(2 * TICK)
         wait_for_takeover(a, table["host"], time.monotonic())
         deadline = time.monotonic() + 10
@@ -268,3 +268,26 @@ def test_a_process_that_loses_its_leases_hands_its_tables_over(postgres_server: 
         final = answer_all(dict.fromkeys(tokens, b), b, table["host"], random.Random(8), [])  # relayed by B to A
         assert final["outcome"]
         assert state_of(a, host=table["host"])["outcome"] == final["outcome"]
+
+
+def test_a_forwarded_refusal_is_in_the_tables_language(postgres_url: str, redis_url: str) -> None:
+    """A join refused by the table's owner (B) on behalf of another process (A) reads as B would
+    say it: in the table's language, not in English."""
+    with server(postgres_url, redis_url) as (_a_process, a), server(postgres_url, redis_url) as (_b_process, b):
+        table = new_table(b, lang="ru")
+        join_all(b, table["code"], 10)
+        direct = b.post("/api/join", json={"code": table["code"], "name": "Eleventh"})
+        forwarded = a.post("/api/join", json={"code": table["code"], "name": "Twelfth"})
+        assert direct.status_code == forwarded.status_code != 200
+        said = forwarded.json()
+        assert said == direct.json(), "the same refusal through either process"
+        assert any("а" <= char <= "я" for char in str(said)), f"not in Russian: {said}"
+
+
+def test_rate_limits_are_shared_by_the_processes(postgres_url: str, redis_url: str) -> None:
+    """Wrong join codes are counted over every process (through Redis): one network guessing on
+    two processes is stopped after the guesses one process allows (30), not twice as many."""
+    with server(postgres_url, redis_url) as (_a_process, a), server(postgres_url, redis_url) as (_b_process, b):
+        answers = [client.http.get(f"/api/tables/ZZZ{n:03d}").status_code for n in range(25) for client in (a, b)]
+        assert answers[:30] == [404] * 30, answers
+        assert set(answers[32:]) == {429}, answers

@@ -26,7 +26,7 @@ from mafioso.agents.base import random_choice
 from mafioso.server.app import _time_out as app_time_out
 from mafioso.server.app import create_app
 from mafioso.server.hub import Hub
-from mafioso.server.messages import seat_text
+from mafioso.server.messages import encode, public_message, public_text, seat_text
 from mafioso.server.store import Store, TableRecord, open_store
 from mafioso.server.tables import Table
 from mafioso.server.writer import Job, Writer
@@ -139,10 +139,11 @@ def test_a_locked_sqlite_file_leaves_the_loop_free(tmp_path: Path) -> None:
     assert seen["over"] == 1.0
 
 
-@pytest.mark.parametrize("edition", ["sport", "vendetta", "spytown"])
+@pytest.mark.parametrize("edition", ["sport", "vendetta", "vampires", "spytown", "blitz"])
 def test_prerendered_seat_messages_are_exactly_what_seat_text_sends(hub: Hub, clock: FakeClock, edition: str) -> None:
-    """Every seat's message is built once per change (``prerender``), not twice; what it leaves
-    in the render cache must be byte for byte what ``seat_text`` builds (same padding for all)."""
+    """Every seat's message is built once per change (``prerender``, which shares what the seats
+    are sent alike and encodes each event once); what it leaves in the render cache must be byte
+    for byte what ``seat_text`` builds from ``seat_message`` (same padding for all)."""
     players = 10 if edition != "spytown" else 8
     table = seated_table(hub, edition, players, step_seconds=1)
     checked: list[int] = []
@@ -159,7 +160,25 @@ def test_prerendered_seat_messages_are_exactly_what_seat_text_sends(hub: Hub, cl
         checked.append(len(cached))
 
     play_out(table, 11, clock, check=check)
-    assert len(checked) > 10 and min(checked) == players
+    assert len(checked) > 5 and min(checked) == players
+
+
+@pytest.mark.parametrize("edition", ["sport", "vendetta", "vampires", "spytown", "blitz"])
+def test_shared_screens_with_kept_events_are_exactly_their_messages(hub: Hub, clock: FakeClock, edition: str) -> None:
+    """The host screen and a spectator's keep each event's JSON from one change to the next
+    (``public_text``): byte for byte what encoding ``public_message`` gives, to the end."""
+    players = 10 if edition != "spytown" else 8
+    table = seated_table(hub, edition, players, step_seconds=1)
+    checked: list[int] = []
+
+    def check(table: Table) -> None:
+        for host in (True, False):
+            assert public_text(table, host) == encode(public_message(table, host))
+        checked.append(len(table.event_texts))
+
+    play_out(table, 12, clock, check=check)
+    check(table)
+    assert len(checked) > 5 and checked[-1] > 10
 
 
 class CountingStore(Store):

@@ -37,6 +37,7 @@ from mafioso.i18n import N_
 from mafioso.server.errors import NotNow
 from mafioso.server.hub import Hub, Remote, digest
 from mafioso.server.lease import Leases
+from mafioso.server.limits import shared_limits
 from mafioso.server.schemas import Hello, check_json
 from mafioso.server.store import StoreError
 from mafioso.server.tables import Table, summary
@@ -53,8 +54,13 @@ TICK = 0.5
 this plus the replay."""
 ASK_SECONDS = 5.0
 """How long a forwarded request waits for the table's owner to answer."""
+REDIS_CONNECTIONS = 64
+"""Connections to Redis a process publishes on at once (more wait their turn)."""
 RESTART = 1012
 """The close code of a relayed socket whose table changed process: *service restart*, connect again."""
+HAND_OVER_FLUSH = 0.2
+"""Seconds a table whose write was refused (another process took it) keeps its sockets open, so
+the refusal reaches the phone before its socket is closed."""
 
 
 def inbound(table_id: str) -> str:
@@ -119,13 +125,18 @@ class Cluster:
     # -- start and stop ----------------------------------------------------------------------
     def attach(self) -> None:
         """Before the hub loads: take leases through this process's connection, relay sockets."""
-        self.leases = Leases(self.db_url)
+        self.leases = Leases(self.db_url, fences=getattr(self.hub.store, "fences", None))
+        shared = shared_limits({"codes": self.hub.guard, "tables": self.hub.creations, "joins": self.hub.joins},
+                               self.redis_url)
+        self.hub.guard, self.hub.creations, self.hub.joins = shared["codes"], shared["tables"], shared["joins"]
         self.hub.claim = self._claim
+        self.hub.claim_async = self._claim_async
         self.sockets.relay = self.relay
         wire = self.hub.wire
 
         def wired(table: Table) -> None:
             wire(table)
+            table.on_lease_lost = self._lease_lost
             self._spawn(self._listen(inbound(table.id)))
 
         self.hub.wire = wired
@@ -140,11 +151,25 @@ class Cluster:
             self._spawn(self._restart(relayed))
         return True
 
+    async def _claim_async(self, table_id: str) -> bool:
+        """:meth:`_claim` with the lease asked for on a thread: the event loop serves on meanwhile."""
+        assert self.leases is not None
+        if not await asyncio.to_thread(self.leases.take, table_id):
+            return False
+        relayed = self.relayed_tables.pop(table_id, None)
+        if relayed:
+            self._spawn(self._restart(relayed))
+        return True
+
     async def start(self) -> None:
         """Connect to Redis, listen for the tables already served, and start looking for orphans."""
         import redis.asyncio
 
-        self.redis = redis.asyncio.from_url(self.redis_url)
+        # a bounded pool that waits for a free connection: the default one fails a publish outright
+        # ("Too many connections") once many relayed sockets send at once (found at 100 tables)
+        pool = redis.asyncio.BlockingConnectionPool.from_url(self.redis_url, max_connections=REDIS_CONNECTIONS,
+                                                             timeout=ASK_SECONDS)
+        self.redis = redis.asyncio.Redis(connection_pool=pool)
         self.pubsub = self.redis.pubsub()
         await self.pubsub.subscribe("mafioso:process:" + uuid.uuid4().hex)  # a channel to start reading
         for table_id in list(self.hub.tables):
@@ -211,7 +236,7 @@ class Cluster:
         if op in ("call", "hello") and (self.leases is None or table_id not in self.leases.held):
             return
         if op == "call":
-            self._spawn(self._answer(data))
+            self._spawn(self._answer(table_id, data))
             return
         if op == "hello" and sid not in self.served:
             assert self.redis is not None
@@ -225,9 +250,10 @@ class Cluster:
             return
         served.frames.put_nowait(str(data["text"]) if op == "text" else None)
 
-    async def _answer(self, data: dict[str, Any]) -> None:
+    async def _answer(self, table_id: str, data: dict[str, Any]) -> None:
         """Answer a request another process forwarded (a join, a table's public facts, the log of a
-        finished game), as the table's owner."""
+        finished game), as the table's owner; a refusal in the table's language, as it would be
+        on this process."""
         assert self.redis is not None
         answer: dict[str, Any]
         try:
@@ -242,7 +268,8 @@ class Cluster:
             else:
                 answer = {"ok": summary(self.hub.by_code(data.get("code"), address))}
         except Exception as error:
-            answer = {"error": error_text(error)}
+            owned = self.hub.tables.get(table_id)
+            answer = {"error": error_text(error, owned.config.lang if owned is not None else "en", owned)}
         await self.redis.publish(str(data.get("back", "")), json.dumps(answer))
 
     async def ask(self, table_id: str, call: dict[str, Any]) -> dict[str, Any]:
@@ -266,7 +293,9 @@ class Cluster:
             if self.pubsub is not None:
                 with contextlib.suppress(Exception):
                     await self.pubsub.unsubscribe(back)
-        return {"error": error_text(NotNow(N_("that table is moving to another server; try again in a moment")))}
+        record = self.hub.dormant.get(table_id)
+        lang = str(record.config.get("lang", "en")) if record is not None else "en"
+        return {"error": error_text(NotNow(N_("that table is moving to another server; try again in a moment")), lang)}
 
     async def _serve(self, sid: str, socket: RelayedSocket, address: str) -> None:
         try:
@@ -350,14 +379,15 @@ class Cluster:
 
     async def _look(self) -> None:
         assert self.leases is not None
-        if not self.leases.alive():
+        # every database call on a thread: a slow PostgreSQL must not hold up the tables served here
+        if not await asyncio.to_thread(self.leases.alive):
             self._lost_all()
             return
-        self.hub.refresh(force=True)
+        self.hub.learn(await asyncio.to_thread(self.hub.store.load_records))
         orphans = [i for i, r in self.hub.dormant.items() if r.stage != "over"]
-        for table_id in self.leases.free(orphans):
+        for table_id in await asyncio.to_thread(self.leases.free, orphans):
             try:
-                table = self.hub.get(table_id)
+                table = await self.hub.take(table_id)
             except Remote:
                 continue  # another process took it first
             except Exception:
@@ -375,6 +405,26 @@ class Cluster:
             else:
                 with contextlib.suppress(Exception):
                     await socket.close(code=RESTART)
+
+    def _lease_lost(self, table: Table) -> None:
+        """A write of ``table`` was refused: another process took its lease (this one's lease
+        connection was cut and it has not looked yet). The seat was told its decision was not
+        saved; now the table is handed over and its screens closed with *service restart*, so
+        they connect again and land on the process that serves it."""
+        log.warning("table %s is served by another process now: handing it over", table.code)
+        if self.leases is not None:
+            self.leases.held.discard(table.id)
+        self._spawn(self._hand_over(table))
+
+    async def _hand_over(self, table: Table) -> None:
+        await asyncio.sleep(HAND_OVER_FLUSH)  # the refusal is on its way to the phone first
+        if self.hub.tables.get(table.id) is table:
+            self.hub.drop(table.id)
+        fence(table)
+        for session in list(self.sockets.by_table.get(table.id, ())):
+            session.state = SessionState.CLOSED
+            with contextlib.suppress(Exception):
+                await session.socket.close(code=RESTART)
 
     def _lost_all(self) -> None:
         """The lease connection was lost: stop serving every table, close their screens, and fence

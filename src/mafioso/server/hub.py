@@ -13,13 +13,14 @@ a table gets a new join code (the host screen shows it at once; seated players k
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import secrets
 import time
 import uuid
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -110,6 +111,8 @@ class Hub:
         """An old host pass (by its SHA-256) -> the new table."""
         self.wire: Callable[[Table], None] = lambda table: None
         """Set by the web layer: connects a table's change and gate callbacks."""
+        self.claim_async: Callable[[str], Awaitable[bool]] | None = None
+        """Set by the cluster: :attr:`claim` off the event loop (see :meth:`take`)."""
         self.claim: Callable[[str], bool] | None = None
         """In a cluster (:mod:`mafioso.server.cluster`): take a table's lease, ``False`` when another
         process holds it. ``None`` (one process): every table is this process's."""
@@ -154,7 +157,12 @@ class Hub:
         are found here (those this process serves are kept as they are in memory)."""
         if self.claim is None or (not force and not self.refreshes.take("lookups")):
             return
-        for record in self.store.load_records():
+        self.learn(self.store.load_records())
+
+    def learn(self, records: list[TableRecord]) -> None:
+        """Index the stored tables read by :meth:`refresh` (or read off the event loop by the
+        cluster), keeping those this process serves as they are in memory."""
+        for record in records:
             if record.id in self.tables or record.id in self.set_aside:
                 continue
             known = self.dormant.get(record.id)
@@ -174,9 +182,10 @@ class Hub:
             self.dormant[table_id] = table.record
         return table
 
-    def _build(self, record: TableRecord) -> Table | None:
+    def _build(self, record: TableRecord, history: list[Any] | None = None) -> Table | None:
         """Rebuild a stored table by replay, or set it aside (logged) when it no longer replays."""
-        record.history = self.store.load_history(record)  # a database failure is no reason to set it aside
+        # a database failure is no reason to set it aside
+        record.history = history if history is not None else self.store.load_history(record)
         try:
             table = Table(record, self.store, self.clock, self.min_step)
         except Exception as error:
@@ -223,6 +232,39 @@ class Hub:
             if table is not None:
                 return table
         raise NoTable(N_("that table cannot be opened now: it was set aside when the server started"))
+
+    async def take(self, table_id: str) -> Table:
+        """:meth:`get` with its database work off the event loop (in a cluster): the lease claim,
+        the read of the stored tables and of the table's history run on a thread; only the replay
+        runs on the loop. :class:`Remote` when another process serves the table."""
+        table = self.tables.get(table_id)
+        if table is not None or self.claim is None or table_id not in self.dormant:
+            return self.get(table_id)
+        claim = self.claim_async
+        taken = await claim(table_id) if claim is not None else await asyncio.to_thread(self.claim, table_id)
+        if not taken:
+            raise Remote(table_id)
+        self.learn(await asyncio.to_thread(self.store.load_records))  # what the last holder stored
+        record = self.dormant.get(table_id)
+        history = await asyncio.to_thread(self.store.load_history, record) if record is not None else None
+        table = self.tables.get(table_id)  # built meanwhile by another hello
+        if table is not None:
+            return table
+        record = self.dormant.pop(table_id, None)
+        if record is not None:
+            table = self._build(record, history)
+            if table is not None:
+                return table
+        raise NoTable(N_("that table cannot be opened now: it was set aside when the server started"))
+
+    def table_of(self, kind: str, value: object) -> str | None:
+        """The id of the table a hello's credential (``seat``, ``host`` or a join ``code``) names,
+        if this process knows it (without reading the database)."""
+        if kind == "seat":
+            return self.seats.get(digest(value))
+        if kind == "host":
+            return self.hosts.get(digest(value))
+        return self.codes.get(normalise_code(value)) if isinstance(value, str) else None
 
     # -- new tables --------------------------------------------------------------------------
     def create(self, raw: Any, address: str | None = None) -> Table:

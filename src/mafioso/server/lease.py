@@ -6,6 +6,15 @@ ends, so a process that dies (even by SIGKILL) gives up every table at once, and
 can take them and rebuild them by replaying the store: no expiry to wait for, no clock to trust.
 If the lease connection itself is lost, every lease is lost with it: :meth:`Leases.alive` tells
 the cluster to drop its tables (another process may already hold them).
+
+Fencing. A process learns that its lease connection was cut only when it next uses it, and
+meanwhile another process may have taken its tables. So the lock alone cannot keep the old
+owner from storing a decision. Each table also has an *epoch* in ``mafioso_leases``, moved on by
+every process that takes its lease, before it reads the table to replay it; each write of the
+table checks the epoch its process took it with, in the write's own transaction, locking the
+row until the commit (``store.LEASE_FENCE``). A write of the old owner either commits before
+the new owner moves the epoch on (whose read then sees it) or is refused (``LeaseLost``): it
+never stores a decision the new owner does not know of.
 """
 
 from __future__ import annotations
@@ -27,12 +36,25 @@ def lease_key(table_id: str) -> int:
 class Leases:
     """The leases this process holds, on one autocommit connection of its own."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, fences: dict[str, int] | None = None) -> None:
         self.url = url
         self.held: set[str] = set()
+        self.fences: dict[str, int] = fences if fences is not None else {}
+        """Table id -> the epoch this process took its lease with (shared with the store's writers,
+        which check it in every write of the table)."""
         self.lock = threading.Lock()
         """The connection is used from the loop and from start-up; one statement at a time."""
         self.connection: Any = self._connect()
+        self._create()
+
+    def _create(self) -> None:
+        """The epochs' table, made once (under the schema's lock: processes may start together)."""
+        from mafioso.server.store import SCHEMA_LOCK
+
+        with self.lock, self.connection.transaction():
+            self.connection.execute("select pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+            self.connection.execute("create table if not exists mafioso_leases "
+                                    "(table_id text primary key, epoch bigint not null)")
 
     def _connect(self) -> Any:
         import psycopg
@@ -46,13 +68,28 @@ class Leases:
         try:
             with self.lock:
                 row = self.connection.execute("select pg_try_advisory_lock(%s)", (lease_key(table_id),)).fetchone()
+                if row is None or not row[0]:
+                    return False
+                epoch = self._next_epoch(table_id)
         except Exception as error:
             log.warning("could not ask for the lease of table %s: %s", table_id, error)
             return False
-        if row is not None and row[0]:
-            self.held.add(table_id)
-            return True
-        return False
+        self.fences[table_id] = epoch
+        self.held.add(table_id)
+        return True
+
+    def _next_epoch(self, table_id: str) -> int:
+        """Move the table's epoch on (committed before the table is read): from now on, writes
+        of any process that took the lease before are refused. Gives the lock back on failure."""
+        try:
+            row = self.connection.execute(
+                "insert into mafioso_leases (table_id, epoch) values (%s, 1) on conflict (table_id) "
+                "do update set epoch = mafioso_leases.epoch + 1 returning epoch", (table_id,)).fetchone()
+            return int(row[0])
+        except Exception:
+            with contextlib.suppress(Exception):
+                self.connection.execute("select pg_advisory_unlock(%s)", (lease_key(table_id),))
+            raise
 
     def free(self, table_ids: list[str]) -> list[str]:
         """Which of these tables no process holds (one look at PostgreSQL's lock list)."""
@@ -74,6 +111,7 @@ class Leases:
         if table_id not in self.held:
             return
         self.held.discard(table_id)
+        self.fences.pop(table_id, None)
         try:
             with self.lock:
                 self.connection.execute("select pg_advisory_unlock(%s)", (lease_key(table_id),))
@@ -88,7 +126,7 @@ class Leases:
                 self.connection.execute("select 1")
             return True
         except Exception:
-            self.held.clear()
+            self.held.clear()  # the fences stay: this process's writes must keep being checked
             with contextlib.suppress(Exception):
                 self.connection.close()
             try:

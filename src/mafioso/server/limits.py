@@ -10,13 +10,16 @@ share one overflow bucket, which slows the flood down and nobody already known.
 from __future__ import annotations
 
 import ipaddress
+import logging
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 Clock = Callable[[], float]
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 OVERFLOW = "*"
+log = logging.getLogger("mafioso.server")
 
 
 @dataclass(slots=True)
@@ -121,3 +124,69 @@ def _trusted(address: str, proxies: tuple[Network, ...]) -> bool:
     except ValueError:
         return False
     return any(parsed in network for network in proxies)
+
+
+SHARED_BUCKET = """
+local capacity, rate, spend = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) + tonumber(clock[2]) / 1000000
+local stored = redis.call('HMGET', KEYS[1], 'tokens', 'stamp')
+local tokens = tonumber(stored[1]) or capacity
+local stamp = tonumber(stored[2]) or now
+tokens = math.min(capacity, tokens + math.max(0, now - stamp) * rate)
+local ok = 0
+if tokens >= 1 then
+  ok = 1
+  tokens = tokens - spend
+end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'stamp', tostring(now))
+redis.call('EXPIRE', KEYS[1], math.ceil(capacity / rate) + 1)
+return ok
+"""
+"""A token bucket kept in Redis, refilled by Redis's own clock (one clock for every process):
+returns 1 when a token was there (and spends ``spend`` of it), else 0."""
+
+
+class SharedRateLimit(RateLimit):
+    """A :class:`RateLimit` shared by every server process through Redis (``--redis``), so that N
+    processes allow a client network the rate of one, not N times it.
+
+    Each check is one short Redis call (a script: atomic, no race between processes). Should Redis
+    not answer within :attr:`TIMEOUT`, this process counts alone meanwhile (its own buckets, as
+    without Redis): a lost Redis never refuses everyone, nor lets anyone off entirely.
+    """
+
+    TIMEOUT = 0.25
+
+    def __init__(self, name: str, client: Any, capacity: float, per_second: float, clock: Clock = time.monotonic,
+                 max_keys: int = 50_000) -> None:
+        super().__init__(capacity, per_second, clock, max_keys)
+        self.name = name
+        self.client = client
+        self.script: Any = client.register_script(SHARED_BUCKET)
+
+    def _shared(self, key: str, spend: int) -> bool | None:
+        try:
+            return bool(self.script(keys=[f"mafioso:limit:{self.name}:{key}"],
+                                    args=[self.capacity, self.per_second, spend]))
+        except Exception as error:
+            log.warning("rate limit %s: Redis did not answer (%s); counting in this process meanwhile", self.name, error)
+            return None
+
+    def blocked(self, key: str) -> bool:
+        shared = self._shared(key, 0)
+        return super().blocked(key) if shared is None else not shared
+
+    def take(self, key: str) -> bool:
+        shared = self._shared(key, 1)
+        return super().take(key) if shared is None else shared
+
+
+def shared_limits(limits: dict[str, RateLimit], redis_url: str) -> dict[str, SharedRateLimit]:
+    """The same limits (by name), shared through the Redis at ``redis_url``."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url, socket_timeout=SharedRateLimit.TIMEOUT,
+                                  socket_connect_timeout=SharedRateLimit.TIMEOUT)
+    return {name: SharedRateLimit(name, client, limit.capacity, limit.per_second, limit.clock, limit.max_keys)
+            for name, limit in limits.items()}

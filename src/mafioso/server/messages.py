@@ -13,8 +13,9 @@ the network which roles are at the table.
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from mafioso.engine import GM, Event, Prompt
@@ -26,6 +27,8 @@ from mafioso.server.store import MemberRecord
 from mafioso.server.tables import NOBODY, Knowledge, Table, hand_enterable, is_bot, summary
 
 PAD = 8192
+RENDER_SECONDS = 1.0
+"""How long a rendered message is sent as it is (its countdown, ``timer_ends``, ages)."""
 PHONE_EVENTS = 30
 """A phone shows the latest public announcements only (the shared screen has them all)."""
 HIDDEN_DATA = ("claims", "seats", "signal")
@@ -229,8 +232,9 @@ def secret_now(table: Table, batch: list[Any]) -> bool:
     return table.is_gated() or (table.game is not None and table.game.outcome is None and not batch)
 
 
-def public_message(table: Table, host: bool) -> dict[str, Any]:
-    """The shared screen (``host``) or a spectator's: public information only until the end."""
+def public_message(table: Table, host: bool, events: bool = True) -> dict[str, Any]:
+    """The shared screen (``host``) or a spectator's: public information only until the end
+    (``events=False``: its events left empty, for :func:`public_text` to fill in)."""
     out = _base(table, "host" if host else "watch")
     out["config"] = _config_json(table)
     if table.game is None:
@@ -238,7 +242,7 @@ def public_message(table: Table, host: bool) -> dict[str, Any]:
         return out
     game = table.game
     known = table.knowledge(NOBODY)
-    out.update(_play_json(table, known, list(enumerate(known.events))))
+    out.update(_play_json(table, known, list(enumerate(known.events)) if events else []))
     out["prompts"] = [prompt_json(table, p) for p in table.published_prompts(GM)] if host else []
     batch = table.public_batch()
     hands = host and table.config.hand_votes
@@ -312,13 +316,98 @@ def seat_text(table: Table, member: MemberRecord) -> str:
     return text + " " * (size - len(text.encode()))
 
 
+_dumps = functools.partial(json.dumps, ensure_ascii=False, separators=(",", ":"))
+
+
+def seat_texts(table: Table, members: Iterable[MemberRecord]) -> dict[str, str]:
+    """Every seated member's message as :func:`encode` of :func:`seat_message` gives it, byte for
+    byte (unpadded), by pass; built for all seats at once, sharing what every seat is sent alike.
+
+    A decision sends ten seats a new state: built one by one, each maps the table's summary, its
+    roles and every event to JSON again. Here the shared head and tail are encoded once per change,
+    and each event once per game (by its number and its position in the seat's stream; an event
+    never changes), so a seat costs only what is its own: its seats, card and prompts.
+    """
+    head = encode(_base(table, "seat"))[:-1]  # without its closing brace: the seat's own keys follow
+    game = table.game
+    assert game is not None
+    over = table.is_over_published()
+    outcome = _dumps(_outcome_json(table, game.outcome.to_json()) if over and game.outcome else None)
+    tail = (f',"timer_ends":{_dumps(table.timer_ends())}'
+            f',"secret":{_dumps(secret_now(table, table.public_batch()))}}}')
+    out = {}
+    public_roles = frozenset(table.knowledge(NOBODY).known_roles.items())
+    for member in members:
+        seat = member.seat
+        if seat is None:
+            continue
+        known = table.knowledge(seat)
+        phase = known.events[-1].phase if known.events else None
+        lang = table.config.lang
+        public, private = _split(table, known.events)
+        prompts = [prompt_json(table, p) for p in table.published_prompts(seat)]
+        out[member.token] = "".join((
+            head, ',"seat":', _dumps(seat), ',"name":', _dumps(member.name),
+            ',"phase":', _dumps(phase_label(phase, lang, table.edition) if phase else ""),
+            ',"step":', _dumps(step_name(phase, lang, table.edition) if phase else ""),
+            ',"seats":', _seats_text(table, known, seat, public_roles),
+            ',"events":[', ",".join(event_text(table, e, n) for n, e in public), ']',
+            ',"outcome":', outcome, ',"card":', _card_text(table, known),
+            ',"private":[', ",".join(event_text(table, e, n) for n, e in private), ']',
+            ',"prompts":', _dumps(prompts), tail))
+    return out
+
+
+def _seats_text(table: Table, known: Knowledge, seat: int, public_roles: frozenset[tuple[int, str]]) -> str:
+    """:func:`seats_json` of a phone as JSON text, kept for as long as what it is built from
+    stays the same (the seat, what it knows of roles and deaths, the public's roles, the bots and
+    the names): most decisions change none of it."""
+    key = ("seats", seat, known.out, frozenset(known.known_roles.items()), public_roles, table.bot_seats(),
+           tuple(table.seat_names().items()))
+    text = table.part_texts.get(key)
+    if text is None:
+        text = table.part_texts[key] = _dumps(seats_json(table, known, seat))
+    return text
+
+
+def _card_text(table: Table, known: Knowledge) -> str:
+    """:func:`card_json` as JSON text, kept by the role and team it shows."""
+    key = ("card", known.role, known.team)
+    text = table.part_texts.get(key)
+    if text is None:
+        text = table.part_texts[key] = _dumps(card_json(table, known))
+    return text
+
+
+def _split(table: Table, events: tuple[Event, ...]) -> tuple[list[tuple[int, Event]], list[tuple[int, Event]]]:
+    """A seat's stream numbered by position: its last :data:`PHONE_EVENTS` public events, and
+    every private one that has a narration line."""
+    public: list[tuple[int, Event]] = []
+    private: list[tuple[int, Event]] = []
+    for n, event in enumerate(events):
+        if event.audience.public:
+            public.append((n, event))
+        elif text_of(table, event):
+            private.append((n, event))
+    return public[-PHONE_EVENTS:], private
+
+
+def event_text(table: Table, event: Event, n: int) -> str:
+    """:func:`event_json` as JSON text, kept by event number and position (events never change)."""
+    key = (event.index, n)
+    text = table.event_texts.get(key)
+    if text is None:
+        text = table.event_texts[key] = _dumps(event_json(table, event, n=n))
+    return text
+
+
 def rendered(table: Table, key: str, build: Callable[[], str]) -> str:
     """The message ``key`` of ``table`` as of its current version, built at most once per change.
 
     Every spectator of a table is sent the same text, and so is every socket of one pass: a
     change costs one rendering per kind of screen, not one per socket.
     """
-    if table.rendered_at != table.version or table.clock() - table.rendered_when > 1.0:
+    if table.rendered_at != table.version or table.clock() - table.rendered_when > RENDER_SECONDS:
         table.rendered.clear()  # a countdown (timer_ends) is counted from when a message is built
         table.rendered_at, table.rendered_when = table.version, table.clock()
     text = table.rendered.get(key)
@@ -332,7 +421,20 @@ def screen_text(table: Table, member: MemberRecord | None, host: bool = False) -
     if member is not None:
         return rendered(table, "seat:" + member.token, lambda: seat_text(table, member))
     kind = "host" if host else "watch"
-    return rendered(table, kind, lambda: encode(public_message(table, host=host)))
+    return rendered(table, kind, lambda: public_text(table, host))
+
+
+def public_text(table: Table, host: bool) -> str:
+    """:func:`encode` of :func:`public_message`, byte for byte, with each event's JSON kept from
+    one change to the next (:func:`event_text`) rather than built again: late in a game the
+    shared screen lists a hundred events."""
+    if table.game is None:
+        return encode(public_message(table, host))
+    text = encode(public_message(table, host, events=False))
+    known = table.knowledge(NOBODY)
+    events = ",".join(event_text(table, e, n) for n, e in enumerate(known.events) if e.audience.public)
+    # the first "events" key is the play's (a string value cannot hold an unescaped quote)
+    return text.replace('"events":[]', '"events":[' + events + "]", 1)
 
 
 def pad_to(text: str, block: int) -> str:

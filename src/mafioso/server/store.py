@@ -66,6 +66,17 @@ class StoreError(MafiosoError):
     """The database cannot be opened or reached. The message is one line, fit for the CLI."""
 
 
+class LeaseLost(StoreError):
+    """A write for a table whose lease another process has taken since this one took it (its
+    epoch moved on): refused in the write's own transaction, so nothing of it is stored."""
+
+
+LEASE_FENCE = "SELECT epoch FROM mafioso_leases WHERE table_id = ? FOR SHARE"
+"""Run first in a fenced write's transaction (see :mod:`mafioso.server.lease`): reads the table's
+lease epoch, locking its row until the commit, so a process taking the lease meanwhile waits for
+this write (and then replays it) or has already moved the epoch on (and this write is refused)."""
+
+
 @dataclass(slots=True)
 class MemberRecord:
     """A person who joined a table: their secret token, their name and (once dealt) their seat."""
@@ -158,6 +169,11 @@ class Store:
                 self._db.rollback()
                 raise
 
+    def _fence(self, table_id: str) -> list[tuple[str, tuple[Any, ...]]]:
+        """The statement that checks, in a write's own transaction, that this process still holds
+        the table's lease: none for a store that is not shared between processes."""
+        return []
+
     def _sql(self, sql: str) -> str:
         return sql if self._mark == "?" else sql.replace("?", self._mark)
 
@@ -248,14 +264,14 @@ class Store:
             "digest = ? WHERE id = ?",
             (_dumps_or_none(roles), "playing", LOG_FORMAT, release_version(), edition_version, digest, table_id)))
         statements += _history_rows(table_id, 0, list(history))
-        self._write(*statements)
+        self._write(*self._fence(table_id), *statements)
 
     def add_entries(self, table_id: str, first: int, entries: list[list[Any]], digest: str | None = None,
                     stage: str | None = None) -> None:
         """Append history entries (a decision and the chance draws it led to) as numbers ``first``
         on, with the digest of the events after them (and the table's new stage, when the
         decision ended the game), in one transaction."""
-        statements = _history_rows(table_id, first, entries)
+        statements = [*self._fence(table_id), *_history_rows(table_id, first, entries)]
         if digest is not None and stage is not None:
             statements.append(("UPDATE tables SET digest = ?, stage = ? WHERE id = ?", (digest, stage, table_id)))
         elif digest is not None:
@@ -429,11 +445,33 @@ class PostgresStore(Store):
         self._where = where
         self._errors = errors  # the psycopg module: its OperationalError
         self._closed = False
+        self.fences: dict[str, int] = {}
+        """Table id -> the lease epoch this process took it with, shared by every store spawned
+        from this one and filled by :class:`~mafioso.server.lease.Leases` (in a cluster only):
+        each write of such a table is refused unless the epoch is still the stored one."""
         super().__init__(connect(), placeholder="%s", ready=ready)
 
     def spawn(self) -> PostgresStore:
-        """Another store over the same database, on a connection of its own (the writer's pool)."""
-        return PostgresStore(self._connect, self._where, self._errors, ready=True)
+        """Another store over the same database, on a connection of its own (the writer's pool),
+        sharing this one's :attr:`fences`."""
+        store = PostgresStore(self._connect, self._where, self._errors, ready=True)
+        store.fences = self.fences
+        return store
+
+    def _fence(self, table_id: str) -> list[tuple[str, tuple[Any, ...]]]:
+        epoch = self.fences.get(table_id)
+        return [] if epoch is None else [(LEASE_FENCE, (table_id, epoch))]
+
+    def _run(self, sql: str, params: tuple[Any, ...]) -> None:
+        """One statement of a write; the lease fence is checked against the epoch it carries."""
+        if sql is not LEASE_FENCE:
+            self._db.execute(self._sql(sql), params)
+            return
+        table_id, epoch = params
+        row = self._db.execute(self._sql(sql), (table_id,)).fetchone()
+        if row is None or int(row[0]) != epoch:
+            raise LeaseLost(f"table {table_id} is now served by another process (lease epoch "
+                            f"{row[0] if row else 'gone'}, this process holds {epoch})")
 
     def _schema(self) -> list[tuple[str, tuple[Any, ...]]]:
         return [("SELECT pg_advisory_xact_lock(?)", (SCHEMA_LOCK,)), *super()._schema()]
@@ -481,7 +519,7 @@ class PostgresStore(Store):
                 try:
                     xid = self._db.execute("SELECT txid_current()").fetchone()[0]
                     for sql, params in statements:
-                        self._db.execute(self._sql(sql), params)
+                        self._run(sql, params)
                 except self._errors.OperationalError as error:
                     if not self._lost() or attempt == 2:
                         self._rollback()

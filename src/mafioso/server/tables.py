@@ -43,7 +43,7 @@ from mafioso.server.bots import TableBots
 from mafioso.server.config import DEFAULT_LIMIT, TableConfig, config_from_json
 from mafioso.server.errors import BadName, BadToken, NameTaken, NotNow, ServerError, TableFull
 from mafioso.server.seal import LOG_FIELD, Sealed, deal_roles
-from mafioso.server.store import MemberRecord, Store, TableRecord, release_version
+from mafioso.server.store import LeaseLost, MemberRecord, Store, TableRecord, release_version
 from mafioso.server.timeline import Timeline
 from mafioso.server.tokens import new_token, same
 
@@ -208,6 +208,16 @@ class Table:
         so *Time is up* is refused."""
         self.narration: dict[int, str | None] = {}
         """Narration lines by event number: an event never changes once emitted."""
+        self._names_key: tuple[int, int, str] | None = None
+        self._names_cache: dict[int, str] = {}
+        self._bots_key: tuple[int, int, str] | None = None
+        self._bots_cache: frozenset[int] = frozenset()
+        self.part_texts: dict[tuple[Any, ...], str] = {}
+        """Parts of the seats' messages as JSON text, by what they are built from (see
+        ``messages.seat_texts``): the same inputs give the same text."""
+        self.event_texts: dict[tuple[int, int], str] = {}
+        """Events as a screen is sent them (JSON text), by event number and position in the
+        screen's own stream (see ``messages.event_text``)."""
         self.on_change: Callable[[Table], None] = lambda table: None
         self.on_gate: Callable[[Table, float], None] = lambda table, delay: None
         self.on_timer: Callable[[float, Callable[[], None]], None] = lambda delay, call: None
@@ -216,6 +226,8 @@ class Table:
         :meth:`time_out_async` under the table's lock. Without it (tests) the timeout answers
         are stored at once, on the caller's thread."""
         """Set by the web layer: run ``call`` after ``delay`` seconds (time limits)."""
+        self.on_lease_lost: Callable[[Table], None] = lambda table: None
+        """Set by the cluster: a write was refused because another process holds the table now."""
         self.on_members: Callable[[Table, MemberRecord, bool], None] = lambda table, member, joined: None
         """Set by the hub: a member joined (``True``) or left, so its pass index follows."""
         self.timeline: Timeline | None = None
@@ -284,8 +296,17 @@ class Table:
         raise BadToken(N_("this seat's pass is not valid at this table"))
 
     def seat_names(self) -> dict[int, str]:
-        """Seat number -> the name of the person sitting there."""
-        return {m.seat: m.name for m in self.record.members if m.seat is not None}
+        """Seat number -> the name of the person sitting there (a copy: the caller may change it)."""
+        return dict(self._names())
+
+    def _names(self) -> dict[int, str]:
+        """:meth:`seat_names`, built once per :attr:`version` and per membership (read for every
+        seat's message, every prompt and every option label)."""
+        key = (self.version, len(self.record.members), self.stage)
+        if self._names_key != key:
+            self._names_cache = {m.seat: m.name for m in self.record.members if m.seat is not None}
+            self._names_key = key
+        return self._names_cache
 
     # -- the lobby ---------------------------------------------------------------------------
     def join(self, name: object) -> MemberRecord:
@@ -431,6 +452,18 @@ class Table:
     def _replay(self) -> Game:
         """The game rebuilt only through ``Game.replay`` from what is stored (its digest checked)."""
         return Game.replay(self.log())
+
+    def _rebuild(self) -> None:
+        """Rebuild the game from what is stored after a decision was undone, forgetting what was
+        cached of its events: the next decision's events take the same numbers."""
+        self.game = self._replay()
+        self.narration.clear()
+        self.event_texts.clear()
+        self.part_texts.clear()
+        self.known.clear()
+        self.known_at = -1
+        self.rendered.clear()
+        self.rendered_at = -1
 
     def _convert(self) -> None:
         """Store a table written by 0.1 in today's format, once its replay (by the engine's
@@ -607,8 +640,12 @@ class Table:
         return counts or None
 
     def bot_seats(self) -> frozenset[int]:
-        """The seats bots play."""
-        return frozenset(self.bots.seats())
+        """The seats bots play (built once per version and membership, like :meth:`_names`)."""
+        key = (self.version, len(self.record.members), self.stage)
+        if self._bots_key != key:
+            self._bots_cache = frozenset(self.bots.seats())
+            self._bots_key = key
+        return self._bots_cache
 
     def _record(self, game: Game, seat: int, prompt_id: str, choice: Choice, notify: bool = True,
                 timeout: bool = False) -> None:
@@ -653,11 +690,14 @@ class Table:
         return Staged(seat, prompt_id, notify, (self.id, stored, entries, digest, stage))
 
     def _unstored(self, error: Exception) -> NoReturn:
-        """Forget a decision whose write failed: the game is rebuilt from what is stored."""
-        self.game = self._replay()
+        """Forget a decision whose write failed: the game is rebuilt from what is stored. A write
+        refused because another process took the table's lease hands the table over too."""
+        self._rebuild()
         self.writing = False
         self.on_change(self)  # screens held back while it was written get their state
         self._idle()
+        if isinstance(error, LeaseLost):
+            self.on_lease_lost(self)
         raise ServerError(N_("the decision could not be saved; please try again")) from error
 
     def _stored(self, staged: Staged) -> None:
@@ -709,7 +749,7 @@ class Table:
         except Exception as error:
             log.exception("table %s: the engine failed on seat %s's answer to %r; the game is rebuilt",
                           self.code, seat, prompt_id)
-            self.game = self._replay()
+            self._rebuild()
             raise ServerError(N_("that answer could not be applied; nothing was changed")) from error
         if game.outcome is not None or _moved_on(game, before, interrupt):
             self.batch_serial += 1

@@ -38,7 +38,7 @@ from mafioso.i18n import N_, _
 from mafioso.server.errors import BadMessage, BadToken, NotNow, ServerError, TooMany, message_of
 from mafioso.server.hub import Remote
 from mafioso.server.limits import network_key
-from mafioso.server.messages import PAD, encode, pad_to, screen_text, seat_message
+from mafioso.server.messages import PAD, RENDER_SECONDS, pad_to, screen_text, seat_texts
 from mafioso.server.schemas import (
     HOST_MESSAGES,
     SEAT_MESSAGES,
@@ -132,6 +132,8 @@ class Session:
         self.table: Table | None = None
         self.member: MemberRecord | None = None
         self.last = ""
+        self.last_text: str | None = None
+        """The text last rendered for this screen: the same object again means nothing changed."""
         self.holding = False
         """While this socket's own message is handled, its new state waits for the reply: a phone
         must hear "accepted" before it sees the next step, whose prompt ids may be the same."""
@@ -207,6 +209,8 @@ class Session:
             return json.dumps({"type": "error", "code": BadToken.code,
                                "message": _(N_("the host removed you from this table; join again with its code"),
                                             table.config.lang)})
+        if self.member is not None and self.member.seat is not None:
+            prerender(table)  # every seat at once, or nothing when they are built already
         return screen_text(table, self.member, host=self.state is SessionState.HOST)
 
     def push(self, force: bool = False) -> None:
@@ -217,6 +221,9 @@ class Session:
         if self.table is not None and self.table.writing:
             return  # a decision not stored yet is never shown: every screen is pushed once it is
         text = self.render()
+        if text is self.last_text and not force:
+            return  # the very message queued last (from the table's render cache): unchanged
+        self.last_text = text
         key = COUNTDOWN.sub("", text).rstrip()
         if force or key != self.last:
             self.last = key
@@ -497,13 +504,12 @@ def prerender(table: Table) -> None:
     """
     if table.game is None:
         return
-    if table.rendered_at != table.version:
-        table.rendered.clear()
-        table.rendered_at = table.version
+    if table.rendered_at != table.version or table.clock() - table.rendered_when > RENDER_SECONDS:
+        table.rendered.clear()  # as messages.rendered does: a countdown ages
+        table.rendered_at, table.rendered_when = table.version, table.clock()
     elif any(key.startswith("seat:") for key in table.rendered):
         return
-    seated = [m for m in table.record.members if m.seat is not None]
-    texts = {m.token: encode(seat_message(table, m.seat, m.name)) for m in seated}
+    texts = seat_texts(table, table.record.members)
     _version, size = table.sizes
     longest = max((len(text.encode()) for text in texts.values()), default=0)
     size = max(size, longest + (-longest % PAD))
@@ -580,6 +586,8 @@ async def _hello(session: Session, sockets: Sockets) -> bool:
         if message.get("text") is None:
             raise BadMessage(N_("send JSON text frames, not binary ones"))
         try:
+            if session.hub.claim is not None:
+                await _take_first(session.hub, message["text"])
             session.hello(message["text"])
         except Remote as remote:
             session.remote = (remote.table_id, message["text"])
@@ -601,6 +609,20 @@ async def _hello(session: Session, sockets: Sockets) -> bool:
             await session.socket.close(code=4401 if isinstance(error, BadToken) else 4400)
         session.state = SessionState.CLOSED
         return False
+
+
+async def _take_first(hub: Hub, text: str) -> None:
+    """In a cluster: the table a hello names, when this process knows of it but does not serve it,
+    is taken (its lease, its stored history) off the event loop before the hello is checked on
+    it; :class:`Remote` when another process serves it. A hello that does not parse is left to
+    :meth:`Session.hello` to refuse."""
+    try:
+        kind, value = check_json(Hello, text, "hello").credential()
+    except Exception:
+        return
+    table_id = hub.table_of(kind, value)
+    if table_id is not None and table_id in hub.dormant:
+        await hub.take(table_id)
 
 
 async def _write(session: Session, closed: asyncio.Event) -> None:
