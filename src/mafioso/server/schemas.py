@@ -282,6 +282,13 @@ WORDS = {
 WHAT = {"message": N_("message"), "hello": N_("hello"), "table form": N_("table form"), "request": N_("request"),
         "query": N_("query")}
 """What was checked, in words (``that message is not valid JSON``)."""
+DECODER = (N_("EOF while parsing a value"), N_("EOF while parsing an object"), N_("EOF while parsing a list"),
+           N_("EOF while parsing a string"), N_("expected `:`"), N_("expected `,` or `}`"), N_("expected `,` or `]`"),
+           N_("key must be a string"), N_("invalid number"), N_("number out of range"), N_("invalid escape"),
+           N_("unexpected end of hex escape"), N_("control character (\\u0000-\\u001F) found while parsing a string"),
+           N_("trailing comma"), N_("trailing characters"), N_("recursion limit exceeded"), N_("expected value"),
+           N_("expected ident"), N_("invalid unicode code point"), N_("lone leading surrogate in hex escape"))
+"""The JSON decoder's reasons (it says them in English), to translate."""
 VALUES = (N_("must be a language code such as en or ru"), N_("numbers must be finite"))
 """Our own validators' words (pydantic hands them back as ``value_error``)."""
 
@@ -299,7 +306,7 @@ def refusal(error: ValidationError, what: str = "message") -> BadMessage:
     where = ".".join(str(part) for part in first["loc"] if not str(part).startswith(("function-", "json-or-python")))
     thing = Words(WHAT.get(what, what))
     if kind == "json_invalid":
-        reason = str(context.get("error", "")).split(" at line")[0]
+        reason = Words(str(context.get("error", "")).split(" at line")[0])  # translated where the catalog knows it
         if where:
             return BadMessage(N_("{where}: is not valid JSON ({reason})"), where=where, reason=reason)
         return BadMessage(N_("that {what} is not valid JSON ({reason})"), what=thing, reason=reason)
