@@ -17,7 +17,7 @@ MISSION = {"id": "m1", "text": "Stay alive.", "goal": {"test": "shot", "who": "l
 HEAVY = {"setup": "trust_no_shadow"}
 
 
-def form(edition: str, players: int, cast: dict[str, int] | None = None, **options: Any) -> Form:
+def form(edition: str, players: int, cast: dict[str, int] | None = None, /, **options: Any) -> Form:
     made: Form = {"edition": edition, "players": players, "options": options}
     if cast is not None:
         made["cast"] = cast

@@ -298,8 +298,9 @@ def raised_templates(path: Path) -> set[str]:
         scopes = isinstance(node, (ast.Raise, ast.Assign)) and (
             isinstance(node, ast.Raise) or any(getattr(t, "id", "") in {"REFUSALS", "template"} for t in node.targets))
         if scopes:
-            found |= {call.args[0].value for call in ast.walk(node) if isinstance(call, ast.Call)
-                      and getattr(call.func, "id", "") == "N_" and isinstance(call.args[0], ast.Constant)}
+            found |= {str(call.args[0].value) for call in ast.walk(node) if isinstance(call, ast.Call)
+                      and getattr(call.func, "id", "") == "N_" and isinstance(call.args[0], ast.Constant)
+                      and isinstance(call.args[0].value, str)}
     return found
 
 
