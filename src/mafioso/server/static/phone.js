@@ -222,18 +222,22 @@ function drawOutcome(msg) {
   ] : []);
 }
 
-/** The secret card. Face down it looks the same for every role (size, colour, words); face up
- * its border takes the team's colour and "Only you know" opens under it. */
+/** The secret card. Face down it looks the same for every role (size, colour, words), and once
+ * the cards are dealt, the same for a phone with no card yet (Blitz deals card by card: a phone
+ * must not show at a glance who has drawn); face up its border takes the team's colour and
+ * "Only you know" opens under it. */
 function drawCard() {
   const c = state && state.card;
   const card = $("card");
-  const open = !!c && cardShown;
+  const dealt = !!state && (!!c || state.stage !== "lobby");
+  const open = dealt && cardShown;
   card.classList.toggle("shown", open);
   card.setAttribute("aria-pressed", String(open));
   card.style.borderColor = open && c ? c.colour : "";
-  $("secret").hidden = !open;
-  if (!c) { patch(card, "none", () => [el("span", {text: t("Your card will appear here.")})]); return; }
+  $("secret").hidden = !open || !c;
+  if (!dealt) { patch(card, "none", () => [el("span", {text: t("Your card will appear here.")})]); return; }
   if (!open) { patch(card, "down", () => [el("span", {class: "face", text: "?"}), el("span", {text: t("Tap to see your secret card")})]); return; }
+  if (!c) { patch(card, "empty", () => [el("span", {text: t("Your card will appear here.")}), el("small", {text: t("Tap to hide")})]); return; }
   patch(card, "up" + JSON.stringify(c), () => [
     el("span", {class: "icon", "aria-hidden": "true", text: c.icon}), el("strong", {class: "role", text: c.name}),
     el("span", {class: "team", text: c.team}), el("p", {text: c.ability}), el("p", {class: "goal", text: c.goal}),
