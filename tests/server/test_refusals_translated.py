@@ -124,6 +124,8 @@ def test_refused_table_forms_come_in_the_forms_language(lang: str, form: dict[st
     assert shown.json()["error"] != english.json()["error"], shown.text
     allowed = json.dumps(form) + edition_names()
     assert not english_left(english.json()["error"], shown.json()["error"], allowed), shown.text
+    from mafioso.server.schemas import FIELDS
+    assert not any(shown.json()["error"].startswith(key + ":") for key in FIELDS), "a field by its label, not its key"
 
 
 @pytest.mark.parametrize("lang", LANGS)

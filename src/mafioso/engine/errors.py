@@ -129,6 +129,18 @@ class Shown:
 
 
 @dataclass(frozen=True, slots=True)
+class FieldName:
+    """A field of a form named in a message: its key in English (``players``, what programs
+    sending the form read), its label, marked elsewhere for the catalog, in other languages."""
+
+    key: str
+    label: str
+
+    def __str__(self) -> str:
+        return self.key
+
+
+@dataclass(frozen=True, slots=True)
 class EditionNames:
     """Editions named in a message: their ids in English, their names on a screen."""
 
