@@ -596,10 +596,15 @@ def test_the_setup_form_speaks_to_people(browser: Any, server: Server) -> None:
 def blitz_deal_looks_alike(phones: list[Any], rng: random.Random) -> None:
     """Blitz deals card by card: while it goes on, a phone that has drawn its card and one that
     has not yet must look the same at a glance (pixel for pixel); tapped, each shows its own.
-    (The phone whose turn it is to draw is asked in the open: whose turn it is is public.)"""
+    Whose turn it is to draw is public, but the two cards drawn are not: the drawing phone keeps
+    them behind the closed question panel until its holder taps it."""
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         asked = [phone for phone in phones if phone.query_selector("#prompts .prompt")]
+        if asked:
+            asked[0].wait_for_selector("#nightq:not([hidden])")
+            assert not asked[0].is_visible("#prompts .prompt"), "the cards drawn show only on a tap"
+            shoot(asked[0], "ru-blitz", "phone-drawing")
         if asked and answer_one(asked[0], rng, playwright_api.Error):
             break
         phones[0].wait_for_timeout(100)
