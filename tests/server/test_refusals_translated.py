@@ -214,7 +214,7 @@ def test_option_refusals_name_the_option_by_its_label(lang: str, edition_id: str
 
 # -- the catalogs ---------------------------------------------------------------------------------
 REFUSALS = {"MafiosoError", "UnknownEdition", "SetupError", "OptionError", "InvalidDecision", "IllegalDecision",
-            "IllegalTarget", "NotYourTurn", "UnknownPrompt", "AlreadyDecided", "GameOver", "Words"}
+            "IllegalTarget", "NotYourTurn", "UnknownPrompt", "AlreadyDecided", "GameOver", "ReplayMismatch", "Words"}
 """The engine's error classes, and the words a message is built of."""
 
 
@@ -373,3 +373,16 @@ def test_setup_refusals_a_form_cannot_reach_are_translated_too(lang: str, name: 
     keys = [option.name for option in edition.options]
     allowed = edition_names() + names_in(edition_id, lang)
     assert_translated(message_of(error, "en", edition), message_of(error, lang, edition), allowed, keys)
+
+
+def test_no_engine_or_edition_error_is_an_f_string() -> None:
+    """Every error the engine and the editions raise on purpose is a template with typed values
+    (so a screen can say it in the person's language): none is an f-string or a plain string."""
+    untyped = []
+    for path in [*sorted((SRC / "engine").glob("*.py")), *sorted((SRC / "editions").glob("*/*.py"))]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) \
+                    and getattr(node.exc.func, "id", "") in REFUSALS - {"Words"} and node.exc.args \
+                    and isinstance(node.exc.args[0], (ast.JoinedStr, ast.Constant)):
+                untyped.append(f"{path.relative_to(SRC)}:{node.lineno}")
+    assert not untyped, untyped
