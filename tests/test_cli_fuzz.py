@@ -39,7 +39,7 @@ SCENARIOS = sorted((ROOT / "scenarios").glob("*/*.yaml"))
 
 NASTY = ["", "0", "1", "-1", "2", "10", "1e999", "-1e999", "NaN", "Infinity", "1.5", "-0", "9" * 30, "9" * 5000,
          "abc", "true", "null", "[]", "{}", "[1]", '"x"', "[" * 50, "[" * 3000, "=", "a=b", "é", "\t", "--json", "-",
-         "ten", "sport", "random", "heuristic", "ru", "auto"]
+         "ten", "sport", "random", "heuristic", "ru", "auto", "²", "1²", "٣"]
 values = st.one_of(st.sampled_from(NASTY), st.integers(-10**6, 10**6).map(str), st.text(max_size=12))
 
 

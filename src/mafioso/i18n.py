@@ -115,7 +115,7 @@ def _format_value(edition: Edition, key: str, value: Any, lang: str, names: Name
     if key == "team" and isinstance(value, str) and value in edition.teams:
         return _(edition.teams[value].name, lang)
     if isinstance(value, dict):  # never a repr: {"4": 6, "9": None} reads "seat 4 → seat 6, seat 9 → nobody"
-        pairs = [[int(k), v] for k, v in value.items() if str(k).isdigit()]
+        pairs = [[int(k), v] for k, v in value.items() if str(k).isdecimal()]
         if len(pairs) == len(value) and _is_pairs(pairs):
             return _pairs(pairs, names, lang)
         return ", ".join(f"{_(str(k), lang)}: {_format_value(edition, str(k), v, lang, names)}" for k, v in value.items())

@@ -694,7 +694,7 @@ def _list(value: Any) -> list[Any]:
 def _lookup(obj: Any, path: str) -> Any:
     for part in path.split("."):
         if isinstance(obj, Mapping):
-            key: Any = int(part) if part.lstrip("-").isdigit() and int(part) in obj else part
+            key: Any = int(part) if part.lstrip("-").isdecimal() and int(part) in obj else part
             obj = obj.get(key)
         else:
             obj = getattr(obj, part)

@@ -20,7 +20,7 @@ import pytest
 
 from tests.console.play import EDITIONS, names
 from tests.console.test_console import dealt_roles
-from tests.server.test_browser import ARGS, CHROMIUM, Server
+from tests.server.browser import ARGS, CHROMIUM, Server
 
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots" / "console"
 TABLET = {"width": 768, "height": 1024}
@@ -230,12 +230,15 @@ def test_a_mixed_table_of_phones_and_hand_played_seats(browser: Any, server: Ser
         phone = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
         phone.on("pageerror", lambda error: errors.append(str(error)))
         phone.goto(link)
-        phone.wait_for_selector("#who:not(:empty)")
+        assert "/p?console=1" in phone.url, "the table's own phone page"
+        phone.wait_for_selector("#game:not([hidden]) #me:not(:empty)")
         phones.append(phone)
+    assert phones[0].inner_text("#card") != "" and "?" in phones[0].inner_text("#card"), "the card face down"
     phones[0].click("#card")
     shoot(phones[0], "mixed-sport-phone-card")
+    phones[0].click("#card")
     rng = random.Random(3)
-    shot = False
+    shot = over_early = False
     for _ in range(3000):
         state = api_state(server, token)
         if state["over"]:
@@ -245,26 +248,45 @@ def test_a_mixed_table_of_phones_and_hand_played_seats(browser: Any, server: Ser
                 shot = True
                 shoot(page, "mixed-sport-waiting")
             for phone in phones:
-                phone.wait_for_timeout(200)
-                buttons = phone.locator("#asks button")
-                count = buttons.count()
-                if count:
-                    shoot(phone, "mixed-sport-phone-question")
-                    try:
-                        buttons.nth(rng.randrange(count)).click(timeout=3000)
-                    except playwright_api.Error:  # the question changed under the finger: look again
-                        continue
-                    phone.wait_for_timeout(100)
+                answer_on_phone(phone, rng, playwright_api)
             page.wait_for_timeout(300)
             continue
+        ended = post_json(server, "/api/console/phone/state", {"token": links[1].split("#c=")[1]})
+        over_early = over_early or ended["outcome"] is not None
         tap(page, state, rng, [], "sport")
     else:
         raise AssertionError("the game did not end")
+    assert not over_early, "a phone said the game was over before the facilitator read its end"
     page.wait_for_selector("#end:not([hidden]) #story li")
     shoot(page, "mixed-sport-end")
-    phones[1].wait_for_selector("#ending:not([hidden])")
+    phones[1].wait_for_selector("#outcome .verdict")
     shoot(phones[1], "mixed-sport-phone-end")
     assert not errors
+
+
+def answer_on_phone(phone: Any, rng: random.Random, playwright_api: Any) -> None:
+    """A phone player's tap: the night question opened from its panel (the same for every role),
+    then one of its buttons."""
+    phone.wait_for_timeout(200)
+    closed = phone.locator("#nightq:not([hidden])[aria-expanded=false]")
+    if closed.count():
+        try:
+            closed.click(timeout=2000)
+        except playwright_api.Error:  # the step ended meanwhile: the panel went away
+            return
+    buttons = phone.locator("#prompts .prompt button:not([disabled])")
+    count = buttons.count()
+    if not count:
+        return
+    shoot(phone, "mixed-sport-phone-question")
+    try:
+        buttons.nth(rng.randrange(count)).click(timeout=3000)
+        go = phone.locator("#prompts .prompt button.go:not([disabled])")
+        if go.count():
+            go.first.click(timeout=3000)
+    except playwright_api.Error:  # the question changed under the finger: look again
+        return
+    phone.wait_for_timeout(100)
 
 
 def test_the_set_up_page_shows_no_game_tools(browser: Any, server: Server) -> None:
@@ -289,6 +311,32 @@ def test_the_set_up_page_sets_the_editions_options(browser: Any, server: Server)
     token = page.evaluate("localStorage.getItem('mafioso.console')")
     roles = [card["role"] for card in post_json(server, "/api/console/grimoire", {"token": token})["grimoire"]]
     assert "Sheriff" in roles and "Detective" not in roles
+
+
+def test_the_set_up_page_follows_the_language_chosen(browser: Any, server: Server) -> None:
+    """The options' labels and choices follow the console's language when it is changed, not the
+    browser's at load time; what was already set stays set."""
+    page = browser.new_context(viewport=TABLET, locale="en-GB").new_page()
+    page.goto(f"{server.url}/console")
+    page.wait_for_selector("#setup:not([hidden]) #edition option", state="attached")
+    page.select_option("#edition", "vendetta")
+    page.wait_for_selector("#options select[data-opt=leader]")
+    leader = "#options label:has(select[data-opt=leader])"
+    english = page.locator(f"{leader} span").inner_text()
+    page.select_option("#options select[data-opt=leader]", label="Sheriff")
+    chosen = page.locator("#options select[data-opt=leader]").input_value()
+    page.select_option("#lang", "pl")
+    page.wait_for_function(f"document.querySelector('{leader} span').textContent !== {json.dumps(english)}")
+    polish = page.locator(f"{leader} span").inner_text()
+    assert polish and polish != english
+    assert page.locator("#options select[data-opt=leader]").input_value() == chosen, "the choice made is kept"
+    shown = page.locator("#options select[data-opt=leader] option:checked").inner_text()
+    assert shown != "Sheriff", "the choice's own words follow the language too"
+    assert page.locator("#start").inner_text() != "Start the game", "the page's words follow the language"
+    assert page.locator("#edition option:checked").get_attribute("value") == "vendetta"
+    shoot(page, "setup-in-polish")
+    page.select_option("#lang", "en")
+    page.wait_for_function(f"document.querySelector('{leader} span').textContent === {json.dumps(english)}")
 
 
 def test_a_vote_entered_by_count_on_the_page(browser: Any, server: Server) -> None:

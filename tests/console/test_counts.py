@@ -79,3 +79,76 @@ def test_vampires_votes_stay_per_voter_and_say_why() -> None:
     assert step.count_max == 0 and "Queen" in step.count_note
     with pytest.raises(OutOfOrder):
         console.enter({"do": "count", "hands": 1, "prompts": [a.prompt for a in step.asks]})
+
+
+def played_by_counts(seed: int) -> Console:
+    """A sport game where every vote the rules count is entered as a count, to its end."""
+    from mafioso.console import Setup
+
+    from .play import names
+
+    console = Console(Setup("sport", names("sport"), seed=seed, options={"best_move": True}))
+    rng = random.Random(seed)
+    for _ in range(3000):
+        step = console.step()
+        if step.kind == "end":
+            return console
+        if step.count_max:
+            console.count(rng.randint(0, step.count_max))
+        else:
+            act(console, rng)
+    raise AssertionError("the game did not end")
+
+
+def counted_game() -> Console:
+    """The first seed whose game has votes entered by count, a re-vote or a lift among them if any."""
+    for seed in range(1, 40):
+        console = played_by_counts(seed)
+        if len(console.counts) >= 2:
+            return console
+    raise AssertionError("no game with two counted votes")
+
+
+def test_a_count_is_a_count_in_the_log_and_the_protocol() -> None:
+    """The engine records a hand per seat, so a count has stand-in voters there; the log and the
+    protocol carry the count as a number, and nothing shows or counts the stand-ins as votes."""
+    import json
+
+    from mafioso.desk import formats
+    from mafioso.desk.errors import FormatError
+    from mafioso.desk.sheet import render_html
+    from mafioso.desk.stats import vote_stats
+    from mafioso.engine import Game
+    from mafioso.server.console import finished_protocol
+
+    console = counted_game()
+    log = console.log()
+    assert log["_counts"] == console.counts and all(type(c["hands"]) is int for c in log["_counts"])
+    assert Game.replay(log).is_over(), "the log still replays (a field starting with _ is a comment)"
+    assert Console.from_json(console.to_json()).counts == console.counts, "rebuilt from the store, the counts stay"
+
+    proto = finished_protocol(console)
+    marked = [(n, c) for n, d in proto.days.items() for c in d.counted]
+    assert len(marked) == len(console.counts)
+    raw = proto.to_json()
+    assert all("counted" in raw["days"][str(n)] for n, _ in marked)
+    again, problems = formats.load_any(json.dumps(raw))
+    assert not problems and again.to_json()["days"] == raw["days"], "checked by replay, the counts kept"
+    from_log, problems = formats.load_any(json.dumps(log))
+    assert not problems and [d.counted for d in from_log.days.values()] == [d.counted for d in proto.days.values()]
+
+    stats = vote_stats(proto)
+    counted_hands = sum(c.hands for _, c in marked if c.nominee is not None)
+    all_hands = sum(len(votes) for d in proto.days.values() for votes in d.votes)
+    assert sum(row["votes"] for row in stats.values()) == all_hands - counted_hands, "stand-ins are nobody's votes"
+    sheet = render_html(proto)
+    assert "a count: who raised a hand is not known" in sheet
+    with pytest.raises(FormatError) as refused:
+        formats.write(proto, "mafiaratings")
+    assert refused.value.field is not None and refused.value.field.endswith(".counted")
+    assert "count of hands" in str(refused.value)
+
+    number, count = next((n, c) for n, c in marked if c.nominee is not None)
+    raw["days"][str(number)]["counted"][0]["hands"] = (count.hands + 1) % 11
+    _, problems = formats.load_any(json.dumps(raw))
+    assert any("hand(s), but the game counts" in str(p) for p in problems), "a count that is not the game's is reported"

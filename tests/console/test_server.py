@@ -87,8 +87,10 @@ def test_phone_seats_see_only_their_own_seat(tmp_path: Path) -> None:
         token = made["token"]
         phones = client.post("/api/console/phones", json={"token": token}).json()["phones"]
         assert [p["seat"] for p in phones] == [2, 5] and all("<svg" in p["qr"] for p in phones)
-        passes = {p["seat"]: p["link"].split("#t=")[1] for p in phones}
-        assert client.get("/console/phone").status_code == 200
+        assert all("/p?console=1#c=" in p["link"] for p in phones), "the table's own phone page"
+        passes = {p["seat"]: p["link"].split("#c=")[1] for p in phones}
+        old_link = client.get("/console/phone", follow_redirects=False)
+        assert old_link.status_code == 307 and old_link.headers["location"] == "/p?console=1"
         for seat, pass_ in passes.items():
             view = client.post("/api/console/phone", json={"token": pass_}).json()["view"]
             assert view["seat"] == seat and view["name"] == names("sport")[seat - 1]
@@ -180,4 +182,39 @@ def test_a_vote_by_count_is_stored_and_a_bad_count_refused_in_polish(tmp_path: P
         assert done["revision"] == state["revision"] + 1
         resumed = client.post("/api/console/state", json={"token": token}).json()["state"]
         assert resumed["entries"] == done["entries"] and "4" in resumed["entries"][-1]
+    store.close()
+
+
+def test_phone_messages_are_padded_alike_and_answers_say_the_same(tmp_path: Path) -> None:
+    """A phone's message is padded to one size for every phone seat (never shrinking), sent
+    uncompressed, and every answer gets the same reply: sizes tell a listener no role."""
+    store = open_store(str(tmp_path / "tables.sqlite3"))
+    with TestClient(create_app(store)) as client:
+        made = client.post("/api/console", json={"setup": {"edition": "sport", "names": list(names("sport")),
+                                                            "seed": 2, "phones": list(range(1, 11))}}).json()
+        passes = [p["link"].split("#c=")[1] for p in
+                  client.post("/api/console/phones", json={"token": made["token"]}).json()["phones"]]
+        seen = 0
+        for _ in range(60):
+            replies = [client.post("/api/console/phone/state", json={"token": pass_},
+                                   headers={"Accept-Encoding": "gzip"}) for pass_ in passes]
+            sizes = {len(reply.content) for reply in replies}
+            assert len(sizes) == 1 and sizes.pop() >= seen, "one size for every seat, never smaller"
+            seen = len(replies[0].content)
+            assert all(reply.headers.get("content-encoding") == "identity" for reply in replies)
+            answers = []
+            for pass_, reply in zip(passes, replies, strict=True):
+                for prompt in reply.json()["prompts"][:1]:
+                    values = [o["value"] for o in prompt["options"]]
+                    choice = values[:max(1, prompt.get("min", 0))] if prompt["kind"] == "choose_many" else (
+                        values[0] if values and prompt["kind"] == "choose" else None)
+                    answers.append(client.post("/api/console/phone/answer",
+                                               json={"token": pass_, "prompt": prompt["id"], "choice": choice}))
+            assert {answer.text for answer in answers if answer.status_code == 200} <= {'{"recorded":true}'}
+            if not answers:
+                state = client.post("/api/console/state", json={"token": made["token"]}).json()["state"]
+                entry = pick(state, random.Random(seen))
+                client.post("/api/console/enter", json={"token": made["token"], "revision": state["revision"],
+                                                        "entry": entry})
+        assert seen > 0
     store.close()

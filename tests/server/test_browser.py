@@ -138,14 +138,15 @@ def hidden_cards_alike(phones: list[Any], edition: str) -> None:
         phone.wait_for_selector("#card .face")
         phone.evaluate("window.scrollTo(0, 0)")  # each page as its holder sees it first
     alive = [phone for phone in phones if phone.evaluate("document.querySelector('#game').dataset.out") != "true"]
-    assert all(phone.is_visible("#nightq") for phone in alive), "a secret step shows the closed question panel"
-    assert not any(phone.is_visible("#prompts .prompt") for phone in alive), "the question opens only on a tap"
-    for _ in range(3):  # a step that moves on between two screenshots is no leak: look again
+    for _ in range(6):  # a step that moves on while the screens are taken is no leak: look again at the next one
+        step = same_secret_step(alive)
+        assert step, "a secret step shows the closed question panel on every living phone"
+        assert not any(phone.is_visible("#prompts .prompt") for phone in alive), "the question opens only on a tap"
         screens = [whole_screen(phone) for phone in alive]
-        shots = {hashlib.sha256(screen).hexdigest() for screen in screens}
-        if len(shots) == 1:
+        if same_secret_step(alive, wait=0) == step:
             break
     (SHOTS / edition / "phone-night.png").write_bytes(screens[0])
+    shots = {hashlib.sha256(screen).hexdigest() for screen in screens}
     assert len(shots) == 1, "a phone at night must look the same for every role"
     assert all(phone.is_hidden("#secret") for phone in phones)
     colours = set()
@@ -157,6 +158,19 @@ def hidden_cards_alike(phones: list[Any], edition: str) -> None:
             shoot(phone, edition, "phone-card-shown")
         phone.click("#card")
     assert len(colours) > 1, "shown, the border is the team's colour (the teams differ)"
+
+
+def same_secret_step(phones: list[Any], wait: float = 30) -> str:
+    """The step every phone shows with its closed night question, once they all show the same one
+    (the phase line of the phone's bar); "" if that does not happen within ``wait`` seconds."""
+    deadline = time.monotonic() + wait
+    while True:
+        steps = {phone.inner_text("#phase") if phone.is_visible("#nightq") else "" for phone in phones}
+        if len(steps) == 1 and "" not in steps:
+            return steps.pop()
+        if time.monotonic() >= deadline:
+            return ""
+        phones[0].wait_for_timeout(100)
 
 
 def whole_screen(phone: Any) -> bytes:

@@ -36,6 +36,7 @@ class DaskCluster:
             self.dask: Any = importlib.import_module("distributed")
         except ImportError:  # pragma: no cover - depends on the installation
             raise ClusterError("--cluster needs Dask: pip install 'mafioso[balance]'") from None
+        _check_address(address)
         try:
             self.client: Any = self.dask.Client(address, timeout=timeout, set_as_default=False)
         except (OSError, TimeoutError) as error:
@@ -69,6 +70,25 @@ class DaskCluster:
 
     def close(self) -> None:
         self.client.close()
+
+
+def _check_address(address: str) -> None:
+    """Refuse a malformed address before a client is made: Dask finds it only inside the client's
+    start, and the half-made client then prints a traceback when it is collected 10 s later."""
+    from distributed.comm import registry
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, location = parse_address(address)
+        if scheme not in registry.backends:
+            raise ValueError(f"unknown protocol {scheme!r}")
+        if scheme in ("tcp", "tls"):
+            host, port = parse_host_port(location)
+            if not host or not 0 < int(port) < 65536:
+                raise ValueError("give a host and a port from 1 to 65535")
+    except (ValueError, TypeError) as error:
+        raise ClusterError(f"{address!r} is not a cluster address ({_reason(error)}); "
+                           "give one such as tcp://host:8786") from None
 
 
 def _reason(error: BaseException) -> str:

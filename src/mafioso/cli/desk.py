@@ -218,7 +218,7 @@ def _parts(item: str, count: int, flag: str) -> list[Any]:
     if len(parts) != count:
         raise CommandError(f"{flag} takes {count} parts separated by ':', not {item!r}")
     seat = parts[0].strip()
-    if not seat.isdigit():
+    if not seat.isdecimal():
         raise CommandError(f"{flag}: {seat!r} is not a seat number")
     out: list[Any] = [int(seat)]
     for part in parts[1:]:
@@ -254,7 +254,7 @@ def create(
     stages = {}
     for item in stage or []:
         key, _, value = item.partition("=")
-        if not key.isdigit() or not value:
+        if not key.isdecimal() or not value:
             raise CommandError(f"--stage takes ROUND=STAGE (10=final), not {item!r}")
         stages[int(key)] = value
     pairs = []

@@ -120,19 +120,22 @@ class Facilitator:
     def count(self, raw: str) -> None:
         """The hand vote on screen as a count (``h 4``), where the edition's rules allow it."""
         typed = raw[1:].strip()
-        if not typed.lstrip("-").isdigit():
+        if not typed.lstrip("-").isdecimal():
             raise BadEntry(N_("Type how many hands were raised, as a number."))
         self.console.count(int(typed))
 
     def entry(self, step: Step, ask: Ask | None, raw: str) -> None:
         """Turn what was typed into the console's entry for this step."""
         if step.kind == "learn":
-            seats = [int(word) for word in raw.split()] if raw else []
+            words = raw.split()
+            if not all(word.isdecimal() for word in words):
+                raise BadEntry(N_("Type the players' numbers, with spaces between them."))
+            seats = [int(word) for word in words]
             self.console.learn(str(step.learn_role), seats)
         elif step.kind == "silent":
             self.console.ack()
         elif step.kind == "peek":
-            if not raw.isdigit() or not 1 <= int(raw) <= len(step.roles):
+            if not raw.isdecimal() or not 1 <= int(raw) <= len(step.roles):
                 raise BadEntry(N_("Type the number of an option, from 1 to {count}."), count=len(step.roles))
             self.console.learn(str(step.roles[int(raw) - 1].value), [step.learn_seats[0].value])
         elif ask is not None:
@@ -153,7 +156,7 @@ class Facilitator:
     def undo(self, raw: str) -> None:
         """Undo an entry after a confirmation, and say what changed."""
         words = raw.split()
-        index = int(words[1]) - 1 if len(words) > 1 and words[1].isdigit() else self.console.revision - 1
+        index = int(words[1]) - 1 if len(words) > 1 and words[1].isdecimal() else self.console.revision - 1
         revision = self.console.revision
         if not 0 <= index < revision:
             self.say(_("There is nothing to undo there.", self.lang), "red")
@@ -178,7 +181,7 @@ class Facilitator:
         for number, tool in enumerate(step.tools, 1):
             self.say(f"  {number}: {tool.question}")
         picked = self.read("> ").strip()
-        if not picked.isdigit() or not 1 <= int(picked) <= len(step.tools):
+        if not picked.isdecimal() or not 1 <= int(picked) <= len(step.tools):
             return
         tool = step.tools[int(picked) - 1]
         self.list_options(tool)
@@ -212,9 +215,22 @@ class Facilitator:
 
 def open_console(setup: Setup, store: Path | None) -> Console:
     """The stored console if ``store`` holds one (resuming), else a new one."""
-    if store is not None and store.exists():
-        return Console.from_json(json.loads(store.read_text(encoding="utf-8")))
-    return Console(setup)
+    if store is None or not store.exists():
+        return Console(setup)
+    try:
+        raw = json.loads(store.read_bytes().decode("utf-8-sig"))
+    except OSError as error:
+        raise MafiosoError(f"--store {store}: cannot read it ({error.strerror or type(error).__name__})") from None
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise MafiosoError(f"--store {store}: not a console's store (it is not JSON text)") from None
+    if not isinstance(raw, dict) or not isinstance(raw.get("setup"), dict) or not isinstance(raw.get("entries"), list):
+        raise MafiosoError(f"--store {store}: not a console's store (no set-up and entries in it)")
+    try:
+        return Console.from_json(raw)
+    except ConsoleError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise MafiosoError(f"--store {store}: not a console's store ({type(error).__name__}: {error})") from None
 
 
 def facilitate(

@@ -26,6 +26,7 @@ from mafioso.engine import (
     GM,
     PHASE,
     ROLE_REVEALED,
+    VOTE_TIE,
     AlreadyDecided,
     Event,
     Game,
@@ -183,6 +184,9 @@ class Console:
         self.counted: set[int] = set()
         """The events (by index) of hand votes entered by count: their voters are not known."""
         self.counted_prompts: set[str] = set()
+        self.counts: list[dict[str, Any]] = []
+        """Every hand vote entered by count, as the count it is: ``day``, ``round`` (the ties of
+        the day before it), ``nominee`` (absent for the vote on removing the tied) and ``hands``."""
         self.learned_at = ""
         """The call at which the last role was learned as it woke (its players are awake)."""
         self.acts: dict[str, str] = {}
@@ -383,6 +387,7 @@ class Console:
         if hands > len(prompts):
             raise BadEntry(N_("More hands ({hands}) than players voting now ({count})."), hands=hands, count=len(prompts))
         kept, first = list(self.entries), len(self.game.events)
+        mark = self._count_mark(prompts[0], hands)
         try:
             for number, prompt in enumerate(prompts):
                 self.acts[prompt.id] = prompt.act
@@ -399,7 +404,19 @@ class Console:
         self.eyes_open = True
         self._after_entry()
         self.counted_prompts.update(p.id for p in prompts)
+        self.counts.append(mark)
         self.counted.update(i for i in range(first, len(self.game.events)) if self.game.events[i].kind == "vote.count")
+
+    def _count_mark(self, prompt: Prompt, hands: int) -> dict[str, Any]:
+        """Where a count belongs in the protocol: the day, its voting round (the ties so far that
+        day), the nominee (none: the vote on removing the tied) and the number of hands."""
+        day = self.game.phase.number or 0
+        ties = sum(1 for e in self.game.events if e.kind == VOTE_TIE and e.phase.name == "day" and e.phase.number == day)
+        mark: dict[str, Any] = {"day": day, "round": ties, "hands": hands}
+        nominee = getattr(prompt.data, "nominee", None)
+        if type(nominee) is int:
+            mark["nominee"] = nominee
+        return mark
 
     def _blocker(self) -> str | None:
         """What must be done before any answer: a call to read, a role to learn."""
@@ -542,6 +559,7 @@ class Console:
         self.asked_roles = set()
         self.calls, self.acked, self.window_start = [], 0, 0
         self.counted, self.counted_prompts = set(), set()
+        self.counts = []
         self.learned_at = ""
         self._after_entry()
         dropped: list[Entry] = []
@@ -947,6 +965,14 @@ class Console:
         return _("Hands against {name}: {hands}", self.lang).format(hands=hands, name=self.name(nominee))
 
     # -- a phone seat ------------------------------------------------------------------------
+    def told(self) -> int:
+        """How many of the game's events the table has been told, the step on screen included: a
+        phone shows the public news, the deaths and the end no earlier than the facilitator reads
+        them (a game decided at night still has its calls pretended before its dawn is told)."""
+        if self.step().kind == "end":
+            return len(self.game.events)
+        return self._window()[2]
+
     def phone_view(self, seat: int) -> dict[str, Any]:
         """What a seat's own phone shows: its card, what it was told, its questions (never more:
         built from the seat's observer and its own prompts only)."""
@@ -1006,7 +1032,7 @@ class Console:
 
         tag = prompt_id.split(".")[0]
         names = {"n": "night", "d": "day", "a": "agent", "m": "mafia", "p": "police", "i": "interrogation"}
-        if tag[:1] in names and tag[1:].isdigit():
+        if tag[:1] in names and tag[1:].isdecimal():
             return Phase(names[tag[:1]], int(tag[1:]))
         return Phase(tag)
 
@@ -1048,8 +1074,14 @@ class Console:
         return lines
 
     def log(self) -> dict[str, Any]:
-        """The engine's game log (``mafioso replay`` re-runs it)."""
-        return self.game.log()
+        """The engine's game log (``mafioso replay`` re-runs it). The engine records one hand per
+        seat, so a vote entered by count has stand-in voters there (the first in seat order); the
+        log says so in ``_counts`` (a field the log format keeps as a comment): each such vote
+        as the number it was, for the desk to read back."""
+        log = self.game.log()
+        if self.counts:
+            log["_counts"] = [dict(mark) for mark in self.counts]
+        return log
 
     def to_json(self) -> dict[str, Any]:
         """The set-up and the entries: everything a console is rebuilt from."""

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from mafioso.desk.record import Day, Departure, Header, Moment, Penalty, Protocol
+from mafioso.desk import fields as f
+from mafioso.desk.errors import FormatError
+from mafioso.desk.record import Count, Day, Departure, Header, Moment, Penalty, Protocol
 from mafioso.engine import ELIMINATED, GM, NOMINATION, VOTE_COUNT, VOTE_TIE, Ballot, Decision, Draw, Game
 
 FLOOR_ACTS = {"speech": "speech", "defence": "defence", "vote": "vote", "lift": "lift",
@@ -114,3 +116,19 @@ def penalties(game: Game) -> list[Penalty]:
         else:
             answered = 0
     return found
+
+
+def mark_counts(proto: Protocol, counts: Any, where: str = "_counts") -> None:
+    """Mark on the protocol the votes entered as a number of hands (a console's counts, kept in
+    its game log's ``_counts``): ``[{"day", "round", "nominee" (none for the lift vote), "hands"}]``.
+    The engine recorded stand-in voters for them; the protocol then says only the count is known."""
+    for i, raw in enumerate(f.lst(counts, where, 200)):
+        mark = f.obj(raw, f"{where}[{i}]")
+        unknown = set(mark) - {"day", "round", "nominee", "hands"}
+        if unknown:
+            raise FormatError(f"unknown key {sorted(map(str, unknown))[0]!r}", f"{where}[{i}]")
+        nominee = f.seat(mark["nominee"], f"{where}[{i}].nominee") if mark.get("nominee") is not None else None
+        count = Count(f.integer(mark.get("round", 0), f"{where}[{i}].round", 0, 20), nominee,
+                      f.integer(mark.get("hands"), f"{where}[{i}].hands", 0, 10))
+        proto.day(f.integer(mark.get("day"), f"{where}[{i}].day", 1, 100)).counted.append(count)
+

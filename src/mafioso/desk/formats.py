@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mafioso.desk import mafiaratings, polemica
-from mafioso.desk.capture import protocol_of
+from mafioso.desk.capture import mark_counts, protocol_of
 from mafioso.desk.errors import FormatError
 from mafioso.desk.fields import load_json
 from mafioso.desk.record import FORMAT, Protocol
@@ -47,6 +47,12 @@ def write(proto: Protocol, fmt: str) -> dict[str, Any]:
     """The protocol in format ``fmt``."""
     if fmt not in WRITERS:
         raise FormatError(f"must be one of {', '.join(FORMATS)}, not {fmt!r}", "format")
+    counted = next(((n, d.counted[0]) for n, d in sorted(proto.days.items()) if d.counted), None)
+    if fmt != "mafioso" and counted is not None:  # its voters would be stand-ins written as real hands
+        number, count = counted
+        what = "the vote on removing the tied" if count.nominee is None else f"the vote on seat {count.nominee}"
+        raise FormatError(f"{what} on day {number} was entered as a count of hands, and {fmt} records each "
+                          "voter's hand: export this game in mafioso's format", f"days.{number}.counted")
     return WRITERS[fmt](proto)
 
 
@@ -68,7 +74,30 @@ def check(proto: Protocol) -> tuple[Protocol, list[Problem]]:
     clean.protest, clean.notes = proto.protest, proto.notes
     if proto.stop is not None and result.game.outcome is None:
         clean.stop = proto.stop
-    return clean, result.problems + additions_problems(clean)
+    for number, day in proto.days.items():
+        if day.counted:
+            clean.day(number).counted = list(day.counted)
+    return clean, result.problems + additions_problems(clean) + count_problems(clean)
+
+
+def count_problems(proto: Protocol) -> list[Problem]:
+    """A vote marked as a count must be one the game held, with as many hands as it recorded."""
+    problems = []
+    for number, day in sorted(proto.days.items()):
+        for count in day.counted:
+            if count.nominee is None:
+                held = len(day.lift[1]) if day.lift is not None else None
+                what = "the vote on removing the tied"
+            else:
+                held = (sum(1 for c in day.votes[count.round].values() if c == count.nominee)
+                        if count.round < len(day.votes) else None)
+                what = f"the vote on seat {count.nominee} (round {count.round})"
+            if held is None:
+                problems.append(Problem(f"day {number}", f"{what} is given as a count, but the game holds no such vote"))
+            elif held != count.hands:
+                problems.append(Problem(f"day {number}", f"{what} is given as {count.hands} hand(s), but the game "
+                                                         f"counts {held}"))
+    return problems
 
 
 def additions_problems(proto: Protocol) -> list[Problem]:
@@ -103,9 +132,12 @@ def load_any(data: bytes | str, fmt: str | None = None, name: str = "the file") 
             raise FormatError(f"is a game of {str(raw.get('edition'))[:40]!r}; the judge's desk keeps sport games",
                               "edition")
         try:
-            return protocol_of(Game.replay(raw)), []
+            proto = protocol_of(Game.replay(raw))
         except MafiosoError as error:
             raise FormatError(f"is a game log that does not replay: {error}", "history") from None
+        if "_counts" in raw:  # a console's votes entered as counts: the protocol says only the count is known
+            mark_counts(proto, raw["_counts"])
+        return proto, count_problems(proto)
     fmt = fmt or detect(raw)
     if fmt not in READERS:
         raise FormatError(f"must be one of {', '.join(FORMATS)}, not {fmt!r}", "format")

@@ -56,9 +56,9 @@ def export(proto: Protocol) -> dict[str, Any]:
     players = [_player(proto, seat) for seat in range(1, 11)]
     out: dict[str, Any] = {"version": "1.3", "features": FEATURES, "language": "en", "rules": code,
                            "moderator": {"id": 0, "name": proto.header.judge}, "players": players}
-    if proto.header.game.isdigit():
+    if proto.header.game.isdecimal():
         out["gameNum"] = int(proto.header.game)
-    if proto.header.table.isdigit():
+    if proto.header.table.isdecimal():
         out["tableNum"] = int(proto.header.table)
     if proto.winner is not None:
         out["winner"] = WINNERS[proto.winner]
@@ -184,7 +184,7 @@ def read_rules(raw: Any) -> dict[str, Any]:
     if raw is None:
         return {}
     code = f.text(raw, "rules", 40)
-    if len(code) != len(RULES) or not code.isdigit():
+    if len(code) != len(RULES) or not code.isdecimal():
         raise FormatError(f"must be a code of {len(RULES)} digits, not {f.kind(code)}", "rules")
     options: dict[str, Any] = {}
     for index, (name, values) in enumerate(RULES):

@@ -53,8 +53,8 @@ def export(proto: Protocol) -> dict[str, Any]:
         "started": started.isoformat(timespec="milliseconds"),
         "stage": to_polemica(proto.stop) if proto.stop else {"type": "gameOver", "day": _last_day(proto)},
         "stop": None, "result": RESULTS.get(proto.winner or ""), "comKiller": None,
-        "num": int(proto.header.game) if proto.header.game.isdigit() else None,
-        "table": int(proto.header.table) if proto.header.table.isdigit() else None,
+        "num": int(proto.header.game) if proto.header.game.isdecimal() else None,
+        "table": int(proto.header.table) if proto.header.table.isdecimal() else None,
     }
     proto_options = dict(proto.options)
     out[extension.KEY] = extension.write(proto, proto_options, draw=proto.winner == "draw")

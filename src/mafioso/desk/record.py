@@ -127,6 +127,15 @@ class Award(NamedTuple):
     award: str
 
 
+class Count(NamedTuple):
+    """A vote known only as a number of hands: voting ``round`` of the day (0: the vote, then
+    each re-vote), the ``nominee`` (None: the vote on removing the tied), and the ``hands``."""
+
+    round: int
+    nominee: int | None
+    hands: int
+
+
 @dataclass
 class Day:
     """One day's nominations (in order), votes by voting round, and the lift vote."""
@@ -136,6 +145,15 @@ class Day:
     """Per voting round (0: the vote, then each re-vote): voter -> the nominee they counted for."""
     lift: tuple[tuple[int, ...], tuple[int, ...]] | None = None
     """``(tied, yes)``: the seats the lift vote was about, and who voted to remove them."""
+    counted: list[Count] = field(default_factory=list)
+    """Votes the facilitator entered as a number of hands (the console's count): for these only
+    the count is known, so the voters ``votes`` and ``lift`` name for them stand in for the
+    hands (the first seats in order) and are never shown or counted as anyone's vote."""
+
+    def count_of(self, round_: int, nominee: int | None) -> Count | None:
+        """The count of a vote (``nominee`` None: the lift vote), if it was entered as one."""
+        return next((c for c in self.counted if c.nominee == nominee and (nominee is None or c.round == round_)),
+                    None)
 
     def is_empty(self) -> bool:
         return not (self.nominations or self.votes or self.lift)
@@ -318,7 +336,7 @@ def _penalty_json(penalty: Penalty) -> dict[str, Any]:
 
 
 def _number(key: str, where: str) -> int:
-    if not key.isdigit() or len(key) > 3:
+    if not key.isdecimal() or len(key) > 3:
         raise FormatError(f"keys are day or night numbers, not {key[:20]!r}", where)
     return int(key)
 
@@ -328,6 +346,9 @@ def _day_json(day: Day) -> dict[str, Any]:
                            "votes": [{str(v): c for v, c in sorted(r.items())} for r in day.votes]}
     if day.lift is not None:
         out["lift"] = {"tied": list(day.lift[0]), "yes": list(day.lift[1])}
+    if day.counted:
+        out["counted"] = [{"round": c.round, "hands": c.hands} | ({"nominee": c.nominee} if c.nominee else {"lift": True})
+                          for c in day.counted]
     return out
 
 
@@ -347,7 +368,22 @@ def _day_from(raw: Any, where: str) -> Day:
         lift = f.obj(data["lift"], f"{where}.lift")
         day.lift = (tuple(f.seat(s, f"{where}.lift.tied") for s in f.lst(lift.get("tied"), f"{where}.lift.tied", 10)),
                     tuple(f.seat(s, f"{where}.lift.yes") for s in f.lst(lift.get("yes"), f"{where}.lift.yes", 10)))
+    for i, raw_count in enumerate(f.lst(data.get("counted", []), f"{where}.counted", 40)):
+        day.counted.append(_count_from(raw_count, f"{where}.counted[{i}]"))
     return day
+
+
+def _count_from(raw: Any, where: str) -> Count:
+    """One vote known only as its count: a nominee's, or the lift vote's (``"lift": true``)."""
+    data = f.obj(raw, where)
+    unknown = set(data) - {"round", "nominee", "lift", "hands"}
+    if unknown:
+        raise FormatError(f"unknown key {sorted(map(str, unknown))[0]!r}", where)
+    if (data.get("lift") is True) == ("nominee" in data):
+        raise FormatError("names either the nominee or \"lift\": true", where)
+    nominee = None if data.get("lift") is True else f.seat(data["nominee"], f"{where}.nominee")
+    return Count(f.integer(data.get("round", 0), f"{where}.round", 0, 20), nominee,
+                 f.integer(data.get("hands"), f"{where}.hands", 0, 10))
 
 
 def _night_json(night: Night) -> dict[str, Any]:

@@ -120,9 +120,10 @@ def _left(how: str, phase: str, number: int) -> str:
 def _day_cell(proto: Protocol, day: int, seat: int) -> str:
     record = proto.days[day]
     nominated = next((str(n) for by, n in record.nominations if by == seat), "")
-    hands = [str(votes[seat]) for votes in record.votes if seat in votes]
+    hands = ["?" if record.count_of(r, votes[seat]) else str(votes[seat])  # a count: whose hand is not known
+             for r, votes in enumerate(record.votes) if seat in votes]
     lift = ""
-    if record.lift is not None and seat in record.lift[1]:
+    if record.lift is not None and seat in record.lift[1] and record.count_of(0, None) is None:
         lift = " ⇑"
     vote = " → ".join(hands)
     return f"{nominated or '–'} / {vote or '–'}{lift}"
@@ -166,12 +167,15 @@ def _days(proto: Protocol) -> str:
             count: dict[int, list[int]] = {}
             for voter, candidate in sorted(votes.items()):
                 count.setdefault(candidate, []).append(voter)
-            text = "; ".join(f"{c}: {len(v)} ({', '.join(map(str, v))})" for c, v in count.items())
+            text = "; ".join(f"{c}: {len(v)} (a count: who raised a hand is not known)" if day.count_of(index, c)
+                             else f"{c}: {len(v)} ({', '.join(map(str, v))})" for c, v in count.items())
             lines.append(f"<tr><td>{'Vote' if index == 0 else f'Re-vote {index}'}</td><td class='name'>{text}</td></tr>")
         if day.lift:
             tied, yes = day.lift
+            voters = ("a count: who raised a hand is not known" if day.count_of(0, None)
+                      else ", ".join(map(str, yes)) or "nobody")
             lines.append(f"<tr><td>Lift</td><td class='name'>remove {', '.join(map(str, tied))}? "
-                         f"yes: {len(yes)} ({', '.join(map(str, yes)) or 'nobody'})</td></tr>")
+                         f"yes: {len(yes)} ({voters})</td></tr>")
         blocks.append("".join(lines))
     body = "".join(blocks) or "<tr><td colspan='3'>No day vote.</td></tr>"
     return f"<h2>Voting</h2><table><tr><th>Day</th><th>Round</th><th class='name'>Votes (seat: count, voters)</th></tr>{body}</table>"

@@ -41,6 +41,8 @@ def vote_stats(proto: Protocol) -> dict[int, dict[str, int]]:
             ranked = [*sorted(tally.values(), reverse=True), 0]
             final = index == len(day.votes) - 1 and day.lift is None
             for voter, candidate in votes.items():
+                if day.count_of(index, candidate):
+                    continue  # entered as a count: the voter is a stand-in, the vote nobody's
                 row = stats[voter]
                 row["votes"] += 1
                 black = proto.team(candidate) == "black"
@@ -50,7 +52,7 @@ def vote_stats(proto: Protocol) -> dict[int, dict[str, int]]:
                     row["critical_against_black"] += int(black)
                 if final and candidate in leaving and tally[candidate] == ranked[0] and ranked[0] - ranked[1] == 1:
                     row["decisive"] += 1
-        if day.lift is not None and set(day.lift[0]) <= leaving:
+        if day.lift is not None and set(day.lift[0]) <= leaving and day.count_of(0, None) is None:
             living = len(living_before_vote(proto, number))
             if len(day.lift[1]) == living // 2 + 1:
                 for voter in day.lift[1]:

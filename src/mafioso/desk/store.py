@@ -19,6 +19,7 @@ from typing import Any
 from mafioso.desk.errors import DeskError, TournamentError
 from mafioso.desk.record import Protocol
 from mafioso.desk.tournament import GameEntry, Tournament
+from mafioso.i18n import N_
 from mafioso.paths import default_db_path
 
 SCHEMA = (
@@ -66,7 +67,7 @@ class DeskStore:
     def create(self, tournament: Tournament, seating: list[list[list[str]]]) -> None:
         """Store a new tournament and its seating, at once."""
         if self._rows("SELECT name FROM desk_tournaments WHERE name = ?", (tournament.name,)):
-            raise TournamentError(f"a tournament named {tournament.name!r} exists already", "name")
+            raise TournamentError(N_("a tournament named {name!r} exists already"), "name", name=tournament.name)
         statements: list[tuple[str, tuple[Any, ...]]] = [(
             "INSERT INTO desk_tournaments (name, settings, created) VALUES (?, ?, ?)",
             (tournament.name, json.dumps(tournament.to_json()), time.time()))]
@@ -120,7 +121,7 @@ class DeskStore:
         the seating must name the same players in the same seats, and cards need a tournament
         whose rules have them. Returns the version stored."""
         if not new and not reason.strip():
-            raise TournamentError("say why the game is corrected", "reason")
+            raise TournamentError(N_("say why the game is corrected"), "reason")
         tour = self.tournament(name)
         players = self.seating(name).get((round_, table))
         if players is None:
@@ -139,7 +140,7 @@ class DeskStore:
     def cancel(self, name: str, round_: int, table: int, reason: str) -> int:
         """Cancel a table's game (it stops counting; its versions stay): the version stored."""
         if not reason.strip():
-            raise TournamentError("say why the game is cancelled", "reason")
+            raise TournamentError(N_("say why the game is cancelled"), "reason")
         game = next((g for g in self.games(name) if (g.round, g.table) == (round_, table)), None)
         if game is None:
             self.tournament(name)  # an unknown tournament is named as such

@@ -45,6 +45,7 @@ from mafioso.desk.ratings import RatedGame, rate
 from mafioso.desk.record import Protocol
 from mafioso.desk.scoring import GROUPS, System, load
 from mafioso.desk.stats import vote_stats
+from mafioso.i18n import N_
 
 PAIR_POLICIES = {"separate": 1000.0, "avoid": 20.0, "welcome": -20.0, "nothing": 0.0}
 """Cost of seating a pair at one table, by policy (on top of the cost of meeting again)."""
@@ -88,32 +89,36 @@ class Tournament:
     def check(self) -> None:
         """Refuse settings no tournament can be played with, naming the setting."""
         if len(self.players) < 10:
-            raise TournamentError(f"{len(self.players)} players do not fill a table of ten", "players")
+            raise TournamentError(N_("{count} players do not fill a table of ten"), "players", count=len(self.players))
         if len(set(self.players)) != len(self.players):
             twice = sorted({p for p in self.players if self.players.count(p) > 1})[0]
-            raise TournamentError(f"{twice!r} is listed twice", "players")
+            raise TournamentError(N_("{name!r} is listed twice"), "players", name=twice)
         if not 1 <= self.rounds <= 100:
-            raise TournamentError(f"must be from 1 to 100, not {self.rounds}", "rounds")
+            raise TournamentError(N_("must be from 1 to 100, not {rounds}"), "rounds", rounds=self.rounds)
         if self.event_class not in EVENT_CLASSES:
-            raise TournamentError(f"must be one of {', '.join(EVENT_CLASSES)}, not {self.event_class!r}", "event_class")
+            raise TournamentError(N_("must be one of {known}, not {given!r}"), "event_class", known=", ".join(EVENT_CLASSES),
+                                  given=self.event_class)
         for a, b, policy in self.pairs:
             for name in (a, b):
                 if name not in self.players:
-                    raise TournamentError(f"{name!r} is not a player of the tournament", "pairs")
+                    raise TournamentError(N_("{name!r} is not a player of the tournament"), "pairs", name=name)
             if policy not in PAIR_POLICIES:
-                raise TournamentError(f"must be one of {', '.join(PAIR_POLICIES)}, not {policy!r}", "pairs")
+                raise TournamentError(N_("must be one of {known}, not {given!r}"), "pairs", known=", ".join(PAIR_POLICIES),
+                                      given=policy)
         self._check_teams()
 
     def _check_teams(self) -> None:
         where: dict[str, str] = {}
         for team, members in self.teams.items():
             if not team.strip():
-                raise TournamentError("a team needs a name", "teams")
+                raise TournamentError(N_("a team needs a name"), "teams")
             for name in members:
                 if name not in self.players:
-                    raise TournamentError(f"{name!r} of team {team!r} is not a player of the tournament", "teams")
+                    raise TournamentError(N_("{name!r} of team {team!r} is not a player of the tournament"), "teams",
+                                          name=name, team=team)
                 if name in where:
-                    raise TournamentError(f"{name!r} is in two teams, {where[name]!r} and {team!r}", "teams")
+                    raise TournamentError(N_("{name!r} is in two teams, {first!r} and {team!r}"), "teams",
+                                          name=name, first=where[name], team=team)
                 where[name] = team
 
     def new_pass(self) -> str:

@@ -144,7 +144,7 @@ def migrate_choice(prompt: Prompt, choice: Any) -> Any:
     """A format-1 choice in today's form: ``"what:seat"`` strings become :class:`Move` values."""
     if isinstance(choice, str) and choice not in prompt.options:
         what, _, seat = choice.partition(":")
-        move = Move(what, int(seat)) if seat.lstrip("-").isdigit() else Move(what)
+        move = Move(what, int(seat)) if seat.lstrip("-").isdecimal() else Move(what)
         if move in prompt.options:
             return move
     if isinstance(choice, list):

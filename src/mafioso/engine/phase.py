@@ -59,7 +59,7 @@ class Phase(NamedTuple):
         """``"night 2"`` -> ``Phase("night", 2)``; ``"night"`` -> ``Phase("night")``."""
         name, _, rest = text.strip().partition(" ")
         rest = rest.strip()
-        if rest.lstrip("-").isdigit():
+        if rest.lstrip("-").isdecimal():
             return cls(name, int(rest), step)
         return cls(text.strip(), None, step)
 

@@ -55,7 +55,7 @@ def agent_name(seat: int) -> str:
 def seat_of(agent: str) -> int:
     """The seat number of an agent id (``"seat_3"`` -> 3)."""
     prefix, _, number = agent.partition("_")
-    if prefix != "seat" or not number.isdigit():
+    if prefix != "seat" or not number.isdecimal():
         raise InvalidDecision(f"no agent {agent!r}; agents are seat_1 .. seat_N")
     return int(number)
 

@@ -125,7 +125,7 @@ def _mapping_label(value: dict[str, Any], names: dict[int, str], lang: str, edit
     """A mapping as words, never its repr: ``Seat 4 · Anna → Seat 6 · Boris, Seat 9 → nobody``."""
     parts = []
     for key, item in value.items():
-        who = _seat_label(int(key), names, lang) if str(key).isdigit() else _word(key, lang, edition)
+        who = _seat_label(int(key), names, lang) if str(key).isdecimal() else _word(key, lang, edition)
         parts.append(f"{who} → {_option(item, names, lang, edition)['label']}")
     return ", ".join(parts) or _("nobody", lang)
 

@@ -128,7 +128,7 @@ class TooLarge(BadMessage):
 async def _body(request: Request) -> bytes:
     """The request's body, read no further than :data:`MAX_BODY` bytes."""
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY:
+    if declared.isdecimal() and int(declared) > MAX_BODY:
         raise TooLarge(N_("that request is too large"))
     body = b""
     async for chunk in request.stream():

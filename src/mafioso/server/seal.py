@@ -103,7 +103,7 @@ def check_log(log: dict[str, Any]) -> str | None:
         raise SealBroken(f"the sealed deal {spaced(seal['commitment'])} is not the hash of the revealed seed "
                          "with this game's edition, options and seats: the seed or the game was changed")
     seed = game_seed(sealed.secret)
-    if sealed.secret.lstrip("-").isdigit() and log.get("seed") == int(sealed.secret):
+    if sealed.secret.lstrip("-").isdecimal() and log.get("seed") == int(sealed.secret):
         seed = int(sealed.secret)  # ``mafioso play --seed S``: the seed chosen is its own secret
     if log.get("seed") != seed:
         raise SealBroken("the game was not played with the seed drawn from the revealed secret")

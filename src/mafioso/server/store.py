@@ -200,6 +200,19 @@ class Store:
             self._db.commit()
             return rows
 
+    # -- for the server's other modules ------------------------------------------------------
+    def run(self, *statements: tuple[str, tuple[Any, ...]]) -> None:
+        """Run ``statements`` (``?`` placeholders) as one committed transaction, all or nothing.
+
+        For the server's modules that keep tables of their own in this database (the console,
+        the judge's desk): they share this connection, its lock and, on PostgreSQL, its
+        reconnection, instead of reaching into the store's internals."""
+        self._write(*statements)
+
+    def rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """The rows of one query (``?`` placeholders), read under the store's lock."""
+        return self._read(sql, params)
+
     # -- writes ------------------------------------------------------------------------------
     def create_table(self, table: TableRecord) -> None:
         """Store a new table (in the lobby, without members)."""

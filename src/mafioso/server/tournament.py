@@ -33,8 +33,9 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from mafioso.desk import formats, sheet
-from mafioso.desk.errors import DeskError
+from mafioso.desk import formats, scoring, sheet
+from mafioso.desk.errors import DeskError, ScoringError, TournamentError
+from mafioso.desk.record import Protocol
 from mafioso.desk.store import DeskStore
 from mafioso.desk.tournament import (
     GameEntry,
@@ -42,12 +43,15 @@ from mafioso.desk.tournament import (
     as_csv,
     ratings,
     ratings_across,
+    seating,
     sitting_out,
     standings,
     team_standings,
 )
+from mafioso.i18n import N_, _
 from mafioso.server.errors import BadMessage
 from mafioso.server.schemas import check_data, check_json
+from mafioso.server.store import Store
 
 STATIC = Path(__file__).parent / "static"
 NO_STORE = {"Cache-Control": "no-store"}
@@ -108,21 +112,24 @@ class Which(BaseModel):
 
 
 class SharedDesk(DeskStore):
-    """The desk's store over the server store's own connection, each statement (and each write's
-    statements with their commit) under the server store's lock, so the page may read from a
-    worker thread while the event loop writes tables' moves."""
+    """The desk's store over the server store's own connection, through its public
+    :meth:`~mafioso.server.store.Store.run` and :meth:`~mafioso.server.store.Store.rows`: each
+    statement (and each write's statements with their commit) under the server store's lock, so
+    the page may read from a worker thread while the event loop writes tables' moves, and a
+    PostgreSQL connection the store opens again is the desk's too."""
 
-    def __init__(self, connection: Any, placeholder: str, lock: Any) -> None:
-        self._lock = lock
-        super().__init__(connection, placeholder)
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        super().__init__(None, "?")  # the store turns ``?`` into its own placeholder
 
     def _run(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
-        with self._lock:
-            super()._run(statements)
+        self._store.run(*statements)
 
     def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        with self._lock:
-            return super()._rows(sql, params)
+        return self._store.rows(sql, params)
+
+    def close(self) -> None:
+        """The server's store is closed by the server, not by the desk."""
 
 
 def _desk(request: Request) -> DeskStore:
@@ -130,8 +137,7 @@ def _desk(request: Request) -> DeskStore:
     database): it reads and writes through the connection the server already holds."""
     cached: DeskStore | None = getattr(request.app.state, "desk", None)
     if cached is None:
-        store = request.app.state.hub.store
-        cached = SharedDesk(store._db, store._mark, store._lock)  # the server store's connection and lock
+        cached = SharedDesk(request.app.state.hub.store)
         request.app.state.desk = cached
     return cached
 
@@ -318,24 +324,48 @@ async def record_game(request: Request) -> Response:
         body = await _limited_body(request)
         form = check_json(RecordGame, body, "upload")
         if not _read(request, lambda desk: desk.tournament(form.name).pass_ok(form.judge_pass)):
-            raise WrongPass("that is not this tournament's judges' pass")  # before the file is even read
+            raise WrongPass(WRONG_PASS)  # before the file is even read
         proto, problems = formats.load_any(form.protocol, None, "the protocol")
-        if problems:
-            raise Unclean([str(problem) for problem in problems])
-
-        def write(desk: DeskStore) -> int:
-            if not desk.tournament(form.name).pass_ok(form.judge_pass):  # renewed in between
-                raise WrongPass("that is not this tournament's judges' pass")
-            return desk.record(form.name, form.round, form.table, proto, new=not form.correct, reason=form.reason)
-        version = _read(request, write)
     except WrongPass as error:
         return JSONResponse({"error": str(error), "code": "wrong_pass"}, status_code=403, headers=NO_STORE)
+    except Exception as error:
+        return _refused(error)
+    return record_protocol(request, form.name, form.round, form.table, form.judge_pass, proto, form.correct,
+                           form.reason, problems=[str(problem) for problem in problems])
+
+
+WRONG_PASS = N_("that is not this tournament's judges' pass")
+
+
+def record_protocol(request: Request, name: str, round_: int, table: int, judge_pass: str, proto: Protocol,
+                    correct: bool, reason: str, lang: str = "en", problems: list[str] | None = None) -> JSONResponse:
+    """Store a protocol as a table's game (or a corrected version of it) if it replays cleanly
+    and the judges' pass matches: the page's uploads and the facilitator's console both record
+    through here. The answer says what was stored, or why nothing was, in ``lang``."""
+    try:
+        if problems is None:  # a protocol made here (the console's): replayed as an upload is
+            problems = [str(problem) for problem in formats.load_any(json.dumps(proto.to_json()), None,
+                                                                      "the protocol")[1]]
+        if problems:
+            raise Unclean(problems)
+
+        def write(desk: DeskStore) -> int:
+            if not desk.tournament(name).pass_ok(judge_pass):
+                raise WrongPass(WRONG_PASS)
+            return desk.record(name, round_, table, proto, new=not correct, reason=reason)
+        version = _read(request, write)
+    except WrongPass:
+        return JSONResponse({"error": _(WRONG_PASS, lang), "code": "wrong_pass"}, status_code=403, headers=NO_STORE)
     except Unclean as error:
         return JSONResponse({"error": str(error), "code": "unclean", "problems": error.problems[:50]},
                             status_code=400, headers=NO_STORE)
+    except DeskError as error:
+        status = 404 if "no tournament named" in str(error) else 400
+        return JSONResponse({"error": _said(error, lang), "code": "bad_request"}, status_code=status,
+                            headers=NO_STORE)
     except Exception as error:
         return _refused(error)
-    return JSONResponse({"round": form.round, "table": form.table, "version": version, "winner": proto.winner},
+    return JSONResponse({"round": round_, "table": table, "version": version, "winner": proto.winner},
                         headers=NO_STORE)
 
 
@@ -346,7 +376,7 @@ async def cancel_game(request: Request) -> Response:
 
         def write(desk: DeskStore) -> int:
             if not desk.tournament(form.name).pass_ok(form.judge_pass):
-                raise WrongPass("that is not this tournament's judges' pass")
+                raise WrongPass(WRONG_PASS)
             return desk.cancel(form.name, form.round, form.table, form.reason)
         version = _read(request, write)
     except WrongPass as error:
@@ -357,9 +387,118 @@ async def cancel_game(request: Request) -> Response:
                         headers=NO_STORE)
 
 
+MAX_PLAYERS = 1000
+"""Players of a tournament created on the page (the seating of more is a job for the command line)."""
+
+
+class NewTournament(BaseModel):
+    """A tournament created on the page: what ``mafioso tournament create`` takes."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: str = Field(min_length=1, max_length=200, pattern=NAME_PATTERN)
+    players: list[str] = Field(min_length=1, max_length=MAX_PLAYERS)
+    rounds: int = Field(ge=1, le=100)
+    scoring: str = Field(default="fiim", max_length=32)
+    """A preset's id, or ``custom`` with the system's YAML in ``system``."""
+    system: str = Field(default="", max_length=256 * 1024)
+    event_class: str = Field(default="tournament", max_length=32)
+    stages: dict[str, str] = Field(default_factory=dict, max_length=100)
+    pairs: list[list[str]] = Field(default_factory=list, max_length=1000)
+    teams: dict[str, list[str]] = Field(default_factory=dict, max_length=500)
+    seed: int = Field(default=0, ge=0, le=2**32 - 1)
+    cards: bool = True
+    lang: str = Field(default="en", max_length=12)
+
+
+FIELD_WORDS = {"name": N_("Name"), "players": N_("Players"), "rounds": N_("Rounds"), "event_class": N_("Event class"),
+               "pairs": N_("Pair policies"), "teams": N_("Teams"), "system": N_("Scoring system"),
+               "stages": N_("Stages")}
+"""The settings a refusal names, in words (the page's form labels)."""
+
+
+def _said(error: Exception, lang: str) -> str:
+    """A refusal of the page's form in the reader's language: the setting in words, then why."""
+    if isinstance(error, BadMessage):
+        return error.said(lang)
+    if isinstance(error, ScoringError):  # the system file's own field paths, as the command line says them
+        return _("The scoring system is not valid: {reason}", lang).format(reason=str(error))
+    if isinstance(error, DeskError):
+        reason = error.say(lang)
+        field = FIELD_WORDS.get((error.field or "").split(".")[0].split("[")[0])
+        return f"{_(field, lang)}: {reason}" if field else reason
+    return str(error)
+
+
+def new_tournament(form: NewTournament) -> Tournament:
+    """The tournament a form describes, checked as the command line checks it."""
+    if form.scoring == "custom":
+        if not form.system.strip():
+            raise TournamentError(N_("paste the scoring system's YAML, or pick a preset"), "system")
+        system = scoring.load(form.system, "the scoring system")
+    elif form.scoring in scoring.PRESETS:
+        system = scoring.preset(form.scoring)
+    else:
+        raise TournamentError(N_("must be one of {known}, not {given!r}"), "system",
+                              known=", ".join((*scoring.PRESETS, "custom")), given=form.scoring)
+    stages: dict[int, str] = {}
+    for key, value in form.stages.items():
+        if not key.isdigit() or not 1 <= int(key) <= form.rounds or not value.strip():
+            raise TournamentError(N_("a stage is a round from 1 to {rounds} and a name, not {given!r}"), "stages",
+                                  rounds=form.rounds, given=f"{key}={value}")
+        stages[int(key)] = value.strip()
+    pairs: list[tuple[str, str, str]] = []
+    for pair in form.pairs:
+        if len(pair) != 3:
+            raise TournamentError(N_("a pair policy is two players and a policy, not {given!r}"), "pairs",
+                                  given=",".join(pair))
+        pairs.append((pair[0].strip(), pair[1].strip(), pair[2].strip()))
+    players = [name.strip() for name in form.players if name.strip()]
+    teams = {team.strip(): [p.strip() for p in members if p.strip()] for team, members in form.teams.items()}
+    return Tournament(form.name.strip(), players, form.rounds, system, form.event_class, stages, pairs, form.seed,
+                      form.cards, teams=teams)
+
+
+async def create_tournament(request: Request) -> Response:
+    """Create a tournament and its seating from the page, with the checks of ``mafioso tournament
+    create``; the answer carries the judges' pass, shown once (only its digest is stored)."""
+    lang = "en"
+    try:
+        body = await _limited_body(request)
+        lang = _lang_of(body)
+        form = check_json(NewTournament, body, "tournament")
+        tour = new_tournament(form)
+        plan = await run_in_threadpool(seating, tour)  # the Hungarian method: not on the event loop
+        given = tour.new_pass()
+        _read(request, lambda desk: desk.create(tour, plan))
+    except (DeskError, BadMessage) as error:
+        field = error.field if isinstance(error, DeskError) else None
+        return JSONResponse({"error": _said(error, lang), "code": "bad_request", "field": field}, status_code=400,
+                            headers=NO_STORE)
+    except Exception as error:
+        return _refused(error)
+    return JSONResponse({"name": tour.name, "pass": given, "players": len(tour.players), "rounds": tour.rounds,
+                         "tables": tour.tables, "byes": tour.byes, "system": tour.system.label}, headers=NO_STORE)
+
+
+def _lang_of(body: bytes) -> str:
+    """The page's language in a request, read before the request is checked (its refusal speaks it)."""
+    try:
+        lang = json.loads(body).get("lang", "en")
+    except (ValueError, AttributeError, RecursionError):
+        return "en"
+    return lang if isinstance(lang, str) and len(lang) <= 12 else "en"
+
+
+async def systems(request: Request) -> Response:
+    """The scoring presets the page offers, each with its label (name and version)."""
+    return JSONResponse([{"id": ident, "label": scoring.preset(ident).label} for ident in scoring.PRESETS],
+                        headers=NO_STORE)
+
+
 async def _limited_body(request: Request) -> bytes:
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_UPLOAD * 2:
+    if declared.isdecimal() and int(declared) > MAX_UPLOAD * 2:
         raise DeskError("that upload is too large for a protocol")
     body = b""
     async for chunk in request.stream():
@@ -380,4 +519,6 @@ def tournament_routes() -> list[BaseRoute]:
         Route("/api/desk/sheet", protocol_sheet),
         Route("/api/desk/record", record_game, methods=["POST"]),
         Route("/api/desk/cancel", cancel_game, methods=["POST"]),
+        Route("/api/desk/create", create_tournament, methods=["POST"]),
+        Route("/api/desk/systems", systems),
     ]

@@ -153,7 +153,7 @@ def fixed_deal(players: int, options: Mapping[str, Any]) -> dict[int, str] | Non
     deal: dict[int, str] = {}
     for item in _parse_list(raw):
         seat_text, _, cid = item.partition(":")
-        if not seat_text.strip().isdigit() or not 1 <= int(seat_text) <= players:
+        if not seat_text.strip().isdecimal() or not 1 <= int(seat_text) <= players:
             raise SetupError(N_("{option}: {value} must be seat:card with a seat from 1 to {players}"),
                              option=OptionName("card_deal", quoted=False), value=Value(item), players=players)
         seat = int(seat_text)

@@ -34,6 +34,12 @@ const timer = new Timer(seconds => { const n = document.getElementById("clock");
 /** Translate an interface string. @param {string} text */
 const t = text => words[text] || text;
 
+/**
+ * A translated text's {slots} filled in.
+ * @param {string} text @param {Record<string, string | number>} slots
+ */
+const fill = (text, slots) => Object.entries(slots).reduce((out, [k, v]) => out.split(`{${k}}`).join(String(v)), text);
+
 /** @param {string} id @returns {HTMLElement} */
 function $(id) {
   const node = document.getElementById(id);
@@ -142,30 +148,89 @@ function showSection(section) {
 // -- set-up -----------------------------------------------------------------------------------
 async function startSetup() {
   showSection("setup");
-  $("phase").textContent = t("Facilitator's console");
   const info = await (await fetch("/api/info")).json();
   const words = navigator.language.slice(0, 2);
   const known = info.languages.some((/** @type {any} */ l) => l.code === words) ? words : info.default_lang;
-  editions = await (await fetch(`/api/editions?lang=${encodeURIComponent(known)}`)).json();
+  if (document.documentElement.lang !== known) await loadWords(known);
+  $("phase").textContent = t("Facilitator's console");
   const lang = /** @type {HTMLSelectElement} */ ($("lang"));
-  lang.replaceChildren(...info.languages.map((/** @type {any} */ l) => el("option", {value: l.code, text: l.name, selected: l.code === info.default_lang})));
-  const edition = /** @type {HTMLSelectElement} */ ($("edition"));
-  edition.replaceChildren(...editions.map(e => el("option", {value: e.id, text: e.name})));
-  edition.onchange = pickEdition;
+  lang.replaceChildren(...info.languages.map((/** @type {any} */ l) => el("option", {value: l.code, text: l.name, selected: l.code === known})));
+  lang.onchange = changeLanguage;
+  await loadEditions(known);
+  /** @type {HTMLSelectElement} */ ($("edition")).onchange = pickEdition;
   document.querySelectorAll("input[name=roles]").forEach(n => n.addEventListener("change", drawCast));
   $("names").oninput = drawCast;
   $("options").onchange = drawCast;
   pickEdition();
 }
 
+/** The editions with their options' labels and choices in a language; the edition picked stays. @param {string} lang */
+async function loadEditions(lang) {
+  editions = await (await fetch(`/api/editions?lang=${encodeURIComponent(lang)}`)).json();
+  const edition = /** @type {HTMLSelectElement} */ ($("edition"));
+  const picked = edition.value;
+  edition.replaceChildren(...editions.map(e => el("option", {value: e.id, text: e.name, selected: e.id === picked})));
+}
+
+/**
+ * The console's language changed on the set-up form: the page's words, the editions' names, the
+ * options' labels, help and choices, and the cards follow it; what was already set is kept.
+ */
+async function changeLanguage() {
+  const lang = /** @type {HTMLSelectElement} */ ($("lang")).value;
+  const kept = readOptions();
+  const cards = readCast();
+  await loadWords(lang);
+  await loadEditions(lang);
+  $("phase").textContent = t("Facilitator's console");
+  $("options").replaceChildren(...(currentEdition().options || []).map((/** @type {any} */ o) => optionField(o, kept[o.name])));
+  await drawCast(cards);
+}
+
+/**
+ * For sport, the tables of the server's tournaments: picking one writes its players in the
+ * names, in its seating's order (a game recorded into that table must name them so).
+ */
+async function offerTournamentTables() {
+  const box = $("seat-from");
+  box.hidden = true;
+  if (currentEdition().id !== "sport") return;
+  /** @type {any[]} */
+  let all = [];
+  try { all = await (await fetch("/api/desk/tournaments")).json(); } catch { all = []; }
+  if (!Array.isArray(all) || !all.length) return;
+  const options = [el("option", {value: "", text: "—"})];
+  /** @type {Record<string, string[]>} */
+  const players = {};
+  for (const tour of all.slice(0, 20)) {
+    const data = await (await fetch(`/api/desk/tournament?name=${encodeURIComponent(tour.name)}`)).json().catch(() => ({}));
+    for (const table of (data.seating || []).filter((/** @type {any} */ x) => x.result === "not_played")) {
+      const key = `${tour.name}\n${table.round}\n${table.table}`;
+      players[key] = table.players;
+      options.push(el("option", {value: key, text: `${tour.name}: ${fill(t("Round {round}, table {table}"), {round: table.round, table: table.table})}`}));
+    }
+  }
+  if (options.length === 1) return;
+  const pick = /** @type {HTMLSelectElement} */ ($("seat-table"));
+  pick.replaceChildren(...options);
+  pick.onchange = () => {
+    const names = players[pick.value];
+    if (!names) return;
+    /** @type {HTMLTextAreaElement} */ ($("names")).value = names.join("\n");
+    drawCast();
+  };
+  box.hidden = false;
+}
+
 function pickEdition() {
+  offerTournamentTables();
   const e = currentEdition();
   const names = /** @type {HTMLTextAreaElement} */ ($("names"));
   const given = names.value.split("\n").filter(n => n.trim());
   if (given.length < e.min || given.length > e.max) {
     names.value = Array.from({length: e.default_players}, (_, i) => `${t("Player")} ${i + 1}`).join("\n");
   }
-  $("options").replaceChildren(...(e.options || []).map(optionField));
+  $("options").replaceChildren(...(e.options || []).map((/** @type {any} */ o) => optionField(o)));
   drawCast();
 }
 
@@ -173,19 +238,20 @@ function pickEdition() {
  * One edition option as a field: its label, a choice among its worded choices (or a number, a
  * yes/no, a text), and one line of help; the value sent back is the option's own.
  * @param {any} o
+ * @param {unknown} [value] the value already set (the form redrawn in another language), else the default
  */
-function optionField(o) {
+function optionField(o, value = o.default) {
   const id = `opt-${o.name}`;
   /** @type {HTMLElement} */
   let input;
   const choices = /** @type {{value: any, label: string}[]} */ (o.choice_labels || []);
   if (choices.length) {
     input = el("select", {id, "data-opt": o.name}, ...choices.map(c => el("option", {value: JSON.stringify(c.value), text: c.label,
-      selected: c.value === o.default})));
+      selected: JSON.stringify(c.value) === JSON.stringify(value)})));
   } else if (typeof o.default === "number") {
-    input = el("input", {id, type: "number", step: "any", "data-opt": o.name, value: o.default, min: o.min ?? undefined, max: o.max ?? undefined});
+    input = el("input", {id, type: "number", step: "any", "data-opt": o.name, value, min: o.min ?? undefined, max: o.max ?? undefined});
   } else {
-    input = el("input", {id, type: "text", "data-opt": o.name, "data-text": "1", value: o.default === null ? "" : String(o.default)});
+    input = el("input", {id, type: "text", "data-opt": o.name, "data-text": "1", value: value === null || value === undefined ? "" : String(value)});
   }
   return el("label", {class: "field"}, el("span", {text: o.label}), input, o.help ? el("small", {class: "hint", text: o.help}) : "");
 }
@@ -218,8 +284,12 @@ function rolesMode() {
   return picked ? picked.value : "dealt";
 }
 
-/** The cards: a role per seat (entered), or how many of each role are in play (learned). */
-async function drawCast() {
+/**
+ * The cards: a role per seat (entered), or how many of each role are in play (learned).
+ * @param {unknown} [kept] the cards already set (the form redrawn in another language): kept where they fit
+ */
+async function drawCast(kept) {
+  const before = Array.isArray(kept) ? /** @type {string[]} */ (kept) : null;
   const box = $("cast");
   const mode = rolesMode();
   const e = currentEdition();
@@ -235,10 +305,11 @@ async function drawCast() {
     const rows = Array.from({length: Math.max(names.length, deal.length)}, (_, i) => i < names.length ? `${i + 1}. ${names[i]}` : t("The extra card"));
     box.replaceChildren(el("h3", {text: t("Each player's card")}), ...rows.map((name, i) => el("label", {class: "field seat-role"},
       el("span", {text: name}),
-      el("select", {"data-seat": i + 1, "aria-label": name}, ...e.roles.map((/** @type {any} */ r) => el("option", {value: r.id, text: r.name, selected: r.id === deal[i]}))))));
+      el("select", {"data-seat": i + 1, "aria-label": name}, ...e.roles.map((/** @type {any} */ r) => el("option", {value: r.id, text: r.name, selected: r.id === (before && before.length === rows.length ? before[i] : deal[i])}))))));
   } else {
     box.replaceChildren(el("h3", {text: t("The cards in play")}), ...e.roles.map((/** @type {any} */ r) => el("label", {class: "field count"},
-      el("span", {text: r.name}), el("input", {type: "number", min: 0, max: 40, "data-role": r.id, value: cast[r.id] || 0}))));
+      el("span", {text: r.name}), el("input", {type: "number", min: 0, max: 40, "data-role": r.id,
+        value: before ? before.filter(x => x === r.id).length : cast[r.id] || 0}))));
   }
 }
 
@@ -502,12 +573,15 @@ function narrate(step) {
 /** @param {State} next */
 function renderEnd(next) {
   showSection("end");
+  $("phase").textContent = t("Game over");
   const lines = next.step.script;
   const ending = lines.length ? lines[lines.length - 1] : null;
   $("end-script").replaceChildren(...said(lines.slice(0, -1)));
   $("winners").textContent = ending ? ending.text : "";
   $("story").replaceChildren(...(next.story || []).map(line => el("li", {text: line})));
   $("show-protocol").hidden = next.edition !== "sport";
+  $("download-protocol").hidden = next.edition !== "sport";
+  $("open-record").hidden = next.edition !== "sport";
   if (voiceOn && spokenKey !== "end") { spokenKey = "end"; speak(lines.filter(line => line.kind !== "show").map(line => line.text), next.lang); }
 }
 
@@ -530,6 +604,93 @@ async function showProtocol() {
     box.replaceChildren(frame);
   } catch (error) {
     complain(String(/** @type {Error} */ (error).message));
+  }
+}
+
+/** The protocol as a file (mafioso's protocol format): a game recorded later, or kept on its own. */
+async function downloadProtocol() {
+  if (!token) return;
+  try {
+    const data = await post("/api/console/protocol", {token});
+    const blob = new Blob([JSON.stringify(data.protocol.json, null, 1)], {type: "application/json"});
+    el("a", {href: URL.createObjectURL(blob), download: "mafioso-protocol.json"}).click();
+  } catch (error) {
+    complain(String(/** @type {Error} */ (error).message));
+  }
+}
+
+/** @type {Record<string, any>} */
+let seatings = {};
+
+/** The form to record this sport game into a tournament of the server's desk. */
+async function openRecord() {
+  const form = $("record");
+  form.hidden = false;
+  $("record-result").replaceChildren();
+  try {
+    const all = await (await fetch("/api/desk/tournaments")).json();
+    const pick = /** @type {HTMLSelectElement} */ ($("record-tournament"));
+    pick.replaceChildren(...all.map((/** @type {any} */ x) => el("option", {value: x.name, text: x.name})));
+    if (!all.length) {
+      $("record-result").replaceChildren(el("p", {class: "error", text: t("No tournament on this server yet: create one on the tournament page.")}));
+      return;
+    }
+    await pickTournament();
+    form.scrollIntoView({block: "start"});
+  } catch (error) {
+    complain(String(/** @type {Error} */ (error).message));
+  }
+}
+
+/** The tournament's tables, the first one still to play picked; each names its players. */
+async function pickTournament() {
+  const name = /** @type {HTMLSelectElement} */ ($("record-tournament")).value;
+  const data = await (await fetch(`/api/desk/tournament?name=${encodeURIComponent(name)}&lang=${encodeURIComponent(state ? state.lang : "en")}`)).json();
+  seatings = {};
+  const tables = /** @type {any[]} */ (data.seating || []);
+  const next = tables.find(x => x.result === "not_played");
+  $("record-table").replaceChildren(...tables.map(x => {
+    const key = `${x.round}/${x.table}`;
+    seatings[key] = x;
+    return el("option", {value: key, selected: x === next,
+      text: fill(t("Round {round}, table {table}"), {round: x.round, table: x.table}) + (x.result === "not_played" ? "" : ` (${t("recorded")})`)});
+  }));
+  showSeating();
+}
+
+/** The seating of the table picked beside this game's players: a difference is shown before it is sent. */
+function showSeating() {
+  const picked = seatings[/** @type {HTMLSelectElement} */ ($("record-table")).value];
+  const box = $("record-seating");
+  if (!picked || !state) { box.replaceChildren(); return; }
+  const differ = picked.players.map((/** @type {string} */ p, /** @type {number} */ i) => p === state?.names[i] ? null :
+    fill(t("seat {seat}: {here} here, {there} in the seating"), {seat: i + 1, here: state?.names[i] || "", there: p})).filter((/** @type {any} */ x) => x);
+  box.textContent = differ.length ? fill(t("This table's seating names other players: {list}"), {list: differ.join("; ")})
+    : t("The seating matches this game's players.");
+  box.classList.toggle("error", differ.length > 0);
+}
+
+/** Send it; what the desk says (stored, or every rule the protocol breaks) is shown. @param {Event} event */
+async function sendRecord(event) {
+  event.preventDefault();
+  if (!token) return;
+  const [round, table] = /** @type {HTMLSelectElement} */ ($("record-table")).value.split("/").map(Number);
+  const out = $("record-result");
+  try {
+    const data = await post("/api/console/record", {token, name: /** @type {HTMLSelectElement} */ ($("record-tournament")).value,
+      round, table, pass: /** @type {HTMLInputElement} */ ($("record-pass")).value, judge: /** @type {HTMLInputElement} */ ($("record-judge")).value,
+      correct: /** @type {HTMLInputElement} */ ($("record-correct")).checked, reason: /** @type {HTMLInputElement} */ ($("record-reason")).value});
+    out.replaceChildren(el("p", {class: "ok", text: fill(t("Recorded: round {round}, table {table}."), {round: data.round, table: data.table})}),
+      el("a", {href: `/tournament?name=${encodeURIComponent(/** @type {HTMLSelectElement} */ ($("record-tournament")).value)}&lang=${encodeURIComponent(state ? state.lang : "en")}`,
+        text: t("Open the tournament's standings"), target: "_blank"}));
+    const picked = /** @type {HTMLSelectElement} */ ($("record-table")).value;
+    await pickTournament();
+    /** @type {HTMLSelectElement} */ ($("record-table")).value = picked;  // the table just recorded stays picked
+    showSeating();
+  } catch (error) {
+    const data = /** @type {any} */ (error).data || {};
+    out.replaceChildren(el("p", {class: "error", text: fill(t("Nothing was stored: {why}"), {why: String(/** @type {Error} */ (error).message)})}),
+      ...(data.problems ? [el("ul", {}, ...data.problems.map((/** @type {string} */ p) => el("li", {text: p})))] : []));
   }
 }
 
@@ -652,6 +813,12 @@ async function main() {
   $("voice").setAttribute("aria-pressed", String(voiceOn));
   $("download-log").onclick = downloadLog;
   $("show-protocol").onclick = showProtocol;
+  $("download-protocol").onclick = downloadProtocol;
+  $("open-record").onclick = openRecord;
+  $("record").addEventListener("submit", sendRecord);
+  $("record-tournament").onchange = pickTournament;
+  $("record-table").onchange = showSeating;
+  $("record-correct").onchange = () => { $("record-reason-box").hidden = !/** @type {HTMLInputElement} */ ($("record-correct")).checked; };
   $("new-table").onclick = () => { localStorage.removeItem(KEY); token = null; state = null; startSetup(); };
   const fromLink = new URLSearchParams(location.hash.slice(1)).get("t");
   if (fromLink) { localStorage.setItem(KEY, fromLink); history.replaceState(null, "", "/console"); }

@@ -1,6 +1,7 @@
 // @ts-check
 // The phone: join by code and name, then the secret card, prompts, private results, the end.
 import {$, t, el, setText, patch, keyed, banner, post, connect, promptForm, promptKey, loadText, deadline, clockText} from "./common.js";
+import {consoleSeat, consoleLink} from "./console-link.js";
 
 /** @typedef {import("./wire").State} State */
 /** @typedef {import("./wire").Message} Message */
@@ -85,7 +86,7 @@ function remember(token, code) {
 /** @param {string} token */
 function start(token) {
   if (link) link.stop();
-  link = connect({seat: token}, receive, up => {
+  link = (consoleSeat() ? consoleLink : connect)({seat: token}, receive, up => {  // a console's seat: its own link
     setText($("status"), up ? "" : t("Reconnecting…"));
     answered.clear();  // an answer sent just before a disconnect may not have arrived: ask again
   }, true);
@@ -268,4 +269,5 @@ function answer(p, choice) {
 
 const token = localStorage.getItem(KEY);
 const stored = localStorage.getItem(CODE);
-if (token && (!urlCode() || !stored || stored === urlCode())) { loadText(document.documentElement.lang); start(token); } else startJoin("");
+if (consoleSeat()) start(consoleSeat());  // a seat of a mixed table, from the facilitator's console
+else if (token && (!urlCode() || !stored || stored === urlCode())) { loadText(document.documentElement.lang); start(token); } else startJoin("");

@@ -102,6 +102,77 @@ async function showList() {
   }
 }
 
+const POLICIES = () => ({separate: t("separate"), avoid: t("avoid"), welcome: t("welcome"), nothing: t("nothing")});
+
+/** The list's form to create a tournament, with the server's scoring presets and the event classes in words. */
+async function setUpCreate() {
+  const systems = await getJson("/api/desk/systems");
+  $("csystem").replaceChildren(...systems.map((/** @type {any} */ s) => el("option", {value: s.id, text: s.label})),
+    el("option", {value: "custom", text: t("A system of your own (YAML)")}));
+  $("cclass").replaceChildren(...["club", "tournament", "elite"].map(c => el("option", {value: c, text: eventClass(c), selected: c === "tournament"})));
+  $("cpairshelp").textContent = t("Pair policies (optional): player, player, policy, one a line; policies: {policies}",
+    {policies: Object.values(POLICIES()).join(", ")});
+  $("csystem").addEventListener("change", () => {
+    $("cyamlbox").hidden = /** @type {HTMLSelectElement} */ ($("csystem")).value !== "custom";
+  });
+  $("createform").addEventListener("submit", e => { createTournament(/** @type {SubmitEvent} */ (e)); });
+}
+
+/** @param {string} id */
+const lines = id => /** @type {HTMLTextAreaElement} */ ($(id)).value.split("\n").map(x => x.trim()).filter(x => x);
+
+/** The form as the server takes it (``mafioso tournament create``'s settings). */
+function createForm() {
+  const words = /** @type {Record<string, string>} */ (POLICIES());
+  const policy = (/** @type {string} */ w) => Object.keys(words).find(k => words[k] === w.toLowerCase() || k === w.toLowerCase()) || w;
+  /** @type {Record<string, string>} */
+  const stages = {};
+  for (const line of lines("cstages")) { const [round, ...rest] = line.split("="); stages[round.trim()] = rest.join("=").trim(); }
+  /** @type {Record<string, string[]>} */
+  const teams = {};
+  for (const line of lines("cteams")) {
+    const [team, ...rest] = line.split("=");
+    teams[team.trim()] = rest.join("=").split(",").map(x => x.trim()).filter(x => x);
+  }
+  const pairs = lines("cpairs").map(line => {
+    const parts = line.split(",").map(x => x.trim());
+    return parts.length === 3 ? [parts[0], parts[1], policy(parts[2])] : parts;
+  });
+  return {
+    name: /** @type {HTMLInputElement} */ ($("cname")).value.trim(), players: lines("cplayers"),
+    rounds: Number(/** @type {HTMLInputElement} */ ($("crounds")).value),
+    scoring: /** @type {HTMLSelectElement} */ ($("csystem")).value, system: /** @type {HTMLTextAreaElement} */ ($("cyaml")).value,
+    event_class: /** @type {HTMLSelectElement} */ ($("cclass")).value, stages, pairs, teams,
+    cards: /** @type {HTMLInputElement} */ ($("ccards")).checked, lang,
+  };
+}
+
+/** Create it; the judges' pass is shown once, to be written down. @param {SubmitEvent} event */
+async function createTournament(event) {
+  event.preventDefault();
+  const out = $("createresult");
+  const button = /** @type {HTMLButtonElement} */ (document.querySelector("#createform .go"));
+  button.disabled = true;
+  try {
+    const r = await fetch("/api/desk/create", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(createForm())});
+    const data = await r.json().catch(() => ({error: t("The server did not answer; try again.")}));
+    if (!r.ok) {
+      out.replaceChildren(el("p", {class: "no", text: t("Nothing was stored: {why}", {why: data.error || t("Refused.")})}));
+      return;
+    }
+    const link = "?name=" + encodeURIComponent(data.name) + (lang !== "en" ? "&lang=" + encodeURIComponent(lang) : "");
+    out.replaceChildren(
+      el("p", {class: "ok", text: t("{name}: {players} players, {rounds} rounds of {tables} tables, scored by {system}.",
+        {name: data.name, players: data.players, rounds: data.rounds, tables: data.tables, system: data.system})}),
+      el("p", {}, t("The judges' pass, shown only now: write it down."), " ", el("code", {id: "newpass", text: data.pass})),
+      el("p", {}, el("a", {href: link, text: t("Open the tournament")})));
+    /** @type {HTMLFormElement} */ ($("createform")).reset();
+    await showList();
+  } finally {
+    button.disabled = false;
+  }
+}
+
 async function load() {
   const name = params.get("name") || "";
   const query = "name=" + encodeURIComponent(name) + (state.after ? "&round=" + state.after : "");
@@ -390,6 +461,7 @@ async function main() {
   if (lang !== "en") document.querySelector("#brand a")?.setAttribute("href", "/tournament?lang=" + encodeURIComponent(lang));
   if (!params.get("name")) {
     await showList().catch(e => banner(String(e.message || e)));
+    await setUpCreate().catch(e => banner(String(e.message || e)));
     return;
   }
   wire();
