@@ -36,7 +36,7 @@ def test_narration_names_the_seats_and_opens_with_a_capital() -> None:
     out = Event(0, "seat.eliminated", PUBLIC, {"seat": 4, "how": "voted"})
     assert narrate(SPORT, out) == "Seat 4 is voted out of the game."
     assert narrate(SPORT, out, names=NAMES) == "Anna (seat 4) is voted out of the game."
-    assert narrate(SPORT, out, "ru", NAMES) == "Игрок Anna (№4) выбывает из игры по итогам голосования."
+    assert narrate(SPORT, out, "ru", NAMES) == "Anna (№4) выбывает из игры по итогам голосования."
 
 
 def test_a_vote_count_names_who_raised_a_hand_not_a_number() -> None:

@@ -130,8 +130,10 @@ def _format_value(edition: Edition, key: str, value: Any, lang: str, names: Name
     return str(value)
 
 
-def format_claims(edition: Edition, claims: list[Any], lang: str = "en", names: Names | None = None) -> str:
-    """Claims as words: ``seat 3: Sheriff; Anna (seat 7): black``."""
+def format_claims(edition: Edition, claims: list[Any], lang: str = "en", names: Names | None = None,
+                  speaker: int | None = None) -> str:
+    """Claims as words: ``seat 3: Sheriff; Anna (seat 7): black``; a claim the ``speaker`` makes
+    about themselves reads ``I am Sheriff`` (their name is already at the head of the line)."""
     parts = []
     for claim in claims:
         if not isinstance(claim, dict) or "seat" not in claim:
@@ -145,6 +147,9 @@ def format_claims(edition: Edition, claims: list[Any], lang: str = "en", names: 
         else:
             shown = _(str(value), lang)
         who = claim["seat"]
+        if speaker is not None and who == speaker:
+            parts.append(_("I am {value}", lang).format(value=shown))
+            continue
         seat = seat_words(who, names, lang) if type(who) is int else str(who)
         parts.append(_("{seat}: {value}", lang).format(seat=seat, value=shown))
     return "; ".join(parts) if parts else _("nothing", lang)
@@ -176,6 +181,9 @@ def narrate(edition: Edition, event: Event, lang: str = "en", names: Names | Non
         return None
     params = _Params({k: _format_value(edition, k, v, lang, names) for k, v in event.data.items()})
     params.setdefault("phase", phase_name(event.phase, lang, edition))
+    claims, speaker = event.data.get("claims"), event.data.get("seat")
+    if isinstance(claims, list) and type(speaker) is int and edition.format_value("claims", claims, lang) is None:
+        params["claims"] = format_claims(edition, claims, lang, names, speaker)  # "Anna says: I am the Rat"
     return _filled(_(template, lang), params)
 
 

@@ -3,7 +3,10 @@ another edition; every old screen is told where to go, and old passes keep leadi
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
+from contextlib import closing
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,7 +21,7 @@ from mafioso.server.store import open_store
 from mafioso.server.tables import Table, is_bot
 from mafioso.server.ws import pad_frame
 from tests.server.conftest import FakeClock, play_out, seated_table
-from tests.server.helpers import deal, join_all, new_table, play_over_sockets, receive_until, state_of
+from tests.server.helpers import deal, hello, join_all, new_table, play_over_sockets, receive_until, state_of
 
 
 @pytest.fixture
@@ -127,3 +130,57 @@ def test_play_again_is_refused_with_reasons(client: TestClient) -> None:
         phone.receive_json()
         phone.send_text(pad_frame({"type": "again", "edition": "sport", "players": 10}))
         assert receive_until(phone, lambda m: m.get("type") == "error")["code"] == "bad_message"
+
+
+def _stored(path: str) -> tuple[list[str], int]:
+    """The stored tables' ids and the number of stored members, read straight from the file."""
+    with closing(sqlite3.connect(path)) as db:
+        tables = sorted(row[0] for row in db.execute("SELECT id FROM tables"))
+        members = db.execute("SELECT COUNT(*) FROM members").fetchone()[0]
+    return tables, int(members)
+
+
+def test_play_again_is_stored_in_one_transaction(tmp_path: Path, clock: FakeClock) -> None:
+    """A write that fails in the middle of Play again (the third new member: a real SQLite
+    trigger aborts it, as a full disk would) leaves the old table as it was, stored and in
+    memory, and no part of the new one; once the store writes again, Play again works."""
+    path = str(tmp_path / "tables.db")
+    seeds = iter(range(1, 1_000_000))
+    hub = Hub(open_store(path), clock, seeds=lambda: next(seeds), min_step_seconds=0)
+    old = finished(hub, clock, bots=2)
+    before = _stored(path)
+    with closing(sqlite3.connect(path)) as db:
+        db.execute(f"CREATE TRIGGER full_disk BEFORE INSERT ON members WHEN NEW.joined = 3 "
+                   f"AND NEW.table_id != '{old.id}' BEGIN SELECT RAISE(ABORT, 'the disk is full'); END")
+        db.commit()
+    with pytest.raises(sqlite3.DatabaseError, match="the disk is full"):
+        hub.again(old, again(seats="shuffle", lang="ru"))
+    assert _stored(path) == before, "nothing of the new table is stored"
+    assert old.id not in hub.successors and set(hub.tables) == {old.id}
+    assert all(hub.moved(m.token) is None for m in old.record.members), "the old passes still lead to the old table"
+    reopened = Hub(open_store(path), clock, seeds=lambda: next(seeds), min_step_seconds=0)
+    assert reopened.load() == 1 and reopened.get(old.id).stage == "over"  # a restart finds the old table, whole
+
+    with closing(sqlite3.connect(path)) as db:
+        db.execute("DROP TRIGGER full_disk")
+        db.commit()
+    new = hub.again(old, again(seats="shuffle", lang="ru"))
+    assert _stored(path) == (sorted([old.id, new.id]), before[1] + 10)
+    assert new.config.lang == "ru"
+
+
+def test_play_again_can_change_the_language(client: TestClient) -> None:
+    """The host's Play again form sends the language it picked: the new table speaks it, and
+    every screen that follows the table there gets its texts in it."""
+    table = new_table(client, lang="en")
+    tokens = join_all(client, table["code"], 10)
+    deal(client, table["host"], 10)
+    play_over_sockets(client, table["host"], tokens, seed=1)
+    with hello(client, host=table["host"]) as (socket, _state):
+        socket.send_json({"type": "again", "edition": "sport", "players": 10, "step_seconds": 0, "lang": "pl",
+                          "seats": "keep"})
+        moved = receive_until(socket, lambda m: m.get("type") == "moved")
+    state = state_of(client, host=moved["host"])
+    assert state["lang"] == "pl" and state["stage"] == "lobby"
+    follow = state_of(client, seat=tokens[0])
+    assert follow["type"] == "moved" and state_of(client, seat=follow["pass"])["lang"] == "pl", "a phone follows, in Polish"

@@ -111,11 +111,11 @@ def test_the_host_seats_and_removes_bots_in_the_lobby(client: TestClient) -> Non
         screen = [m for m in seen if m.get("type") == "state"][-1]
         assert len(screen["lobby"]) == 10
         bots = [m for m in screen["lobby"] if m["bot"]]
-        assert [b["name"] for b in bots] == ["Bot Ada", "Bot Boris", "Bot Clara"]
+        assert [b["name"] for b in bots] == ["🤖 Ada", "🤖 Boris", "🤖 Clara"]
         assert not any("token" in m for m in screen["lobby"])
         socket.send_json({"type": "remove", "id": bots[0]["id"]})
         screen = receive_until(socket, lambda m: m.get("type") == "state" and len(m["lobby"]) == 9)
-        assert [m["name"] for m in screen["lobby"] if m["bot"]] == ["Bot Boris", "Bot Clara"]
+        assert [m["name"] for m in screen["lobby"] if m["bot"]] == ["🤖 Boris", "🤖 Clara"]
 
 
 def test_a_bots_pass_opens_nothing(hub: Hub) -> None:

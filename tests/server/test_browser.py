@@ -605,3 +605,109 @@ def test_the_setup_form_speaks_to_people(browser: Any, server: Server) -> None:
         assert labels and not [label for label in labels if "_" in label or "[object" in label or not label.strip()], (edition, labels)
         assert not [label for label in labels if label in raw], (edition, "raw option keys", labels)
         assert "docs/" not in host.inner_text("#setup"), edition
+
+
+def blitz_deal_looks_alike(phones: list[Any], rng: random.Random) -> None:
+    """Blitz deals card by card: while it goes on, a phone that has drawn its card and one that
+    has not yet must look the same at a glance (pixel for pixel); tapped, each shows its own.
+    Whose turn it is to draw is public, but the two cards drawn are not: the drawing phone keeps
+    them behind the closed question panel until its holder taps it."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        asked = [phone for phone in phones if phone.query_selector("#prompts .prompt")]
+        if asked:
+            asked[0].wait_for_selector("#nightq:not([hidden])")
+            assert not asked[0].is_visible("#prompts .prompt"), "the cards drawn show only on a tap"
+            shoot(asked[0], "ru-blitz", "phone-drawing")
+        if asked and answer_one(asked[0], rng, playwright_api.Error):
+            break
+        phones[0].wait_for_timeout(100)
+    for _ in range(5):
+        phones[0].wait_for_timeout(300)
+        waiting = [phone for phone in phones if not phone.query_selector("#prompts .prompt")]
+        for phone in waiting:
+            phone.wait_for_selector("#card .face")
+            phone.evaluate("window.scrollTo(0, 0)")
+        screens = [whole_screen(phone) for phone in waiting]
+        if len({hashlib.sha256(screen).hexdigest() for screen in screens}) == 1:
+            break
+    (SHOTS / "ru-blitz").mkdir(parents=True, exist_ok=True)
+    (SHOTS / "ru-blitz" / "phone-deal.png").write_bytes(screens[0])
+    holders: list[bool] = []
+    for phone in waiting:
+        phone.click("#card")
+        holders.append(phone.query_selector("#card .role") is not None)
+        if not holders[-1]:
+            shoot(phone, "ru-blitz", "phone-deal-no-card-yet-tapped")
+        phone.click("#card")
+    assert len({hashlib.sha256(screen).hexdigest() for screen in screens}) == 1, \
+        "during the deal, a phone with a card and one without must look the same"
+    assert any(holders) and not all(holders), f"the comparison saw phones with and without a card: {holders}"
+
+
+def test_a_whole_game_in_russian(browser: Any, server: Server) -> None:
+    """A Russian table (Blitz, 7 seats, one a bot), host and phones, to the end through the pages:
+    axe-core on every page at every stage, the deal's secrecy at a glance, and every screen in
+    Russian (no English verdict, title or button). Screenshots: ``artifacts/screenshots/ru-blitz/``."""
+    rng = random.Random(11)
+    folder, players, found = "ru-blitz", 7, {}
+    context = browser.new_context(viewport=TV, locale="ru-RU")
+    context.add_init_script("localStorage.setItem('mafioso.speak', 'off')")
+    host = context.new_page()
+    host.goto(server.url + "/host")
+    host.wait_for_selector("#lang option[value=ru]", state="attached")
+    host.select_option("#lang", "ru")
+    host.wait_for_function("() => document.querySelector('#setupform button[type=submit]').textContent !== 'Create the table'")
+    host.wait_for_selector("#edition option[value=blitz]", state="attached")
+    host.select_option("#edition", "blitz")
+    host.fill("#players", str(players))
+    shoot(host, folder, "host-setup")
+    found["host setup"] = axe_violations(host)
+    host.evaluate("document.querySelector('#step').min = 0")
+    host.fill("#step", "0.3")
+    host.click("#setupform button[type=submit]")
+    host.wait_for_selector("#code:not(:empty)")
+    code = host.inner_text("#code")
+    host.click("#bot")
+    host.wait_for_selector("#order .botmark")
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, locale="ru-RU").new_page()
+    phone.goto(f"{server.url}/p?code={code}")
+    phone.wait_for_selector("#join:not([hidden])")
+    shoot(phone, folder, "phone-join")
+    found["phone join"] = axe_violations(phone)
+    phones = [join(browser, server, code, name) for name in ["Аня", "Борис", "Вера", "Гоша", "Даша", "Егор"]]
+    host.wait_for_function("() => !document.querySelector('#deal').disabled")
+    shoot(host, folder, "host-lobby")
+    shoot(phones[0], folder, "phone-lobby")
+    found["host lobby"], found["phone lobby"] = axe_violations(host), axe_violations(phones[0])
+    host.click("#deal")
+    host.wait_for_selector("#play:not([hidden])")
+    for each in phones:
+        each.wait_for_selector("#game:not([hidden])")
+    shoot(host, folder, "host-deal")
+    blitz_deal_looks_alike(phones, rng)
+    found["host deal"], found["phone deal"] = axe_violations(host), axe_violations(phones[0])
+    play_until(phones, host, rng, lambda: host.query_selector(".seat.speaking, .seat.answering") is not None
+               or host.query_selector(".winners") is not None)
+    shoot(host, folder, "host-day")
+    shoot(phones[1], folder, "phone-day")
+    found["host day"], found["phone day"] = axe_violations(host), axe_violations(phones[1])
+    phones[0].click("#card")
+    shoot(phones[0], folder, "phone-card-shown")
+    found["phone card"] = axe_violations(phones[0])
+    phones[0].click("#card")
+    play_until(phones, host, rng, lambda: host.query_selector(".winners") is not None, limit=300)
+    host.wait_for_selector("#again-lang option[value=pl]", state="attached")
+    shoot(host, folder, "host-end")
+    phones[0].wait_for_selector("#outcome .verdict")
+    shoot(phones[0], folder, "phone-end")
+    found["host end"], found["phone end"] = axe_violations(host), axe_violations(phones[0])
+    assert not any(found.values()), found
+    verdicts = {each.inner_text("#outcome .verdict") for each in phones}
+    assert verdicts and not verdicts & {"You won!", "You lost."}, verdicts
+    english = ["Play again", "Download the game log", "The story", "Winners:", " won", "Bot "]
+    shown = host.inner_text("body") + "".join(each.inner_text("body") for each in phones)
+    assert not [word for word in english if word in shown], [word for word in english if word in shown]
+    row = host.evaluate("""() => [...document.querySelectorAll('form.again label, form.again button')]
+        .map(n => Math.round(n.getBoundingClientRect().bottom))""")
+    assert len(set(row)) == 1, f"Play again's fields and the log's download stand on one row at 1920x1080: {row}"

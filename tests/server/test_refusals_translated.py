@@ -27,6 +27,8 @@ from mafioso.server.app import create_app
 from mafioso.server.routes import accepted_lang
 from mafioso.server.store import open_store
 from tests.server.helpers import deal, hello, join_all, new_table, receive_until, send, state_of
+from tests.server.setup_refusals import FORMS as SETUP_FORMS
+from tests.server.setup_refusals import direct as setup_direct
 from tests.server.test_hostile_table import BAD
 
 LANGS = ("ru", "pl")
@@ -122,16 +124,20 @@ def test_refused_table_forms_come_in_the_forms_language(lang: str, form: dict[st
     assert shown.json()["error"] != english.json()["error"], shown.text
     allowed = json.dumps(form) + edition_names()
     assert not english_left(english.json()["error"], shown.json()["error"], allowed), shown.text
+    from mafioso.server.schemas import FIELDS
+    assert not any(shown.json()["error"].startswith(key + ":") for key in FIELDS), "a field by its label, not its key"
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("body", [b"[1]", b"\xff\xfe", b'{"edition": "sport", "players": 10, "step_seconds": 1e999}'])
+@pytest.mark.parametrize("body", [b"[1]", b"\xff\xfe", b'{"edition": "sport", "players": 10, "step_seconds": 1e999}',
+                                  b'{"edition":', b'{"edition" "sport"}', b'[1,]', b'{"a": 1} 2', b'"\\q"', b'{"a": [1 2]}',
+                                  b'{"a": "\x01"}', b'{1: 2}', b'"abc', b'[1, 2', b'{"a": 1', b'"\\ud800"', b"tru"])
 def test_unreadable_forms_follow_accept_language(lang: str, body: bytes, fresh: TestClient) -> None:
+    """The JSON decoder's own reason (``EOF while parsing a value``) is translated too."""
     english = fresh.post("/api/tables", content=body).json()["error"]
     shown = fresh.post("/api/tables", content=body, headers={"Accept-Language": f"{lang}-XX;q=0.9, en;q=0.5"})
     assert shown.status_code == 400 and shown.json()["error"] != english, shown.text
-    reason = re.search(r"\(([^)]*)\)$", english)  # Python's JSON decoder says where it stopped, in English
-    assert not english_left(english, shown.json()["error"], reason.group(1) if reason else ""), shown.text
+    assert not english_left(english, shown.json()["error"]), (english, shown.text)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -208,7 +214,7 @@ def test_option_refusals_name_the_option_by_its_label(lang: str, edition_id: str
 
 # -- the catalogs ---------------------------------------------------------------------------------
 REFUSALS = {"MafiosoError", "UnknownEdition", "SetupError", "OptionError", "InvalidDecision", "IllegalDecision",
-            "IllegalTarget", "NotYourTurn", "UnknownPrompt", "AlreadyDecided", "GameOver", "Words"}
+            "IllegalTarget", "NotYourTurn", "UnknownPrompt", "AlreadyDecided", "GameOver", "ReplayMismatch", "Words"}
 """The engine's error classes, and the words a message is built of."""
 
 
@@ -227,7 +233,7 @@ def marked(path: Path) -> set[str]:
 def engine_messages() -> set[str]:
     files = [*sorted((SRC / "engine").glob("*.py")), SRC / "server" / "errors.py",
              *sorted((SRC / "editions").glob("*/*.py"))]
-    messages = set().union(*(marked(path) for path in files))
+    messages = set().union(*(marked(path) for path in files), *(raised_templates(path) for path in SETUP_FILES))
     assert len(messages) >= 30, "the engine's refusals are marked for the catalog"
     return messages
 
@@ -271,3 +277,112 @@ def test_english_texts_of_engine_errors_are_unchanged() -> None:
 ])
 def test_accept_language_picks_the_best_language_with_a_catalog(header: str, lang: str) -> None:
     assert accepted_lang(header, ["en", "pl", "ru"]) == lang
+
+
+# -- the editions' setup refusals ----------------------------------------------------------------
+SETUP_FILES = [SRC / "editions" / "vendetta" / "casting.py", SRC / "editions" / "vampires" / "setup.py",
+               SRC / "editions" / "spytown" / "setup.py", SRC / "editions" / "blitz" / "setup.py",
+               SRC / "editions" / "blitz" / "rules.py", SRC / "editions" / "blitz" / "missions.py"]
+"""Where the editions check a cast and its options before a game."""
+
+
+def raised_templates(path: Path) -> set[str]:
+    """Every message a setup file raises: ``N_("...")`` inside a ``raise``, or in a table of
+    refusals (``REFUSALS = {...}``) or a template chosen just before the raise. A raise with an
+    f-string or a plain string fails: those reach a screen untranslated."""
+    found: set[str] = set()
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) \
+                and getattr(node.exc.func, "id", "") in REFUSALS - {"Words"}:
+            first = node.exc.args[0] if node.exc.args else None
+            assert not isinstance(first, (ast.JoinedStr, ast.Constant)), f"{path.name}:{node.lineno} is not typed"
+        scopes = isinstance(node, (ast.Raise, ast.Assign)) and (
+            isinstance(node, ast.Raise) or any(getattr(t, "id", "") in {"REFUSALS", "template"} for t in node.targets))
+        if scopes:
+            found |= {str(call.args[0].value) for call in ast.walk(node) if isinstance(call, ast.Call)
+                      and getattr(call.func, "id", "") == "N_" and isinstance(call.args[0], ast.Constant)
+                      and isinstance(call.args[0].value, str)}
+    return found
+
+
+def refusal_of(call: Any) -> Any:
+    from mafioso.engine import MafiosoError
+
+    try:
+        call()
+    except MafiosoError as error:
+        return error
+    raise AssertionError("accepted")
+
+
+def test_every_setup_refusal_is_typed_and_provoked() -> None:
+    """Each refusal the editions' setup code can raise is one of the cases below (and no raise
+    there is an f-string): add a check, and this fails until a case provokes it."""
+    from mafioso.server.config import parse_config
+
+    wanted = set().union(*(raised_templates(path) for path in SETUP_FILES))
+    provoked = {refusal_of(lambda f=f: parse_config(f)).words.template for f in SETUP_FORMS.values()}
+    provoked |= {refusal_of(call).words.template for _edition, call in setup_direct().values()}
+    assert len(wanted) >= 60 and not wanted - provoked, sorted(wanted - provoked)
+
+
+CUT = re.compile(r"'[^'\s]*\.\.\.")
+"""A quoted input cut short (``'xxxx...``): the person's own input, not words."""
+
+
+def names_in(edition_id: str, lang: str) -> str:
+    """The edition's role and team names in ``lang``: words a refusal may share with English
+    (``Lamia``, ``mafia`` in Polish), lower-cased too."""
+    from mafioso.i18n import role_name
+
+    edition = find_edition(edition_id)
+    names = [role_name(edition, role, lang) for role in edition.roles]
+    names += [_(team.name, lang) for team in edition.teams.values()]
+    return " ".join(names) + " " + " ".join(names).lower()
+
+
+def assert_translated(english: str, shown: str, allowed: str, option_keys: list[str]) -> None:
+    assert shown != english, shown
+    english, shown = CUT.sub(" ", english), CUT.sub(" ", shown)
+    assert not english_left(english, shown, allowed), (english, shown)
+    unquoted = QUOTED.sub(" ", shown)
+    assert not [key for key in option_keys if "_" in key and key in unquoted], shown  # labels, never keys
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", list(SETUP_FORMS))
+def test_setup_refusals_come_in_the_forms_language(lang: str, name: str, fresh: TestClient) -> None:
+    form = SETUP_FORMS[name]
+    english = fresh.post("/api/tables", json=form)
+    shown = fresh.post("/api/tables", json={**form, "lang": lang})
+    assert english.status_code == shown.status_code == 400, (english.text, shown.text)
+    keys = [option.name for option in find_edition(form["edition"]).options]
+    allowed = json.dumps(form) + edition_names() + names_in(form["edition"], lang)
+    assert_translated(english.json()["error"], shown.json()["error"], allowed, keys)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", list(setup_direct()))
+def test_setup_refusals_a_form_cannot_reach_are_translated_too(lang: str, name: str) -> None:
+    from mafioso.server.errors import message_of
+
+    edition_id, call = setup_direct()[name]
+    edition = find_edition(edition_id)
+    error = refusal_of(call)
+    keys = [option.name for option in edition.options]
+    allowed = edition_names() + names_in(edition_id, lang)
+    assert_translated(message_of(error, "en", edition), message_of(error, lang, edition), allowed, keys)
+
+
+def test_no_engine_or_edition_error_is_an_f_string() -> None:
+    """Every error the engine and the editions raise on purpose is a template with typed values
+    (so a screen can say it in the person's language): none is an f-string or a plain string."""
+    untyped = []
+    for path in [*sorted((SRC / "engine").glob("*.py")), *sorted((SRC / "editions").glob("*/*.py"))]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) \
+                    and getattr(node.exc.func, "id", "") in REFUSALS - {"Words"} and node.exc.args \
+                    and isinstance(node.exc.args[0], (ast.JoinedStr, ast.Constant)):
+                untyped.append(f"{path.relative_to(SRC)}:{node.lineno}")
+    assert not untyped, untyped

@@ -86,22 +86,29 @@ def texts_of(message: Any, field: str = "") -> Iterator[tuple[str, str]]:
         yield field, message
 
 
-def seated(edition: str, players: int, lang: str, seed: int, options: dict[str, Any] | None = None) -> tuple[Table, FakeClock]:
-    """A table of named players, cards dealt, in ``lang``."""
+def seated(edition: str, players: int, lang: str, seed: int, options: dict[str, Any] | None = None,
+           fill: bool = True) -> tuple[Table, FakeClock]:
+    """A table of named players, cards dealt, in ``lang`` (or with ``fill`` off, one seat left
+    empty and nothing dealt)."""
     clock = FakeClock()
     seeds = iter(range(seed, seed + 10_000))
     hub = Hub(open_store(":memory:"), clock, seeds=lambda: next(seeds), min_step_seconds=0)
-    table = hub.create({"edition": edition, "players": players, "step_seconds": 0, "lang": lang,
+    table = hub.create({"edition": edition, "players": players + (0 if fill else 1), "step_seconds": 0, "lang": lang,
                         "options": options or {}})
     for number in range(players):
         table.join(NAMES[number])
-    table.deal([m.joined for m in table.record.members])
+    if fill:
+        table.deal([m.joined for m in table.record.members])
     return table, clock
 
 
 def shown(edition: str, players: int, lang: str, seed: int, options: dict[str, Any] | None = None) -> list[tuple[str, str]]:
     """Every text every screen of a table shows, in order, over a whole random game."""
     table, clock = seated(edition, players, lang, seed, options)
+    return _played(table, clock, seed)
+
+
+def _played(table: Table, clock: FakeClock, seed: int) -> list[tuple[str, str]]:
     rng = random.Random(seed)
     out: list[tuple[str, str]] = []
     for _ in range(20_000):
@@ -261,3 +268,74 @@ def test_every_option_has_a_label_help_and_labelled_choices(lang: str) -> None:
                     if words[field] == english[field] and words[field] not in SAME_WORD[lang]:
                         problems.append(f"{edition.id}.{option.name}: {field} {words[field]!r} untranslated")
     assert not problems, "\n".join(problems[:30])
+
+
+# -- names in Russian and Polish lines ----------------------------------------------------------
+CASED = {
+    "ru": r"против|у|для|от|к|ко|с|со|за|о|об|на|по|перед|над|под|без|между|при|через|среди|вместо|"
+          r"[Ии]грок|игрока|игроку|игроком|игроке|игроков|игроками|[Мм]есто|места",
+    "pl": r"przeciw|przeciwko|dla|od|do|z|ze|za|o|na|po|przed|nad|pod|bez|między|przy|u|wśród|zamiast|"
+          r"[Gg]racz|gracza|graczowi|graczem|[Gg]raczu|graczy|graczami|[Mm]iejsce",
+}
+"""Words after which a Russian or Polish name would have to be declined (and a name is not:
+``против игрока Anna``), or which double the seat's own words (``Игрок Anna (№4)``)."""
+
+
+def _bot_table(edition: str, players: int, lang: str, seed: int, options: dict[str, Any]) -> list[tuple[str, str]]:
+    """:func:`shown` with the last seat a bot's."""
+    table, clock = seated(edition, players - 1, lang, seed, options, fill=False)
+    table.add_bot()
+    table.deal([m.joined for m in table.record.members])
+    return _played(table, clock, seed)
+
+
+def name_problems(texts: list[tuple[str, str]], lang: str, names: list[str]) -> list[str]:
+    """Lines where a name stands after a word that needs a case, a name said twice, or an English
+    word for a bot."""
+    found = []
+    pattern = "|".join(re.escape(name) for name in names)
+    cased = re.compile(rf"(?<!\w)({CASED[lang]})\s+({pattern})(?!\w)")
+    for field, text in dict.fromkeys(texts):
+        if cased.search(text):
+            found.append(f"{field}: {text!r} (a name after {cased.search(text).group(1)!r})")  # type: ignore[union-attr]
+        if any(re.search(rf"(?<!\w){re.escape(name)} \([^)]*\)[^;.,]*: {re.escape(name)} \([^)]*\):", text)
+               for name in names):  # "Greta (№4) говорит: Greta (№4): Крыса"
+            found.append(f"{field}: {text!r} (a name said twice)")
+        if re.search(r"\bBots?\b", text):
+            found.append(f"{field}: {text!r} (an English word for a bot)")
+    return found
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl"])
+@pytest.mark.parametrize("edition", sorted(EDITIONS))
+def test_names_stand_as_they_are_in_russian_and_polish_lines(edition: str, lang: str) -> None:
+    """Names are not declined, so a line puts them where they stay in the nominative (``против:
+    Anna (№4)``), says each once (``Anna (№4) говорит: я — Крыса``), and marks a bot by a symbol."""
+    from mafioso.server.tables import BOT_MARK, BOT_NAMES
+
+    players, options = RICH[edition]
+    names = [*NAMES, *(f"{BOT_MARK} {name}" for name in BOT_NAMES)]
+    problems: list[str] = []
+    for seed in SEEDS[:2]:
+        problems += name_problems(_bot_table(edition, players, lang, seed, options), lang, names)
+    assert not problems, "\n".join(sorted(set(problems))[:40])
+
+
+def test_the_name_check_fails_on_declined_doubled_and_english_names() -> None:
+    texts = [("text", "Голосов против игрока Anna (№4): 3."), ("text", "Bot Greta (№4) говорит: я — Крыса."),
+             ("text", "Greta (№4) говорит: Greta (№4): Крыса."), ("text", "Игрок Anna (№4) защищается."),
+             ("text", "Anna (№4) — голосов против: 3."), ("text", "Anna (№4) говорит: я — Крыса.")]
+    found = name_problems(texts, "ru", list(NAMES))
+    assert len({line.split(" (")[0] for line in found}) == 4, found
+    assert not [line for line in found if "голосов против: 3" in line or ("я — Крыса" in line and "Bot" not in line)]
+
+
+@pytest.mark.parametrize("lang, said", [("en", "Greta (seat 4) says: I am Rat; Anna (seat 1): Fed."),
+                                        ("ru", "Greta (№4) говорит: я — Крыса; Anna (№1): Федерал."),
+                                        ("pl", "Greta (nr 4) mówi: ja: Szczur; Anna (nr 1): Federalny.")])
+def test_a_claim_about_oneself_does_not_repeat_the_name(lang: str, said: str) -> None:
+    from mafioso.engine import PUBLIC, Event
+    from mafioso.i18n import narrate
+
+    event = Event(0, "speech", PUBLIC, {"seat": 4, "claims": [{"seat": 4, "is": "rat"}, {"seat": 1, "is": "fed"}]})
+    assert narrate(find_edition("blitz"), event, lang, {4: "Greta", 1: "Anna"}) == said

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from mafioso.engine.errors import ReplayMismatch
+from mafioso.engine.errors import N_, ReplayMismatch, Value
 from mafioso.engine.prompts import Draw
 
 T = TypeVar("T")
@@ -64,7 +64,8 @@ class Chance:
         if self._recorded:
             entry = self._recorded.pop()
             if entry.key != key:
-                raise ReplayMismatch(f"the log's next chance draw is {entry.key!r}, but the game draws {key!r}")
+                raise ReplayMismatch(N_("the log's next chance draw is {recorded}, but the game draws {key}"),
+                                     recorded=Value(entry.key, repr(entry.key)), key=Value(key, repr(key)))
             value = check(entry.value)
         if self._on_draw is not None:
             self._on_draw(Draw(key, _jsonable(value)))
@@ -84,7 +85,8 @@ def _find(items: list[Any], recorded: Any) -> Any:
     for item in items:
         if _jsonable(item) == recorded:
             return item
-    raise ReplayMismatch(f"the recorded draw {recorded!r} is not one of {items!r}")
+    raise ReplayMismatch(N_("the recorded draw {recorded} is not one of {items}"), recorded=Value(recorded, repr(recorded)),
+                         items=Value(items, repr(items)))
 
 
 def _permutation_of(items: list[Any], recorded: Any) -> list[Any]:
@@ -92,6 +94,7 @@ def _permutation_of(items: list[Any], recorded: Any) -> list[Any]:
         return json.dumps(_jsonable(value), sort_keys=True)
 
     if not isinstance(recorded, list) or Counter(map(key, recorded)) != Counter(map(key, items)):
-        raise ReplayMismatch(f"the recorded order {recorded!r} is not an order of {items!r}")
+        raise ReplayMismatch(N_("the recorded order {recorded} is not an order of {items}"),
+                             recorded=Value(recorded, repr(recorded)), items=Value(items, repr(items)))
     by_key = {key(item): item for item in items}
     return [by_key[key(value)] for value in recorded]

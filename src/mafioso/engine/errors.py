@@ -86,6 +86,13 @@ class Values:
         return shown + (" (or pass)" if self.optional else "")
 
 
+def listed(values: Any) -> Values:
+    """Ids listed with commas as they are in English (``mafioso, police``), each in words on a
+    screen (a role's name, a card's name)."""
+    items = tuple(values)
+    return Values(items, text=", ".join(str(item) for item in items) or "none")
+
+
 @dataclass(frozen=True, slots=True)
 class OptionName:
     """An edition option named in a message: its key in English (``'night_seconds'``), its
@@ -119,6 +126,18 @@ class Shown:
 
     def __str__(self) -> str:
         return self.english
+
+
+@dataclass(frozen=True, slots=True)
+class FieldName:
+    """A field of a form named in a message: its key in English (``players``, what programs
+    sending the form read), its label, marked elsewhere for the catalog, in other languages."""
+
+    key: str
+    label: str
+
+    def __str__(self) -> str:
+        return self.key
 
 
 @dataclass(frozen=True, slots=True)

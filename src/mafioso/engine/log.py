@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from mafioso.engine.choices import Move
-from mafioso.engine.errors import InvalidDecision, MafiosoError, ReplayMismatch
+from mafioso.engine.errors import N_, InvalidDecision, MafiosoError, ReplayMismatch, SeatName, Value
 from mafioso.engine.logcheck import validate_log
 from mafioso.engine.prompts import CHANCE, GM, Decision, Draw, Entry, Prompt
 
@@ -59,7 +59,7 @@ def entry_from_json(raw: Any) -> Entry:
     """One history entry from its JSON form."""
     if isinstance(raw, (list, tuple)) and len(raw) == 3 and raw[0] == CHANCE:
         if not isinstance(raw[1], str):
-            raise InvalidDecision(f"a chance draw is ['chance', key, value], not {raw!r}")
+            raise InvalidDecision(N_("a chance draw is ['chance', key, value], not {value}"), value=Value(raw, repr(raw)))
         return Draw(raw[1], raw[2])
     return Decision.from_json(raw)
 
@@ -92,16 +92,16 @@ def replay(log: Mapping[str, Any], *, check: bool = True) -> Game:
             else:
                 game.decide(*entry)
         except MafiosoError as error:
-            raise ReplayMismatch(f"decision {number} (history entry {index}) {entry.to_json()!r} "
-                                 f"was rejected on replay: {error}") from error
+            raise ReplayMismatch(N_("decision {number} (history entry {index}) {entry} was rejected on replay: {error}"),
+                                 number=number, index=index, entry=Value(entry.to_json(), repr(entry.to_json())),
+                                 error=error.words) from error
     if game.chance.unused:
-        raise ReplayMismatch(f"{game.chance.unused} recorded chance draws were never reached on replay")
+        raise ReplayMismatch(N_("{count} recorded chance draws were never reached on replay"), count=game.chance.unused)
     _check_versions(log, game)
     if check and fmt == LOG_FORMAT and log.get("digest") and log["digest"] != game.digest():
-        raise ReplayMismatch(
-            f"the replayed events differ from the recorded ones after {number} decisions "
-            f"({len(game.events)} events, the log says {log.get('events')}): the log was cut short or edited"
-        )
+        raise ReplayMismatch(N_("the replayed events differ from the recorded ones after {number} decisions "
+                                "({events} events, the log says {logged}): the log was cut short or edited"),
+                             number=number, events=len(game.events), logged=str(log.get("events")))
     return game
 
 
@@ -136,7 +136,8 @@ def _match_prompt(game: Game, old: Decision) -> Prompt:
     mine = [p for p in game.awaiting() if p.seat == old.seat]
     if len(mine) == 1:
         return mine[0]
-    raise ReplayMismatch(f"the old prompt {old.prompt!r} of seat {old.seat} matches none of its prompts now")
+    raise ReplayMismatch(N_("the old prompt {prompt} of {seat} matches none of its prompts now"),
+                         prompt=Value(old.prompt, repr(old.prompt)), seat=SeatName(old.seat))
 
 
 def migrate_choice(prompt: Prompt, choice: Any) -> Any:

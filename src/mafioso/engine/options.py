@@ -57,9 +57,10 @@ def shown(value: Any, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
-def json_problem(value: Any, *, int_keys: bool = False) -> str | None:
+def json_problem(value: Any, *, int_keys: bool = False) -> Words | None:
     """Why ``value`` is not plain, bounded JSON data (``None`` if it is).
 
+    The reason is words to translate (``str()`` of it is English).
     Plain means: ``None``, booleans, integers within :data:`MAX_INT`, finite floats, strings, lists
     and mappings with string keys (or integer keys too, with ``int_keys``: YAML has them).
     Bounded means at most :data:`MAX_DEPTH` levels and :data:`MAX_ITEMS` values; the bound also
@@ -68,23 +69,23 @@ def json_problem(value: Any, *, int_keys: bool = False) -> str | None:
     return _problem(value, MAX_DEPTH, [MAX_ITEMS], (str, int) if int_keys else (str,))
 
 
-def _problem(value: Any, depth: int, budget: list[int], keys: tuple[type, ...]) -> str | None:
+def _problem(value: Any, depth: int, budget: list[int], keys: tuple[type, ...]) -> Words | None:
     budget[0] -= 1
     if budget[0] < 0:
-        return f"it holds more than {MAX_ITEMS} values"
+        return Words(N_("it holds more than {count} values"), count=MAX_ITEMS)
     if value is None or isinstance(value, (bool, str)):
         return None
     if isinstance(value, int):
-        return None if abs(value) <= MAX_INT else f"the number {shown(value, 30)} is too large"
+        return None if abs(value) <= MAX_INT else Words(N_("the number {value} is too large"), value=shown(value, 30))
     if isinstance(value, float):
-        return None if math.isfinite(value) else f"{value} is not a finite number"
+        return None if math.isfinite(value) else Words(N_("{value} is not a finite number"), value=str(value))
     if not isinstance(value, (list, tuple, dict)):
-        return f"{type(value).__name__} values are not JSON"
+        return Words(N_("{kind} values are not JSON"), kind=type(value).__name__)
     if depth <= 0:
-        return f"it nests more than {MAX_DEPTH} levels deep"
+        return Words(N_("it nests more than {count} levels deep"), count=MAX_DEPTH)
     if isinstance(value, dict):
         if not all(isinstance(key, keys) and not isinstance(key, bool) for key in value):
-            return "a mapping has a key that is not text"
+            return Words(N_("a mapping has a key that is not text"))
         items = list(value.values())
     else:
         items = list(value)
@@ -184,7 +185,7 @@ class Option:
             return f" up to {_number(self.high)}"
         return ""
 
-    def refuse(self, value: Any, why: str = "") -> OptionError:
+    def refuse(self, value: Any, why: str | Words = "") -> OptionError:
         """The error for a value the option does not take."""
         if why:
             return OptionError(N_("option {option} takes {takes}, not {value} ({why})"), option=OptionName(self.name),
@@ -206,7 +207,7 @@ class Option:
                 "kind": self.kind, "min": self.low, "max": self.high}
 
 
-# Each check returns None for a value the option takes, else an extra reason ("" for none).
+# Each check returns None for a value the option takes, else an extra reason in words ("" for none).
 def _check_choice(option: Option, value: Any) -> str | None:
     # True == 1 and 1.0 == 1: a choice must match in type too (a plain loop: every game checks
     # every option, some editions more than once)
@@ -236,19 +237,23 @@ def _check_number(option: Option, value: Any) -> str | None:
     return None if _within(option, value) else ""
 
 
-def _check_text(option: Option, value: Any) -> str | None:
+def _too_long() -> Words:
+    return Words(N_("longer than {count} characters"), count=MAX_TEXT)
+
+
+def _check_text(option: Option, value: Any) -> Words | str | None:
     if not isinstance(value, str):
         return ""
-    return None if len(value) <= MAX_TEXT else f"longer than {MAX_TEXT} characters"
+    return None if len(value) <= MAX_TEXT else _too_long()
 
 
-def _check_ids(option: Option, value: Any) -> str | None:
+def _check_ids(option: Option, value: Any) -> Words | str | None:
     if isinstance(value, list) and all(isinstance(item, str) for item in value):
-        return None if sum(len(item) + 1 for item in value) <= MAX_TEXT else f"longer than {MAX_TEXT} characters"
+        return None if sum(len(item) + 1 for item in value) <= MAX_TEXT else _too_long()
     return _check_text(option, value)
 
 
-def _check_list(option: Option, value: Any) -> str | None:
+def _check_list(option: Option, value: Any) -> Words | str | None:
     if value == "" and isinstance(value, str):
         return None
     if not isinstance(value, list):

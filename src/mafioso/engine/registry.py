@@ -42,9 +42,11 @@ def find_edition(name: str | Edition) -> Edition:
     try:
         edition = point.load()
     except ImportError as error:
-        raise UnknownEdition(f"edition {name!r} could not be loaded: {error}") from None
+        raise UnknownEdition(N_("edition {edition} could not be loaded: {error}"), edition=Value(name, repr(name)),
+                             error=str(error)) from None
     if not isinstance(edition, Edition) or edition.id != name:
-        raise UnknownEdition(f"the entry point {point.value!r} of edition {name!r} is not that edition")
+        raise UnknownEdition(N_("the entry point {point} of edition {edition} is not that edition"),
+                             point=repr(point.value), edition=Value(name, repr(name)))
     _cache[name] = edition
     return edition
 

@@ -15,6 +15,7 @@ from mafioso.engine.errors import (
     Act,
     Cast,
     EditionNames,
+    FieldName,
     OptionChoices,
     OptionName,
     OptionNames,
@@ -86,6 +87,8 @@ def _slot(value: object, lang: str, edition: Edition | None, names: Names | None
         return ", ".join(_edition_name(edition_id, lang) for edition_id in value.ids) or _("none", lang)
     if isinstance(value, Shown):
         return _(value.words, lang)
+    if isinstance(value, FieldName):
+        return value.key if lang == "en" else _(value.label, lang)
     if isinstance(value, OptionChoices):
         return ", ".join(_option_choice(value.name, c, lang, edition) for c in value.choices)
     if isinstance(value, PhaseName):

@@ -312,9 +312,8 @@ class Hub:
         record = TableRecord(uuid.uuid4().hex, self._free_code(), new_token(),
                              {**config.to_json(), "seal": secret, "moved_from": moved}, game_seed(secret),
                              created=time.time())
-        self.store.create_table(record)
-        for member in members:
-            self.store.add_member(record.id, member)
+        # one transaction: a crash or a failed write leaves the old table alone, never half a new one
+        self.store.together([("create_table", (record,)), *(("add_member", (record.id, m)) for m in members)])
         record.members = members
         self._claimed(record.id)
         table = Table(record, self.store, self.clock, self.min_step)

@@ -27,6 +27,7 @@ from pydantic import (
     ValidationError,
 )
 
+from mafioso.engine.errors import FieldName
 from mafioso.i18n import N_
 from mafioso.server.errors import BadMessage, Words
 
@@ -282,6 +283,19 @@ WORDS = {
 WHAT = {"message": N_("message"), "hello": N_("hello"), "table form": N_("table form"), "request": N_("request"),
         "query": N_("query")}
 """What was checked, in words (``that message is not valid JSON``)."""
+FIELDS = {"edition": N_("Edition"), "players": N_("Players"), "lang": N_("Language"),
+          "step_seconds": N_("Seconds each secret step lasts"), "hand_votes": N_("The host enters votes taken by raised hands"),
+          "time_limit": N_("When a question's time is over, unanswered players take the default answer"),
+          "cast": N_("Choose the roles yourself (instead of the rulebook's)"), "options": N_("Rules of this edition")}
+"""The table form's fields as its page labels them: a refusal in Russian or Polish names the field
+a person filled in, never its key (English keeps the key, which programs sending the form read)."""
+DECODER = (N_("EOF while parsing a value"), N_("EOF while parsing an object"), N_("EOF while parsing a list"),
+           N_("EOF while parsing a string"), N_("expected `:`"), N_("expected `,` or `}`"), N_("expected `,` or `]`"),
+           N_("key must be a string"), N_("invalid number"), N_("number out of range"), N_("invalid escape"),
+           N_("unexpected end of hex escape"), N_("control character (\\u0000-\\u001F) found while parsing a string"),
+           N_("trailing comma"), N_("trailing characters"), N_("recursion limit exceeded"), N_("expected value"),
+           N_("expected ident"), N_("invalid unicode code point"), N_("lone leading surrogate in hex escape"))
+"""The JSON decoder's reasons (it says them in English), to translate."""
 VALUES = (N_("must be a language code such as en or ru"), N_("numbers must be finite"))
 """Our own validators' words (pydantic hands them back as ``value_error``)."""
 
@@ -298,10 +312,13 @@ def refusal(error: ValidationError, what: str = "message") -> BadMessage:
     kind, context = first["type"], first.get("ctx") or {}
     where = ".".join(str(part) for part in first["loc"] if not str(part).startswith(("function-", "json-or-python")))
     thing = Words(WHAT.get(what, what))
+    field: str | FieldName = where
+    if what == "table form" and where in FIELDS:
+        field = FieldName(where, FIELDS[where])
     if kind == "json_invalid":
-        reason = str(context.get("error", "")).split(" at line")[0]
+        reason = Words(str(context.get("error", "")).split(" at line")[0])  # translated where the catalog knows it
         if where:
-            return BadMessage(N_("{where}: is not valid JSON ({reason})"), where=where, reason=reason)
+            return BadMessage(N_("{where}: is not valid JSON ({reason})"), where=field, reason=reason)
         return BadMessage(N_("that {what} is not valid JSON ({reason})"), what=thing, reason=reason)
     if kind == "union_tag_not_found":
         return BadMessage(N_("that {what} has no known type"), what=thing)
@@ -314,5 +331,5 @@ def refusal(error: ValidationError, what: str = "message") -> BadMessage:
         slots = {key: str(value) for key, value in context.items() if isinstance(value, (int, float, str))}
         problem = Words(WORDS.get(kind, str(first["msg"])), what=thing, **slots)
     if where:
-        return BadMessage(N_("{where}: {problem}"), where=where, problem=problem)
+        return BadMessage(N_("{where}: {problem}"), where=field, problem=problem)
     return BadMessage(N_("that {what} {problem}"), what=thing, problem=problem)

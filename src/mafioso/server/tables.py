@@ -124,6 +124,9 @@ class Staged:
 
 BOT_PASS = "bot:"
 """How a bot member's pass starts (the rest is a fresh secret token, never sent to anyone)."""
+BOT_MARK = "\N{ROBOT FACE}"
+"""What marks a bot's name wherever a name is shown (a symbol reads the same in every language;
+the narrator leaves it unspoken)."""
 BOT_NAMES = ("Ada", "Boris", "Clara", "Dmitri", "Edith", "Felix", "Greta", "Hugo", "Iris", "Jonas", "Kira",
              "Leo", "Mila", "Nils", "Olga", "Pavel", "Rosa", "Sven", "Tanya", "Umar", "Vera", "Walt", "Yana", "Zoe")
 
@@ -325,7 +328,7 @@ class Table:
             raise NotNow(N_("bots take their seats before the deal"))
         self._check_room()
         taken = {m.name.casefold() for m in self.record.members}
-        names = [f"Bot {n}" for n in BOT_NAMES] + [f"Bot {k}" for k in range(1, self.config.players + 2)]
+        names = [f"{BOT_MARK} {n}" for n in BOT_NAMES] + [f"{BOT_MARK} {k}" for k in range(1, self.config.players + 2)]
         name = next(n for n in names if n.casefold() not in taken)
         return self._add(MemberRecord(BOT_PASS + new_token(), name, self._next_joined()))
 

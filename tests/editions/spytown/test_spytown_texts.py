@@ -59,7 +59,7 @@ def test_polish_lines_fill_in_like_the_english_ones() -> None:
         template = EDITION.texts.get(EDITION.text_key(event))
         if template is not None:
             lines.append(polish[template].format_map({k: str(v) for k, v in event.data.items()}))
-    assert any("Gracz" in line for line in lines)
+    assert any("Mafia" in line for line in lines)
     assert not any("{" in line for line in lines)
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mafioso.engine import OptionError
+from mafioso.engine.errors import N_, Value, listed
 
 MISSIONS: tuple[dict[str, Any], ...] = (
     {"id": "hit_left", "text": "Skip the Vigilante. The nearby player on your left must be shot.",
@@ -64,16 +65,19 @@ def check_deck(missions: Sequence[Any]) -> None:
     for mission in missions:
         if not isinstance(mission, Mapping) or not {"id", "text", "goal"} <= set(mission) \
                 or not isinstance(mission["id"], str) or not isinstance(mission["text"], str):
-            raise OptionError(f"a mission is an object with id, text and goal, not {mission!r}")
+            raise OptionError(N_("a mission is an object with 'id', 'text' and 'goal', not {value}"), value=Value(mission))
         if mission["id"] in ids:
-            raise OptionError(f"two missions have the id {mission['id']!r}; ids name the cards to remove and draw")
+            raise OptionError(N_("two missions have the id {mission}; ids name the cards to remove and draw"),
+                              mission=Value(mission["id"]))
         ids.add(mission["id"])
         goal = mission["goal"]
         if not isinstance(goal, Mapping) or goal.get("test") not in TESTS:
-            raise OptionError(f"mission {mission['id']!r}: goal test must be one of {', '.join(TESTS)}")
+            raise OptionError(N_("mission {mission}: goal test must be one of {tests}"), mission=Value(mission["id"]),
+                              tests=listed(TESTS))
         count = goal.get("n", 1)
         if type(count) is not int or not isinstance(goal.get("who", "self"), str):
-            raise OptionError(f"mission {mission['id']!r}: 'n' is a whole number and 'who' a seat word or role id")
+            raise OptionError(N_("mission {mission}: 'n' is a whole number and 'who' a seat word or role id"),
+                              mission=Value(mission["id"]))
 
 
 def mission_met(goal: Mapping[str, Any], table: Table) -> bool:

@@ -59,7 +59,7 @@ from mafioso.engine import (
     State,
     Steps,
 )
-from mafioso.engine.errors import N_, SeatName, Words
+from mafioso.engine.errors import N_, OptionName, SeatName, Value, Words
 from mafioso.engine.steps import Secret, eliminate, reveal, secret_step, speech, tell_role
 
 
@@ -116,12 +116,15 @@ class BlitzEdition(Edition):
         """The combination rules, the Replaces lists, and options the Option type cannot check."""
         rounds = options.get("interrogation_rounds", 3)
         if type(rounds) is not int or not 1 <= rounds <= 20:
-            raise OptionError(f"option 'interrogation_rounds' takes a whole number from 1 to 20, not {rounds!r}")
+            raise OptionError(N_("option {option} takes a whole number from 1 to 20, not {value}"),
+                              option=OptionName("interrogation_rounds"), value=Value(rounds))
         missions = options.get("missions", "")
         if missions != "" and not isinstance(missions, list):
-            raise OptionError("option 'missions' takes a list of mission objects (or is left empty)")
+            raise OptionError(N_("option {option} takes a list of mission objects (or is left empty)"),
+                              option=OptionName("missions"))
         if not isinstance(options.get("remove_missions", ""), str):
-            raise OptionError("option 'remove_missions' takes mission ids separated by commas")
+            raise OptionError(N_("option {option} takes mission ids separated by commas"),
+                              option=OptionName("remove_missions"))
         check_cast(cast)
         if HEAVY in cast:
             _mission_deck(options, OUTSIDER in cast)
@@ -142,7 +145,7 @@ class BlitzEdition(Edition):
         """
         cards = list(roles)
         if VIGILANTE not in cards:
-            raise SetupError("blitz needs exactly one Vigilante among the roles given")
+            raise SetupError(N_("blitz needs exactly one Vigilante among the roles given"))
         spot = cards.index(VIGILANTE)
         cards.pop(spot)
         players = len(cards)
@@ -482,10 +485,10 @@ def _mission_deck(options: Mapping[str, Any], outsider: bool) -> list[dict[str, 
     removed = {p.strip() for p in str(options.get("remove_missions") or "").split(",") if p.strip()}
     unknown = removed - {m["id"] for m in deck}
     if unknown:
-        raise OptionError(f"no mission {sorted(unknown)[0]!r} to remove")
+        raise OptionError(N_("no mission {mission} to remove"), mission=Value(sorted(unknown)[0]))
     deck = [m for m in deck if m["id"] not in removed and not (outsider and m.get("no_outsider"))]
     if not deck:
-        raise SetupError("the Heavy needs at least one Mission card")
+        raise SetupError(N_("the Heavy needs at least one Mission card"))
     return deck
 
 

@@ -29,7 +29,7 @@ from mafioso.editions.blitz.catalogue import (
     VIGILANTE,
 )
 from mafioso.engine import OptionError, SetupError
-from mafioso.engine.errors import N_, OptionName
+from mafioso.engine.errors import N_, OptionName, Value, listed
 
 
 def parse_swaps(text: str) -> list[tuple[str, str]]:
@@ -51,13 +51,14 @@ def parse_swaps(text: str) -> list[tuple[str, str]]:
 def build_deck(players: int, options: Mapping[str, Any]) -> Counter[str]:
     """The deck for ``players`` from the table, the premade setup and the swaps, checked."""
     if players not in TABLE:
-        raise SetupError(f"blitz is played by 6 to 12 players, not {players}")
+        raise SetupError(N_("blitz is played by 6 to 12 players, not {players}"), players=players)
     deck: Counter[str] = Counter({r: n for r, n in TABLE[players].items() if n})
     swaps = list(PREMADES[options["setup"]][2]) if options.get("setup", "basic") != "basic" else []
     swaps += parse_swaps(options.get("roles", ""))
     for new, old in swaps:
         if deck[old] < 1:
-            raise SetupError(f"blitz at {players} players has no {old} card left for {new} to replace")
+            raise SetupError(N_("blitz at {players} players has no {old} card left for {new} to replace"), players=players,
+                             old=Value(old, old), new=Value(new, new))
         deck[old] -= 1
         deck[new] += 1
     return +deck
@@ -66,16 +67,17 @@ def build_deck(players: int, options: Mapping[str, Any]) -> Counter[str]:
 def check_cast(cast: Counter[str]) -> None:
     """Every rule on a cast (the Vigilante plus the deck); raise :class:`SetupError` if one fails."""
     if cast[VIGILANTE] != 1:
-        raise SetupError("blitz needs exactly one Vigilante among the roles given")
+        raise SetupError(N_("blitz needs exactly one Vigilante among the roles given"))
     deck = Counter({r: n for r, n in cast.items() if r != VIGILANTE and n})
     players = sum(deck.values())
     if players not in TABLE:
-        raise SetupError(f"blitz is played by 6 to 12 players (a deck of 6 to 12 cards), not {players}")
+        raise SetupError(N_("blitz is played by 6 to 12 players (a deck of 6 to 12 cards), not {players}"), players=players)
     for role, count in deck.items():
         if role not in ROLES:
-            raise SetupError(f"blitz has no role {role!r}")
+            raise SetupError(N_("blitz has no role {role}"), role=Value(role))
         if count > BOX.get(role, 0):
-            raise SetupError(f"the box holds {BOX.get(role, 0)} {role} card(s), not {count}")
+            raise SetupError(N_("the box holds {box} {role} card(s), not {count}"), box=BOX.get(role, 0),
+                             role=Value(role, role), count=count)
     _combinations(deck)
     _replacements(deck, players)
 
@@ -83,15 +85,15 @@ def check_cast(cast: Counter[str]) -> None:
 def _combinations(deck: Counter[str]) -> None:
     factions = {FACTION_GROUPS[r] for r in deck if r in FACTION_GROUPS}
     if len(factions) > 1:
-        raise SetupError("no more than one Faction role may be played (Fixer & Sweetheart count as one)")
+        raise SetupError(N_("no more than one Faction role may be played (Fixer & Sweetheart count as one)"))
     if deck[DRIVER] and factions:
-        raise SetupError("the Driver is never played with a Faction role (Courier, Outsider, Fixer & Sweetheart)")
+        raise SetupError(N_("the Driver is never played with a Faction role (Courier, Outsider, Fixer & Sweetheart)"))
     if deck[LOVER] not in (0, 2):
-        raise SetupError("both Lover cards are played, or neither")
+        raise SetupError(N_("both Lover cards are played, or neither"))
     if bool(deck[FIXER]) != bool(deck[SWEETHEART]):
-        raise SetupError("the Fixer and the Sweetheart are played together, or not at all")
+        raise SetupError(N_("the Fixer and the Sweetheart are played together, or not at all"))
     if deck[MARTYR] and sum(n for r, n in deck.items() if r in CIVILIAN_ROLES) < 2:
-        raise SetupError("the Martyr needs at least two Civilian roles in the deck")
+        raise SetupError(N_("the Martyr needs at least two Civilian roles in the deck"))
 
 
 def _replacements(deck: Counter[str], players: int) -> None:
@@ -99,11 +101,10 @@ def _replacements(deck: Counter[str], players: int) -> None:
     added = sorted((deck - base).elements())
     removed = list((base - deck).elements())
     if not _match(*_pair_lovers(deck, added, removed)):
-        raise SetupError(
-            f"this deck cannot be made from the {players}-player table by the cards' Replaces lists "
-            f"(added {added or 'nothing'}, removed {removed or 'nothing'}; the Lovers take a Civilian's place "
-            f"and one of Mouthpiece, Muscle or Fed)"
-        )
+        raise SetupError(N_("this deck cannot be made from the {players}-player table by the cards' Replaces lists "
+                            "(added {added}, removed {removed}; the Lovers take a Civilian's place "
+                            "and one of Mouthpiece, Muscle or Fed)"),
+                         players=players, added=listed(added), removed=listed(sorted(removed)))
 
 
 def _pair_lovers(deck: Counter[str], added: list[str], removed: list[str]) -> tuple[list[str], list[str]]:

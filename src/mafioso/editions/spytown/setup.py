@@ -23,7 +23,7 @@ from mafioso.editions.spytown.catalogue import (
     TABLE,
 )
 from mafioso.engine import Chance, SetupError
-from mafioso.engine.errors import N_, OptionName
+from mafioso.engine.errors import N_, OptionName, SeatName, Value, listed
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +67,8 @@ def variants(players: int, options: Mapping[str, Any]) -> Variants:
 def book_cast(players: int, options: Mapping[str, Any]) -> dict[str, int]:
     """The table row for ``players + 1`` people; without the Agent, one more police officer."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise SetupError(f"spytown is played by {MIN_PLAYERS} to {MAX_PLAYERS} players "
-                         f"(the book's 7-22 people, counting its human Game Master), not {players}")
+        raise SetupError(N_("spytown is played by {low} to {high} players (the book's 7-22 people, counting its "
+                            "human Game Master), not {players}"), low=MIN_PLAYERS, high=MAX_PLAYERS, players=players)
     mafiosi, officers = TABLE[players + 1]
     if variants(players, options).no_agent:
         return {MAFIOSO: mafiosi, OFFICER: officers + 1}
@@ -80,23 +80,26 @@ def check_cast(cast: Counter[str], options: Mapping[str, Any]) -> None:
     when the Agent is left out."""
     players = sum(cast.values())
     if cast[MAFIOSO] < 1:
-        raise SetupError("spytown needs at least one mafioso")
+        raise SetupError(N_("spytown needs at least one mafioso"))
     if cast[OFFICER] + cast[AGENT] < 1:
-        raise SetupError("spytown needs at least one police officer or the agent")
+        raise SetupError(N_("spytown needs at least one police officer or the agent"))
     if cast[AGENT] > 1:
-        raise SetupError(f"spytown has one agent token, not {cast[AGENT]}")
+        raise SetupError(N_("spytown has one agent token, not {count}"), count=cast[AGENT])
     if cast[AGENT] and variants(players, options).no_agent:
-        raise SetupError("the agent is not used in the children's version (option no_agent)")
+        raise SetupError(N_("the agent is not used in the children's version (option {option})"),
+                         option=OptionName("no_agent", quoted=False))
     if cast[MAFIOSO] >= players - cast[MAFIOSO]:
-        raise SetupError(f"{cast[MAFIOSO]} mafiosi against {players - cast[MAFIOSO]} police: the mafia must be "
-                         "the smaller side")
+        raise SetupError(N_("{mafiosi} mafiosi against {police} police: the mafia must be the smaller side"),
+                         mafiosi=cast[MAFIOSO], police=players - cast[MAFIOSO])
     if options["extended"]:
         if options["card_deal"] and options["cards"] != "auto":
-            raise SetupError("give the action cards either as 'cards' or as 'card_deal', not both")
+            raise SetupError(N_("give the action cards either as {cards} or as {deal}, not both"),
+                             cards=OptionName("cards"), deal=OptionName("card_deal"))
         chosen_cards(players, options, None)
     elif options["cards"] != "auto" or options["card_deal"]:
-        raise SetupError("options 'cards' and 'card_deal' choose the extended game's cards; "
-                         "they need extended=true")
+        raise SetupError(N_("options {cards} and {deal} choose the extended game's cards; they need {extended}=true"),
+                         cards=OptionName("cards"), deal=OptionName("card_deal"),
+                         extended=OptionName("extended", quoted=False))
 
 
 def _parse_list(raw: Any) -> list[str]:
@@ -113,10 +116,12 @@ def _parse_list(raw: Any) -> list[str]:
 def _check_card_ids(ids: list[str], where: str) -> None:
     for cid in ids:
         if cid not in ACTION_CARDS:
-            raise SetupError(f"{where}: no action card {cid!r}; cards: {', '.join(ACTION_CARDS)}")
+            raise SetupError(N_("{where}: no action card {card}; cards: {cards}"), where=OptionName(where, quoted=False),
+                             card=Value(cid), cards=listed(ACTION_CARDS))
     for cid, count in Counter(ids).items():
         if count > CARDS[cid].copies and cid != NEW_GANG:
-            raise SetupError(f"{where}: there is one {cid!r} card, not {count}")
+            raise SetupError(N_("{where}: there is one {card} card, not {count}"), where=OptionName(where, quoted=False),
+                             card=Value(cid), count=count)
 
 
 def _check_selection(players: int, cards: list[str], limit: bool, where: str) -> None:
@@ -124,14 +129,17 @@ def _check_selection(players: int, cards: list[str], limit: bool, where: str) ->
     one-per-four advice when ``card_limit`` is on."""
     gang = cards.count(NEW_GANG)
     if gang not in (0, 3):
-        raise SetupError(f"{where}: the three New Gang cards go in together, not {gang}")
+        raise SetupError(N_("{where}: the three New Gang cards go in together, not {count}"), where=OptionName(where, quoted=False), count=gang)
     if gang and players + 1 < NEW_GANG_MIN_PEOPLE:
-        raise SetupError(f"{where}: New Gang needs {NEW_GANG_MIN_PEOPLE} people (13 players), not {players}")
+        raise SetupError(N_("{where}: New Gang needs {people} people (13 players), not {players}"), where=OptionName(where, quoted=False),
+                         people=NEW_GANG_MIN_PEOPLE, players=players)
     if len(cards) > players:
-        raise SetupError(f"{where}: {len(cards)} action cards for {players} players")
+        raise SetupError(N_("{where}: {count} action cards for {players} players"), where=OptionName(where, quoted=False),
+                         count=len(cards), players=players)
     if limit and len(cards) > players // 4:
-        raise SetupError(f"{where}: at most one action card per four players ({players // 4} for {players}); "
-                         "set card_limit=false to allow more")
+        raise SetupError(N_("{where}: at most one action card per four players ({most} for {players}); "
+                            "set {option}=false to allow more"), where=OptionName(where, quoted=False), most=players // 4, players=players,
+                         option=OptionName("card_limit", quoted=False))
 
 
 def fixed_deal(players: int, options: Mapping[str, Any]) -> dict[int, str] | None:
@@ -146,10 +154,12 @@ def fixed_deal(players: int, options: Mapping[str, Any]) -> dict[int, str] | Non
     for item in _parse_list(raw):
         seat_text, _, cid = item.partition(":")
         if not seat_text.strip().isdecimal() or not 1 <= int(seat_text) <= players:
-            raise SetupError(f"card_deal: {item!r} must be seat:card with a seat from 1 to {players}")
+            raise SetupError(N_("{option}: {value} must be seat:card with a seat from 1 to {players}"),
+                             option=OptionName("card_deal", quoted=False), value=Value(item), players=players)
         seat = int(seat_text)
         if seat in deal:
-            raise SetupError(f"card_deal: seat {seat} is given two cards")
+            raise SetupError(N_("{option}: {seat} is given two cards"), option=OptionName("card_deal", quoted=False),
+                             seat=SeatName(seat))
         deal[seat] = cid.strip()
     cards = list(deal.values())
     _check_card_ids(cards, "card_deal")

@@ -29,7 +29,15 @@ from mafioso.editions.vampires.catalogue import (
     Row,
 )
 from mafioso.engine import OptionError, SetupError
-from mafioso.engine.errors import N_, OptionName, Value
+from mafioso.engine.errors import N_, OptionName, Value, listed
+
+REFUSALS = {
+    "special vampire": (N_("{role} is not a special vampire; choose from {roles}"),
+                        N_("each special vampire card exists once; {value} repeats one")),
+    "special hunter": (N_("{role} is not a special hunter; choose from {roles}"),
+                       N_("each special hunter card exists once; {value} repeats one")),
+}
+"""What a list of special roles that is not one says, for each side (whole sentences, to translate)."""
 
 
 def _listed(raw: Any, allowed: tuple[str, ...], what: str) -> list[str] | None:
@@ -40,9 +48,9 @@ def _listed(raw: Any, allowed: tuple[str, ...], what: str) -> list[str] | None:
     picked = [part.strip() for part in text.split(",") if part.strip()]
     for role in picked:
         if role not in allowed:
-            raise SetupError(f"{role!r} is not a {what}; choose from {', '.join(allowed)}")
+            raise SetupError(REFUSALS[what][0], role=Value(role), roles=listed(allowed))
     if len(set(picked)) != len(picked):
-        raise SetupError(f"each {what} card exists once; {text!r} repeats one")
+        raise SetupError(REFUSALS[what][1], value=Value(text))
     return picked
 
 
@@ -78,7 +86,7 @@ def recommended_cast(players: int, options: Mapping[str, Any]) -> dict[str, int]
     cast[VAMPIRE] = row.vampires - len(masters) - len(vampires)
     cast[HUNTER] = row.hunters - len(shifter) - len(hunters)
     if cast[VAMPIRE] < 0 or cast[HUNTER] < 0:
-        raise SetupError(f"too many special roles for {players} players")
+        raise SetupError(N_("too many special roles for {players} players"), players=players)
     return {role: n for role, n in cast.items() if n > 0}
 
 
@@ -88,7 +96,7 @@ def validate_cast(cast: Counter[str], options: Mapping[str, Any]) -> None:
     _check_cards(cast, options)
     sides = _sides(cast)
     if sides["hunter_side"] == 0 or cast_hunters(cast) == 0:
-        raise SetupError("the game needs at least one hunter")
+        raise SetupError(N_("the game needs at least one hunter"))
     if options["cast_check"] == "table":
         _check_row(cast, sum(cast.values()), sides)
     else:
@@ -137,28 +145,32 @@ def _sides(cast: Counter[str]) -> dict[str, int]:
 def _check_row(cast: Counter[str], players: int, sides: dict[str, int]) -> None:
     row: Row = TABLE[players]
     if sides["masters"] == 1 and sides["vampires"] != row.vampires:
-        raise SetupError(f"{players} players take {row.vampires} vampires (Master included), not {sides['vampires']}")
+        raise SetupError(N_("{players} players take {vampires} vampires (Master included), not {count}"),
+                         players=players, vampires=row.vampires, count=sides["vampires"])
     if sides["masters"] == 0 and sides["vampires"] < row.vampires:
-        raise SetupError(f"without a Master, {players} players take at least {row.vampires} vampires")
+        raise SetupError(N_("without a Master, {players} players take at least {vampires} vampires"),
+                         players=players, vampires=row.vampires)
     low, high = row.special_vampires
     if sides["masters"] == 0:
         high += 1  # the Master's card may be replaced by another special one
     if not low <= sides["special_vampires"] <= high:
-        raise SetupError(f"{players} players take {low}-{high} special vampires besides the Master, "
-                         f"not {sides['special_vampires']}")
+        raise SetupError(N_("{players} players take {low}-{high} special vampires besides the Master, not {count}"),
+                         players=players, low=low, high=high, count=sides["special_vampires"])
     low, high = row.special_hunters
     if not low <= sides["special_hunters"] <= high:
-        raise SetupError(f"{players} players take {low}-{high} special hunters, not {sides['special_hunters']}")
+        raise SetupError(N_("{players} players take {low}-{high} special hunters, not {count}"),
+                         players=players, low=low, high=high, count=sides["special_hunters"])
 
 
 def _check_ratios(sides: dict[str, int]) -> None:
     vampires, hunters = sides["vampires"], sides["hunter_side"]
     if not 1.5 * hunters <= vampires <= 2.5 * hunters:
-        raise SetupError(f"about twice as many vampires as hunters are needed; {vampires} against {hunters} is too far off")
+        raise SetupError(N_("about twice as many vampires as hunters are needed; {vampires} against {hunters} is too far off"),
+                         vampires=vampires, hunters=hunters)
     if sides["special_vampires"] > math.ceil(vampires / 3):  # the Master is its own rule, as in the table
-        raise SetupError("about a third of the vampires at most may be special roles besides the Master")
+        raise SetupError(N_("about a third of the vampires at most may be special roles besides the Master"))
     if sides["special_hunters"] > math.ceil(hunters / 3):
-        raise SetupError("about a third of the hunters at most may be special roles")
+        raise SetupError(N_("about a third of the hunters at most may be special roles"))
 
 
 def warnings(cast: Mapping[str, int]) -> list[str]:

@@ -33,6 +33,7 @@ from mafioso.editions.vendetta.catalogue import (
     YAKUZA_ROLE,
 )
 from mafioso.engine import OptionError, SetupError
+from mafioso.engine.errors import N_, OptionName, Value, listed
 
 
 def book_cast(players: int, options: Mapping[str, Any]) -> dict[str, int]:
@@ -68,10 +69,11 @@ def check_cast(cast: Counter[str], options: Mapping[str, Any]) -> None:
     players = sum(cast.values())
     for role, count in cast.items():
         if role in UNIQUE and count > 1:
-            raise SetupError(f"the box has one {ROLES[role].name} card; the cast has {count}")
+            raise SetupError(N_("the box has one {role} card; the cast has {count}"),
+                             role=Value(role, ROLES[role].name), count=count)
     leaders = [r for r in cast if r in LEADERS]
     if sum(cast[r] for r in leaders) > 1:
-        raise SetupError(f"a game has at most one leader; the cast has {', '.join(sorted(leaders))}")
+        raise SetupError(N_("a game has at most one leader; the cast has {roles}"), roles=listed(sorted(leaders)))
     _check_teams(cast)
     _check_yakuza(cast, options, players)
     _check_loner(cast, options, players)
@@ -81,7 +83,8 @@ def preference(options: Mapping[str, Any], name: str, default: tuple[str, ...], 
     """An order of preference from a comma-separated option, completed with the first-game order."""
     raw = options.get(name, ",".join(default))
     if not isinstance(raw, str):
-        raise OptionError(f"option {name!r} takes comma-separated role ids, not {raw!r}")
+        raise OptionError(N_("option {option} takes comma-separated role ids, not {value}"),
+                          option=OptionName(name), value=Value(raw))
     return list(_preference(raw, name, default, kind))
 
 
@@ -91,16 +94,19 @@ def _preference(raw: str, name: str, default: tuple[str, ...], kind: tuple[str, 
     picked = [part.strip() for part in raw.split(",") if part.strip()]
     for role in picked:
         if role not in kind:
-            raise OptionError(f"option {name!r}: {role!r} is not one of {', '.join(kind)}")
+            raise OptionError(N_("option {option}: {role} is not one of {roles}"), option=OptionName(name),
+                              role=Value(role), roles=listed(kind))
     if len(set(picked)) != len(picked):
-        raise OptionError(f"option {name!r} names a role twice: {raw!r}")
+        raise OptionError(N_("option {option} names a role twice: {value}"), option=OptionName(name), value=Value(raw))
     return (*picked, *(r for r in default if r not in picked))
 
 
 def check_mode_size(mode: str, players: int, least: int) -> None:
     """A mode's player minimum (Yakuza 12, Loner 10)."""
     if players < least:
-        raise SetupError(f"{mode} mode needs at least {least} players, not {players}")
+        template = N_("yakuza mode needs at least {least} players, not {players}") if mode == "yakuza" else \
+            N_("loner mode needs at least {least} players, not {players}")
+        raise SetupError(template, least=least, players=players)
 
 
 def _team_size(cast: Counter[str], team: str) -> int:
@@ -110,26 +116,28 @@ def _team_size(cast: Counter[str], team: str) -> int:
 def _check_teams(cast: Counter[str]) -> None:
     mafia, town = _team_size(cast, MAFIA), _team_size(cast, TOWN)
     if mafia == 0:
-        raise SetupError("the cast needs at least one Mafia card (a Thug or a mobster)")
+        raise SetupError(N_("the cast needs at least one Mafia card (a Thug or a mobster)"))
     if town <= mafia:
-        raise SetupError(f"the civilians ({town}) must outnumber the Mafia ({mafia}) at the start")
+        raise SetupError(N_("the civilians ({town}) must outnumber the Mafia ({mafia}) at the start"), town=town, mafia=mafia)
 
 
 def _check_yakuza(cast: Counter[str], options: Mapping[str, Any], players: int) -> None:
     yakuza = cast[YAKUZA_ROLE]
     if not options.get("yakuza"):
         if yakuza:
-            raise SetupError("Yakuza cards are played only in yakuza mode (option yakuza=true)")
+            raise SetupError(N_("Yakuza cards are played only in yakuza mode (option {option}=true)"),
+                             option=OptionName("yakuza", quoted=False))
         return
     check_mode_size("yakuza", players, MIN_YAKUZA_PLAYERS)
     if not yakuza:
-        raise SetupError("yakuza mode needs at least one Yakuza card in the cast")
+        raise SetupError(N_("yakuza mode needs at least one Yakuza card in the cast"))
     mobsters = sorted(r for r in cast if r in MOBSTERS)
     if mobsters:
-        raise SetupError(f"mobsters cannot be used with the Yakuza; remove {', '.join(mobsters)}")
+        raise SetupError(N_("mobsters cannot be used with the Yakuza; remove {roles}"), roles=listed(mobsters))
     town = _team_size(cast, TOWN)
     if town <= yakuza:
-        raise SetupError(f"the civilians ({town}) must outnumber the Yakuza ({yakuza}) at the start")
+        raise SetupError(N_("the civilians ({town}) must outnumber the Yakuza ({yakuza}) at the start"),
+                         town=town, yakuza=yakuza)
 
 
 def _check_loner(cast: Counter[str], options: Mapping[str, Any], players: int) -> None:
@@ -137,6 +145,7 @@ def _check_loner(cast: Counter[str], options: Mapping[str, Any], players: int) -
     if options.get("loner"):
         check_mode_size("loner", players, MIN_LONER_PLAYERS)
         if loners != 1:
-            raise SetupError(f"loner mode plays with exactly one Loner card, not {loners}")
+            raise SetupError(N_("loner mode plays with exactly one Loner card, not {count}"), count=loners)
     elif loners:
-        raise SetupError("Loner cards are played only in loner mode (option loner=true)")
+        raise SetupError(N_("Loner cards are played only in loner mode (option {option}=true)"),
+                         option=OptionName("loner", quoted=False))

@@ -327,14 +327,18 @@ function drawEnd(msg, names) {
       winners.length ? el("p", {class: "big", text: t("Winners: {names}", {names: winners.join(", ")})}) : null,
       o.seed ? el("p", {class: "sealed", text: t("The seed was {seed}; the sealed deal {hash} can be checked with mafioso replay.", {seed: o.seed, hash: seal || "—"})}) : null,
       watching ? null : againForm(msg),
-      watching ? null : el("button", {type: "button", class: "opt", on: {click: saveLog}, text: t("Download the game log")}),
       phases.length ? el("h2", {text: t("The story")}) : null,
       el("div", {class: "story"}, phases),
     ];
   });
 }
 
-/** Play again: the same people, the same or another edition, seats kept or reshuffled.
+/** The languages a table may speak, as /api/info lists them (asked once).
+ * @type {Promise<{code: string, name: string}[]> | null} */
+let tongues = null;
+
+/** Play again: the same people, the same or another edition and language, seats kept or
+ * reshuffled; the game log's download sits on the same row (one line at 1920x1080).
  * @param {State} msg */
 function againForm(msg) {
   const current = msg.config ? msg.config.edition : "";
@@ -345,17 +349,22 @@ function againForm(msg) {
   else fetch("/api/editions?lang=" + encodeURIComponent(msg.lang)).then(r => r.json()).then(list => { editions = list; fillIn(list); });
   const players = el("input", {id: "again-players", type: "number", min: 1, max: 40, value: msg.table.players});
   const seats = el("select", {id: "again-seats"}, el("option", {value: "keep", text: t("Keep the seats")}), el("option", {value: "shuffle", text: t("Shuffle the seats")}));
+  const tongue = el("select", {id: "again-lang"}, el("option", {value: msg.lang, text: msg.lang, selected: true}));
+  tongues = tongues || fetch("/api/info").then(r => r.json()).then(info => info.languages);
+  tongues.then(list => tongue.replaceChildren(...list.map(l => el("option", {value: l.code, text: l.name, selected: l.code === msg.lang}))));
   const form = el("form", {class: "again"},
     el("h2", {text: t("Play again")}),
     el("label", {}, el("span", {text: t("Edition")}), select),
     el("label", {}, el("span", {text: t("Players")}), players),
     el("label", {}, el("span", {text: t("Seats")}), seats),
-    el("button", {type: "submit", class: "go", text: t("Play again")}));
+    el("label", {}, el("span", {text: t("Language")}), tongue),
+    el("button", {type: "submit", class: "go", text: t("Play again")}),
+    el("button", {type: "button", class: "opt", on: {click: saveLog}, text: t("Download the game log")}));
   form.addEventListener("submit", ev => {
     ev.preventDefault();
     const c = msg.config;
     if (link) link.send({type: "again", edition: /** @type {HTMLSelectElement} */ (select).value, players: Number(/** @type {HTMLInputElement} */ (players).value),
-      options: {}, cast: null, lang: msg.lang, step_seconds: c ? c.step_seconds : 8, hand_votes: c ? c.hand_votes : false,
+      options: {}, cast: null, lang: /** @type {HTMLSelectElement} */ (tongue).value || msg.lang, step_seconds: c ? c.step_seconds : 8, hand_votes: c ? c.hand_votes : false,
       time_limit: c ? c.time_limit : false, seats: /** @type {HTMLSelectElement} */ (seats).value});
   });
   return form;

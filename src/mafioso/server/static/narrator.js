@@ -52,7 +52,7 @@ export function narrator(send) {
       text = last.text || "";
     }
     const through = last.n + 1;
-    const u = new SpeechSynthesisUtterance(text);
+    const u = new SpeechSynthesisUtterance(text.replace(/\u{1F916}\s*/gu, ""));  // a bot's mark is seen, not spoken
     u.lang = lang;
     const voice = synth.getVoices().find(v => v.name === voiceName);
     if (voice) u.voice = voice;

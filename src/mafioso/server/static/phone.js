@@ -170,7 +170,11 @@ function draw(msg) {
     (out ? t("You are out of the game. Thank you for playing; keep your secrets.") :
       (msg.prompts || []).length ? (recorded ? t("Your answer is recorded.") : t("Sent. Waiting for the table…")) :
         t("Nothing to do now. Watch the shared screen.")));
-  drawQuestion(!!msg.secret && !msg.outcome && !out);
+  // a question offering the cards just drawn (Blitz's deal) hides behind the same panel by day
+  const roleIds = new Set((msg.roles || []).map(r => r.id));
+  const cards = !msg.secret && !msg.outcome && prompts.some(p => p.kind === "choose"
+    && p.options.some(o => typeof o.value === "string" && roleIds.has(o.value)));
+  drawQuestion((!!msg.secret && !msg.outcome && !out) || cards, cards);
   drawOutcome(msg);
   const priv = msg.private || [];
   patch($("private"), priv.map(e => e.n).join(","), () => priv.slice().reverse().map(e => el("li", {text: e.text || ""})));
@@ -186,8 +190,10 @@ function draw(msg) {
 /** A secret step's question hides behind one closed panel, the same size, colour and words for
  * every role (a decoy's "nothing happens" and the Don's list alike, answered or not); it opens
  * only on its holder's tap and closes again when answered, with the card, or when the step ends.
- * @param {boolean} secret */
-function drawQuestion(secret) {
+ * By day (``byDay``) a question that shows cards (the two drawn in Blitz's deal) hides so too,
+ * from a neighbour's glance.
+ * @param {boolean} secret @param {boolean} [byDay] */
+function drawQuestion(secret, byDay) {
   const key = secret ? (state && state.phase) + "|" + (state && state.step) : "";
   if (!secret || key !== questionKey) questionOpen = false;
   questionKey = key;
@@ -195,7 +201,8 @@ function drawQuestion(secret) {
   const panel = $("nightq");
   panel.hidden = !secret;
   panel.setAttribute("aria-expanded", String(open));
-  setText(panel, open ? t("Tap to close your night question") : t("Your night question: tap to open"));
+  setText(panel, byDay ? (open ? t("Tap to close your question") : t("Your question: tap to open"))
+    : open ? t("Tap to close your night question") : t("Your night question: tap to open"));
   $("prompts").hidden = secret && !open;
   $("waiting").hidden = secret && !open;
 }
@@ -223,18 +230,22 @@ function drawOutcome(msg) {
   ] : []);
 }
 
-/** The secret card. Face down it looks the same for every role (size, colour, words); face up
- * its border takes the team's colour and "Only you know" opens under it. */
+/** The secret card. Face down it looks the same for every role (size, colour, words), and once
+ * the cards are dealt, the same for a phone with no card yet (Blitz deals card by card: a phone
+ * must not show at a glance who has drawn); face up its border takes the team's colour and
+ * "Only you know" opens under it. */
 function drawCard() {
   const c = state && state.card;
   const card = $("card");
-  const open = !!c && cardShown;
+  const dealt = !!state && (!!c || state.stage !== "lobby");
+  const open = dealt && cardShown;
   card.classList.toggle("shown", open);
   card.setAttribute("aria-pressed", String(open));
   card.style.borderColor = open && c ? c.colour : "";
-  $("secret").hidden = !open;
-  if (!c) { patch(card, "none", () => [el("span", {text: t("Your card will appear here.")})]); return; }
+  $("secret").hidden = !open || !c;
+  if (!dealt) { patch(card, "none", () => [el("span", {text: t("Your card will appear here.")})]); return; }
   if (!open) { patch(card, "down", () => [el("span", {class: "face", text: "?"}), el("span", {text: t("Tap to see your secret card")})]); return; }
+  if (!c) { patch(card, "empty", () => [el("span", {text: t("Your card will appear here.")}), el("small", {text: t("Tap to hide")})]); return; }
   patch(card, "up" + JSON.stringify(c), () => [
     el("span", {class: "icon", "aria-hidden": "true", text: c.icon}), el("strong", {class: "role", text: c.name}),
     el("span", {class: "team", text: c.team}), el("p", {text: c.ability}), el("p", {class: "goal", text: c.goal}),
