@@ -246,7 +246,8 @@ class HeuristicBot(Bot):
         claims = self.sheriff_report(self.checked) if self.role == "sheriff" else []
         return {"claims": claims} if claims else None
 
-    on_defence = on_last_words
+    def on_defence(self, prompt: Prompt) -> Choice:
+        return self.on_last_words(prompt)  # (a method, not an alias: compiled classes need it)
 
     def on_vote(self, prompt: Prompt) -> Choice:
         nominee = prompt.data.nominee if isinstance(prompt.data, Ballot) else 0

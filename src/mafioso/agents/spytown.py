@@ -216,7 +216,8 @@ class HeuristicBot(Bot):
     def on_vote(self, prompt: Prompt) -> Choice:
         return self.most_hostile(prompt.options)
 
-    on_final_vote = on_vote
+    def on_final_vote(self, prompt: Prompt) -> Choice:
+        return self.on_vote(prompt)  # (a method, not an alias: compiled classes need it)
 
     def on_revote(self, prompt: Prompt) -> Choice:
         """Mostly stand firm (a pass keeps the vote), sometimes switch to the likeliest enemy."""
@@ -240,7 +241,8 @@ class HeuristicBot(Bot):
         claims = self.claims(defending=prompt.act == "defence")
         return Speech(claims=tuple(Claim(seat, says) for seat, says in claims)) if claims else None
 
-    on_defence = on_speech
+    def on_defence(self, prompt: Prompt) -> Choice:
+        return self.on_speech(prompt)  # (a method, not an alias: compiled classes need it)
 
     def claims(self, defending: bool = False) -> list[tuple[int, str]]:
         """The Agent shares what it saw once it has found a Mafioso (or must defend itself);

@@ -337,8 +337,10 @@ class HeuristicBot(Bot):
     def act_block(self, prompt: Prompt) -> Choice:
         return self.ranked(prompt.options)[0]
 
-    act_silence = act_block
-    act_badmouth = act_block
+    def act_silence(self, prompt: Prompt) -> Choice:
+        return self.act_block(prompt)  # (a method, not an alias: compiled classes need it)
+    def act_badmouth(self, prompt: Prompt) -> Choice:
+        return self.act_block(prompt)  # (a method, not an alias: compiled classes need it)
 
     def act_hypnotize(self, prompt: Prompt) -> Choice:
         return self.ranked(prompt.options)[0]

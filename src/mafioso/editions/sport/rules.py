@@ -48,7 +48,9 @@ from mafioso.engine import (
     Steps,
     Tied,
 )
+from mafioso.engine.chance import Chance
 from mafioso.engine.errors import N_, Cast, SeatName, Words
+from mafioso.engine.state import Judge, no_judge
 from mafioso.engine.steps import (
     NO,
     YES,
@@ -96,8 +98,12 @@ LEFT_REASONS = {
 class SportState(State):
     """Sport's own bookkeeping: fouls, the don's kill order, the night's shot, stalemate counts."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self, seats: list[Seat], options: dict[str, Any], chance: Chance, events: list[Event], decoys: bool,
+        judge: Judge = no_judge,
+    ) -> None:
+        # Named, not ``*args``: compiled (mypyc) classes need their constructor's parameters spelled out.
+        super().__init__(seats, options, chance, events, decoys, judge)
         self.day = 0
         self.fouls: Counter[int] = Counter()
         self.technical: Counter[int] = Counter()
