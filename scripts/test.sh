@@ -42,6 +42,10 @@ if command -v npm >/dev/null 2>&1; then
     echo "== tsc"; node_modules/.bin/tsc --noEmit -p jsconfig.json
 fi
 
+# The optional compiled path (mypyc, setup.py): built once into build/compiled/<digest> (reused
+# while the sources are unchanged) so that tests/test_compiled.py compares its games with pure Python.
+echo "== compiled build"; .venv/bin/python scripts/build_compiled.py
+
 echo "== ruff"; .venv/bin/ruff check src tests benchmarks
 echo "== mypy"; .venv/bin/mypy
 echo "== pytest"; .venv/bin/python -m pytest "$@"
