@@ -18,8 +18,10 @@ from setuptools.command.build_ext import build_ext
 HERE = Path(__file__).resolve().parent
 SRC = HERE / "src" / "mafioso"
 
-ENGINE = ["chance", "choices", "events", "game", "observer", "outcome", "phase", "prompts", "state", "steps",
-          "views", "vocabulary"]
+ENGINE = ["chance", "choices", "events", "game", "outcome", "phase", "prompts", "state", "steps", "views",
+          "vocabulary"]
+"""Not ``observer``: the game keeps weak references to finished games' observers, which compiled
+(native) classes do not support."""
 EDITIONS = {
     "sport": ["rules"],
     "vendetta": ["rules", "knowledge", "casting"],
@@ -39,8 +41,12 @@ def compiled_paths() -> list[str]:
 
 
 def extensions() -> list[object]:
-    """The compiled modules when asked for (``MAFIOSO_COMPILE=1``) and possible, else none."""
-    if os.environ.get("MAFIOSO_COMPILE", "") in ("", "0"):
+    """The compiled modules when asked for (``MAFIOSO_COMPILE=1``) and possible, else none.
+
+    Not while pip only asks what the build needs or what the package is (``egg_info``,
+    ``dist_info``): mypy may not be installed yet then, and the answer does not need it.
+    """
+    if os.environ.get("MAFIOSO_COMPILE", "") in ("", "0") or {"egg_info", "dist_info"} & set(sys.argv[1:]):
         return []
     try:
         from mypyc.build import mypycify
@@ -68,7 +74,8 @@ class BuildOrFallBack(build_ext):
             for path in self.get_outputs():
                 Path(path).unlink(missing_ok=True)
             self.extensions = []
-            print(f"mafioso: WARNING: the compiled modules could not be built ({error}); "
+            reason = str(error).splitlines()[0][:160] if str(error) else type(error).__name__
+            print(f"mafioso: WARNING: the compiled modules could not be built ({reason}); "
                   "installing pure Python, which plays the same games more slowly", file=sys.stderr)
 
 

@@ -17,12 +17,13 @@ defence of whom he exposed.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import Any
 
 from mafioso.agents.base import Bot, random_choice
 from mafioso.editions.vendetta.knowledge import Knowledge, knowledge
-from mafioso.engine import CHOOSE, CHOOSE_MANY, SPEECH, Ballot, Choice, Event, Observer, Prompt
+from mafioso.engine import CHOOSE, CHOOSE_MANY, SPEECH, Ballot, Choice, Edition, Event, Observer, Prompt
 
 CRIMINAL_TEAMS = ("mafia", "yakuza")
 CRIMINAL_CLAIMS = ("mafia", "yakuza", "thug", "thief", "godfather", "lawyer", "snitch")
@@ -50,8 +51,8 @@ class HeuristicBot(Bot):
     itself keeps only what it infers: claims heard, hands seen, nominations.
     """
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, seat: int, edition: Edition, options: dict[str, Any], players: int, rng: random.Random) -> None:
+        super().__init__(seat, edition, options, players, rng)  # (named: compiled classes need them spelled out)
         self.inferred: dict[int, str] = {}
         """Teams this seat guesses from the Journalist's answers (``town`` or ``suspect``)."""
         self.claimed: Counter[int] = Counter()

@@ -23,6 +23,8 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from mafioso.engine.chance import Chance
 from mafioso.engine.edition import Edition
 from mafioso.engine.errors import (
@@ -48,6 +50,7 @@ from mafioso.engine.views import View, build_view
 from mafioso.engine.vocabulary import GAME_OVER
 
 
+@mypyc_attr(native_class=False)  # compiled (mypyc): _restore replaces its __dict__; weak references to it
 class Game:
     """A game of Mafia in progress, or finished.
 
