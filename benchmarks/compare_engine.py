@@ -105,13 +105,15 @@ def main() -> None:
     parser.add_argument("--bots", nargs="+", default=["random", "heuristic"])
     parser.add_argument("--decoys", nargs="+", default=["off", "on"], choices=["off", "on"])
     parser.add_argument("--compiled", action="store_true", help="add this checkout's compiled build")
+    parser.add_argument("--compiled-tree", type=Path, default=None,
+                        help="with --compiled: use this folder (made by scripts/build_compiled.py) as it is")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     trees = {args.base: checkout(args.base)}
     trees.update({rev: checkout(rev) for rev in args.also})
     trees["this"] = HERE
     if args.compiled:
-        trees["compiled"] = compiled_build()
+        trees["compiled"] = args.compiled_tree or compiled_build()
     rows = compare(trees, args)
     if args.json:
         print(json.dumps(rows, indent=2))

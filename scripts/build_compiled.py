@@ -32,10 +32,10 @@ def digest() -> str:
     return hashed.hexdigest()[:16]
 
 
-def pip_install(target: Path, **env: str) -> subprocess.CompletedProcess[str]:
+def pip_install(target: Path, source: Path = ROOT, **env: str) -> subprocess.CompletedProcess[str]:
     """``pip install --target`` of this checkout (verbose, so the build's own lines are kept)."""
     command = [sys.executable, "-m", "pip", "install", "-v", "--no-deps", "--no-build-isolation", "--no-cache-dir",
-               "--disable-pip-version-check", "--target", str(target), str(ROOT)]
+               "--disable-pip-version-check", "--target", str(target), str(source)]
     return subprocess.run(command, capture_output=True, text=True, env={**os.environ, **env}, timeout=1800)
 
 
@@ -52,6 +52,19 @@ def build() -> Path:
         sys.exit(f"the compiled build has no compiled module:\n{done.stderr[-3000:]}")
     (target / "built").write_text("")
     return target
+
+
+def clean_copy(into: Path) -> Path:
+    """The checkout's package and build files copied into ``into``, without anything built
+    (setuptools would reuse compiled modules it finds in ``build/``)."""
+    into.mkdir(parents=True, exist_ok=True)
+    for name in ("setup.py", "pyproject.toml", "README.md", "LICENSE", "MANIFEST.in"):
+        if (ROOT / name).exists():
+            shutil.copy2(ROOT / name, into / name)
+    skip = shutil.ignore_patterns("__pycache__", "*.so", "*.egg-info")
+    shutil.copytree(ROOT / "build_support", into / "build_support", ignore=skip)
+    shutil.copytree(ROOT / "src", into / "src", ignore=skip)
+    return into
 
 
 if __name__ == "__main__":

@@ -96,7 +96,7 @@ def warn_if_pure() -> None:
     if line is not None:
         from rich.console import Console
 
-        Console(stderr=True).print(f"[yellow]warning:[/] {line}", highlight=False)
+        Console(stderr=True).print(f"[yellow]warning:[/] {line}", highlight=False, soft_wrap=True)
 
 
 # -- checks ------------------------------------------------------------------------------------
