@@ -20,8 +20,12 @@ from types import ModuleType
 import pytest
 from typer.testing import CliRunner
 
+from mafioso.agents.base import make_bots
+from mafioso.agents.play import run_bots
 from mafioso.cli.main import app
 from mafioso.compiled import QUIET, is_compiled
+from mafioso.engine import Game
+from mafioso.engine.game import FIELDS
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = Path(__file__).resolve().parent / "compiled_games.py"
@@ -117,3 +121,12 @@ def test_pure_python_warns_once_and_the_warning_can_be_silenced(monkeypatch: pyt
     quiet = runner.invoke(app, ["simulate", "sport", "--games", "2", "--json"])
     assert quiet.exit_code == 0 and "pure Python" not in quiet.stderr
     assert runner.invoke(app, ["--version"]).stdout.strip().endswith("(pure Python)")
+
+
+def test_a_restored_game_takes_every_attribute_of_the_rebuilt_one() -> None:
+    """``Game._restore`` copies the attributes named in ``FIELDS`` (a compiled game has no
+    ``__dict__`` to replace): the list must name every attribute a game has."""
+    game = Game("vendetta", seed=3)
+    assert set(vars(game)) == set(FIELDS)
+    run_bots(game, make_bots("random", game.edition, game.options, game.players, 3))
+    assert set(vars(game)) == set(FIELDS)
