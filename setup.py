@@ -15,9 +15,6 @@ from pathlib import Path
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-HERE = Path(__file__).resolve().parent
-SRC = HERE / "src" / "mafioso"
-
 ENGINE = ["chance", "choices", "events", "game", "outcome", "phase", "prompts", "state", "steps", "views",
           "vocabulary"]
 """Not ``observer``: the game keeps weak references to finished games' observers, which compiled
@@ -51,12 +48,12 @@ def extensions() -> list[object]:
     try:
         from mypyc.build import mypycify
     except ImportError:
-        print("mafioso: mypyc is not installed; building pure Python (pip install mypy to compile)", file=sys.stderr)
+        print("mafioso: WARNING: mypyc is not installed (it comes with mypy); installing pure Python", file=sys.stderr)
         return []
     try:
         return list(mypycify(compiled_paths(), opt_level="3", separate=False))
     except Exception as error:  # a compiler that fails: the pure package still works
-        print(f"mafioso: compiling failed ({error}); building pure Python", file=sys.stderr)
+        print(f"mafioso: WARNING: mypyc failed ({error}); installing pure Python", file=sys.stderr)
         return []
 
 
@@ -73,7 +70,7 @@ class BuildOrFallBack(build_ext):
         except Exception as error:  # no compiler, missing headers, a compiler error: pure Python works
             for path in self.get_outputs():
                 Path(path).unlink(missing_ok=True)
-            self.extensions = []
+            self.extensions: list[object] = []
             reason = str(error).splitlines()[0][:160] if str(error) else type(error).__name__
             print(f"mafioso: WARNING: the compiled modules could not be built ({reason}); "
                   "installing pure Python, which plays the same games more slowly", file=sys.stderr)
