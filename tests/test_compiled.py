@@ -10,6 +10,7 @@ pure Python package, and say so.
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import os
 import subprocess
@@ -85,6 +86,37 @@ def test_compiled_games_are_the_pure_games_byte_for_byte(compiled_tree: Path, tm
     for index, (one, two) in enumerate(zip(pure[1:], compiled[1:], strict=False), start=1):
         assert one == two, f"line {index}: pure {one!r} but compiled {two!r}"
     assert len(pure) == len(compiled)
+
+
+LEAK_CHECK = """
+import collections, gc, sys
+from mafioso.agents.play import play_game
+
+def objects():
+    gc.collect()
+    return collections.Counter(type(o).__name__ for o in gc.get_objects())
+
+def play(first):
+    for edition in ("sport", "vendetta", "vampires", "spytown", "blitz"):
+        for bots in ("random", "heuristic"):
+            for seed in range(first, first + 20):
+                play_game(edition, seed=seed, bots=bots)
+
+play(0)
+before = objects()
+play(20)
+print(dict(objects() - before))
+"""
+
+
+def test_finished_compiled_games_are_freed(compiled_tree: Path) -> None:
+    """No object of a finished game may stay behind (a native subclass of a class open to
+    interpreted subclasses, not open itself, never frees its base's fields: each game's bots'
+    random generators and lists stayed, which grew a balance sweep's workers by gigabytes)."""
+    done = run_in(compiled_tree, "-c", LEAK_CHECK)
+    assert done.returncode == 0, done.stderr[-3000:]
+    left = ast.literal_eval(done.stdout)  # type names and counts, printed by the check above
+    assert sum(left.values()) < 50, left
 
 
 def test_the_compiled_path_is_named_and_not_warned_about(compiled_tree: Path) -> None:

@@ -66,6 +66,7 @@ class Bot:
         return random_choice(prompt, self.rng)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (compiled: as its base, or mypyc leaks the base's fields)
 class RandomBot(Bot):
     """Uniform over the legal choices of each prompt (declining counts as one choice)."""
 

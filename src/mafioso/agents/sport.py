@@ -21,6 +21,8 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from mafioso.agents.base import Bot, random_choice
 from mafioso.engine import (
     NOMINATION,
@@ -46,6 +48,7 @@ class Beliefs:
         self.red = red
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (compiled: as its base, or mypyc leaks the base's fields)
 class HeuristicBot(Bot):
     """Plays sport from what its seat knows."""
 

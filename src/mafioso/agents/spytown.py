@@ -14,6 +14,8 @@ import random
 from collections import Counter
 from typing import Any, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from mafioso.agents.base import Bot, random_choice
 from mafioso.editions.spytown.catalogue import (
     AGENT,
@@ -54,6 +56,7 @@ class Knowledge(NamedTuple):
     trusted: int | None = None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (compiled: as its base, or mypyc leaks the base's fields)
 class HeuristicBot(Bot):
     """A careful player of any Spytown token or card."""
 

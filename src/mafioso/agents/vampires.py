@@ -15,6 +15,8 @@ import random
 from collections import Counter
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from mafioso.agents.base import Bot, random_choice
 from mafioso.engine import (
     CHOOSE,
@@ -63,6 +65,7 @@ SAME_AS = {
 which compiled classes do not take)."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (compiled: as its base, or mypyc leaks the base's fields)
 class HeuristicBot(Bot):
     """A sensible player of either side (or none), who never reads the game's state."""
 

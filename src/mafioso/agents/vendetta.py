@@ -21,6 +21,8 @@ import random
 from collections import Counter
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from mafioso.agents.base import Bot, random_choice
 from mafioso.editions.vendetta.knowledge import Knowledge, knowledge
 from mafioso.engine import CHOOSE, CHOOSE_MANY, SPEECH, Ballot, Choice, Edition, Event, Observer, Prompt
@@ -43,6 +45,7 @@ def _team_of(role: str) -> str:
     return TEAM_OF_ROLE.get(role, "town")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (compiled: as its base, or mypyc leaks the base's fields)
 class HeuristicBot(Bot):
     """A sensible player: investigates the unknown, shoots the exposed, votes with the table's suspicion.
 

@@ -11,6 +11,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from mafioso.editions.blitz.catalogue import CLAIMS, GOON, RAT, VIGILANTE
 from mafioso.engine import Event, Seat, SpeechRules, State
 from mafioso.engine.chance import Chance
@@ -57,6 +59,7 @@ class Verdicts(NamedTuple):
     verdicts: int
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (compiled: as its base, or mypyc leaks the base's fields)
 class BlitzState(State):
     """The flow's bookkeeping for one game of Blitz."""
 

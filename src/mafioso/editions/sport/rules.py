@@ -16,6 +16,8 @@ from collections.abc import Callable, Mapping
 from itertools import count
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import mypyc_attr
+
 from mafioso.editions.sport.catalogue import (
     ACTS,
     BLACK,
@@ -95,6 +97,7 @@ LEFT_REASONS = {
 """How a seat left the game, in words (all public), for the errors of a seat that is out."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (compiled: as its base, or mypyc leaks the base's fields)
 class SportState(State):
     """Sport's own bookkeeping: fouls, the don's kill order, the night's shot, stalemate counts."""
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from mafioso.editions.spytown.catalogue import (
     AGENT,
     CARDS,
@@ -22,6 +24,7 @@ from mafioso.engine.chance import Chance
 from mafioso.engine.state import Judge, no_judge
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (compiled: as its base, or mypyc leaks the base's fields)
 class SpytownState(State):
     """What the Spytown flow tracks besides seats and events.
 

@@ -11,12 +11,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from mafioso.editions.vampires.catalogue import CLAIMS, HUNTERS, MASTERS, NOVICE, VAMPIRES
 from mafioso.engine import Event, Seat, SpeechRules, State
 from mafioso.engine.chance import Chance
 from mafioso.engine.state import Judge, no_judge
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (compiled: as its base, or mypyc leaks the base's fields)
 class VampiresState(State):
     """The turn's protections, disables, kills, the jail, the Leader's silence and the night's vote."""
 

@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from mafioso.editions.vendetta.casting import book_cast, check_cast
 from mafioso.editions.vendetta.catalogue import (
     ACTS,
@@ -142,6 +144,7 @@ class Night:
     yakuza_pick: int | None = None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (compiled: as its base, or mypyc leaks the base's fields)
 class VendettaState(State):
     """Vendetta's bookkeeping: the public deck, the jail, and what carries from a night to its day."""
 
