@@ -1,11 +1,11 @@
 """The optional compiled path (mypyc): built by pip, bit-identical to pure Python, optional.
 
-The session builds the compiled package once (``scripts/build_compiled.py``: ``MAFIOSO_COMPILE=1 pip
-install --target``, kept in ``build/compiled/`` under a digest of the sources, so an unchanged
-tree is not compiled again), then plays the same seeded games of every edition with random and heuristic bots, with
-and without decoys, in the compiled and in the pure modules, and compares every event, decision,
-chance draw and outcome byte for byte. A build whose C compiler fails must still give a working
-pure Python package, and say so.
+The session builds the compiled package once (``scripts/build_compiled.py``: ``MAFIOSO_COMPILE=1
+pip install --target``, kept in ``build/compiled/`` under a digest of the sources, so an
+unchanged tree is not compiled again), then plays the same seeded games of every edition with
+random and heuristic bots, with and without decoys, in the compiled and in the pure modules, and
+compares every event, decision, chance draw and outcome byte for byte. A build whose C compiler
+fails must still give a working pure Python package, and say so.
 """
 
 from __future__ import annotations
