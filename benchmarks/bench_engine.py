@@ -5,7 +5,8 @@ Usage: ``python benchmarks/bench_engine.py [--games N] [--edition ID ...] [--bot
 same loop ``mafioso simulate`` uses. Rates are per second of this process's CPU time
 (``time.process_time``), which is what "per core" means and does not count time the machine
 spent on other processes; wall-clock rates are printed beside them. The best of ``--repeat``
-runs is reported, to damp noise.
+runs is reported, to damp noise. Whether the modules imported are compiled or pure Python is
+printed with every rate (``MAFIOSO_COMPILE=1 pip install .``; ``compare_engine.py --compiled``).
 
 ``--observe`` measures what seat knowledge costs: the same random games are played four times
 in turn, by plain random bots, by random bots whose seats' observers are kept up to date but
@@ -27,6 +28,7 @@ from typing import Any
 
 from mafioso.agents.base import Bot, RandomBot, bot_generator, make_bots
 from mafioso.agents.play import play_game, run_bots
+from mafioso.compiled import path_name
 from mafioso.engine import Choice, Event, Game, Prompt, available_ids, find_edition
 
 
@@ -125,9 +127,11 @@ def main() -> None:
         players = args.players or find_edition(edition).default_players()
         runs = [bench(edition, args.games, args.bots, args.decoys, players) for _ in range(args.repeat)]
         best = max(runs, key=lambda r: r["games_per_second"])
-        results[edition] = {"players": players, "bots": args.bots, "decoys": args.decoys, "games": args.games, **best}
+        results[edition] = {"players": players, "bots": args.bots, "decoys": args.decoys, "games": args.games,
+                            "path": path_name(), **best}
         if not args.json:
-            print(f"{edition:9} {players:2} players {args.bots:9} bots: {best['games_per_second']:8.0f} games/s "
+            print(f"{edition:9} {players:2} players {args.bots:9} bots ({path_name()}): "
+                  f"{best['games_per_second']:8.0f} games/s "
                   f"{best['decisions_per_second']:9.0f} decisions/s ({best['decisions_per_game']:.0f} per game; "
                   f"wall clock {best['wall_games_per_second']:.0f} games/s)")
     if args.json:

@@ -11,6 +11,11 @@ median of those ratios is reported, so a machine whose speed drifts during the r
 shared with others) still gives a fair comparison. ``--also`` adds revisions measured in the
 same rounds: ``--base 409f3ed --also 10754c4`` shows release 0.1.0, the engine before a piece
 of work and after it, side by side.
+
+``--compiled`` adds this checkout built with its compiled path (``MAFIOSO_COMPILE=1 pip install
+--target``, kept in ``build/compiled/`` under a digest of the sources by ``scripts/build_compiled.py``) as one more tree,
+``compiled``, run by this checkout's benchmark: ``--base 409f3ed --compiled`` shows 0.1.0, main
+in pure Python (``this``) and main compiled side by side.
 """
 
 from __future__ import annotations
@@ -36,14 +41,26 @@ def checkout(rev: str) -> Path:
     return path
 
 
+def compiled_build() -> Path:
+    """This checkout installed with its compiled modules (``scripts/build_compiled.py``: built once,
+    reused while the sources are unchanged)."""
+    script = HERE / "scripts" / "build_compiled.py"
+    return Path(subprocess.run([sys.executable, str(script)], check=True, capture_output=True, text=True).stdout.strip())
+
+
 def rate(tree: Path, edition: str, games: int, bots: str, decoys: bool) -> float:
-    """Games per CPU second of one fresh process running ``tree``'s benchmark."""
-    command = [sys.executable, str(tree / "benchmarks" / "bench_engine.py"), "--edition", edition,
+    """Games per CPU second of one fresh process running ``tree``'s benchmark.
+
+    A tree is a checkout (its ``src`` is imported) or a compiled build (a folder of installed
+    packages, run by this checkout's benchmark)."""
+    bench = tree if (tree / "benchmarks").exists() else HERE
+    source = tree / "src" if (tree / "src").exists() else tree
+    command = [sys.executable, str(bench / "benchmarks" / "bench_engine.py"), "--edition", edition,
                "--games", str(games), "--bots", bots, "--repeat", "1", "--json"]
     if decoys:
         command.append("--decoys")
-    env = dict(os.environ, PYTHONPATH=str(tree / "src"))
-    out = subprocess.run(command, check=True, capture_output=True, text=True, env=env, cwd=tree).stdout
+    env = dict(os.environ, PYTHONPATH=str(source))
+    out = subprocess.run(command, check=True, capture_output=True, text=True, env=env, cwd=bench).stdout
     return float(json.loads(out)[edition]["games_per_second"])
 
 
@@ -87,11 +104,16 @@ def main() -> None:
     parser.add_argument("--edition", nargs="+", default=["sport", "vendetta", "vampires", "spytown", "blitz"])
     parser.add_argument("--bots", nargs="+", default=["random", "heuristic"])
     parser.add_argument("--decoys", nargs="+", default=["off", "on"], choices=["off", "on"])
+    parser.add_argument("--compiled", action="store_true", help="add this checkout's compiled build")
+    parser.add_argument("--compiled-tree", type=Path, default=None,
+                        help="with --compiled: use this folder (made by scripts/build_compiled.py) as it is")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     trees = {args.base: checkout(args.base)}
     trees.update({rev: checkout(rev) for rev in args.also})
     trees["this"] = HERE
+    if args.compiled:
+        trees["compiled"] = args.compiled_tree or compiled_build()
     rows = compare(trees, args)
     if args.json:
         print(json.dumps(rows, indent=2))

@@ -16,6 +16,8 @@ ldconfig -p 2>/dev/null | grep -q libpangoft2-1.0 || need+=(libpangoft2-1.0-0)
 command -v npm >/dev/null 2>&1 || need+=(nodejs npm)
 # Several server processes are tested over a real Redis (tests/server/test_cluster.py).
 [ -x /usr/bin/redis-server ] || need+=(redis-server)
+# The compiled path (mypyc) is built and compared with pure Python: a C compiler.
+command -v gcc >/dev/null 2>&1 || need+=(gcc)
 # Role icons are emoji: the screenshots show boxes without a colour emoji font.
 fc-list 2>/dev/null | grep -qi "color emoji" || need+=(fonts-noto-color-emoji)
 if [ ${#need[@]} -gt 0 ]; then
@@ -41,6 +43,10 @@ if command -v npm >/dev/null 2>&1; then
     npm ci --no-audit --no-fund --loglevel=error
     echo "== tsc"; node_modules/.bin/tsc --noEmit -p jsconfig.json
 fi
+
+# The optional compiled path (mypyc, setup.py): built once into build/compiled/<digest> (reused
+# while the sources are unchanged) so that tests/test_compiled.py compares its games with pure Python.
+echo "== compiled build"; .venv/bin/python scripts/build_compiled.py
 
 echo "== ruff"; .venv/bin/ruff check src tests benchmarks
 echo "== mypy"; .venv/bin/mypy

@@ -7,22 +7,15 @@ import warnings
 from collections.abc import Sequence
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from mafioso.engine import CHOOSE, CHOOSE_MANY, Choice, Edition, Event, Observer, Prompt
 from mafioso.engine.chance import seeded
 
 
-class _Unattached:
-    """``Bot.knows`` before the bot is attached to a game: reading it says so. Attaching sets
-    the instance's own ``knows``, which then hides this (a plain attribute, read at every turn)."""
-
-    def __get__(self, bot: Bot | None, owner: type[Bot]) -> Any:
-        if bot is None:
-            return self
-        raise RuntimeError(f"the bot of seat {bot.seat} is not attached to a game")
-
-
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled (mypyc): plug-ins and tests subclass it
 class Bot:
     """A player driven by code. Subclasses override :meth:`choose` and may override :meth:`observe`.
 
@@ -34,8 +27,9 @@ class Bot:
     """
 
     wants_events = True
-    knows: Observer = cast("Observer", _Unattached())
-    """The seat's knowledge (a bot must be attached before it plays)."""
+    knows: Observer
+    """The seat's knowledge, set by :meth:`attach`: a bot must be attached before it plays (reading it
+    before raises AttributeError, compiled or not)."""
     listens: ClassVar[frozenset[str] | None] = None
     """The event kinds :meth:`observe` infers from (``None``: every kind). :meth:`sync` hands
     it only those, sparing a call for every other event of the game."""
@@ -72,6 +66,7 @@ class Bot:
         return random_choice(prompt, self.rng)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (compiled: as its base, or mypyc leaks the base's fields)
 class RandomBot(Bot):
     """Uniform over the legal choices of each prompt (declining counts as one choice)."""
 

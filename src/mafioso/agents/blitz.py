@@ -22,6 +22,8 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from mafioso.agents.base import Bot, random_choice
 from mafioso.editions.blitz.missions import MISSIONS
 from mafioso.editions.blitz.state import Drawn
@@ -44,6 +46,7 @@ PACKAGE_OF = {"fixer": "bullet", "sweetheart": "ring"}
 Claim = dict[str, Any]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (compiled: as its base, or mypyc leaks the base's fields)
 class HeuristicBot(Bot):
     """A sensible Blitz player that reasons from claims and what its seat has seen.
 

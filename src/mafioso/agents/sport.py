@@ -21,6 +21,8 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from mafioso.agents.base import Bot, random_choice
 from mafioso.engine import (
     NOMINATION,
@@ -46,6 +48,7 @@ class Beliefs:
         self.red = red
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (compiled: as its base, or mypyc leaks the base's fields)
 class HeuristicBot(Bot):
     """Plays sport from what its seat knows."""
 
@@ -246,7 +249,8 @@ class HeuristicBot(Bot):
         claims = self.sheriff_report(self.checked) if self.role == "sheriff" else []
         return {"claims": claims} if claims else None
 
-    on_defence = on_last_words
+    def on_defence(self, prompt: Prompt) -> Choice:
+        return self.on_last_words(prompt)  # (a method, not an alias: compiled classes need it)
 
     def on_vote(self, prompt: Prompt) -> Choice:
         nominee = prompt.data.nominee if isinstance(prompt.data, Ballot) else 0

@@ -14,6 +14,8 @@ import random
 from collections import Counter
 from typing import Any, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from mafioso.agents.base import Bot, random_choice
 from mafioso.editions.spytown.catalogue import (
     AGENT,
@@ -54,6 +56,7 @@ class Knowledge(NamedTuple):
     trusted: int | None = None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (compiled: as its base, or mypyc leaks the base's fields)
 class HeuristicBot(Bot):
     """A careful player of any Spytown token or card."""
 
@@ -216,7 +219,8 @@ class HeuristicBot(Bot):
     def on_vote(self, prompt: Prompt) -> Choice:
         return self.most_hostile(prompt.options)
 
-    on_final_vote = on_vote
+    def on_final_vote(self, prompt: Prompt) -> Choice:
+        return self.on_vote(prompt)  # (a method, not an alias: compiled classes need it)
 
     def on_revote(self, prompt: Prompt) -> Choice:
         """Mostly stand firm (a pass keeps the vote), sometimes switch to the likeliest enemy."""
@@ -240,7 +244,8 @@ class HeuristicBot(Bot):
         claims = self.claims(defending=prompt.act == "defence")
         return Speech(claims=tuple(Claim(seat, says) for seat, says in claims)) if claims else None
 
-    on_defence = on_speech
+    def on_defence(self, prompt: Prompt) -> Choice:
+        return self.on_speech(prompt)  # (a method, not an alias: compiled classes need it)
 
     def claims(self, defending: bool = False) -> list[tuple[int, str]]:
         """The Agent shares what it saw once it has found a Mafioso (or must defend itself);

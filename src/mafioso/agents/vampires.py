@@ -15,6 +15,8 @@ import random
 from collections import Counter
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from mafioso.agents.base import Bot, random_choice
 from mafioso.engine import (
     CHOOSE,
@@ -43,7 +45,27 @@ ACTS: dict[str, str] = {}
 """Each act's answering method's name (``"bonus_strike"`` -> ``"_bonusstrike"``), worked out
 once per act rather than at every decision."""
 
+SAME_AS = {
+    "_identify": "_meet",
+    "_bonusstrike": "_strike",
+    "_queen": "_checker",
+    "_prince": "_checker",
+    "_scout": "_checker",
+    "_bride": "_checker",
+    "_count": "_killer",
+    "_werewolf": "_killer",
+    "_kitsune": "_killer",
+    "_lamia": "_killer",
+    "_monk": "_killer",
+    "_leader": "_killer",
+    "_dhampir": "_protector",
+    "_nosferatu": "_protector",
+}
+"""Acts answered like another: the method of the act on the right (methods, not class-body aliases,
+which compiled classes do not take)."""
 
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # (compiled: as its base, or mypyc leaks the base's fields)
 class HeuristicBot(Bot):
     """A sensible player of either side (or none), who never reads the game's state."""
 
@@ -215,7 +237,8 @@ class HeuristicBot(Bot):
         """Answer from what the last :meth:`sync` took in (the driver syncs before asking)."""
         name = ACTS.get(prompt.act)
         if name is None:
-            name = ACTS[prompt.act] = "_" + prompt.act.replace("_", "")
+            name = "_" + prompt.act.replace("_", "")
+            name = ACTS[prompt.act] = SAME_AS.get(name, name)
         method = getattr(self, name, None)
         choice = method(prompt) if method is not None else None
         if choice is None and not prompt.optional:
@@ -224,8 +247,6 @@ class HeuristicBot(Bot):
 
     def _meet(self, prompt: Prompt) -> Choice:
         return "ok"
-
-    _identify = _meet
 
     def _speech(self, prompt: Prompt) -> Choice:
         target = self.best(prompt.options)
@@ -270,8 +291,6 @@ class HeuristicBot(Bot):
             return _plurality(self.last_picks, prompt.options)
         return self.best(prompt.options)
 
-    _bonusstrike = _strike
-
     def _lord(self, prompt: Prompt) -> Choice:
         target = self.best(tuple(o.seat for o in prompt.options if isinstance(o, Move) and o.what == "kill"))
         if target is None:
@@ -283,8 +302,6 @@ class HeuristicBot(Bot):
         unknown = tuple(o for o in prompt.options if self.side(o) is None)
         return self.best(unknown or prompt.options)
 
-    _queen = _prince = _scout = _bride = _checker
-
     def _revenant(self, prompt: Prompt) -> Choice:
         other = self._checker(prompt)
         if other is None or other == self.seat or self.seat not in prompt.options:
@@ -294,13 +311,8 @@ class HeuristicBot(Bot):
     def _killer(self, prompt: Prompt) -> Choice:
         return self.best(prompt.options)
 
-    _count = _werewolf = _kitsune = _lamia = _monk = _leader = _killer
-
     def _protector(self, prompt: Prompt) -> Choice:
         return self.safest(prompt.options)
-
-    _dhampir = _nosferatu = _protector
-
 
 
 _READERS = {kind: getattr(HeuristicBot, name) for kind, name in HANDLERS.items()}

@@ -17,12 +17,15 @@ defence of whom he exposed.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from mafioso.agents.base import Bot, random_choice
 from mafioso.editions.vendetta.knowledge import Knowledge, knowledge
-from mafioso.engine import CHOOSE, CHOOSE_MANY, SPEECH, Ballot, Choice, Event, Observer, Prompt
+from mafioso.engine import CHOOSE, CHOOSE_MANY, SPEECH, Ballot, Choice, Edition, Event, Observer, Prompt
 
 CRIMINAL_TEAMS = ("mafia", "yakuza")
 CRIMINAL_CLAIMS = ("mafia", "yakuza", "thug", "thief", "godfather", "lawyer", "snitch")
@@ -42,6 +45,7 @@ def _team_of(role: str) -> str:
     return TEAM_OF_ROLE.get(role, "town")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (compiled: as its base, or mypyc leaks the base's fields)
 class HeuristicBot(Bot):
     """A sensible player: investigates the unknown, shoots the exposed, votes with the table's suspicion.
 
@@ -50,8 +54,8 @@ class HeuristicBot(Bot):
     itself keeps only what it infers: claims heard, hands seen, nominations.
     """
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, seat: int, edition: Edition, options: dict[str, Any], players: int, rng: random.Random) -> None:
+        super().__init__(seat, edition, options, players, rng)  # (named: compiled classes need them spelled out)
         self.inferred: dict[int, str] = {}
         """Teams this seat guesses from the Journalist's answers (``town`` or ``suspect``)."""
         self.claimed: Counter[int] = Counter()
@@ -337,8 +341,10 @@ class HeuristicBot(Bot):
     def act_block(self, prompt: Prompt) -> Choice:
         return self.ranked(prompt.options)[0]
 
-    act_silence = act_block
-    act_badmouth = act_block
+    def act_silence(self, prompt: Prompt) -> Choice:
+        return self.act_block(prompt)  # (a method, not an alias: compiled classes need it)
+    def act_badmouth(self, prompt: Prompt) -> Choice:
+        return self.act_block(prompt)  # (a method, not an alias: compiled classes need it)
 
     def act_hypnotize(self, prompt: Prompt) -> Choice:
         return self.ranked(prompt.options)[0]

@@ -80,10 +80,23 @@ def balance(
     plan = Plan(tuple(cells), seed, precision, games)
     store = make_checkpoint(checkpoint, plan, fresh)
     backend = make_backend(cluster, workers, len(cells))
+    warn_if_pure()
     started = time.perf_counter()
     runs = play(plan, backend, store, quiet=as_json)
     seconds = time.perf_counter() - started
     finish(plan, runs, band, seconds, report, table, as_json)
+
+
+def warn_if_pure() -> None:
+    """One line on stderr when the games will run in pure Python: how to get the compiled path
+    (and how to hide the line). Printed after every check, so an error stays the only line."""
+    from mafioso.compiled import pure_warning
+
+    line = pure_warning()
+    if line is not None:
+        from rich.console import Console
+
+        Console(stderr=True).print(f"[yellow]warning:[/] {line}", highlight=False, soft_wrap=True)
 
 
 # -- checks ------------------------------------------------------------------------------------
@@ -366,8 +379,10 @@ def print_results(results: Any, compared: Any, band: tuple[float, float], second
     from rich.table import Table
 
     console = Console()
+    from mafioso.compiled import path_name
+
     view = Table(title="Balance: how often the side wins, with its 95% interval and the exact random-play "
-                       "baseline")
+                       f"baseline ({path_name()} engine)")
     for column in ("edition", "players", "options", "bots", "games", "side", "wins", "95% interval", "baseline",
                    "verdict"):
         view.add_column(column, justify="right" if column in ("players", "games", "wins", "baseline") else "left")

@@ -19,7 +19,7 @@ from rich.table import Table
 
 import mafioso
 from mafioso.cli.balance import balance as balance_command
-from mafioso.cli.balance import show_win_chance
+from mafioso.cli.balance import show_win_chance, warn_if_pure
 from mafioso.cli.errors import EXIT_INTERRUPTED, CommandError, FriendlyGroup, emit_json, friendly
 from mafioso.cli.files import check_writable, decision_number, read_log, write_log
 from mafioso.cli.values import read_value
@@ -72,7 +72,9 @@ Bots = Annotated[str, typer.Option("--bots", metavar="random|heuristic", help="T
 def show_version(value: bool) -> None:
     """``mafioso --version``: print the version and stop."""
     if value:
-        console.print(f"mafioso {mafioso.__version__}", highlight=False)
+        from mafioso.compiled import path_name
+
+        console.print(f"mafioso {mafioso.__version__} ({path_name()})", highlight=False)
         raise typer.Exit()
 
 
@@ -281,6 +283,7 @@ def simulate(
     options = parse_options(option)
     new_game(found, players, options)  # every setting checked before any worker starts
     workers = worker_count(workers, games)
+    warn_if_pure()
     if as_json:
         result = run_simulation(found.id, players, games, seed=seed, bots=bots, options=options, workers=workers)
         emit_json(result.to_json())

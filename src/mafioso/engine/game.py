@@ -47,6 +47,10 @@ from mafioso.engine.state import Reply, SecretBatch, State
 from mafioso.engine.views import View, build_view
 from mafioso.engine.vocabulary import GAME_OVER
 
+FIELDS = ("edition", "options", "seed", "decoys", "_seat_input", "events", "history", "chance", "state", "players",
+          "outcome", "_pending", "_secret", "_answers", "_answered", "_required", "_finished_observers", "_flow")
+"""Every attribute of a :class:`Game`: what :meth:`Game._restore` takes from the rebuilt game."""
+
 
 class Game:
     """A game of Mafia in progress, or finished.
@@ -273,7 +277,8 @@ class Game:
             if isinstance(entry, Decision):
                 fresh.decide(*entry)
         observers = self.state.observers
-        self.__dict__.update(fresh.__dict__)
+        for name in FIELDS:  # (not ``__dict__``, which compiled classes have not)
+            setattr(self, name, getattr(fresh, name))
         for seat, observer in observers.items():
             observer.catch_up()
             self.state.watch(seat, observer)

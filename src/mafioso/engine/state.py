@@ -13,6 +13,8 @@ from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from mypy_extensions import mypyc_attr
+
 from mafioso.engine.chance import Chance
 from mafioso.engine.events import PUBLIC, Audience, Event
 from mafioso.engine.outcome import GameEnded, Outcome
@@ -28,6 +30,7 @@ Batch = list[Prompt]
 Reply = dict[str, Any]
 
 
+@mypyc_attr(native_class=False)  # compiled (mypyc), a list subclass must stay a Python class
 class SecretBatch(list[Prompt]):
     """A batch that is a secret step: who acts in it, and how fast, must not show.
 
@@ -58,6 +61,16 @@ class Seat:
     alive: bool = True
 
 
+def no_judge(state: State) -> Outcome | None:
+    """The win check of a state made without one: nothing is ever decided."""
+    return None
+
+
+Judge = Callable[["State"], Outcome | None]
+"""An edition's win check (``Edition.check_win``)."""
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled (mypyc): plug-in editions subclass it
 class State:
     """What the flow reads and changes. Never shown to a seat directly: seats see events."""
 
@@ -68,7 +81,7 @@ class State:
         chance: Chance,
         events: list[Event],
         decoys: bool,
-        judge: Callable[[State], Outcome | None] = lambda state: None,
+        judge: Judge = no_judge,
     ) -> None:
         self.seats = seats
         self.options = options

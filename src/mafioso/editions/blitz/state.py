@@ -11,8 +11,12 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from mafioso.editions.blitz.catalogue import CLAIMS, GOON, RAT, VIGILANTE
-from mafioso.engine import Seat, SpeechRules, State
+from mafioso.engine import Event, Seat, SpeechRules, State
+from mafioso.engine.chance import Chance
+from mafioso.engine.state import Judge, no_judge
 
 VERDICT, GUN, BOMB = "verdict", "gun", "bomb"
 """How a seat is shot: by a Verdict card, by a Goon's gun, by the Bomber's blast."""
@@ -55,11 +59,16 @@ class Verdicts(NamedTuple):
     verdicts: int
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (compiled: as its base, or mypyc leaks the base's fields)
 class BlitzState(State):
     """The flow's bookkeeping for one game of Blitz."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self, seats: list[Seat], options: dict[str, Any], chance: Chance, events: list[Event], decoys: bool,
+        judge: Judge = no_judge,
+    ) -> None:
+        # Named, not ``*args``: compiled (mypyc) classes need their constructor's parameters spelled out.
+        super().__init__(seats, options, chance, events, decoys, judge)
         self.vigilante = next(s.number for s in self.seats if s.role == VIGILANTE)
         self.draft_order = [n for n in self.round_from(self.vigilante % len(self.seats) + 1) if n != self.vigilante]
         dealt = {s.number: getattr(s, "dealt", "") for s in self.seats}

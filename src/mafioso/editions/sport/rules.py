@@ -16,6 +16,8 @@ from collections.abc import Callable, Mapping
 from itertools import count
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import mypyc_attr
+
 from mafioso.editions.sport.catalogue import (
     ACTS,
     BLACK,
@@ -48,7 +50,9 @@ from mafioso.engine import (
     Steps,
     Tied,
 )
+from mafioso.engine.chance import Chance
 from mafioso.engine.errors import N_, Cast, SeatName, Words
+from mafioso.engine.state import Judge, no_judge
 from mafioso.engine.steps import (
     NO,
     YES,
@@ -93,11 +97,16 @@ LEFT_REASONS = {
 """How a seat left the game, in words (all public), for the errors of a seat that is out."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (compiled: as its base, or mypyc leaks the base's fields)
 class SportState(State):
     """Sport's own bookkeeping: fouls, the don's kill order, the night's shot, stalemate counts."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self, seats: list[Seat], options: dict[str, Any], chance: Chance, events: list[Event], decoys: bool,
+        judge: Judge = no_judge,
+    ) -> None:
+        # Named, not ``*args``: compiled (mypyc) classes need their constructor's parameters spelled out.
+        super().__init__(seats, options, chance, events, decoys, judge)
         self.day = 0
         self.fouls: Counter[int] = Counter()
         self.technical: Counter[int] = Counter()

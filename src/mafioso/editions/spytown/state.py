@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from mafioso.editions.spytown.catalogue import (
     AGENT,
     CARDS,
@@ -17,9 +19,12 @@ from mafioso.editions.spytown.catalogue import (
     TOKEN_TEAM,
 )
 from mafioso.editions.spytown.setup import Variants, variants
-from mafioso.engine import State
+from mafioso.engine import Event, Seat, State
+from mafioso.engine.chance import Chance
+from mafioso.engine.state import Judge, no_judge
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (compiled: as its base, or mypyc leaks the base's fields)
 class SpytownState(State):
     """What the Spytown flow tracks besides seats and events.
 
@@ -27,8 +32,12 @@ class SpytownState(State):
     ``Seat.team`` is the side it plays and wins for, kept up to date by :meth:`refresh_teams`.
     """
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self, seats: list[Seat], options: dict[str, Any], chance: Chance, events: list[Event], decoys: bool,
+        judge: Judge = no_judge,
+    ) -> None:
+        # Named, not ``*args``: compiled (mypyc) classes need their constructor's parameters spelled out.
+        super().__init__(seats, options, chance, events, decoys, judge)
         self.rules: Variants = variants(len(self.seats), self.options)
         self.turn = 0
         self.cards: dict[int, str] = {}

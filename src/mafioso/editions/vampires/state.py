@@ -11,15 +11,24 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from mafioso.editions.vampires.catalogue import CLAIMS, HUNTERS, MASTERS, NOVICE, VAMPIRES
-from mafioso.engine import SpeechRules, State
+from mafioso.engine import Event, Seat, SpeechRules, State
+from mafioso.engine.chance import Chance
+from mafioso.engine.state import Judge, no_judge
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (compiled: as its base, or mypyc leaks the base's fields)
 class VampiresState(State):
     """The turn's protections, disables, kills, the jail, the Leader's silence and the night's vote."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self, seats: list[Seat], options: dict[str, Any], chance: Chance, events: list[Event], decoys: bool,
+        judge: Judge = no_judge,
+    ) -> None:
+        # Named, not ``*args``: compiled (mypyc) classes need their constructor's parameters spelled out.
+        super().__init__(seats, options, chance, events, decoys, judge)
         self.turn = 0
         self.doomed: dict[int, str] = {}
         """Seats killed this turn (seat -> how), announced at the start of the next Night."""

@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from mafioso.editions.vendetta.casting import book_cast, check_cast
 from mafioso.editions.vendetta.catalogue import (
     ACTS,
@@ -61,13 +63,17 @@ from mafioso.engine import (
     Audience,
     Ballot,
     Edition,
+    Event,
     Outcome,
     Prompt,
+    Seat,
     SpeechRules,
     State,
     Steps,
 )
+from mafioso.engine.chance import Chance
 from mafioso.engine.errors import N_, SeatName, Words
+from mafioso.engine.state import Judge, no_judge
 from mafioso.engine.steps import (
     Secret,
     agree,
@@ -138,11 +144,16 @@ class Night:
     yakuza_pick: int | None = None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (compiled: as its base, or mypyc leaks the base's fields)
 class VendettaState(State):
     """Vendetta's bookkeeping: the public deck, the jail, and what carries from a night to its day."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self, seats: list[Seat], options: dict[str, Any], chance: Chance, events: list[Event], decoys: bool,
+        judge: Judge = no_judge,
+    ) -> None:
+        # Named, not ``*args``: compiled (mypyc) classes need their constructor's parameters spelled out.
+        super().__init__(seats, options, chance, events, decoys, judge)
         self.deck: dict[str, int] = dict(sorted(Counter(s.role for s in self.seats).items()))
         self.jailed: list[int] = []
         self.jail_told: set[int] = set()
