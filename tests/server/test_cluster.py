@@ -199,6 +199,18 @@ def test_a_seat_gets_nothing_on_another_seats_channel(postgres_url: str, redis_u
         assert checked >= 10
 
 
+def seat_state(client: Any, token: str, seconds: float = 10) -> dict[str, Any]:
+    """The seat's state; a socket that lands on a worker still starting (or still taking the table)
+    is told to come again, as a phone would reconnect: ask again until the state comes."""
+    deadline = time.monotonic() + seconds
+    while True:
+        message = state_of(client, seat=token)
+        if "name" in message or time.monotonic() > deadline:
+            assert "name" in message, message
+            return message
+        time.sleep(0.2)
+
+
 def test_serve_with_workers_starts_them_and_starts_a_dead_one_again(postgres_url: str, redis_url: str) -> None:
     import os
     import signal
@@ -226,7 +238,7 @@ def test_serve_with_workers_starts_them_and_starts_a_dead_one_again(postgres_url
             time.sleep(0.1)
         wait_for_takeover(client, table["host"], time.monotonic())
         for token in tokens:  # every seat, on whichever worker the kernel hands the socket to
-            assert state_of(client, seat=token)["name"].startswith("Player")
+            assert seat_state(client, token)["name"].startswith("Player")
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=20)
