@@ -187,6 +187,9 @@ class Console:
         self.counts: list[dict[str, Any]] = []
         """Every hand vote entered by count, as the count it is: ``day``, ``round`` (the ties of
         the day before it), ``nominee`` (absent for the vote on removing the tied) and ``hands``."""
+        self.open_counts: list[tuple[int, dict[str, Any]]] = []
+        """Counts whose vote is still open (a phone seat has yet to vote): the first event after
+        the count, and its mark, whose ``hands`` becomes the vote's total when the result comes."""
         self.learned_at = ""
         """The call at which the last role was learned as it woke (its players are awake)."""
         self.acts: dict[str, str] = {}
@@ -221,6 +224,7 @@ class Console:
             for prompt in decoys:
                 if game.is_pending(prompt.id):
                     game.timeout(prompt.seat, prompt.id)
+        self._close_counts()
         self._note_calls(self.window_start)
         self._window_before = self.window_start
         self.window_start = len(game.events)
@@ -388,11 +392,13 @@ class Console:
             raise BadEntry(N_("More hands ({hands}) than players voting now ({count})."), hands=hands, count=len(prompts))
         kept, first = list(self.entries), len(self.game.events)
         mark = self._count_mark(prompts[0], hands)
+        self.open_counts.append((first, mark))
         try:
             for number, prompt in enumerate(prompts):
                 self.acts[prompt.id] = prompt.act
                 self.game.decide(prompt.seat, prompt.id, "yes" if number < hands else "no")
         except MafiosoError:
+            self.open_counts.pop()
             self._replay(kept, strict=True)
             raise OutOfOrder(N_("There is no hand vote to enter by count now.")) from None
         stored: Entry = {"do": "count", "hands": hands, "prompts": [p.id for p in prompts]}
@@ -402,10 +408,26 @@ class Console:
         self.entries.append(stored)
         self.closing = None
         self.eyes_open = True
-        self._after_entry()
         self.counted_prompts.update(p.id for p in prompts)
         self.counts.append(mark)
-        self.counted.update(i for i in range(first, len(self.game.events)) if self.game.events[i].kind == "vote.count")
+        self._after_entry()
+
+    def _close_counts(self) -> None:
+        """A count's vote ends when its last voter has voted, which at a mixed table may be a phone
+        after the count: then its results are lines of numbers only (the stand-ins are nobody), and
+        the mark holds the hands the vote counted (the count plus the phones' raised hands)."""
+        events = self.game.events
+        for first, mark in list(self.open_counts):
+            nominee = mark.get("nominee")
+            kind = "vote.count" if nominee is not None else "lift.result"
+            end = next((i for i in range(first, len(events)) if events[i].kind == kind
+                        and (nominee is None or events[i].data["nominee"] == nominee)), None)
+            if end is None and not self.game.is_over():
+                continue
+            self.open_counts.remove((first, mark))
+            if end is not None:
+                mark["hands"] = int(events[end].data["votes"])
+            self.counted.update(i for i in range(first, len(events)) if events[i].kind == "vote.count")
 
     def _count_mark(self, prompt: Prompt, hands: int) -> dict[str, Any]:
         """Where a count belongs in the protocol: the day, its voting round (the ties so far that
@@ -560,6 +582,7 @@ class Console:
         self.calls, self.acked, self.window_start = [], 0, 0
         self.counted, self.counted_prompts = set(), set()
         self.counts = []
+        self.open_counts = []
         self.learned_at = ""
         self._after_entry()
         dropped: list[Entry] = []
