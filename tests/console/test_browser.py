@@ -217,12 +217,22 @@ def test_a_mixed_table_of_phones_and_hand_played_seats(browser: Any, server: Ser
     page.click("#open-phones")
     page.wait_for_selector("#phones-dialog[open] button[data-seat='5']")
     assert page.locator("#phones-dialog .qr").count() == 0, "no code before a seat is chosen"
+    cover = page.evaluate("""() => { const d = document.querySelector('#phones-dialog'), r = d.getBoundingClientRect();
+        return {w: r.width, h: r.height, x: r.x, y: r.y, back: getComputedStyle(d, '::backdrop').backgroundColor,
+                bg: getComputedStyle(d).backgroundColor}; }""")
+    assert (cover["x"], cover["y"], cover["w"], cover["h"]) == (0, 0, TABLET["width"], TABLET["height"]), cover
+    assert cover["back"].startswith("rgb(") and cover["bg"].startswith("rgb("), "opaque: the console is hidden"
     page.click("#phones-dialog button[data-seat='5']")
     page.wait_for_selector("#phones-dialog[open] .qr svg", state="attached")
     assert page.locator("#phones-dialog .qr").count() == 1, "one seat's code at a time"
-    page.click("#phones-dialog button[data-seat='9']")
-    assert page.locator("#phones-dialog .qr").count() == 1
+    assert page.locator("#phones-dialog button[data-seat]").count() == 0, "the player handed it reaches no other seat"
+    assert page.locator("#phones-dialog a").count() == 0 and not page.locator("#phones-dialog .close").is_visible()
     shoot(page, "mixed-sport-phones")
+    page.click("#phones-dialog .done")
+    page.click("#phones-dialog button[data-seat='9']")
+    assert page.locator("#phones-dialog .qr").count() == 1 and "Ivo" in page.inner_text("#phone-code")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#phones-dialog[open] button[data-seat='9']")
     links = [p["link"] for p in post_json(server, "/api/console/phones", {"token": token})["phones"]]
     page.click("#phones-dialog .close")
     phones = []

@@ -768,26 +768,35 @@ function openTools() {
 }
 
 /**
- * Each phone seat's own code to scan (its pass: only that player should scan it), one seat at a
- * time: the facilitator taps a name, hands the tablet over, and the next name hides that code.
+ * Each phone seat's own code to scan (its pass: only that player should scan it). The dialog
+ * covers the whole console (the night's secrets stay hidden) and works in two screens: the
+ * facilitator picks a name, then hands the tablet over on a screen holding only that seat's
+ * code and "Done", which returns to the names: the player holding it can reach no other code.
  */
 async function openPhones() {
   if (!token) return;
   try {
     const data = await post("/api/console/phones", {token});
-    const code = el("div", {id: "phone-code", class: "phone-code"});
+    const dialog = /** @type {HTMLDialogElement} */ ($("phones-dialog"));
+    const list = $("phones-list");
+    const pick = () => {
+      dialog.classList.remove("handed");
+      list.replaceChildren(el("div", {class: "grid"}, ...data.phones.map((/** @type {any} */ p) =>
+        el("button", {type: "button", class: "seat", "data-seat": p.seat, text: p.name, onclick: () => handOver(p)}))));
+    };
     /** @param {any} p */
-    const showOne = p => {
+    const handOver = p => {
       const qr = el("div", {class: "qr"});
       qr.innerHTML = p.qr;
-      code.replaceChildren(el("h3", {text: p.name}), qr, el("a", {href: p.link, text: t("link"), target: "_blank"}));
-      seats.forEach((/** @type {HTMLElement} */ b) => b.setAttribute("aria-pressed", String(b.dataset.seat === String(p.seat))));
+      dialog.classList.add("handed");
+      list.replaceChildren(el("div", {id: "phone-code", class: "phone-code"}, el("h3", {text: p.name}), qr,
+        el("p", {text: fill(t("Only {name} scans this code with their phone, then taps Done."), {name: p.name})}),
+        el("button", {type: "button", class: "done primary", text: t("Done"), onclick: pick})));
     };
-    const seats = data.phones.map((/** @type {any} */ p) => el("button", {type: "button", class: "seat", "data-seat": p.seat,
-      "aria-pressed": "false", text: p.name, onclick: () => showOne(p)}));
-    $("phones-list").replaceChildren(el("div", {class: "grid"}, ...seats), code);
-    const dialog = /** @type {HTMLDialogElement} */ ($("phones-dialog"));
-    dialog.addEventListener("close", () => $("phones-list").replaceChildren(), {once: true});
+    // Escape on the handed-over screen returns to the names, never to the console behind
+    dialog.oncancel = event => { if (dialog.classList.contains("handed")) { event.preventDefault(); pick(); } };
+    dialog.addEventListener("close", () => { list.replaceChildren(); dialog.classList.remove("handed"); }, {once: true});
+    pick();
     dialog.showModal();
   } catch (error) {
     complain(String(/** @type {Error} */ (error).message));
