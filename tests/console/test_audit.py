@@ -113,3 +113,24 @@ def test_the_news_is_told_before_the_table_closes_its_eyes() -> None:
     said = [(item["kind"], item["text"]) for item in console.step().script]
     deck = next(i for i, (kind, _text) in enumerate(said) if kind == "announce")
     assert deck < said.index(("read", "Everyone, close your eyes."))
+
+
+AUDIT_CAST = ("detective", "bystander", "bystander", "thief", "bystander", "thug", "bodyguard", "bystander", "thug",
+              "nurse")
+AUDIT_NAMES = ("Ania", "Bartek", "Celina", "Dawid", "Ewa", "Filip", "Gosia", "Henryk", "Iga", "Jacek")
+
+
+@pytest.mark.parametrize("tapped", [[], [6]])
+def test_a_learned_mafia_call_after_the_thief_is_read_and_wakes_only_the_seats_identified(tapped: list[int]) -> None:
+    """Issue 12 (audit): the Thief learned at its own call, then the Bodyguard: the Mafia's call
+    still says "Mafia, open your eyes", and a Thug tapped nobody (or one of two) is never woken by
+    a guess: the screen wakes the Thief (and the Thug tapped) and says the rest are not known."""
+    console = Console(Setup("vendetta", AUDIT_NAMES, roles="learned", seed=1, cast=AUDIT_CAST))
+    rng = random.Random(1)
+    while console.step().learn_role != "thug":
+        act(console, rng, AUDIT_CAST)
+    assert "Mafia, open your eyes." in _said(console.step())
+    step = console.learn("thug", tapped)
+    assert step.kind == "silent" and step.wake == sorted([4, *tapped]), step.wake
+    assert any("not known yet" in note for note in step.notes)
+    assert "Look at each other." in _said(step), "the Mafia's cards in play meet, known or not"

@@ -192,6 +192,8 @@ class Console:
         the count, and its mark, whose ``hands`` becomes the vote's total when the result comes."""
         self.learned_at = ""
         """The call at which the last role was learned as it woke (its players are awake)."""
+        self.woken_calls: set[str] = set()
+        """Every call at which a role was learned as it woke: its wake line has been read."""
         self.acts: dict[str, str] = {}
         """The act of every prompt answered, by prompt id (prompt ids do not always name it)."""
         self.game = self._new_game()
@@ -529,6 +531,7 @@ class Console:
         self.eyes_open = False
         self.closing = None
         self.learned_at = self._call_key()
+        self.woken_calls.add(self.learned_at)
 
     def _call_key(self) -> str:
         """The call now (its phase and step), to know whether its players were already woken."""
@@ -584,6 +587,7 @@ class Console:
         self.counts = []
         self.open_counts = []
         self.learned_at = ""
+        self.woken_calls = set()
         self._after_entry()
         dropped: list[Entry] = []
         for entry in entries:
@@ -764,7 +768,8 @@ class Console:
         step.notes = [_(template, self.lang).format(role=shown, count=count)]  # the facilitator's task, not said
         step.read = []
         called = self._learning_call()
-        if not self.asked_roles & set(script.step_roles(self.edition, called)):  # its players are not awake yet
+        if self._call_key() not in self.woken_calls:  # this call's players are not awake yet (a role of
+            # the call learned at an earlier call, such as the Thief's own, does not wake them now)
             woken = self._call_name(called, script.step_roles(self.edition, called)) if called else ""
             step.read.insert(0, _(script.WAKE, self.lang).format(roles=woken or shown))
         step.learn_seats = [Option(s, self._seat_label(s)) for s in range(1, len(self.setup.names) + 1)
@@ -789,14 +794,23 @@ class Console:
         step.kind = "silent"
         step.phase = call.phase
         roles = self._call_name(call.step, call.roles)
-        step.wake = list(call.holders)
+        step.wake = self._wake_known(step, list(call.holders))
         step.read = [] if self.learned_at == self._call_key() else [_(script.WAKE, self.lang).format(roles=roles)]
-        if len(step.wake) > 1:
+        if len(call.holders) > 1:  # the cards in play, even those not identified
             step.read.append(_(script.MEET, self.lang))
         step.read.append(_(script.SLEEP, self.lang).format(roles=roles))
         if call.pretend:
             step.notes = [_(script.PRETEND, self.lang).format(roles=roles, why=call.why)]
         return step
+
+    def _wake_known(self, step: Step, seats: list[int]) -> list[int]:
+        """The seats to wake that the facilitator identified: at a learned table the console only
+        guesses the others' cards, so it never names them; a note says some are not known."""
+        unknown = self._unlearned()
+        if any(seat in unknown for seat in seats):
+            step.notes.append(_("Anyone else who opens their eyes now is not known yet: the console does not "
+                                "guess who.", self.lang))
+        return [seat for seat in seats if seat not in unknown]
 
     def _ask_step(self, step: Step) -> Step:
         """The questions now: the lines for every real prompt (a phone player is woken and
@@ -810,7 +824,7 @@ class Console:
             called = script.step_roles(self.edition, self.game.phase.step)
             shown = self._call_name(self.game.phase.step, self._roles_asked())
             awake = {s.number for s in self.game.state.seats if s.alive and s.role in called}
-            step.wake = sorted(awake | {p.seat for p in pending})
+            step.wake = self._wake_known(step, sorted(awake | {p.seat for p in pending}))
             if self.learned_at != self._call_key():
                 step.read = [_(script.WAKE, self.lang).format(roles=shown)]
         acts = []
