@@ -134,3 +134,18 @@ def test_a_learned_mafia_call_after_the_thief_is_read_and_wakes_only_the_seats_i
     assert step.kind == "silent" and step.wake == sorted([4, *tapped]), step.wake
     assert any("not known yet" in note for note in step.notes)
     assert "Look at each other." in _said(step), "the Mafia's cards in play meet, known or not"
+
+
+def test_the_grimoire_of_a_learned_table_shows_no_guess_as_told() -> None:
+    """Issue 12 (audit): with one Thug of two identified, the Mafia's family line (built from the
+    console's guess of the other Thug) was never shown, so no card lists it as told."""
+    console = Console(Setup("vendetta", AUDIT_NAMES, roles="learned", seed=1, cast=AUDIT_CAST))
+    rng = random.Random(1)
+    while console.step().learn_role != "thug":
+        act(console, rng, AUDIT_CAST)
+    console.learn("thug", [6])
+    cards = {card["seat"]: card for card in console.grimoire()}
+    assert not cards[9]["known"]
+    told = [line for card in cards.values() for line in card["told"]]
+    assert not [line for line in told if "family" in line], told
+    assert not [line for card in cards.values() if not card["known"] for line in card["told"]]

@@ -1036,13 +1036,14 @@ class Console:
         """Every seat's role, status, what it did and what it was told: the facilitator's eyes only."""
         game = self.game
         cards = []
+        unknown = self._unlearned()  # a line told to a seat only guessed is the guess, never shown
         for seat in game.state.seats:
             number = seat.number
             did = [f"{phase_name(self._phase_of(d.prompt), self.lang)}: {self._did(d.prompt, d.choice)}"
                    for d in game.decisions if d.seat == number and not d.prompt.startswith("gm.")
                    and d.prompt not in self.counted_prompts]
             told = [line for e in game.events if not e.audience.public and number in e.audience.seats
-                    for line in [self._line(e)] if line]
+                    and not unknown & e.audience.seats for line in [self._line(e)] if line]
             known = self.setup.roles != "learned" or number in self.known
             cards.append({"seat": number, "name": self.name(number), "role": role_name(self.edition, seat.role, self.lang),
                           "known": known, "alive": seat.alive, "phone": number in self.setup.phones,
