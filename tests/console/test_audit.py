@@ -149,3 +149,19 @@ def test_the_grimoire_of_a_learned_table_shows_no_guess_as_told() -> None:
     told = [line for card in cards.values() for line in card["told"]]
     assert not [line for line in told if "family" in line], told
     assert not [line for card in cards.values() if not card["known"] for line in card["told"]]
+
+
+@pytest.mark.parametrize("edition", ["sport", "vampires"])
+@pytest.mark.parametrize("lang", ["en", "ru", "pl"])
+def test_the_first_call_of_a_dealt_table_shows_the_woken_their_team_after_they_open_their_eyes(edition: str,
+                                                                                               lang: str) -> None:
+    """Issue 12 (audit): "Show Gus, Anna, Boris: Your family..." came before "Everyone, close your
+    eyes. / Mafia, open your eyes.": the team is shown to players whose eyes are open, after the wake."""
+    from tests.console.play import names
+
+    step = Console(Setup(edition, names(edition), seed=1, lang=lang)).step()
+    kinds = [item["kind"] for item in step.script]
+    assert "show" in kinds
+    first_show = kinds.index("show")
+    assert kinds[:first_show] == ["read", "read"], step.script
+    assert step.script[1]["text"] != step.script[0]["text"] and first_show == 2

@@ -192,6 +192,8 @@ class Console:
         the count, and its mark, whose ``hands`` becomes the vote's total when the result comes."""
         self.learned_at = ""
         """The call at which the last role was learned as it woke (its players are awake)."""
+        self._show_audience: dict[str, frozenset[int]] = {}
+        """Who each line to show is for (filled as the lines are made): to order the lines."""
         self.woken_calls: set[str] = set()
         """Every call at which a role was learned as it woke: its wake line has been read."""
         self.acts: dict[str, str] = {}
@@ -696,16 +698,33 @@ class Console:
         (a call's results before its players close their eyes)."""
         body = list(step.read)
         step.read = [*opening, *body]
-        lines = [("show", line) for line in before[1]] + [("read", line) for line in opening]
+        late = self._shown_once_woken(step, opening, before[1])
+        lines = [("show", line) for line in before[1] if line not in late] + [("read", line) for line in opening]
         news = [("announce", line) for line in before[0]]
         sleep = ("read", _(script.EVERYONE_SLEEP, self.lang))
         at = lines.index(sleep) if sleep in lines else len(lines)  # the news is told before eyes close
         lines[at:at] = news
         closing = [body.pop()] if step.kind == "silent" and body else []
-        lines += [("read", line) for line in body] + [("show", line) for line in during[1]]
+        woke = 1 if late and body and self._is_wake_line(body[0]) else 0
+        lines += [("read", line) for line in body[:woke]] + [("show", line) for line in late]
+        lines += [("read", line) for line in body[woke:]] + [("show", line) for line in during[1]]
         lines += [("announce", line) for line in during[0]] + [("read", line) for line in closing]
         step.script = [{"kind": kind, "text": text} for kind, text in lines]
         return step
+
+    def _is_wake_line(self, line: str) -> bool:
+        """Whether ``line`` is a call's wake line ("{roles}, open your eyes.", in the language)."""
+        head, _slot, tail = _(script.WAKE, self.lang).partition("{roles}")
+        return line.startswith(head) and line.endswith(tail) and line != _(script.EVERYONE_WAKE, self.lang)
+
+    def _shown_once_woken(self, step: Step, opening: list[str], shows: list[str]) -> list[str]:
+        """The private lines told while the whole table had its eyes open (the deal's, before the
+        first call of a night) to players this step wakes: they are shown once those players have
+        opened their eyes, after the wake line, never before everyone closes theirs."""
+        if _(script.EVERYONE_SLEEP, self.lang) not in opening or not step.wake:
+            return []
+        woken = set(step.wake)
+        return [line for line in shows if self._show_audience.get(line, frozenset({0})) <= woken]
 
     def _sleep_lines(self, step: Step) -> list[str]:
         """The sleep line of the call just answered, once the script has left it; and the whole
@@ -921,6 +940,7 @@ class Console:
             elif event.audience.seats:
                 names = ", ".join(self.name(s) for s in sorted(event.audience.seats))
                 show.append(_("Show {names}: {line}", self.lang).format(names=names, line=line))
+                self._show_audience[show[-1]] = frozenset(event.audience.seats)
         return announce, show
 
     def _unlearned(self) -> set[int]:
