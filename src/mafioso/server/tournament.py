@@ -443,7 +443,7 @@ def new_tournament(form: NewTournament) -> Tournament:
                               known=", ".join((*scoring.PRESETS, "custom")), given=form.scoring)
     stages: dict[int, str] = {}
     for key, value in form.stages.items():
-        if not key.isdigit() or not 1 <= int(key) <= form.rounds or not value.strip():
+        if not key.isdecimal() or not 1 <= int(key) <= form.rounds or not value.strip():
             raise TournamentError(N_("a stage is a round from 1 to {rounds} and a name, not {given!r}"), "stages",
                                   rounds=form.rounds, given=f"{key}={value}")
         stages[int(key)] = value.strip()
