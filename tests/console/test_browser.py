@@ -392,3 +392,24 @@ def test_a_vote_entered_by_count_on_the_page(browser: Any, server: Server) -> No
     shoot(page, "sport-vote-by-count-entered")
     assert not errors
     context.close()
+
+
+def test_a_phone_of_a_russian_table_says_pass_in_russian(browser: Any, server: Server) -> None:
+    """Issue 12 (audit): a vampires table in Russian; the phones' optional questions said "Pass"
+    in English (the forms were built before the words loaded, then kept by key)."""
+    made = post_json(server, "/api/console", {"setup": {"edition": "vampires", "names": list(names("vampires")),
+                                                        "lang": "ru", "seed": 2, "phones": list(range(1, 11))}})
+    token = made["token"]
+    links = [p["link"] for p in post_json(server, "/api/console/phones", {"token": token})["phones"]]
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    seen = []
+    for link in links:
+        phone = context.new_page()
+        phone.goto(link)
+        phone.wait_for_selector("#game:not([hidden]) #me:not(:empty)")
+        phone.wait_for_function("document.documentElement.lang === 'ru'")
+        phone.wait_for_timeout(300)
+        seen.append(phone.inner_text("#prompts"))
+        phone.close()
+    assert any("Пропустить" in text for text in seen), seen
+    assert not [text for text in seen if "Pass" in text or "Send my choice" in text], seen
