@@ -413,3 +413,20 @@ def test_a_phone_of_a_russian_table_says_pass_in_russian(browser: Any, server: S
         phone.close()
     assert any("Пропустить" in text for text in seen), seen
     assert not [text for text in seen if "Pass" in text or "Send my choice" in text], seen
+
+
+def test_a_refused_set_up_is_said_where_the_start_button_was_tapped(browser: Any, server: Server) -> None:
+    """Issue 12 (audit): the error box sat 2855 px above the viewport after Start: it is scrolled
+    into view, in words (a name given twice)."""
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(f"{server.url}/console")
+    page.wait_for_selector("#setup:not([hidden]) #edition option", state="attached")
+    page.select_option("#edition", "sport")
+    page.fill("#names", "\n".join([*names("sport")[:9], "Anna"]))
+    page.dispatch_event("#names", "input")
+    page.click("#start")
+    page.wait_for_selector("#error:not([hidden])")
+    page.wait_for_timeout(300)
+    box = page.locator("#error").bounding_box()
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844, box
+    assert "both called Anna" in page.inner_text("#error")

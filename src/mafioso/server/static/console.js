@@ -74,6 +74,8 @@ function complain(message) {
   const node = $("error");
   node.hidden = !message;
   node.textContent = message || "";
+  // said where the eyes are: a refusal of the set-up form comes after a tap at its foot
+  if (message) node.scrollIntoView({block: "center"});
 }
 
 /**
