@@ -165,3 +165,20 @@ def test_the_first_call_of_a_dealt_table_shows_the_woken_their_team_after_they_o
     first_show = kinds.index("show")
     assert kinds[:first_show] == ["read", "read"], step.script
     assert step.script[1]["text"] != step.script[0]["text"] and first_show == 2
+
+
+def test_a_card_turned_face_up_is_known_in_the_grimoire() -> None:
+    """Issue 12 (audit): a revealed role still read "role not known yet" on its grimoire card."""
+    from mafioso.engine import ROLE_REVEALED
+
+    console = Console(Setup("vendetta", AUDIT_NAMES, roles="learned", seed=1, cast=AUDIT_CAST))
+    rng = random.Random(2)
+    for _turn in range(2000):
+        events = console.game.events
+        shown = {e.data["seat"] for e in events if e.kind == ROLE_REVEALED and e.audience.public}
+        if shown and console._card_to_turn() is None:
+            cards = {card["seat"]: card for card in console.grimoire()}
+            assert all(cards[seat]["known"] for seat in shown), shown
+            return
+        act(console, rng, AUDIT_CAST)  # the bystanders never wake: never learned, until one is turned up
+    raise AssertionError("no card was turned up")

@@ -197,6 +197,8 @@ class Console:
         self.woken_calls: set[str] = set()
         """Every call at which a role was learned as it woke: its wake line has been read."""
         self.acts: dict[str, str] = {}
+        self.about: dict[str, int] = {}
+        """The nominee of every hand vote answered, by prompt id: "vote on Anna: yes", not "vote: yes"."""
         """The act of every prompt answered, by prompt id (prompt ids do not always name it)."""
         self.game = self._new_game()
         self.calls: list[Call] = []
@@ -343,6 +345,7 @@ class Console:
         asked = next((p for p in self.game.pending(seat) if p.id == prompt_id), None)
         if asked is not None:
             self.acts[prompt_id] = asked.act
+            self._note_about(asked)
         secret = self.game.secret_step and seat != GM
         call = (self.game.phase, self._call_name(self.game.phase.step, self._roles_asked())) if secret else None
         try:
@@ -903,8 +906,9 @@ class Console:
                 name=name, count=prompt.max_count)
         role = self.game.role_of(prompt.seat) if prompt.seat else ""
         if self.game.secret_step and role in self.edition.roles:
+            shown = role_name(self.edition, role, self.lang)  # "Gangster Boss (Don)": no brackets in brackets
             return _("Tap what {name} ({role}) points at.", self.lang).format(
-                name=name, role=role_name(self.edition, role, self.lang))
+                name=name, role=shown.replace(" (", ", ").replace("(", ", ").replace(")", ""))
         return _("Tap {name}'s answer.", self.lang).format(name=name)
 
     def _seat_label(self, seat: int) -> str:
@@ -1057,6 +1061,9 @@ class Console:
         game = self.game
         cards = []
         unknown = self._unlearned()  # a line told to a seat only guessed is the guess, never shown
+        revealed = {e.data.get("seat") for e in game.events if e.kind == ROLE_REVEALED and e.audience.public}
+        revealed.discard(self._card_to_turn())  # turned up, but which card the facilitator has yet to say
+        # a card turned face up is known: told by the facilitator, or the same whatever the guess
         for seat in game.state.seats:
             number = seat.number
             did = [f"{phase_name(self._phase_of(d.prompt), self.lang)}: {self._did(d.prompt, d.choice)}"
@@ -1064,7 +1071,7 @@ class Console:
                    and d.prompt not in self.counted_prompts]
             told = [line for e in game.events if not e.audience.public and number in e.audience.seats
                     and not unknown & e.audience.seats for line in [self._line(e)] if line]
-            known = self.setup.roles != "learned" or number in self.known
+            known = self.setup.roles != "learned" or number in self.known or number in revealed
             cards.append({"seat": number, "name": self.name(number), "role": role_name(self.edition, seat.role, self.lang),
                           "known": known, "alive": seat.alive, "phone": number in self.setup.phones,
                           "did": did, "told": told})
@@ -1094,9 +1101,24 @@ class Console:
             return Phase(names[tag[:1]], int(tag[1:]))
         return Phase(tag)
 
+    def _note_about(self, prompt: Prompt) -> None:
+        nominee = getattr(prompt.data, "nominee", None)
+        if type(nominee) is int:
+            self.about[prompt.id] = nominee
+
+    def _act_words(self, act_id: str) -> str:
+        """An act in words: its label, else (a role's own move, vampires' Lord) the role's name."""
+        if act_id in script.ACT_LABELS:
+            return _(script.ACT_LABELS[act_id], self.lang)
+        if act_id in self.edition.roles:
+            return role_name(self.edition, act_id, self.lang)
+        return act_id.replace("_", " ")
+
     def _did(self, prompt_id: str, choice: Any) -> str:
         act_id = self.acts.get(prompt_id) or self._act_of(prompt_id)
-        act = _(script.ACT_LABELS.get(act_id, act_id.replace("_", " ")), self.lang)
+        act = self._act_words(act_id)
+        if prompt_id in self.about:
+            act = _("{act} on {name}", self.lang).format(act=act, name=self.name(self.about[prompt_id]))
         if choice is None:
             return act if act_id in ("speech", "defence", "last_words", "talk") else \
                 _("{act}: nothing", self.lang).format(act=act)
