@@ -430,3 +430,19 @@ def test_a_refused_set_up_is_said_where_the_start_button_was_tapped(browser: Any
     box = page.locator("#error").bounding_box()
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, box
     assert "both called Anna" in page.inner_text("#error")
+
+
+def test_seating_a_fiim_tournament_table_turns_the_best_move_on(browser: Any, server: Server) -> None:
+    """Issue 12 (audit): a FIIM table seated on the console left sport's best move off, so the
+    night-1 victim was never asked for one and FIIM's points were lost."""
+    post_json(server, "/api/desk/create", {"name": "Winter Cup", "players": list(names("sport")), "rounds": 1,
+                                           "scoring": "fiim"})
+    page = browser.new_context(viewport=TABLET).new_page()
+    page.goto(f"{server.url}/console")
+    page.wait_for_selector("#setup:not([hidden]) #edition option", state="attached")
+    page.select_option("#edition", "sport")
+    page.wait_for_selector("#seat-from:not([hidden]) #seat-table option", state="attached")
+    assert page.input_value("#options [data-opt=best_move]") == "false", "off by default"
+    page.select_option("#seat-table", index=1)
+    assert page.input_value("#options [data-opt=best_move]") == "true"
+    assert "best move" in page.inner_text("#seat-note") and page.is_visible("#seat-note")

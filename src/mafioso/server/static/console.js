@@ -204,11 +204,14 @@ async function offerTournamentTables() {
   const options = [el("option", {value: "", text: "—"})];
   /** @type {Record<string, string[]>} */
   const players = {};
+  /** @type {Set<string>} tables whose tournament scores the best move */
+  const bestMove = new Set();
   for (const tour of all.slice(0, 20)) {
     const data = await (await fetch(`/api/desk/tournament?name=${encodeURIComponent(tour.name)}`)).json().catch(() => ({}));
     for (const table of (data.seating || []).filter((/** @type {any} */ x) => x.result === "not_played")) {
       const key = `${tour.name}\n${table.round}\n${table.table}`;
       players[key] = table.players;
+      if (data.best_move) bestMove.add(key);
       options.push(el("option", {value: key, text: `${tour.name}: ${fill(t("Round {round}, table {table}"), {round: table.round, table: table.table})}`}));
     }
   }
@@ -219,6 +222,12 @@ async function offerTournamentTables() {
     const names = players[pick.value];
     if (!names) return;
     /** @type {HTMLTextAreaElement} */ ($("names")).value = names.join("\n");
+    // a system that scores the best move (FIIM) needs the night-1 victim asked for one
+    const option = /** @type {HTMLSelectElement | null} */ (document.querySelector("#options [data-opt=best_move]"));
+    const on = bestMove.has(pick.value) && option !== null;
+    if (on && option) option.value = "true";
+    $("seat-note").hidden = !on;
+    $("seat-note").textContent = on ? t("This tournament scores the best move: the best move is asked for.") : "";
     drawCast();
   };
   box.hidden = false;
