@@ -136,3 +136,12 @@ def test_a_hint_has_no_brackets_in_brackets() -> None:
     hints = _played(table("sport", seed=1), 1, 300)
     assert any("Gangster Boss, Don" in hint for hint in hints), hints
     assert not [hint for hint in hints if re.search(r"\([^)]*\(", hint)]
+
+
+@pytest.mark.parametrize(("lang", "gendered"), [("ru", r"\b(убит|казн[её]н)\b|: он\b"), ("pl", r"\b(zginął|stracony)\b")])
+def test_a_death_in_vampires_is_told_without_a_gender(lang: str, gendered: str) -> None:
+    """Issue 12 (audit): "убит: он показывает карту": the player's gender is not known, so the
+    line names the event ("Убийство: ...") and the seat, never a masculine verb or pronoun."""
+    line = _("{seat} was killed: they show their card and leave the game without a word.", lang)
+    assert line != "{seat} was killed: they show their card and leave the game without a word."
+    assert not re.search(gendered, line), line
