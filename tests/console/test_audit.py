@@ -113,3 +113,72 @@ def test_the_news_is_told_before_the_table_closes_its_eyes() -> None:
     said = [(item["kind"], item["text"]) for item in console.step().script]
     deck = next(i for i, (kind, _text) in enumerate(said) if kind == "announce")
     assert deck < said.index(("read", "Everyone, close your eyes."))
+
+
+AUDIT_CAST = ("detective", "bystander", "bystander", "thief", "bystander", "thug", "bodyguard", "bystander", "thug",
+              "nurse")
+AUDIT_NAMES = ("Ania", "Bartek", "Celina", "Dawid", "Ewa", "Filip", "Gosia", "Henryk", "Iga", "Jacek")
+
+
+@pytest.mark.parametrize("tapped", [[], [6]])
+def test_a_learned_mafia_call_after_the_thief_is_read_and_wakes_only_the_seats_identified(tapped: list[int]) -> None:
+    """Issue 12 (audit): the Thief learned at its own call, then the Bodyguard: the Mafia's call
+    still says "Mafia, open your eyes", and a Thug tapped nobody (or one of two) is never woken by
+    a guess: the screen wakes the Thief (and the Thug tapped) and says the rest are not known."""
+    console = Console(Setup("vendetta", AUDIT_NAMES, roles="learned", seed=1, cast=AUDIT_CAST))
+    rng = random.Random(1)
+    while console.step().learn_role != "thug":
+        act(console, rng, AUDIT_CAST)
+    assert "Mafia, open your eyes." in _said(console.step())
+    step = console.learn("thug", tapped)
+    assert step.kind == "silent" and step.wake == sorted([4, *tapped]), step.wake
+    assert any("not known yet" in note for note in step.notes)
+    assert "Look at each other." in _said(step), "the Mafia's cards in play meet, known or not"
+
+
+def test_the_grimoire_of_a_learned_table_shows_no_guess_as_told() -> None:
+    """Issue 12 (audit): with one Thug of two identified, the Mafia's family line (built from the
+    console's guess of the other Thug) was never shown, so no card lists it as told."""
+    console = Console(Setup("vendetta", AUDIT_NAMES, roles="learned", seed=1, cast=AUDIT_CAST))
+    rng = random.Random(1)
+    while console.step().learn_role != "thug":
+        act(console, rng, AUDIT_CAST)
+    console.learn("thug", [6])
+    cards = {card["seat"]: card for card in console.grimoire()}
+    assert not cards[9]["known"]
+    told = [line for card in cards.values() for line in card["told"]]
+    assert not [line for line in told if "family" in line], told
+    assert not [line for card in cards.values() if not card["known"] for line in card["told"]]
+
+
+@pytest.mark.parametrize("edition", ["sport", "vampires"])
+@pytest.mark.parametrize("lang", ["en", "ru", "pl"])
+def test_the_first_call_of_a_dealt_table_shows_the_woken_their_team_after_they_open_their_eyes(edition: str,
+                                                                                               lang: str) -> None:
+    """Issue 12 (audit): "Show Gus, Anna, Boris: Your family..." came before "Everyone, close your
+    eyes. / Mafia, open your eyes.": the team is shown to players whose eyes are open, after the wake."""
+    from tests.console.play import names
+
+    step = Console(Setup(edition, names(edition), seed=1, lang=lang)).step()
+    kinds = [item["kind"] for item in step.script]
+    assert "show" in kinds
+    first_show = kinds.index("show")
+    assert kinds[:first_show] == ["read", "read"], step.script
+    assert step.script[1]["text"] != step.script[0]["text"] and first_show == 2
+
+
+def test_a_card_turned_face_up_is_known_in_the_grimoire() -> None:
+    """Issue 12 (audit): a revealed role still read "role not known yet" on its grimoire card."""
+    from mafioso.engine import ROLE_REVEALED
+
+    console = Console(Setup("vendetta", AUDIT_NAMES, roles="learned", seed=1, cast=AUDIT_CAST))
+    rng = random.Random(2)
+    for _turn in range(2000):
+        events = console.game.events
+        shown = {e.data["seat"] for e in events if e.kind == ROLE_REVEALED and e.audience.public}
+        if shown and console._card_to_turn() is None:
+            cards = {card["seat"]: card for card in console.grimoire()}
+            assert all(cards[seat]["known"] for seat in shown), shown
+            return
+        act(console, rng, AUDIT_CAST)  # the bystanders never wake: never learned, until one is turned up
+    raise AssertionError("no card was turned up")

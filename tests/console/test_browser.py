@@ -217,12 +217,22 @@ def test_a_mixed_table_of_phones_and_hand_played_seats(browser: Any, server: Ser
     page.click("#open-phones")
     page.wait_for_selector("#phones-dialog[open] button[data-seat='5']")
     assert page.locator("#phones-dialog .qr").count() == 0, "no code before a seat is chosen"
+    cover = page.evaluate("""() => { const d = document.querySelector('#phones-dialog'), r = d.getBoundingClientRect();
+        return {w: r.width, h: r.height, x: r.x, y: r.y, back: getComputedStyle(d, '::backdrop').backgroundColor,
+                bg: getComputedStyle(d).backgroundColor}; }""")
+    assert (cover["x"], cover["y"], cover["w"], cover["h"]) == (0, 0, TABLET["width"], TABLET["height"]), cover
+    assert cover["back"].startswith("rgb(") and cover["bg"].startswith("rgb("), "opaque: the console is hidden"
     page.click("#phones-dialog button[data-seat='5']")
     page.wait_for_selector("#phones-dialog[open] .qr svg", state="attached")
     assert page.locator("#phones-dialog .qr").count() == 1, "one seat's code at a time"
-    page.click("#phones-dialog button[data-seat='9']")
-    assert page.locator("#phones-dialog .qr").count() == 1
+    assert page.locator("#phones-dialog button[data-seat]").count() == 0, "the player handed it reaches no other seat"
+    assert page.locator("#phones-dialog a").count() == 0 and not page.locator("#phones-dialog .close").is_visible()
     shoot(page, "mixed-sport-phones")
+    page.click("#phones-dialog .done")
+    page.click("#phones-dialog button[data-seat='9']")
+    assert page.locator("#phones-dialog .qr").count() == 1 and "Ivo" in page.inner_text("#phone-code")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#phones-dialog[open] button[data-seat='9']")
     links = [p["link"] for p in post_json(server, "/api/console/phones", {"token": token})["phones"]]
     page.click("#phones-dialog .close")
     phones = []
@@ -382,3 +392,57 @@ def test_a_vote_entered_by_count_on_the_page(browser: Any, server: Server) -> No
     shoot(page, "sport-vote-by-count-entered")
     assert not errors
     context.close()
+
+
+def test_a_phone_of_a_russian_table_says_pass_in_russian(browser: Any, server: Server) -> None:
+    """Issue 12 (audit): a vampires table in Russian; the phones' optional questions said "Pass"
+    in English (the forms were built before the words loaded, then kept by key)."""
+    made = post_json(server, "/api/console", {"setup": {"edition": "vampires", "names": list(names("vampires")),
+                                                        "lang": "ru", "seed": 2, "phones": list(range(1, 11))}})
+    token = made["token"]
+    links = [p["link"] for p in post_json(server, "/api/console/phones", {"token": token})["phones"]]
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    seen = []
+    for link in links:
+        phone = context.new_page()
+        phone.goto(link)
+        phone.wait_for_selector("#game:not([hidden]) #me:not(:empty)")
+        phone.wait_for_function("document.documentElement.lang === 'ru'")
+        phone.wait_for_timeout(300)
+        seen.append(phone.inner_text("#prompts"))
+        phone.close()
+    assert any("Пропустить" in text for text in seen), seen
+    assert not [text for text in seen if "Pass" in text or "Send my choice" in text], seen
+
+
+def test_a_refused_set_up_is_said_where_the_start_button_was_tapped(browser: Any, server: Server) -> None:
+    """Issue 12 (audit): the error box sat 2855 px above the viewport after Start: it is scrolled
+    into view, in words (a name given twice)."""
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(f"{server.url}/console")
+    page.wait_for_selector("#setup:not([hidden]) #edition option", state="attached")
+    page.select_option("#edition", "sport")
+    page.fill("#names", "\n".join([*names("sport")[:9], "Anna"]))
+    page.dispatch_event("#names", "input")
+    page.click("#start")
+    page.wait_for_selector("#error:not([hidden])")
+    page.wait_for_timeout(300)
+    box = page.locator("#error").bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, box
+    assert "both called Anna" in page.inner_text("#error")
+
+
+def test_seating_a_fiim_tournament_table_turns_the_best_move_on(browser: Any, server: Server) -> None:
+    """Issue 12 (audit): a FIIM table seated on the console left sport's best move off, so the
+    night-1 victim was never asked for one and FIIM's points were lost."""
+    post_json(server, "/api/desk/create", {"name": "Winter Cup", "players": list(names("sport")), "rounds": 1,
+                                           "scoring": "fiim"})
+    page = browser.new_context(viewport=TABLET).new_page()
+    page.goto(f"{server.url}/console")
+    page.wait_for_selector("#setup:not([hidden]) #edition option", state="attached")
+    page.select_option("#edition", "sport")
+    page.wait_for_selector("#seat-from:not([hidden]) #seat-table option", state="attached")
+    assert page.input_value("#options [data-opt=best_move]") == "false", "off by default"
+    page.select_option("#seat-table", index=1)
+    assert page.input_value("#options [data-opt=best_move]") == "true"
+    assert "best move" in page.inner_text("#seat-note") and page.is_visible("#seat-note")

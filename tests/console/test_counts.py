@@ -152,3 +152,54 @@ def test_a_count_is_a_count_in_the_log_and_the_protocol() -> None:
     raw["days"][str(number)]["counted"][0]["hands"] = (count.hands + 1) % 11
     _, problems = formats.load_any(json.dumps(raw))
     assert any("hand(s), but the game counts" in str(p) for p in problems), "a count that is not the game's is reported"
+
+
+def mixed_game_by_counts(seed: int) -> tuple[Console, list[str], int]:
+    """A sport table with phones at seats 2, 5 and 8 whose votes are entered as counts while the
+    phones still have to vote (they vote yes): the game to its end, its public lines, and how many
+    counts a phone's hand joined."""
+    from mafioso.console import Setup
+    from mafioso.server.console import phone_state
+
+    from .play import names
+
+    console = Console(Setup("sport", names("sport"), seed=seed, phones=frozenset({2, 5, 8})))
+    rng, lines, joined = random.Random(seed), [], 0
+    for _ in range(3000):
+        step = console.step()
+        lines += step.announce
+        if step.kind == "end":
+            return console, lines, joined
+        phones = [(seat, p) for seat in (2, 5, 8) for p in phone_state(console, seat)["prompts"]]
+        if step.count_max:
+            console.count(rng.randint(0, step.count_max))
+            joined += 1 if [p for _, p in phones if "yes" in [o["value"] for o in p["options"]]] else 0
+        elif phones:
+            seat, prompt = phones[0]
+            values = [o["value"] for o in prompt["options"]]
+            choice = "yes" if "yes" in values else (values[:max(1, prompt.get("min", 0))]
+                                                    if prompt["kind"] == "choose_many" else
+                                                    None if prompt["kind"] == "speech" or not values else rng.choice(values))
+            console.enter({"do": "answer", "seat": seat, "prompt": prompt["id"], "choice": choice, "phone": True})
+        else:
+            act(console, rng)
+    raise AssertionError("the game did not end")
+
+
+def test_a_count_with_phones_voting_after_it_names_nobody_and_is_recordable() -> None:
+    """Issue 12: a count entered while a phone seat has yet to vote; the phone's hand comes later.
+    The result line gives the number only, and the finished game's record holds the vote's hands."""
+    import json
+
+    from mafioso.desk import formats
+    from mafioso.server.console import finished_protocol
+
+    console, lines, joined = next((g for g in map(mixed_game_by_counts, range(1, 30)) if g[2] >= 2), (None, [], 0))
+    assert console is not None and joined >= 2
+    votes = [line for line in lines if line.startswith("Votes against")]  # every vote is a count here
+    assert votes and not [line for line in votes if "from" in line], votes
+    proto = finished_protocol(console)
+    _, problems = formats.load_any(json.dumps(proto.to_json()))
+    assert not problems, problems
+    _, problems = formats.load_any(json.dumps(console.log()))
+    assert not problems, problems

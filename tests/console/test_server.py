@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
 from mafioso.engine import Game
@@ -218,3 +219,26 @@ def test_phone_messages_are_padded_alike_and_answers_say_the_same(tmp_path: Path
                                                         "entry": entry})
         assert seen > 0
     store.close()
+
+
+SPORT = list(names("sport"))
+
+
+@pytest.mark.parametrize(("names_sent", "phones", "said"), [
+    ([], [], {"en": "Write the players' names", "ru": "Впишите имена игроков"}),
+    ([*SPORT[:9], "anna"], [], {"en": "Seats 1 and 10 are both called anna", "ru": "Места 1 и 10"}),
+    ([*SPORT[:4], "  ", *SPORT[5:]], [], {"en": "Seat 5 has no name", "ru": "У места 5 нет имени"}),
+    (SPORT, [2, None], {"en": "Seats on phones are seat numbers", "ru": "Места на телефонах"}),
+])
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_bad_set_up_is_refused_in_words_of_the_facilitators_language(tmp_path: Path, names_sent: list[str],
+                                                                      phones: list[Any], said: dict[str, str],
+                                                                      lang: str) -> None:
+    """Issue 12 (audit): no names, a name twice, a blank name or a seat on a phone that is no
+    number: refused in plain words (never "setup.names: List should have at least 1 item")."""
+    with TestClient(create_app(open_store(str(tmp_path / "t.sqlite3")))) as client:
+        refused = client.post("/api/console", json={"setup": {"edition": "sport", "names": names_sent,
+                                                               "phones": phones, "lang": lang}})
+        assert 400 <= refused.status_code < 500, refused.text
+        error = refused.json()["error"]
+        assert error.startswith(said[lang]) and "setup." not in error, error

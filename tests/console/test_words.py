@@ -97,3 +97,51 @@ def test_a_call_learned_as_it_wakes_is_not_woken_twice(edition: str, steps: int)
         woken += [line for line in step.read if line.endswith("open your eyes.") and not line.startswith("Everyone")]
         act(console, rng, truth)
     assert woken and len(woken) == len(set(woken)), woken
+
+
+NAMES16 = ("Anna", "Boris", "Chen", "Dana", "Emil", "Fay", "Gus", "Hana", "Ivo", "Jan", "Kim", "Lev", "Mia", "Noa", "Oto", "Pia")
+
+
+def _played(console: Console, seed: int, steps: int = 400) -> list[str]:
+    """Play a while; every hint shown on the way."""
+    rng, hints = random.Random(seed), []
+    for _turn in range(steps):
+        step = console.step()
+        if step.kind == "end":
+            break
+        hints += [ask.hint for ask in step.asks]
+        act(console, rng)
+    return hints
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_grimoire_says_each_act_in_words_and_each_vote_with_its_nominee(lang: str) -> None:
+    """Issue 12 (audit): "день 1: lord: ничего" (a raw act id) and "ночь 1: голосование: да"
+    (a vote without the nominee)."""
+    from mafioso.console.script import ACT_LABELS
+
+    vampires = Console(Setup("vampires", NAMES16, seed=2, lang=lang, options={"specials": "max", "master": "lord"}))
+    _played(vampires, 2, 900)
+    lines = [line for card in vampires.grimoire() for line in card["did"]]
+    raw = [act for act in vampires.edition.acts if act not in ACT_LABELS and act != "decoy"]
+    assert lines and not [line for line in lines for act in raw if re.search(rf": {act}\b", line)], lines
+    sport = Console(Setup("sport", names("sport"), seed=3, lang=lang))
+    _played(sport, 3, 600)
+    votes = [line for card in sport.grimoire() for line in card["did"] if _("vote", lang) in line]
+    assert votes and all(" — " in line or " on " in line for line in votes), votes
+
+
+def test_a_hint_has_no_brackets_in_brackets() -> None:
+    """Issue 12 (audit): "Tap what Chen (Gangster Boss (Don)) points at."."""
+    hints = _played(table("sport", seed=1), 1, 300)
+    assert any("Gangster Boss, Don" in hint for hint in hints), hints
+    assert not [hint for hint in hints if re.search(r"\([^)]*\(", hint)]
+
+
+@pytest.mark.parametrize(("lang", "gendered"), [("ru", r"\b(убит|казн[её]н)\b|: он\b"), ("pl", r"\b(zginął|stracony)\b")])
+def test_a_death_in_vampires_is_told_without_a_gender(lang: str, gendered: str) -> None:
+    """Issue 12 (audit): "убит: он показывает карту": the player's gender is not known, so the
+    line names the event ("Убийство: ...") and the seat, never a masculine verb or pronoun."""
+    line = _("{seat} was killed: they show their card and leave the game without a word.", lang)
+    assert line != "{seat} was killed: they show their card and leave the game without a word."
+    assert not re.search(gendered, line), line

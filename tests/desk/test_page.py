@@ -156,7 +156,7 @@ def test_the_page_in_chromium(tmp_path: Path) -> None:
             wide.screenshot(path=str(SHOTS / "list.png"), full_page=True)
             wide.click(f"text={NAME}")
             wide.wait_for_selector("#table tbody tr")
-            assert "FIIM v2" in wide.inner_text("#facts") and "3 of 8 games recorded" in wide.inner_text("#facts")
+            assert "FIIM v2" in wide.inner_text("#facts") and "games recorded: 3 of 8" in wide.inner_text("#facts")
             assert len(wide.query_selector_all("#table tbody tr")) == 25
             wide.screenshot(path=str(SHOTS / "standings.png"))
             wide.select_option("#after", "1")
@@ -201,7 +201,7 @@ def test_the_page_in_chromium(tmp_path: Path) -> None:
             wide.click("#recordform .go")
             wide.wait_for_selector("#recordresult .ok")
             assert "Round 2, table 2: recorded" in wide.inner_text("#recordresult")
-            wide.wait_for_selector("#facts:has-text('4 of 8 games recorded')")  # the page reloads its data
+            wide.wait_for_selector("#facts:has-text('games recorded: 4 of 8')")  # the page reloads its data
             assert wide.input_value("#rround") == "3" and wide.input_value("#rtable") == "1"  # the next table to play
             wide.screenshot(path=str(SHOTS / "record-done.png"))
             wide.select_option("#rround", "2")
@@ -212,7 +212,7 @@ def test_the_page_in_chromium(tmp_path: Path) -> None:
             wide.once("dialog", lambda dialog: dialog.accept())
             wide.click("#cancelgame")
             wide.wait_for_selector("#recordresult:has-text('Round 2, table 2: cancelled.')")
-            wide.wait_for_selector("#facts:has-text('3 of 8 games recorded')")
+            wide.wait_for_selector("#facts:has-text('games recorded: 3 of 8')")
             phone = chromium.new_page(viewport={"width": 360, "height": 740})
             phone.goto(server.url + "/tournament?name=" + NAME.replace(" ", "%20") + "&tab=seating")
             phone.wait_for_selector(".card")
@@ -411,3 +411,15 @@ def test_computing_a_page_never_holds_up_the_server(tmp_path: Path, monkeypatch:
             return other.status_code, (await computing).status_code
 
     assert asyncio.run(both()) == (200, 200)
+
+
+def test_the_tournament_page_puts_no_count_before_a_plural_noun() -> None:
+    """Issue 13 (audit): "2 rounds of 1 tables": the page has no plural forms, so a count is
+    written after its noun ("tables in a round: 1"), which reads right for any number."""
+    import re
+
+    from mafioso.server.routes import STATIC
+
+    source = (STATIC / "tournament.js").read_text(encoding="utf-8")
+    counted = re.findall(r"\{\w+\} (?:players|rounds|tables|games)\b", source)
+    assert counted == [], counted

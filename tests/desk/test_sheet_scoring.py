@@ -146,3 +146,12 @@ def test_the_systems_written_in_the_docs_load() -> None:
     assert len(systems) >= 2
     for block in systems:
         assert scoring.load(block).rules
+
+
+def test_the_points_head_says_points_once() -> None:
+    """Issue 13 (audit): the sheet of a game scored by no system had a "Points / points" head; the
+    system's name stands under "Points" only when there is a system."""
+    plain = sheet.render_html(sample_protocol())
+    assert not re.search(r"(?is)Points<br><span class='small'>points", plain)
+    assert "<th>Points</th>" in plain
+    assert "FIIM v2" in sheet.render_html(sample_protocol(), scoring.preset("fiim"))

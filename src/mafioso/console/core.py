@@ -187,9 +187,18 @@ class Console:
         self.counts: list[dict[str, Any]] = []
         """Every hand vote entered by count, as the count it is: ``day``, ``round`` (the ties of
         the day before it), ``nominee`` (absent for the vote on removing the tied) and ``hands``."""
+        self.open_counts: list[tuple[int, dict[str, Any]]] = []
+        """Counts whose vote is still open (a phone seat has yet to vote): the first event after
+        the count, and its mark, whose ``hands`` becomes the vote's total when the result comes."""
         self.learned_at = ""
         """The call at which the last role was learned as it woke (its players are awake)."""
+        self._show_audience: dict[str, frozenset[int]] = {}
+        """Who each line to show is for (filled as the lines are made): to order the lines."""
+        self.woken_calls: set[str] = set()
+        """Every call at which a role was learned as it woke: its wake line has been read."""
         self.acts: dict[str, str] = {}
+        self.about: dict[str, int] = {}
+        """The nominee of every hand vote answered, by prompt id: "vote on Anna: yes", not "vote: yes"."""
         """The act of every prompt answered, by prompt id (prompt ids do not always name it)."""
         self.game = self._new_game()
         self.calls: list[Call] = []
@@ -221,6 +230,7 @@ class Console:
             for prompt in decoys:
                 if game.is_pending(prompt.id):
                     game.timeout(prompt.seat, prompt.id)
+        self._close_counts()
         self._note_calls(self.window_start)
         self._window_before = self.window_start
         self.window_start = len(game.events)
@@ -335,6 +345,7 @@ class Console:
         asked = next((p for p in self.game.pending(seat) if p.id == prompt_id), None)
         if asked is not None:
             self.acts[prompt_id] = asked.act
+            self._note_about(asked)
         secret = self.game.secret_step and seat != GM
         call = (self.game.phase, self._call_name(self.game.phase.step, self._roles_asked())) if secret else None
         try:
@@ -388,11 +399,13 @@ class Console:
             raise BadEntry(N_("More hands ({hands}) than players voting now ({count})."), hands=hands, count=len(prompts))
         kept, first = list(self.entries), len(self.game.events)
         mark = self._count_mark(prompts[0], hands)
+        self.open_counts.append((first, mark))
         try:
             for number, prompt in enumerate(prompts):
                 self.acts[prompt.id] = prompt.act
                 self.game.decide(prompt.seat, prompt.id, "yes" if number < hands else "no")
         except MafiosoError:
+            self.open_counts.pop()
             self._replay(kept, strict=True)
             raise OutOfOrder(N_("There is no hand vote to enter by count now.")) from None
         stored: Entry = {"do": "count", "hands": hands, "prompts": [p.id for p in prompts]}
@@ -402,10 +415,26 @@ class Console:
         self.entries.append(stored)
         self.closing = None
         self.eyes_open = True
-        self._after_entry()
         self.counted_prompts.update(p.id for p in prompts)
         self.counts.append(mark)
-        self.counted.update(i for i in range(first, len(self.game.events)) if self.game.events[i].kind == "vote.count")
+        self._after_entry()
+
+    def _close_counts(self) -> None:
+        """A count's vote ends when its last voter has voted, which at a mixed table may be a phone
+        after the count: then its results are lines of numbers only (the stand-ins are nobody), and
+        the mark holds the hands the vote counted (the count plus the phones' raised hands)."""
+        events = self.game.events
+        for first, mark in list(self.open_counts):
+            nominee = mark.get("nominee")
+            kind = "vote.count" if nominee is not None else "lift.result"
+            end = next((i for i in range(first, len(events)) if events[i].kind == kind
+                        and (nominee is None or events[i].data["nominee"] == nominee)), None)
+            if end is None and not self.game.is_over():
+                continue
+            self.open_counts.remove((first, mark))
+            if end is not None:
+                mark["hands"] = int(events[end].data["votes"])
+            self.counted.update(i for i in range(first, len(events)) if events[i].kind == "vote.count")
 
     def _count_mark(self, prompt: Prompt, hands: int) -> dict[str, Any]:
         """Where a count belongs in the protocol: the day, its voting round (the ties so far that
@@ -507,6 +536,7 @@ class Console:
         self.eyes_open = False
         self.closing = None
         self.learned_at = self._call_key()
+        self.woken_calls.add(self.learned_at)
 
     def _call_key(self) -> str:
         """The call now (its phase and step), to know whether its players were already woken."""
@@ -560,7 +590,9 @@ class Console:
         self.calls, self.acked, self.window_start = [], 0, 0
         self.counted, self.counted_prompts = set(), set()
         self.counts = []
+        self.open_counts = []
         self.learned_at = ""
+        self.woken_calls = set()
         self._after_entry()
         dropped: list[Entry] = []
         for entry in entries:
@@ -669,16 +701,33 @@ class Console:
         (a call's results before its players close their eyes)."""
         body = list(step.read)
         step.read = [*opening, *body]
-        lines = [("show", line) for line in before[1]] + [("read", line) for line in opening]
+        late = self._shown_once_woken(step, opening, before[1])
+        lines = [("show", line) for line in before[1] if line not in late] + [("read", line) for line in opening]
         news = [("announce", line) for line in before[0]]
         sleep = ("read", _(script.EVERYONE_SLEEP, self.lang))
         at = lines.index(sleep) if sleep in lines else len(lines)  # the news is told before eyes close
         lines[at:at] = news
         closing = [body.pop()] if step.kind == "silent" and body else []
-        lines += [("read", line) for line in body] + [("show", line) for line in during[1]]
+        woke = 1 if late and body and self._is_wake_line(body[0]) else 0
+        lines += [("read", line) for line in body[:woke]] + [("show", line) for line in late]
+        lines += [("read", line) for line in body[woke:]] + [("show", line) for line in during[1]]
         lines += [("announce", line) for line in during[0]] + [("read", line) for line in closing]
         step.script = [{"kind": kind, "text": text} for kind, text in lines]
         return step
+
+    def _is_wake_line(self, line: str) -> bool:
+        """Whether ``line`` is a call's wake line ("{roles}, open your eyes.", in the language)."""
+        head, _slot, tail = _(script.WAKE, self.lang).partition("{roles}")
+        return line.startswith(head) and line.endswith(tail) and line != _(script.EVERYONE_WAKE, self.lang)
+
+    def _shown_once_woken(self, step: Step, opening: list[str], shows: list[str]) -> list[str]:
+        """The private lines told while the whole table had its eyes open (the deal's, before the
+        first call of a night) to players this step wakes: they are shown once those players have
+        opened their eyes, after the wake line, never before everyone closes theirs."""
+        if _(script.EVERYONE_SLEEP, self.lang) not in opening or not step.wake:
+            return []
+        woken = set(step.wake)
+        return [line for line in shows if self._show_audience.get(line, frozenset({0})) <= woken]
 
     def _sleep_lines(self, step: Step) -> list[str]:
         """The sleep line of the call just answered, once the script has left it; and the whole
@@ -741,7 +790,8 @@ class Console:
         step.notes = [_(template, self.lang).format(role=shown, count=count)]  # the facilitator's task, not said
         step.read = []
         called = self._learning_call()
-        if not self.asked_roles & set(script.step_roles(self.edition, called)):  # its players are not awake yet
+        if self._call_key() not in self.woken_calls:  # this call's players are not awake yet (a role of
+            # the call learned at an earlier call, such as the Thief's own, does not wake them now)
             woken = self._call_name(called, script.step_roles(self.edition, called)) if called else ""
             step.read.insert(0, _(script.WAKE, self.lang).format(roles=woken or shown))
         step.learn_seats = [Option(s, self._seat_label(s)) for s in range(1, len(self.setup.names) + 1)
@@ -766,14 +816,23 @@ class Console:
         step.kind = "silent"
         step.phase = call.phase
         roles = self._call_name(call.step, call.roles)
-        step.wake = list(call.holders)
+        step.wake = self._wake_known(step, list(call.holders))
         step.read = [] if self.learned_at == self._call_key() else [_(script.WAKE, self.lang).format(roles=roles)]
-        if len(step.wake) > 1:
+        if len(call.holders) > 1:  # the cards in play, even those not identified
             step.read.append(_(script.MEET, self.lang))
         step.read.append(_(script.SLEEP, self.lang).format(roles=roles))
         if call.pretend:
             step.notes = [_(script.PRETEND, self.lang).format(roles=roles, why=call.why)]
         return step
+
+    def _wake_known(self, step: Step, seats: list[int]) -> list[int]:
+        """The seats to wake that the facilitator identified: at a learned table the console only
+        guesses the others' cards, so it never names them; a note says some are not known."""
+        unknown = self._unlearned()
+        if any(seat in unknown for seat in seats):
+            step.notes.append(_("Anyone else who opens their eyes now is not known yet: the console does not "
+                                "guess who.", self.lang))
+        return [seat for seat in seats if seat not in unknown]
 
     def _ask_step(self, step: Step) -> Step:
         """The questions now: the lines for every real prompt (a phone player is woken and
@@ -787,7 +846,7 @@ class Console:
             called = script.step_roles(self.edition, self.game.phase.step)
             shown = self._call_name(self.game.phase.step, self._roles_asked())
             awake = {s.number for s in self.game.state.seats if s.alive and s.role in called}
-            step.wake = sorted(awake | {p.seat for p in pending})
+            step.wake = self._wake_known(step, sorted(awake | {p.seat for p in pending}))
             if self.learned_at != self._call_key():
                 step.read = [_(script.WAKE, self.lang).format(roles=shown)]
         acts = []
@@ -847,8 +906,9 @@ class Console:
                 name=name, count=prompt.max_count)
         role = self.game.role_of(prompt.seat) if prompt.seat else ""
         if self.game.secret_step and role in self.edition.roles:
+            shown = role_name(self.edition, role, self.lang)  # "Gangster Boss (Don)": no brackets in brackets
             return _("Tap what {name} ({role}) points at.", self.lang).format(
-                name=name, role=role_name(self.edition, role, self.lang))
+                name=name, role=shown.replace(" (", ", ").replace("(", ", ").replace(")", ""))
         return _("Tap {name}'s answer.", self.lang).format(name=name)
 
     def _seat_label(self, seat: int) -> str:
@@ -884,6 +944,7 @@ class Console:
             elif event.audience.seats:
                 names = ", ".join(self.name(s) for s in sorted(event.audience.seats))
                 show.append(_("Show {names}: {line}", self.lang).format(names=names, line=line))
+                self._show_audience[show[-1]] = frozenset(event.audience.seats)
         return announce, show
 
     def _unlearned(self) -> set[int]:
@@ -999,14 +1060,18 @@ class Console:
         """Every seat's role, status, what it did and what it was told: the facilitator's eyes only."""
         game = self.game
         cards = []
+        unknown = self._unlearned()  # a line told to a seat only guessed is the guess, never shown
+        revealed = {e.data.get("seat") for e in game.events if e.kind == ROLE_REVEALED and e.audience.public}
+        revealed.discard(self._card_to_turn())  # turned up, but which card the facilitator has yet to say
+        # a card turned face up is known: told by the facilitator, or the same whatever the guess
         for seat in game.state.seats:
             number = seat.number
             did = [f"{phase_name(self._phase_of(d.prompt), self.lang)}: {self._did(d.prompt, d.choice)}"
                    for d in game.decisions if d.seat == number and not d.prompt.startswith("gm.")
                    and d.prompt not in self.counted_prompts]
             told = [line for e in game.events if not e.audience.public and number in e.audience.seats
-                    for line in [self._line(e)] if line]
-            known = self.setup.roles != "learned" or number in self.known
+                    and not unknown & e.audience.seats for line in [self._line(e)] if line]
+            known = self.setup.roles != "learned" or number in self.known or number in revealed
             cards.append({"seat": number, "name": self.name(number), "role": role_name(self.edition, seat.role, self.lang),
                           "known": known, "alive": seat.alive, "phone": number in self.setup.phones,
                           "did": did, "told": told})
@@ -1036,9 +1101,24 @@ class Console:
             return Phase(names[tag[:1]], int(tag[1:]))
         return Phase(tag)
 
+    def _note_about(self, prompt: Prompt) -> None:
+        nominee = getattr(prompt.data, "nominee", None)
+        if type(nominee) is int:
+            self.about[prompt.id] = nominee
+
+    def _act_words(self, act_id: str) -> str:
+        """An act in words: its label, else (a role's own move, vampires' Lord) the role's name."""
+        if act_id in script.ACT_LABELS:
+            return _(script.ACT_LABELS[act_id], self.lang)
+        if act_id in self.edition.roles:
+            return role_name(self.edition, act_id, self.lang)
+        return act_id.replace("_", " ")
+
     def _did(self, prompt_id: str, choice: Any) -> str:
         act_id = self.acts.get(prompt_id) or self._act_of(prompt_id)
-        act = _(script.ACT_LABELS.get(act_id, act_id.replace("_", " ")), self.lang)
+        act = self._act_words(act_id)
+        if prompt_id in self.about:
+            act = _("{act} on {name}", self.lang).format(act=act, name=self.name(self.about[prompt_id]))
         if choice is None:
             return act if act_id in ("speech", "defence", "last_words", "talk") else \
                 _("{act}: nothing", self.lang).format(act=act)

@@ -43,6 +43,12 @@ ACT_LABELS: Mapping[str, str] = {
     "nominate": N_("named a suspect"), "meet": N_("met the band"), "identify": N_("showed the card"),
     "strike": N_("struck"), "talk": N_("talked"), "place": N_("laid the Verdict cards"), "draft": N_("kept"),
     "agent_check": N_("looked at"), "final_vote": N_("final vote"), "foul": N_("foul"),
+    "technical_foul": N_("technical foul"), "disqualify": N_("disqualified"), "badmouth": N_("badmouthed"),
+    "silence": N_("silenced"), "research": N_("researched"), "hypnotize": N_("hypnotized"),
+    "bonus_strike": N_("struck again"), "swap": N_("swapped cards"), "play_card": N_("played a card"),
+    "react": N_("reacted"), "revote": N_("re-vote"), "last_shot": N_("last shot"), "watch": N_("watched"),
+    "fish": N_("fished"), "peek": N_("peeked at"), "bet": N_("bet"), "package": N_("sent a package"),
+    "bang": N_("fired"),
 }
 """A decision in the grimoire and the undo list, in words."""
 

@@ -84,11 +84,11 @@ def _seats(proto: Protocol, system: System | None, stage: str) -> str:
     days = sorted(n for n, d in proto.days.items() if d.votes or d.nominations)
     points = system.score(proto, stage) if system is not None and proto.winner is not None else {}
     stats = vote_stats(proto)
-    label = escape(system.label) if system is not None else "points"
+    label = f"<br><span class='small'>{escape(system.label)}</span>" if system is not None else ""  # never "Points / points"
     head = ("<tr><th>Seat</th><th class='name'>Player</th><th>Role</th><th>Fouls</th><th>Tech.</th>"
             + "".join(f"<th>Day {d}<br><span class='small'>nom. / vote</span></th>" for d in days)
             + "<th>Left</th><th>Votes vs red / black</th>"
-            + f"<th>Points<br><span class='small'>{label}</span></th><th>Extra</th></tr>")
+            + f"<th>Points{label}</th><th>Extra</th></tr>")
     rows = []
     for seat in range(1, len(proto.roles) + 1):
         role = proto.roles[seat - 1]

@@ -30,9 +30,9 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from mafioso.console import Console, ConsoleError, PeekFirst, Setup
+from mafioso.console import BadCast, Console, ConsoleError, PeekFirst, Setup
 from mafioso.engine import ELIMINATED, ROLE_REVEALED, Prompt
-from mafioso.i18n import _, role_name, step_name
+from mafioso.i18n import N_, _, role_name, step_name
 from mafioso.server.errors import BadToken, NotNow
 from mafioso.server.schemas import Finite, Token, check_json
 from mafioso.server.store import Store
@@ -52,13 +52,13 @@ class SetupForm(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
     edition: str = Field(max_length=32)
-    names: list[Any] = Field(min_length=1, max_length=100)
+    names: list[Any] = Field(max_length=100)  # none, or a blank one: refused in words by names_of
     roles: Literal["dealt", "entered", "learned"] = "dealt"
     cast: list[str] = Field(default_factory=list, max_length=101)
     options: dict[str, Finite] = Field(default_factory=dict)
     seed: int | None = Field(default=None, ge=0, le=2**32 - 1)
     lang: str = Field(default="en", max_length=12)
-    phones: list[int] = Field(default_factory=list, max_length=100)
+    phones: list[Any] = Field(default_factory=list, max_length=100)  # checked in words by phones_of
 
 
 class NewConsole(BaseModel):
@@ -267,13 +267,36 @@ async def create(request: Request) -> Response:
         form = check_json(NewConsole, await _read(request), "set-up").setup
         lang = form.lang
         seed = form.seed if form.seed is not None else int.from_bytes(new_token().encode()[:4], "big")
-        names = tuple(str(name).strip()[:40] for name in form.names)
-        setup = Setup(form.edition, names, form.roles, tuple(form.cast), dict(form.options), seed, form.lang,
-                      frozenset(form.phones))
+        setup = Setup(form.edition, names_of(form.names), form.roles, tuple(form.cast), dict(form.options), seed,
+                      form.lang, phones_of(form.phones))
         token, console = _consoles(request).create(setup)
     except Exception as error:
         return _refused(error, lang)
     return _ok({"token": token, "state": state(console)})
+
+
+def names_of(raw: list[Any]) -> tuple[str, ...]:
+    """The players' names from the set-up form: each one there, and each its own (two players of
+    one name could not be told apart on the buttons, the story or the protocol)."""
+    names = tuple(str(name).strip()[:40] for name in raw)
+    if not names:
+        raise BadCast(N_("Write the players' names, one a line, in seat order."))
+    seen: dict[str, int] = {}
+    for seat, name in enumerate(names, 1):
+        if not name:
+            raise BadCast(N_("Seat {seat} has no name: give every player a name."), seat=seat)
+        first = seen.setdefault(name.casefold(), seat)
+        if first != seat:
+            raise BadCast(N_("Seats {first} and {seat} are both called {name}: give each player a name of their own."),
+                          first=first, seat=seat, name=name)
+    return names
+
+
+def phones_of(raw: list[Any]) -> frozenset[int]:
+    """The seats on phones from the set-up form: seat numbers (their range is checked with the table)."""
+    if not all(type(seat) is int for seat in raw):
+        raise BadCast(N_("Seats on phones are seat numbers, such as 3 5."))
+    return frozenset(raw)
 
 
 async def show(request: Request) -> Response:

@@ -74,6 +74,8 @@ function complain(message) {
   const node = $("error");
   node.hidden = !message;
   node.textContent = message || "";
+  // said where the eyes are: a refusal of the set-up form comes after a tap at its foot
+  if (message) node.scrollIntoView({block: "center"});
 }
 
 /**
@@ -202,11 +204,14 @@ async function offerTournamentTables() {
   const options = [el("option", {value: "", text: "—"})];
   /** @type {Record<string, string[]>} */
   const players = {};
+  /** @type {Set<string>} tables whose tournament scores the best move */
+  const bestMove = new Set();
   for (const tour of all.slice(0, 20)) {
     const data = await (await fetch(`/api/desk/tournament?name=${encodeURIComponent(tour.name)}`)).json().catch(() => ({}));
     for (const table of (data.seating || []).filter((/** @type {any} */ x) => x.result === "not_played")) {
       const key = `${tour.name}\n${table.round}\n${table.table}`;
       players[key] = table.players;
+      if (data.best_move) bestMove.add(key);
       options.push(el("option", {value: key, text: `${tour.name}: ${fill(t("Round {round}, table {table}"), {round: table.round, table: table.table})}`}));
     }
   }
@@ -217,6 +222,12 @@ async function offerTournamentTables() {
     const names = players[pick.value];
     if (!names) return;
     /** @type {HTMLTextAreaElement} */ ($("names")).value = names.join("\n");
+    // a system that scores the best move (FIIM) needs the night-1 victim asked for one
+    const option = /** @type {HTMLSelectElement | null} */ (document.querySelector("#options [data-opt=best_move]"));
+    const on = bestMove.has(pick.value) && option !== null;
+    if (on && option) option.value = "true";
+    $("seat-note").hidden = !on;
+    $("seat-note").textContent = on ? t("This tournament scores the best move: the best move is asked for.") : "";
     drawCast();
   };
   box.hidden = false;
@@ -768,26 +779,35 @@ function openTools() {
 }
 
 /**
- * Each phone seat's own code to scan (its pass: only that player should scan it), one seat at a
- * time: the facilitator taps a name, hands the tablet over, and the next name hides that code.
+ * Each phone seat's own code to scan (its pass: only that player should scan it). The dialog
+ * covers the whole console (the night's secrets stay hidden) and works in two screens: the
+ * facilitator picks a name, then hands the tablet over on a screen holding only that seat's
+ * code and "Done", which returns to the names: the player holding it can reach no other code.
  */
 async function openPhones() {
   if (!token) return;
   try {
     const data = await post("/api/console/phones", {token});
-    const code = el("div", {id: "phone-code", class: "phone-code"});
+    const dialog = /** @type {HTMLDialogElement} */ ($("phones-dialog"));
+    const list = $("phones-list");
+    const pick = () => {
+      dialog.classList.remove("handed");
+      list.replaceChildren(el("div", {class: "grid"}, ...data.phones.map((/** @type {any} */ p) =>
+        el("button", {type: "button", class: "seat", "data-seat": p.seat, text: p.name, onclick: () => handOver(p)}))));
+    };
     /** @param {any} p */
-    const showOne = p => {
+    const handOver = p => {
       const qr = el("div", {class: "qr"});
       qr.innerHTML = p.qr;
-      code.replaceChildren(el("h3", {text: p.name}), qr, el("a", {href: p.link, text: t("link"), target: "_blank"}));
-      seats.forEach((/** @type {HTMLElement} */ b) => b.setAttribute("aria-pressed", String(b.dataset.seat === String(p.seat))));
+      dialog.classList.add("handed");
+      list.replaceChildren(el("div", {id: "phone-code", class: "phone-code"}, el("h3", {text: p.name}), qr,
+        el("p", {text: fill(t("Only {name} scans this code with their phone, then taps Done."), {name: p.name})}),
+        el("button", {type: "button", class: "done primary", text: t("Done"), onclick: pick})));
     };
-    const seats = data.phones.map((/** @type {any} */ p) => el("button", {type: "button", class: "seat", "data-seat": p.seat,
-      "aria-pressed": "false", text: p.name, onclick: () => showOne(p)}));
-    $("phones-list").replaceChildren(el("div", {class: "grid"}, ...seats), code);
-    const dialog = /** @type {HTMLDialogElement} */ ($("phones-dialog"));
-    dialog.addEventListener("close", () => $("phones-list").replaceChildren(), {once: true});
+    // Escape on the handed-over screen returns to the names, never to the console behind
+    dialog.oncancel = event => { if (dialog.classList.contains("handed")) { event.preventDefault(); pick(); } };
+    dialog.addEventListener("close", () => { list.replaceChildren(); dialog.classList.remove("handed"); }, {once: true});
+    pick();
     dialog.showModal();
   } catch (error) {
     complain(String(/** @type {Error} */ (error).message));

@@ -121,7 +121,9 @@ function receive(msg) {
   // an answer is settled once its prompt is gone; the next step may ask again with the same id
   const asked = new Set((msg.prompts || []).map(p => p.id));
   for (const id of [...answered]) if (!asked.has(id)) answered.delete(id);
-  if (msg.lang !== lang) { lang = msg.lang; loadText(lang).then(() => { if (state) { clearSigs(); draw(state); } }); }
+  // a new language: every part built in the old one is built again, the questions' forms too
+  // (kept by key, they would keep "Pass" and "Send my choice" in the words they were made in)
+  if (msg.lang !== lang) { lang = msg.lang; loadText(lang).then(() => { if (state) { clearSigs(); $("prompts").replaceChildren(); draw(state); } }); }
   clockEnd = deadline(msg);
   nudge(msg);
   draw(msg);

@@ -92,8 +92,8 @@ async function showList() {
   $("tournaments").replaceChildren(...all.map((/** @type {any} */ x) => el("li", {},
     el("a", {href: "?name=" + encodeURIComponent(x.name) + (lang !== "en" ? "&lang=" + encodeURIComponent(lang) : "")},
       el("b", {text: x.name}),
-      t("{players} players, {rounds} rounds", {players: x.players, rounds: x.rounds}), el("br"),
-      t("{played} of {games} games recorded", {played: x.played, games: x.games}), el("br"),
+      t("players: {players}, rounds: {rounds}", {players: x.players, rounds: x.rounds}), el("br"),
+      t("games recorded: {played} of {games}", {played: x.played, games: x.games}), el("br"),
       t("Scored by {system}", {system: x.system})))));
   if (all.length > 1) {
     const across = await getJson("/api/desk/ratings");
@@ -162,7 +162,7 @@ async function createTournament(event) {
     }
     const link = "?name=" + encodeURIComponent(data.name) + (lang !== "en" ? "&lang=" + encodeURIComponent(lang) : "");
     out.replaceChildren(
-      el("p", {class: "ok", text: t("{name}: {players} players, {rounds} rounds of {tables} tables, scored by {system}.",
+      el("p", {class: "ok", text: t("{name}: players: {players}; rounds: {rounds}; tables in a round: {tables}; scored by {system}.",
         {name: data.name, players: data.players, rounds: data.rounds, tables: data.tables, system: data.system})}),
       el("p", {}, t("The judges' pass, shown only now: write it down."), " ", el("code", {id: "newpass", text: data.pass})),
       el("p", {}, el("a", {href: link, text: t("Open the tournament")})));
@@ -192,7 +192,7 @@ function render() {
   $("title").textContent = d.name;
   document.title = "mafioso · " + d.name;
   const played = d.seating.filter((/** @type {any} */ s) => s.result !== "not_played" && s.result !== "cancelled").length;
-  $("facts").textContent = t("{players} players · {rounds} rounds · {played} of {games} games recorded · scored by {system} · ratings: {kind}",
+  $("facts").textContent = t("players: {players} · rounds: {rounds} · games recorded: {played} of {games} · scored by {system} · ratings: {kind}",
     {players: d.players, rounds: d.rounds, played, games: d.seating.length, system: d.system, kind: eventClass(d.event_class)});
   if (state.tab === "teams" && !d.teams.length) state.tab = "standings";
   document.querySelectorAll("[data-tab]").forEach(b => {
