@@ -118,8 +118,12 @@ def wait_for_change(page: Any, revision: int, truth: list[str], edition: str) ->
     """Wait for the page to show the next step; a card to look at first is tapped from the truth."""
     for _ in range(3000):
         if page.locator("#controls .peek").count():
-            assert page.locator("#error").is_hidden(), "a card to look at is a task, not an error"
-            assert page.locator("#controls .back").count() == 1, "with a way back to the choice"
+            panel = page.evaluate("(() => { const c = document.querySelector('#controls'); return c.querySelector('.peek')"
+                                  " ? [c.querySelectorAll('.back').length, document.querySelector('#error').hidden] : null; })()")
+            if panel is None:  # replaced between the two looks (the answer went through): look again
+                continue
+            assert panel[1], "a card to look at is a task, not an error"
+            assert panel[0] == 1, "with a way back to the choice"
             try:  # the panel may be replaced meanwhile (the answer went through): look again
                 label = page.locator("#controls .peek-ask").inner_text(timeout=1000)
             except playwright_api.Error:
