@@ -57,6 +57,9 @@ ASK_SECONDS = 5.0
 REDIS_CONNECTIONS = 64
 """Connections to Redis a process publishes on at once (more wait their turn)."""
 RESTART = 1012
+FIRST_REPLY_SECONDS = 5.0
+"""How long a relayed socket waits for its owner's answer to its hello (lost in a Redis restart,
+say) before it is closed with :data:`RESTART`, so that the phone connects again."""
 """The close code of a relayed socket whose table changed process: *service restart*, connect again."""
 HAND_OVER_FLUSH = 0.2
 """Seconds a table whose write was refused (another process took it) keeps its sockets open, so
@@ -317,6 +320,8 @@ class Cluster:
     async def _serve(self, sid: str, socket: RelayedSocket, address: str) -> None:
         try:
             await serve_socket(socket, self.hub, self.sockets, address)  # type: ignore[arg-type]
+        except Exception as error:  # Redis lost while sending: the session ends, the phone connects again
+            log.info("a relayed session of %s ended: %s", address, error)
         finally:
             self.served.pop(sid, None)
             await socket.close()
@@ -374,8 +379,18 @@ class Cluster:
                     return
 
         async def downstream() -> None:
+            first = True
             while True:
-                data = await queue.get()
+                if first:  # the owner answers every hello: none within the limit means it was lost
+                    try:
+                        data = await asyncio.wait_for(queue.get(), FIRST_REPLY_SECONDS)
+                    except TimeoutError:
+                        with contextlib.suppress(Exception):
+                            await socket.close(code=RESTART)
+                        return
+                    first = False
+                else:
+                    data = await queue.get()
                 if data.get("op") == "close":
                     with contextlib.suppress(Exception):
                         await socket.close(code=int(data.get("code", 1000)))
