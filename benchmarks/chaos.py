@@ -18,7 +18,12 @@ themselves. When the time is up the chaos stops, the phones play on until every 
 - no seat ever received another seat's secret: every card a phone was shown is its own seat's
   stored role, and every prompt it was shown is its own.
 
-Multi-process chaos (several servers, leases, Redis) waits for the cluster mode, not built yet.
+With ``--workers N`` (N > 1) the run is a cluster: N ``mafioso serve --redis`` processes over
+the same PostgreSQL and a throwaway ``redis-server``, each on a port of its own, behind the
+round-robin proxy of ``benchmarks/proxy.py`` (no sticky sessions: a phone's socket lands on any
+process, which relays it to the table's owner). The blows are then: a worker killed (SIGKILL)
+and started again (its tables are taken over by the others, then shared again), Redis
+restarted, PostgreSQL restarted, every database connection cut (the leases' too), phones cut.
 """
 
 from __future__ import annotations
@@ -51,10 +56,11 @@ class Server:
     db: str
     port: int
     process: subprocess.Popen[bytes] | None = None
+    redis: str | None = None
 
     def start(self) -> None:
         code = (f"from mafioso.server.serve import serve; serve('127.0.0.1', {self.port}, {self.db!r}, 'en', "
-                f"('127.0.0.1',), 0.0)")
+                f"('127.0.0.1',), 0.0, redis={self.redis!r})")
         env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}"}
         for _attempt in range(100):  # the port may still be held for a moment after a kill
             self.process = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.DEVNULL,
@@ -83,6 +89,75 @@ class Server:
 
 
 @dataclass
+class RedisServer:
+    """A throwaway ``redis-server`` on loopback that can be killed and started again on its port."""
+
+    port: int
+    directory: str
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(["/usr/bin/redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
+                                         "--save", "", "--appendonly", "no", "--dir", self.directory],
+                                        stdout=subprocess.DEVNULL)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), 0.2):
+                return
+            time.sleep(0.05)
+        raise RuntimeError("redis-server would not start")
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+@dataclass
+class Servers:
+    """What the phones reach: one server, or several workers (with Redis) behind the proxy."""
+
+    workers: list[Server]
+    redis: RedisServer | None = None
+    proxy: subprocess.Popen[bytes] | None = None
+    port: int = 0
+
+    def start(self) -> None:
+        if self.redis is not None:
+            self.redis.start()
+        for worker in self.workers:
+            worker.start()
+        self.port = self.workers[0].port
+        if len(self.workers) > 1:
+            from benchmarks.bench_server import free_port
+
+            self.port = free_port()
+            ports = [worker.port for worker in self.workers]
+            code = f"from benchmarks.proxy import serve; import asyncio; asyncio.run(serve({self.port}, {ports!r}))"
+            env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}"}
+            self.proxy = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.DEVNULL)
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), 0.2):
+                    return
+                time.sleep(0.05)
+            raise RuntimeError("the proxy would not start")
+
+    def stop(self) -> None:
+        for worker in self.workers:
+            worker.stop()
+        if self.proxy is not None:
+            self.proxy.kill()
+            self.proxy.wait()
+        if self.redis is not None:
+            self.redis.kill()
+
+
+@dataclass
 class Counts:
     """What the run did and found."""
 
@@ -108,33 +183,52 @@ class Counts:
                 f"phones connected again {self.reconnects} times"]
 
 
-def chaos_step(rng: random.Random, server: Server, postgres: Any, cut_phones: list[bool]) -> str:
+def chaos_step(rng: random.Random, servers: Servers, postgres: Any, cut_phones: list[bool]) -> str:
     """One random blow; returns its name."""
     roll = rng.random()
+    if servers.redis is not None and roll < 0.12:
+        servers.redis.kill()
+        servers.redis.start()
+        return "Redis restarted"
     if roll < 0.35:
-        server.kill()
-        server.start()
+        worker = rng.choice(servers.workers)
+        worker.kill()
+        worker.start()
         return "server killed (SIGKILL) and started"
     if roll < 0.55:
         postgres.pg_ctl_run("restart")
         return "PostgreSQL restarted"
     if roll < 0.75:
-        postgres.admin("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'mafioso'")
+        postgres.admin("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE 'mafioso%'")
         return "database connections cut"
     cut_phones[0] = True
     return "phone sockets cut"
 
 
-async def run(tables: int, seconds: float, seed: int, postgres: Any, grace: float = 120.0) -> Counts:
+def make_servers(url: str, workers: int, directory: str) -> Servers:
+    """One server over ``url``, or ``workers`` of them with a Redis of their own (see the module)."""
+    from benchmarks.bench_server import free_port
+
+    if workers == 1:
+        return Servers([Server(url, free_port())])
+    redis = RedisServer(free_port(), directory)
+    return Servers([Server(url, free_port(), redis=redis.url) for _ in range(workers)], redis)
+
+
+async def run(tables: int, seconds: float, seed: int, postgres: Any, grace: float = 120.0,
+              workers: int = 1) -> Counts:
     """Play ``tables`` tables under chaos for ``seconds``, then check everything (see the module)."""
-    from benchmarks.bench_server import free_port, setup_mafioso
+    import tempfile
+
+    from benchmarks.bench_server import setup_mafioso
 
     url = postgres.new_database()
-    server = Server(url, free_port())
-    server.start()
+    directory = tempfile.TemporaryDirectory()
+    servers = make_servers(url, workers, directory.name)
+    servers.start()
     counts = Counts(tables=tables)
     rng = random.Random(seed)
-    base = f"http://127.0.0.1:{server.port}"
+    base = f"http://127.0.0.1:{servers.port}"
     try:
         bots = await setup_mafioso(base, tables)
         chaos_until = time.monotonic() + seconds
@@ -146,10 +240,11 @@ async def run(tables: int, seconds: float, seed: int, postgres: Any, grace: floa
         while time.monotonic() < chaos_until:
             await asyncio.sleep(rng.uniform(1.0, 4.0))
             if time.monotonic() < chaos_until:
-                counts.actions[await asyncio.to_thread(chaos_step, rng, server, postgres, cut)] += 1
+                counts.actions[await asyncio.to_thread(chaos_step, rng, servers, postgres, cut)] += 1
         await asyncio.gather(*phones)
     finally:
-        server.stop()
+        servers.stop()
+        directory.cleanup()
     check(url, bots, counts)
     return counts
 
@@ -213,6 +308,8 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=300.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1, help="server processes (more than 1: with Redis, "
+                        "behind the round-robin proxy)")
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     from benchmarks.bench_server import start_postgres
@@ -220,8 +317,9 @@ def main() -> None:
     postgres = start_postgres()
     try:
         started = time.monotonic()
-        counts = asyncio.run(run(args.tables, args.seconds, args.seed, postgres))
-        print("\n".join([f"chaos run of {time.monotonic() - started:.0f} s, seed {args.seed}", *counts.lines()]))
+        counts = asyncio.run(run(args.tables, args.seconds, args.seed, postgres, workers=args.workers))
+        print("\n".join([f"chaos run of {time.monotonic() - started:.0f} s, seed {args.seed}, "
+                         f"{args.workers} server process(es)", *counts.lines()]))
     finally:
         postgres.stop()
 

@@ -1,5 +1,7 @@
 """The chaos run, CI-sized: tables play while the server is killed, PostgreSQL restarted and
-connections cut; nothing acknowledged is lost, nothing is stored twice, no secret leaks.
+connections cut; nothing acknowledged is lost, nothing is stored twice, no secret leaks. The
+second test does the same to two server processes with Redis behind the round-robin proxy
+(workers killed, Redis restarted too).
 
 The full run (100 tables, five minutes) is ``benchmarks/chaos.py``; its counts are in
 ``docs/server.md``.
@@ -21,5 +23,16 @@ def test_tables_survive_kills_restarts_and_cuts(postgres_server: PostgresServer)
     assert sum(counts.actions.values()) >= 4, report
     assert counts.set_aside == 0 and counts.over + counts.resumed == counts.tables, report
     assert counts.acked > 50 and counts.states > 100, report
+    assert counts.lost == 0 and counts.twice == 0, report
+    assert counts.leaks == 0, report
+
+
+def test_two_processes_survive_kills_restarts_and_cuts(postgres_server: PostgresServer) -> None:
+    counts = asyncio.run(run(tables=4, seconds=20, seed=11, postgres=postgres_server, grace=90, workers=2))
+    report = "\n".join(counts.lines())
+    print(report)
+    assert sum(counts.actions.values()) >= 4, report
+    assert counts.set_aside == 0 and counts.over + counts.resumed == counts.tables, report
+    assert counts.acked > 30 and counts.states > 60, report
     assert counts.lost == 0 and counts.twice == 0, report
     assert counts.leaks == 0, report

@@ -303,3 +303,42 @@ def test_rate_limits_are_shared_by_the_processes(postgres_url: str, redis_url: s
         answers = [client.http.get(f"/api/tables/ZZZ{n:03d}").status_code for n in range(25) for client in (a, b)]
         assert answers[:30] == [404] * 30, answers
         assert set(answers[32:]) == {429}, answers
+
+
+def test_a_redis_restart_closes_relayed_sockets_and_relaying_works_again(postgres_url: str, tmp_path: Path) -> None:
+    """Redis drops what is published while it is away: a phone relayed by A to B's table would
+    wait forever for an answer lost then. Its socket is closed with 1012 instead, and once Redis
+    is back the phone, connecting again through A, gets its seat's state and plays on."""
+    from benchmarks.chaos import RedisServer
+
+    redis = RedisServer(free_port(), str(tmp_path))
+    redis.start()
+    try:
+        with server(postgres_url, redis.url) as (_a_process, a), server(postgres_url, redis.url) as (_b, b):
+            table = new_table(b)
+            tokens = join_all(b, table["code"], 10)
+            deal(b, table["host"], 10)
+            before = without_countdown(state_of(b, seat=tokens[0]))
+            assert without_countdown(state_of(a, seat=tokens[0])) == before  # relayed by A
+            with a.websocket_connect("/ws") as kept:
+                kept.send_json({"type": "hello", "seat": tokens[0]})
+                kept.receive_json()
+                redis.kill()
+                redis.start()
+                code = closed_with(kept)
+            assert code == 1012, "a relayed socket whose frames Redis may have lost is closed as a service restart"
+            restarted = time.monotonic()
+            deadline = restarted + 15
+            while True:
+                try:
+                    if without_countdown(state_of(a, seat=tokens[0])) == before:
+                        break
+                except Exception:
+                    pass  # closed (1012) while the processes find Redis again: connect again
+                assert time.monotonic() < deadline, "relaying through A does not work again after the restart"
+                time.sleep(0.2)
+            print(f"Redis restarted: a relayed phone served again after {time.monotonic() - restarted:.1f} s")
+            final = answer_all(dict.fromkeys(tokens, a), b, table["host"], random.Random(5), [])
+            assert final["outcome"]
+    finally:
+        redis.kill()

@@ -57,6 +57,9 @@ ASK_SECONDS = 5.0
 REDIS_CONNECTIONS = 64
 """Connections to Redis a process publishes on at once (more wait their turn)."""
 RESTART = 1012
+FIRST_REPLY_SECONDS = 5.0
+"""How long a relayed socket waits for its owner's answer to its hello (lost in a Redis restart,
+say) before it is closed with :data:`RESTART`, so that the phone connects again."""
 """The close code of a relayed socket whose table changed process: *service restart*, connect again."""
 HAND_OVER_FLUSH = 0.2
 """Seconds a table whose write was refused (another process took it) keeps its sockets open, so
@@ -214,6 +217,7 @@ class Cluster:
                 raise
             except Exception as error:
                 log.warning("lost Redis (%s); trying again", error)
+                self._lost_redis()
                 await asyncio.sleep(0.5)
                 continue
             if message is None:
@@ -227,6 +231,16 @@ class Cluster:
                 self._owner_frame(channel.removeprefix("mafioso:in:"), data)
             elif channel in self.relays:
                 self.relays[channel].put_nowait(data)
+
+    def _lost_redis(self) -> None:
+        """Redis was lost (restarted, cut): what was published meanwhile is lost, so a relayed
+        phone may wait for an acknowledgement or a state that never comes. Every socket this
+        process relays is closed with *service restart*, and every relayed session it serves
+        ends: the phones connect again and get their seat's state afresh."""
+        for relayed in list(self.relayed_tables.values()):
+            self._spawn(self._restart(dict(relayed)))
+        for socket in list(self.served.values()):
+            socket.frames.put_nowait(None)
 
     def _owner_frame(self, table_id: str, data: dict[str, Any]) -> None:
         """A relayed socket's frame, on the table's owner (a process that no longer serves the
@@ -247,6 +261,12 @@ class Cluster:
             return
         served = self.served.get(sid)
         if served is None:
+            owner = self.leases is not None and table_id in self.leases.held
+            if op == "text" and owner and data.get("back") and self.redis is not None:
+                # the owner gets a frame of a session it does not hold (its hello was lost, or
+                # the session ended): the phone would wait forever; its socket is closed instead
+                frame = json.dumps({"op": "close", "code": RESTART})
+                self._spawn(self.redis.publish(str(data["back"]), frame))
             return
         served.frames.put_nowait(str(data["text"]) if op == "text" else None)
 
@@ -300,6 +320,8 @@ class Cluster:
     async def _serve(self, sid: str, socket: RelayedSocket, address: str) -> None:
         try:
             await serve_socket(socket, self.hub, self.sockets, address)  # type: ignore[arg-type]
+        except Exception as error:  # Redis lost while sending: the session ends, the phone connects again
+            log.info("a relayed session of %s ended: %s", address, error)
         finally:
             self.served.pop(sid, None)
             await socket.close()
@@ -324,7 +346,7 @@ class Cluster:
             if await self.redis.publish(inbound(table_id), json.dumps(frame)) == 0:
                 await socket.close(code=RESTART)  # its owner is not listening (gone): try again shortly
                 return
-            await self._pump(socket, sid, table_id, queue)
+            await self._pump(socket, sid, table_id, queue, back)
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass
         finally:
@@ -339,7 +361,8 @@ class Cluster:
             with contextlib.suppress(Exception):
                 await self.redis.publish(inbound(table_id), json.dumps({"sock": sid, "op": "close"}))
 
-    async def _pump(self, socket: WebSocket, sid: str, table_id: str, queue: asyncio.Queue[dict[str, Any]]) -> None:
+    async def _pump(self, socket: WebSocket, sid: str, table_id: str, queue: asyncio.Queue[dict[str, Any]],
+                    back: str = "") -> None:
         async def upstream() -> None:
             assert self.redis is not None
             while True:
@@ -347,12 +370,27 @@ class Cluster:
                 if message["type"] == "websocket.disconnect":
                     return
                 text = message.get("text")
-                frame = {"sock": sid, "op": "text", "text": text if text is not None else "\0binary"}
-                await self.redis.publish(inbound(table_id), json.dumps(frame))
+                frame = {"sock": sid, "op": "text", "text": text if text is not None else "\0binary", "back": back}
+                if await self.redis.publish(inbound(table_id), json.dumps(frame)) == 0:
+                    # nobody serves the table now (its owner died, or Redis was restarted): the
+                    # frame is lost, so the phone connects again rather than wait for its answer
+                    with contextlib.suppress(Exception):
+                        await socket.close(code=RESTART)
+                    return
 
         async def downstream() -> None:
+            first = True
             while True:
-                data = await queue.get()
+                if first:  # the owner answers every hello: none within the limit means it was lost
+                    try:
+                        data = await asyncio.wait_for(queue.get(), FIRST_REPLY_SECONDS)
+                    except TimeoutError:
+                        with contextlib.suppress(Exception):
+                            await socket.close(code=RESTART)
+                        return
+                    first = False
+                else:
+                    data = await queue.get()
                 if data.get("op") == "close":
                     with contextlib.suppress(Exception):
                         await socket.close(code=int(data.get("code", 1000)))

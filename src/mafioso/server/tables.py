@@ -249,6 +249,16 @@ class Table:
         """A decision is applied and being stored: nothing is published, timers wait."""
         self.waiting: list[Callable[[], None]] = []
         """Timed actions that fired while a decision was being stored."""
+        self.queued: list[tuple[Staged, asyncio.Future[None]]] = []
+        """Decisions applied in memory, in arrival order, waiting for the table's next write."""
+        self.flushing = False
+        """A task is storing :attr:`queued` (see :meth:`enqueue`)."""
+        self.unstored_entries = 0
+        """History entries applied in memory and not committed yet: the next decision's come after."""
+        self.rebuild_due = False
+        """The engine failed while other decisions were being stored: rebuild once they are."""
+        self.settle_waiters: list[asyncio.Future[None]] = []
+        """Who waits for the table's writes to be over (:meth:`settled`)."""
         self.write: Write = functools.partial(write_in_thread, store)
         """Set by the web layer to its :class:`~mafioso.server.writer.Writer`."""
         self.lock = asyncio.Lock()
@@ -674,21 +684,90 @@ class Table:
         """Store a staged decision through :attr:`write` (a database thread), then publish it; a
         failed write undoes it (:class:`ServerError`). Only the tables writing wait for the
         database: the event loop serves every other table meanwhile."""
+        await self.enqueue(staged)
+
+    def enqueue(self, staged: Staged) -> asyncio.Future[None]:
+        """Hand a staged decision to the table's writes; the future is done once it is committed.
+
+        At a secret step every seat answers at once: while one write of this table is in flight,
+        the answers arriving meanwhile are checked and applied in arrival order (:meth:`stage_queued`)
+        and wait here, then are stored together in ONE transaction (one disk sync), each
+        acknowledged only after that commit. A failed commit refuses every decision of the
+        group and every one applied after it (they were applied on top of it): the game is
+        rebuilt from what is stored, so memory never keeps a decision the database does not."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self.queued.append((staged, done))
+        if not self.flushing:
+            self.flushing = True
+            task = loop.create_task(self._flush())
+            _flushes.add(task)
+            task.add_done_callback(_flushes.discard)
+        return done
+
+    async def _flush(self) -> None:
+        """Store what is queued, group after group, until nothing waits; then publish once."""
+        notify = False
         try:
-            await self.write("add_entries", staged.write)
-        except Exception as error:
+            while self.queued:
+                group, self.queued = self.queued, []
+                try:
+                    await self.write("add_entries", merged_write([staged.write for staged, _done in group]))
+                except Exception as error:
+                    group, self.queued = group + self.queued, []
+                    _settle_all([done for _staged, done in group], self._forget(error))
+                    return
+                for staged, _done in group:
+                    self._committed(staged)
+                    notify = notify or staged.notify
+                _settle_all([done for _staged, done in group], None)
+            self.writing = False
+            if self.rebuild_due:
+                self.rebuild_due = False
+                self._rebuild()
+            if notify:
+                self.refresh()
+                self._idle()
+        finally:
+            self.flushing = False
+            waiters, self.settle_waiters = self.settle_waiters, []
+            _settle_all(waiters, None)
+
+    async def settled(self) -> None:
+        """Wait until no decision of this table is being stored (the host's actions and the
+        timeouts act on a game that holds only stored decisions)."""
+        while self.flushing:
+            waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self.settle_waiters.append(waiter)
+            await waiter
+
+    def _forget(self, error: Exception) -> ServerError:
+        """The group's write failed: forget every decision not stored (see :meth:`_unstored`)."""
+        try:
             self._unstored(error)
-        self._stored(staged)
+        except ServerError as refusal:
+            return refusal
+        raise AssertionError("_unstored always raises")  # pragma: no cover
+
+    def stage_queued(self, seat: int, prompt_id: object, choice: Choice) -> Staged:
+        """:meth:`stage_decision` while earlier decisions of the table may still be being stored:
+        applied on top of them, to be handed to :meth:`enqueue` at once (the socket loop's way)."""
+        game = self.require_game()
+        self._check(seat, prompt_id)
+        assert isinstance(prompt_id, str)
+        return self._stage(game, seat, prompt_id, choice, True, False, queued=True)
 
     def _stage(self, game: Game, seat: int, prompt_id: str, choice: Choice, notify: bool,
-               timeout: bool) -> Staged:
-        if self.writing:  # only when a socket's handler was cancelled while its write goes on
+               timeout: bool, queued: bool = False) -> Staged:
+        if (self.writing and not queued) or self.rebuild_due:
+            # only a socket's handler cancelled mid-write, or the engine failed during a write
             raise NotNow(N_("the last decision at this table is still being saved; try again"))
-        stored = len(self.record.history)
+        stored = len(self.record.history) + self.unstored_entries
         self._apply(game, seat, prompt_id, choice, timeout)
         entries = [entry.to_json() for entry in game.history[stored:]]
         digest = self.digest(game)
         stage = "over" if game.outcome is not None and self.record.stage != "over" else None
+        self.unstored_entries += len(entries)
         self.writing = True
         return Staged(seat, prompt_id, notify, (self.id, stored, entries, digest, stage))
 
@@ -696,7 +775,8 @@ class Table:
         """Forget a decision whose write failed: the game is rebuilt from what is stored. A write
         refused because another process took the table's lease hands the table over too."""
         self._rebuild()
-        self.writing = False
+        self.writing = self.rebuild_due = False
+        self.unstored_entries = 0
         self.on_change(self)  # screens held back while it was written get their state
         self._idle()
         if isinstance(error, LeaseLost):
@@ -705,18 +785,23 @@ class Table:
 
     def _stored(self, staged: Staged) -> None:
         """Publish a decision now committed (the stage ``over`` with it, when it ended the game)."""
+        self._committed(staged)
+        self.writing = False
+        if staged.notify:  # else the caller publishes a series of timeout answers, then runs them
+            self.refresh()
+            self._idle()
+
+    def _committed(self, staged: Staged) -> None:
+        """Keep in the table's record what a commit stored (nothing is published here)."""
         _table_id, _first, entries, digest, stage = staged.write
         self.record.history.extend(entries)
+        self.unstored_entries -= len(entries)
         self.record.digest = digest
         if stage is not None:
             self.record.stage = stage
         self.gate_left.discard(staged.prompt_id)
         if self.timeline is not None:
             self.timeline.answered(staged.seat)
-        self.writing = False
-        if staged.notify:  # else the caller publishes a series of timeout answers, then runs them
-            self.refresh()
-            self._idle()
 
     def _idle(self) -> None:
         """The write is over and published: run what waited for it (timers that fired meanwhile)."""
@@ -752,7 +837,10 @@ class Table:
         except Exception as error:
             log.exception("table %s: the engine failed on seat %s's answer to %r; the game is rebuilt",
                           self.code, seat, prompt_id)
-            self._rebuild()
+            if self.writing:  # earlier decisions are being stored: rebuild once they are
+                self.rebuild_due = True
+            else:
+                self._rebuild()
             raise ServerError(N_("that answer could not be applied; nothing was changed")) from error
         if game.outcome is not None or _moved_on(game, before, interrupt):
             self.batch_serial += 1
@@ -925,7 +1013,9 @@ class Table:
         """End a step whose time is over (``secret``: a secret step's limit, :meth:`_secret_over`;
         else a public step's time limit, :meth:`_time_over`), if it is still the step of
         ``serial``, each timeout answer stored by the writer, off the event loop. The web layer
-        calls it holding the table's lock, so no message is handled meanwhile."""
+        calls it holding the table's lock, so no message is handled meanwhile; the phones'
+        answers already being stored are stored first."""
+        await self.settled()
         if secret:
             prompts = self._secret_left(serial)
         else:
@@ -994,6 +1084,34 @@ class Table:
     def is_over_published(self) -> bool:
         """Whether the end of the game has been published."""
         return self.game is not None and self.game.outcome is not None and self.published == len(self.game.events)
+
+
+def merged_write(writes: list[tuple[str, int, list[list[Any]], str, str | None]]
+                 ) -> tuple[str, int, list[list[Any]], str, str | None]:
+    """One ``add_entries`` for several staged decisions of one table, in their order: their
+    entries one after another, the last digest, and the new stage if one of them ended the game."""
+    table_id, first, entries, _digest, stage = writes[0]
+    entries = list(entries)
+    for _table, number, more, _digest, ended in writes[1:]:
+        if number != first + len(entries):
+            raise ValueError(f"staged decisions of table {table_id} are not contiguous")
+        entries.extend(more)
+        stage = stage or ended
+    return table_id, first, entries, writes[-1][3], stage
+
+
+def _settle_all(futures: list[asyncio.Future[None]], error: BaseException | None) -> None:
+    """Finish each future not cancelled meanwhile (its socket closed): done, or refused."""
+    for future in futures:
+        if not future.done():
+            if error is None:
+                future.set_result(None)
+            else:
+                future.set_exception(error)
+
+
+_flushes: set[asyncio.Task[None]] = set()
+"""Tables' write tasks under way (asyncio keeps only weak references to tasks)."""
 
 
 def _moved_on(game: Game, before: list[Prompt], interrupt: bool) -> bool:

@@ -4,9 +4,10 @@ The event loop serves every table; a write that waits on the database (a slow di
 locked by another server, a PostgreSQL reconnect of up to about two seconds) must not stop it.
 A table's decision is applied in memory, handed to the writer and awaited: the seat is
 acknowledged only once the transaction is committed, and the table publishes nothing meanwhile
-(:meth:`~mafioso.server.tables.Table.stage_decision`). Each table has one write in flight at most (its
-lock), so its entries are stored in order; different tables write side by side on different
-connections, so one table's stalled write holds one connection and never the others' tables.
+(:meth:`~mafioso.server.tables.Table.enqueue`). Each table has one write in flight at most (the
+answers arriving meanwhile go into its next write, together), so its entries are stored in
+order; different tables write side by side on different connections, so one table's stalled
+write holds one connection and never the others' tables.
 
 SQLite allows one writer per file anyway: its pool is its one connection, written from one
 thread, which keeps the loop free while the disk syncs and commits the decisions waiting

@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
-import functools
 import json
 import logging
 import re
@@ -143,7 +142,10 @@ class Session:
         self.later = False
         """Inside :meth:`receive_async`: what stores to the database is left in :attr:`pending`."""
         self.pending: Callable[[], Awaitable[None]] | None = None
-        """The rest of the message's work, to be awaited (a staged decision's commit, *Time is up*)."""
+        """The rest of the message's work, awaited under the table's lock (*Time is up*)."""
+        self.ticket: asyncio.Future[None] | None = None
+        """A staged decision's commit (:meth:`Table.enqueue`), awaited after the table's lock is
+        released: the other seats' answers meanwhile join the table's next write."""
         self.cut: Callable[[], None] = lambda: None
         """Set by the socket loop: drop the connection at once (a client that does not read)."""
         self.sockets: Sockets | None = None
@@ -277,21 +279,36 @@ class Session:
         meanwhile the loop serves every other table."""
         table = self.table
         assert table is not None
+        try:
+            reply, ticket = await self._handle_locked(table, text)
+            if ticket is not None:  # acknowledged only once committed (the table's write task)
+                await asyncio.shield(ticket)
+        except Exception as error:  # every refusal is shown, never raised
+            reply = error_text(error, self.lang, table)
+        finally:
+            self.holding = False
+        self._answer(reply)
+
+    async def _handle_locked(self, table: Table, text: str
+                             ) -> tuple[dict[str, Any] | None, asyncio.Future[None] | None]:
+        """Handle a message under the table's lock: its reply, and the commit to await (if any)
+        once the lock is released. Anything but a phone's message first waits for the decisions
+        being stored (the host acts on stored decisions only)."""
         async with table.lock:
             self._received()
             self.holding = self.later = True
             try:
+                if self.state is not SessionState.SEAT:
+                    await table.settled()
                 reply = self.handle(text)
                 pending, self.pending = self.pending, None
                 if pending is not None:
                     # shielded: a socket closed meanwhile must not leave the table half written
                     await asyncio.shield(pending())
-            except Exception as error:  # every refusal is shown, never raised
-                reply = error_text(error, self.lang, table)
+                return reply, self.ticket
             finally:
-                self.holding = self.later = False
-                self.pending = None
-        self._answer(reply)
+                self.later = False
+                self.pending = self.ticket = None
 
     def _received(self) -> None:
         if self.table is not None and self.table.timeline is not None:
@@ -305,7 +322,7 @@ class Session:
     def _decide(self, table: Table, seat: int, prompt: object, choice: Any) -> None:
         """Take a decision: staged for the writer in the socket loop, else stored at once."""
         if self.later:
-            self.pending = functools.partial(table.commit, table.stage_decision(seat, prompt, choice))
+            self.ticket = table.enqueue(table.stage_queued(seat, prompt, choice))
         else:
             table.decide(seat, prompt, choice)
 
@@ -359,7 +376,7 @@ class Session:
             self._decide(table, GM, message.prompt, message.choice)
         elif isinstance(message, Hand):
             if self.later:  # stored by the writer, like a phone's decision
-                self.pending = functools.partial(table.commit, table.stage_for(message.prompt, message.choice))
+                self.ticket = table.enqueue(table.stage_for(message.prompt, message.choice))
             else:
                 table.decide_for(message.prompt, message.choice)
         elif isinstance(message, TimeUp):
