@@ -21,7 +21,11 @@ from typing import Any
 
 import pytest
 
+from mafioso.server.hub import Hub
+from mafioso.server.schemas import Again
+from mafioso.server.store import open_store
 from tests.server.browser import ARGS, AXE, CHROMIUM, PHONE, SHOTS, TV, Server, answer_one, api, axe_violations, shoot
+from tests.server.conftest import FakeClock, play_out
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
@@ -522,6 +526,55 @@ def test_a_phone_follows_a_new_join_code(browser: Any, server: Server) -> None:
     phone.goto(f"{server.url}/p")
     phone.wait_for_selector("#lobby:not([hidden])")  # without a code, the stored seat is kept
     assert second["code"] in phone.inner_text("#hello")
+
+
+def left_out_of_play_again(db: Path) -> tuple[str, str, str]:
+    """A finished table of ten people, then Play again with six seats, stored in ``db`` for a
+    server to load: the old code, the new code and the pass of a person left without a seat."""
+    clock = FakeClock()
+    clock.now = time.time()  # a table finished "in 1970" would be swept away as expired
+    seeds = iter(range(1, 1_000_000))
+    hub = Hub(open_store(str(db)), clock, seeds=lambda: next(seeds), min_step_seconds=0)
+    old = hub.create({"edition": "sport", "players": 10, "step_seconds": 0, "lang": "ru"})
+    for number in range(10):
+        old.join(f"Игрок {number + 1}")
+    old.deal([m.joined for m in old.record.members])
+    play_out(old, 3, clock)
+    new = hub.again(old, Again(type="again", edition="vampires", players=6, step_seconds=0, seats="keep", lang="ru"))
+    left = [m.token for m in old.record.members if "pass" not in (hub.moved(m.token) or {"pass": ""})]
+    assert len(left) == 4
+    return old.code, new.code, left[0]
+
+
+def test_a_phone_left_out_of_play_again_finds_the_new_table(browser: Any, tmp_path: Path) -> None:
+    """Play again with fewer seats: a phone whose pass kept no seat, on the old table's page or
+    at /p, opens the new table's join form with its code filled in (never "Reconnecting…"
+    forever), and a new phone at the old code (its QR code still on the wall) does too."""
+    old, new, stale = left_out_of_play_again(tmp_path / "tables.sqlite3")
+    server = Server(tmp_path / "tables.sqlite3")
+    server.start()
+    try:
+        for address in (f"/p?code={old}", "/p"):
+            context = browser.new_context(viewport=PHONE, is_mobile=True, locale="ru-RU")
+            context.add_init_script(f"if (!sessionStorage.getItem('set')) {{ sessionStorage.setItem('set', '1'); "
+                                    f"localStorage.setItem('mafioso.seat', '{stale}'); "
+                                    f"localStorage.setItem('mafioso.seat.code', '{old}'); }}")
+            phone = context.new_page()
+            phone.goto(server.url + address)
+            phone.wait_for_selector("#join:not([hidden])", timeout=15000)
+            phone.wait_for_function(f"() => document.querySelector('#code').value === '{new}'")
+            assert f"code={new}" in phone.url
+            assert phone.evaluate("localStorage.getItem('mafioso.seat')") is None, "the stale pass is forgotten"
+            phone.wait_for_function("() => document.querySelector('#joinform').textContent.includes('Ваше имя')")
+            assert "Reconnecting" not in phone.inner_text("body")
+            shoot(phone, "again", "phone-left-out" + ("-p" if address == "/p" else ""))
+            context.close()
+        fresh = browser.new_context(viewport=PHONE, is_mobile=True).new_page()
+        fresh.goto(f"{server.url}/p?code={old}")
+        fresh.wait_for_function(f"() => document.querySelector('#code').value === '{new}'")
+        assert f"code={new}" in fresh.url, "the old code's page leads to the new table"
+    finally:
+        server.kill()
 
 
 def test_the_join_form_speaks_the_tables_language(browser: Any, server: Server) -> None:
