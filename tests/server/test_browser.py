@@ -660,6 +660,25 @@ def test_the_setup_form_speaks_to_people(browser: Any, server: Server) -> None:
         assert "docs/" not in host.inner_text("#setup"), edition
 
 
+def test_a_setup_refusal_goes_once_the_table_is_made(browser: Any, server: Server) -> None:
+    """A refused setup stays up until fixed, but not over the table once it exists: the shared
+    screen would show it all evening, over seat 1 and the winners."""
+    host = browser.new_context(viewport=TV).new_page()
+    host.goto(server.url + "/host")
+    host.wait_for_selector("#edition option[value=sport]", state="attached")
+    host.select_option("#edition", "sport")
+    host.evaluate("document.querySelector('#step').min = 0; document.querySelector('#setupform').noValidate = true")
+    host.fill("#step", "0.3")
+    host.fill("#players", "3")
+    host.click("#setupform button[type=submit]")
+    host.wait_for_selector("#banner.sticky")
+    host.fill("#players", "10")
+    host.click("#setupform button[type=submit]")
+    host.wait_for_selector("#code:not(:empty)")
+    host.wait_for_function("() => !document.querySelector('#banner').textContent")
+    assert host.is_hidden("#banner.sticky")
+
+
 def blitz_deal_looks_alike(phones: list[Any], rng: random.Random) -> None:
     """Blitz deals card by card: while it goes on, a phone that has drawn its card and one that
     has not yet must look the same at a glance (pixel for pixel); tapped, each shows its own.

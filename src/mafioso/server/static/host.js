@@ -419,7 +419,12 @@ function receive(msg) {
   route(msg);
 }
 /** @param {State} msg */
-function route(msg) { last = msg; if (msg.stage === "lobby") drawLobby(msg); else drawPlay(msg); }
+function route(msg) {
+  // a refusal left up (a setup the server refused) goes once the table exists, starts or moves on
+  if (!last || last.stage !== msg.stage || last.table.code !== msg.table.code) banner("");
+  last = msg;
+  if (msg.stage === "lobby") drawLobby(msg); else drawPlay(msg);
+}
 /** @param {Record<string, unknown>} hello */
 function start(hello) {
   if (link) link.stop();
