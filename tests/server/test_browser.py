@@ -577,6 +577,70 @@ def test_a_phone_left_out_of_play_again_finds_the_new_table(browser: Any, tmp_pa
         server.kill()
 
 
+def finished_with_bots(db: Path) -> tuple[str, str]:
+    """A finished Russian table of ten seats, three of them bots, stored in ``db`` for a server
+    to load: its code and its host pass."""
+    clock = FakeClock()
+    clock.now = time.time()
+    seeds = iter(range(1, 1_000_000))
+    hub = Hub(open_store(str(db)), clock, seeds=lambda: next(seeds), min_step_seconds=0)
+    old = hub.create({"edition": "sport", "players": 10, "step_seconds": 0, "lang": "ru"})
+    for number in range(7):
+        old.join(f"Игрок {number + 1}")
+    for _ in range(3):
+        old.add_bot()
+    old.deal([m.joined for m in old.record.members])
+    play_out(old, 5, clock)
+    return old.code, old.record.host_token
+
+
+def test_play_again_into_more_seats_and_another_language(browser: Any, tmp_path: Path) -> None:
+    """The shared screen after Play again from a Russian table of ten into an English one of
+    twelve: the edition names fit their box, the bots' mark speaks the new language, and the
+    circle places all twelve seats without overlap (boxes kept from the first table move too)."""
+    code, host_pass = finished_with_bots(tmp_path / "tables.sqlite3")
+    server = Server(tmp_path / "tables.sqlite3")
+    server.start()
+    try:
+        context = browser.new_context(viewport=TV, locale="ru-RU")
+        context.add_init_script(f"localStorage.setItem('mafioso.speak', 'off'); localStorage.setItem('mafioso.host', '{host_pass}')")
+        host = context.new_page()
+        host.goto(server.url + "/host")
+        host.wait_for_selector("#again-edition option[value=vendetta]", state="attached")
+        cut = host.evaluate("""() => {
+            const s = document.querySelector('#again-edition'), c = document.createElement('canvas').getContext('2d');
+            c.font = getComputedStyle(s).font;
+            return [...s.options].filter(o => c.measureText(o.text).width > s.clientWidth - 28).map(o => o.text); }""")
+        assert not cut, f"edition names cut in the Play again box: {cut}"
+        shoot(host, "again", "host-end-ru")
+        host.select_option("#again-edition", "vampires")
+        host.fill("#again-players", "12")
+        host.select_option("#again-lang", "en")
+        host.click("form.again button[type=submit]")
+        host.wait_for_function(f"() => document.querySelector('#code').textContent && document.querySelector('#code').textContent !== '{code}'")
+        host.wait_for_function("() => document.querySelector('#lobby .botmark') && document.querySelector('#lobby .botmark').textContent === ' · bot'")
+        for _ in range(2):
+            host.wait_for_function("() => !document.querySelector('#bot').disabled")
+            count = len(host.query_selector_all("#order li"))
+            host.click("#bot")
+            host.wait_for_function(f"() => document.querySelectorAll('#order li').length > {count}")
+        assert {m.strip() for m in host.eval_on_selector_all("#lobby .botmark", "ns => ns.map(n => n.textContent)")} == {"· bot"}
+        host.wait_for_function("() => !document.querySelector('#deal').disabled")
+        host.click("#deal")
+        host.wait_for_selector("#play:not([hidden])")
+        host.wait_for_function("() => document.querySelectorAll('#circle .seat').length === 12")
+        boxes = host.eval_on_selector_all("#circle .seat", "ns => ns.map(n => { const r = n.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })")
+        overlaps = [(i, j) for i in range(12) for j in range(i + 1, 12)
+                    if boxes[i][0] < boxes[j][2] - 1 and boxes[j][0] < boxes[i][2] - 1
+                    and boxes[i][1] < boxes[j][3] - 1 and boxes[j][1] < boxes[i][3] - 1]
+        shoot(host, "again", "host-twelve-after-ten")
+        assert not overlaps, f"seat boxes overlap after Play again into more seats: {overlaps}"
+        marks = host.eval_on_selector_all("#circle .seat.bot .mark", "ns => ns.map(n => n.textContent)")
+        assert marks and all("бот" not in m for m in marks), marks
+    finally:
+        server.kill()
+
+
 def test_the_join_form_speaks_the_tables_language(browser: Any, server: Server) -> None:
     """``/p?code=X`` of a Russian or Polish table shows its join form in that language (the code
     tells the table's public language), whatever the phone's own; without a code, the phone's."""

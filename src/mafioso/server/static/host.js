@@ -155,7 +155,7 @@ function drawLobby(msg) {
   order = order.filter(id => ids.includes(id)).concat(ids.filter(id => !order.includes(id)));
   const people = new Map(lobby.map(p => [p.id, p]));
   keyed($("order"), order.map(id => people.get(id)).filter(p => !!p).map(p => /** @type {import("./wire").Member} */ (p)),
-    p => String(p.id) + p.name, p => el("li", {},
+    p => String(p.id) + p.name + (p.bot ? t("bot") : ""), p => el("li", {},  // the mark's language in the key
       el("span", {class: "who"}, p.name, p.bot ? el("small", {class: "botmark", text: " · " + t("bot")}) : null),
       watching ? null : el("span", {class: "tools"},
         el("button", {type: "button", class: "icon", "aria-label": t("Move {name} up", {name: p.name}), on: {click: () => move(p.id, -1)}, text: "↑"}),
@@ -226,14 +226,19 @@ function drawCircle(msg, seats) {
   const speaking = new Set(msg.speaking || []);
   const votes = new Map((msg.tally || []).map(v => [v.nominee, v.voters.length]));
   const count = seats.length;
+  // neighbours at the top stand one chord apart (sin 2π/n of the radius, 42%): no box is wider
+  $("circle").style.setProperty("--seat-w", `calc(${(42 * Math.sin(2 * Math.PI / Math.max(count, 4))).toFixed(2)}% - 8px)`);
   keyed($("circle"), [{seat: -1}, ...seats], s => String(s.seat), s => {
     if (s.seat < 0) return /** @type {HTMLElement} */ ($("circle").querySelector(".centre"));
-    const angle = (2 * Math.PI * (s.seat - 1)) / count - Math.PI / 2;
-    return el("div", {class: "seat", style: `--x: ${(50 + 42 * Math.cos(angle)).toFixed(2)}%; --y: ${(50 + 42 * Math.sin(angle)).toFixed(2)}%`},
+    return el("div", {class: "seat"},
       el("b", {class: "num"}), el("span", {class: "name"}), el("small", {class: "role"}), el("small", {class: "mark"}), el("span", {class: "votes", "aria-hidden": "true"}), el("span", {class: "sr"}));
   }, (node, s) => {
     if (s.seat < 0) return;
     const seat = /** @type {Seat} */ (s);
+    // placed on every draw: a box kept from a table of another size (Play again) moves to its place
+    const angle = (2 * Math.PI * (seat.seat - 1)) / count - Math.PI / 2;
+    node.style.setProperty("--x", (50 + 42 * Math.cos(angle)).toFixed(2) + "%");
+    node.style.setProperty("--y", (50 + 42 * Math.sin(angle)).toFixed(2) + "%");
     // one seat at a time speaks (yellow ring); in a vote, those still to answer wear a dashed blue one
     const ring = speaking.has(seat.seat) && !msg.secret ? (speaking.size > 1 ? " answering" : " speaking") : "";
     node.className = "seat" + (seat.alive ? "" : " out") + ring +
@@ -337,6 +342,21 @@ function drawEnd(msg, names) {
  * @type {Promise<{code: string, name: string}[]> | null} */
 let tongues = null;
 
+/** The editions named in a language, asked once per language (a table after Play again may
+ * speak another one than the first, or than the setup form).
+ * @type {Map<string, Promise<Edition[]>>} */
+const editionNames = new Map();
+/** @param {string} tongue @returns {Promise<Edition[]>} */
+function editionsIn(tongue) {
+  let list = editionNames.get(tongue);
+  if (!list) {
+    list = fetch("/api/editions?lang=" + encodeURIComponent(tongue)).then(r => r.json());
+    list.catch(() => editionNames.delete(tongue));  // offline: ask again next time
+    editionNames.set(tongue, list);
+  }
+  return list;
+}
+
 /** Play again: the same people, the same or another edition and language, seats kept or
  * reshuffled; the game log's download sits on the same row (one line at 1920x1080).
  * @param {State} msg */
@@ -345,8 +365,7 @@ function againForm(msg) {
   const select = el("select", {id: "again-edition"});
   /** @param {Edition[]} list */
   const fillIn = list => select.replaceChildren(...list.map(e => el("option", {value: e.id, text: e.name, selected: e.id === current})));
-  if (editions.length) fillIn(editions);
-  else fetch("/api/editions?lang=" + encodeURIComponent(msg.lang)).then(r => r.json()).then(list => { editions = list; fillIn(list); });
+  editionsIn(msg.lang).then(fillIn);
   const players = el("input", {id: "again-players", type: "number", min: 1, max: 40, value: msg.table.players});
   const seats = el("select", {id: "again-seats"}, el("option", {value: "keep", text: t("Keep the seats")}), el("option", {value: "shuffle", text: t("Shuffle the seats")}));
   const tongue = el("select", {id: "again-lang"}, el("option", {value: msg.lang, text: msg.lang, selected: true}));

@@ -166,7 +166,7 @@ function draw(msg) {
   if (msg.seat === null || msg.seat === undefined) {
     show("lobby");
     setText($("hello"), t("You are at table {code} as {name}.", {code: msg.table.code, name: msg.name || ""}));
-    keyed($("people"), msg.lobby || [], p => String(p.id) + p.name, p => el("li", {text: p.name + (p.bot ? " · " + t("bot") : "")}));
+    keyed($("people"), msg.lobby || [], p => String(p.id) + p.name + (p.bot ? t("bot") : ""), p => el("li", {text: p.name + (p.bot ? " · " + t("bot") : "")}));
     return;
   }
   show("game");
