@@ -641,6 +641,60 @@ def test_play_again_into_more_seats_and_another_language(browser: Any, tmp_path:
         server.kill()
 
 
+def dealt_tables(db: Path, lang: str) -> list[tuple[str, str]]:
+    """For every edition, a table dealt at its most seats and at eight (Blitz's eight roles),
+    stored in ``db`` for a server to load: (edition, host pass) pairs."""
+    from mafioso.engine import find_edition
+    clock = FakeClock()
+    clock.now = time.time()
+    seeds = iter(range(1, 1_000_000))
+    hub = Hub(open_store(str(db)), clock, seeds=lambda: next(seeds), min_step_seconds=0)
+    made = []
+    for edition in PLAYERS:
+        rules = find_edition(edition)
+        for players in sorted({rules.max_players, max(rules.min_players, 8)}):
+            table = hub.create({"edition": edition, "players": players, "step_seconds": 0, "lang": lang})
+            for number in range(players):
+                table.join(f"Игрок {number + 1}")
+            table.deal([m.joined for m in table.record.members])
+            made.append((f"{edition}-{players}", table.record.host_token))
+    return made
+
+
+def test_the_roles_sheet_and_the_announcements_fit_the_tv(browser: Any, tmp_path: Path) -> None:
+    """At 1920x1080, for every edition at eight seats and at its most: the roles sheet stays
+    within the side column (its list scrolls inside it when long) and the announcements keep a
+    visible height (they had none under Blitz's eight roles)."""
+    tables = dealt_tables(tmp_path / "tables.sqlite3", "ru")
+    server = Server(tmp_path / "tables.sqlite3")
+    server.start()
+    bad = {}
+    try:
+        context = browser.new_context(viewport=TV, locale="ru-RU")
+        context.add_init_script("localStorage.setItem('mafioso.speak', 'off')")
+        host = context.new_page()
+        host.goto(server.url + "/host?new=1")  # the origin, for its storage
+        for name, host_pass in tables:
+            host.evaluate(f"localStorage.setItem('mafioso.host', '{host_pass}')")
+            host.goto(server.url + "/host")
+            host.wait_for_selector("#play:not([hidden]) #roles li")
+            host.wait_for_function("() => document.querySelector('#log li')")
+            sizes = host.evaluate("""() => {
+                const side = document.querySelector('.side').getBoundingClientRect();
+                const box = document.querySelector('#rolesbox'), log = document.querySelector('#log').getBoundingClientRect();
+                const sheet = box.getBoundingClientRect(), last = [...box.querySelectorAll('li')].pop().getBoundingClientRect();
+                return {log: log.height, logBottom: log.bottom, sheetBottom: sheet.bottom, sideBottom: side.bottom,
+                        view: innerHeight, scrolls: box.scrollHeight > box.clientHeight, lastBottom: last.bottom};
+            }""")
+            shoot(host, "tv-fit", name)
+            if sizes["log"] < 100 or sizes["logBottom"] > sizes["view"] or sizes["sheetBottom"] > sizes["sideBottom"] + 1 \
+                    or (sizes["lastBottom"] > sizes["sheetBottom"] + 1 and not sizes["scrolls"]):
+                bad[name] = sizes
+    finally:
+        server.kill()
+    assert not bad, bad
+
+
 def test_the_join_form_speaks_the_tables_language(browser: Any, server: Server) -> None:
     """``/p?code=X`` of a Russian or Polish table shows its join form in that language (the code
     tells the table's public language), whatever the phone's own; without a code, the phone's."""
