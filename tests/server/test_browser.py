@@ -695,6 +695,47 @@ def test_the_roles_sheet_and_the_announcements_fit_the_tv(browser: Any, tmp_path
     assert not bad, bad
 
 
+def test_a_long_winners_heading_stays_on_one_line(browser: Any, tmp_path: Path) -> None:
+    """Blitz names up to five winning teams ("Победа: Федерал, Мирный, Мститель, Рупор, Крыса"):
+    at 1920x1080 the heading fits one line, in smaller type when it must, yet stays large."""
+    clock = FakeClock()
+    clock.now = time.time()
+    seeds = iter(range(1, 1_000_000))
+    hub = Hub(open_store(str(tmp_path / "tables.sqlite3")), clock, seeds=lambda: next(seeds), min_step_seconds=0)
+    ends = []
+    for seed in range(1, 40):  # games until two end with five winning teams
+        lang = ("ru", "en")[len(ends)]
+        table = hub.create({"edition": "blitz", "players": 12, "step_seconds": 0, "lang": lang})
+        for number in range(12):
+            table.join(f"Игрок {number + 1}")
+        table.deal([m.joined for m in table.record.members])
+        play_out(table, seed, clock)
+        assert table.game is not None and table.game.outcome is not None
+        if len(table.game.outcome.winners) == 5:
+            ends.append((lang, table.record.host_token))
+            if len(ends) == 2:
+                break
+    assert len(ends) == 2
+    server = Server(tmp_path / "tables.sqlite3")
+    server.start()
+    try:
+        host = browser.new_context(viewport=TV).new_page()
+        host.goto(server.url + "/host?new=1")
+        for lang, host_pass in ends:
+            host.evaluate(f"localStorage.setItem('mafioso.host', '{host_pass}'); localStorage.setItem('mafioso.speak', 'off')")
+            host.goto(server.url + "/host")
+            host.wait_for_selector(".winners")
+            host.wait_for_timeout(300)
+            box = host.evaluate("""() => { const h = document.querySelector('.winners'), r = h.getBoundingClientRect();
+                const size = parseFloat(getComputedStyle(h).fontSize);
+                return {height: r.height, size, wide: h.scrollWidth > h.clientWidth, text: h.textContent}; }""")
+            shoot(host, "winners", f"blitz-five-{lang}")
+            assert box["height"] < box["size"] * 1.8 and not box["wide"], box
+            assert box["size"] >= 30, f"still readable across the room: {box}"
+    finally:
+        server.kill()
+
+
 def test_the_join_form_speaks_the_tables_language(browser: Any, server: Server) -> None:
     """``/p?code=X`` of a Russian or Polish table shows its join form in that language (the code
     tells the table's public language), whatever the phone's own; without a code, the phone's."""

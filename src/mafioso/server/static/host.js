@@ -299,6 +299,22 @@ function drawPrompts(msg) {
     p => promptForm(p, (q, choice) => link && link.send({type: "hand", prompt: q.id, choice}), (names.get(p.seat) || t("Seat {seat}", {seat: p.seat})) + ": " + p.title));
 }
 
+/** The winners' heading on one line across the room: a long list of teams (Blitz names five)
+ * gets smaller type, down to a floor; below it the heading wraps.
+ * @param {HTMLElement | null} node */
+function fitOneLine(node) {
+  if (!node) return;
+  node.style.fontSize = "";
+  node.style.whiteSpace = "nowrap";
+  let size = parseFloat(getComputedStyle(node).fontSize);
+  const floor = size * 0.45;
+  while (node.scrollWidth > node.clientWidth && size > floor) {
+    size *= 0.92;
+    node.style.fontSize = size.toFixed(1) + "px";
+  }
+  if (node.scrollWidth > node.clientWidth) node.style.whiteSpace = "";  // still too long: wrap
+}
+
 /** The end: the winners by name, the story by phase (once), the revealed seed, Play again.
  * @param {State} msg @param {Map<number, string>} names */
 function drawEnd(msg, names) {
@@ -306,6 +322,7 @@ function drawEnd(msg, names) {
   $("end").hidden = !o;
   if (!o) { patch($("end"), "", () => []); return; }
   const story = msg.story || [];
+  requestAnimationFrame(() => fitOneLine(/** @type {HTMLElement | null} */ ($("end").querySelector(".winners"))));
   patch($("end"), "end" + story.length + (o.seed || ""), () => {
     const winners = o.seats.map(n => names.get(n) || "").filter(Boolean);
     /** @type {HTMLElement[]} */
