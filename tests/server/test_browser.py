@@ -819,6 +819,31 @@ def test_the_setup_form_speaks_to_people(browser: Any, server: Server) -> None:
         assert "docs/" not in host.inner_text("#setup"), edition
 
 
+def test_role_lists_in_the_setup_form_are_role_names(browser: Any, server: Server) -> None:
+    """Vendetta's specialists and mobsters show the roles' names in the form's language, never
+    ids, and take names typed in any case."""
+    roles = {r["id"]: r["name"] for e in api(server, "/api/editions?lang=ru") if e["id"] == "vendetta" for r in e["roles"]}
+    host = browser.new_context(viewport=TV, locale="ru-RU").new_page()
+    host.goto(server.url + "/host")
+    host.wait_for_selector("#lang option[value=ru]", state="attached")
+    host.select_option("#lang", "ru")
+    host.wait_for_function("() => document.querySelector('#setupform button[type=submit]').textContent !== 'Create the table'")
+    host.wait_for_selector("#edition option[value=vendetta]", state="attached")
+    host.select_option("#edition", "vendetta")
+    host.wait_for_selector("#opt-specialists")
+    for option in ("specialists", "mobsters"):
+        shown = host.input_value(f"#opt-{option}")
+        assert roles["nurse" if option == "specialists" else "thief"] in shown, shown
+        assert not [part for part in shown.split(",") if part.strip() in roles], f"role ids shown: {shown}"
+    host.fill("#opt-specialists", f"{roles['vixen'].lower()}, {roles['nurse'].upper()}")
+    host.fill("#players", "8")
+    host.evaluate("document.querySelector('#step').min = 0")
+    host.fill("#step", "0.3")
+    host.click("#setupform button[type=submit]")
+    host.wait_for_selector("#code:not(:empty)")
+    assert not host.inner_text("#banner")
+
+
 def test_a_setup_refusal_goes_once_the_table_is_made(browser: Any, server: Server) -> None:
     """A refused setup stays up until fixed, but not over the table once it exists: the shared
     screen would show it all evening, over seat 1 and the winners."""

@@ -77,12 +77,28 @@ function optionField(o) {
     }));
   } else if (typeof o.default === "boolean") input = el("input", {id, type: "checkbox", "data-opt": o.name, checked: o.default});
   else if (typeof o.default === "number") input = el("input", {id, type: "number", step: "any", "data-opt": o.name, value: o.default});
-  else input = el("input", {id, type: "text", "data-opt": o.name, "data-text": "1", value: o.default === null ? "" : String(o.default)});
+  else input = el("input", {id, type: "text", "data-opt": o.name, "data-text": "1", value: o.default === null ? "" : namesOf(String(o.default))});
   const help = forPeople(o.help || o.doc || "");
   const check = typeof o.default === "boolean" && !o.choices.length;
   const label = el("label", {for: id, text: o.label || spelled(o.name)});
   return el("div", {class: "opt-field" + (check ? " check" : "")},
     check ? input : label, check ? label : input, help ? el("small", {text: help}) : null);
+}
+/** A list of roles in a text option (Vendetta's specialists, Vampires' special vampires...)
+ * reads as the roles' names in the form's language, never their ids.
+ * @param {string} text @returns {string} */
+function namesOf(text) {
+  const names = new Map(edition().roles.map(r => [r.id, r.name]));
+  const parts = text.split(",").map(p => p.trim()).filter(Boolean);
+  return parts.every(p => names.has(p)) ? parts.map(p => names.get(p)).join(", ") : text;
+}
+/** The ids the server takes, from role names typed in any case (or ids); other words are
+ * sent as typed, for the server to refuse with the names it takes.
+ * @param {string} text @returns {string} */
+function idsOf(text) {
+  const ids = new Map(edition().roles.flatMap(r => [[r.name.toLocaleLowerCase(), r.id], [r.id.toLocaleLowerCase(), r.id]]));
+  const parts = text.split(",").map(p => p.trim()).filter(Boolean);
+  return parts.every(p => ids.has(p.toLocaleLowerCase())) ? parts.map(p => ids.get(p.toLocaleLowerCase())).join(",") : text;
 }
 async function fillCast() {
   const e = edition();
@@ -103,7 +119,7 @@ function readOptions() {
     const input = /** @type {HTMLInputElement} */ (n), name = input.dataset.opt || "";
     if (input.type === "checkbox") out[name] = input.checked;
     else if (input.tagName === "SELECT") out[name] = JSON.parse(input.value);
-    else if (input.dataset.text) out[name] = input.value;
+    else if (input.dataset.text) out[name] = idsOf(input.value);
     else out[name] = Number(input.value);
   });
   return out;
