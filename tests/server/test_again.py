@@ -215,3 +215,23 @@ def test_the_old_codes_join_page_points_to_the_new_table(client: TestClient) -> 
         moved = receive_until(host, lambda m: m.get("type") == "moved")
     assert client.get(f"/api/tables/{table['code']}").json()["next"] == moved["code"]
     assert client.get(f"/api/tables/{moved['code']}").json()["next"] is None
+
+
+def test_a_person_left_out_is_sent_to_the_new_lobby_over_sockets(client: TestClient) -> None:
+    """Ten people, then Play again with six seats: the phone of a person beyond the six is told
+    the new code without a pass (its page opens the join form there), at once and later."""
+    table = new_table(client)
+    tokens = join_all(client, table["code"], 10)
+    deal(client, table["host"], 10)
+    play_over_sockets(client, table["host"], tokens, seed=4)
+    with client.websocket_connect("/ws") as phone, client.websocket_connect("/ws") as host:
+        phone.send_text(pad_frame({"type": "hello", "seat": tokens[9]}))
+        phone.receive_json()
+        host.send_json({"type": "hello", "host": table["host"]})
+        host.receive_json()
+        host.send_json({"type": "again", "edition": "vampires", "players": 6, "step_seconds": 0, "seats": "keep"})
+        moved = receive_until(host, lambda m: m.get("type") == "moved")
+        told = receive_until(phone, lambda m: m.get("type") in ("moved", "error"))
+    assert told == {"type": "moved", "code": moved["code"]}, "no seat kept: the new lobby, to join again"
+    assert state_of(client, seat=tokens[9]) == told
+    assert client.get(f"/api/tables/{table['code']}").json()["next"] == moved["code"]
