@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from mafioso.engine import find_edition
 from mafioso.server.hub import Hub
 from mafioso.server.schemas import Again
 from mafioso.server.store import open_store
@@ -644,12 +645,11 @@ def test_play_again_into_more_seats_and_another_language(browser: Any, tmp_path:
 def dealt_tables(db: Path, lang: str) -> list[tuple[str, str]]:
     """For every edition, a table dealt at its most seats and at eight (Blitz's eight roles),
     stored in ``db`` for a server to load: (edition, host pass) pairs."""
-    from mafioso.engine import find_edition
     clock = FakeClock()
     clock.now = time.time()
     seeds = iter(range(1, 1_000_000))
     hub = Hub(open_store(str(db)), clock, seeds=lambda: next(seeds), min_step_seconds=0)
-    made = []
+    made: list[tuple[str, str]] = []
     for edition in PLAYERS:
         rules = find_edition(edition)
         for players in sorted({rules.max_players, max(rules.min_players, 8)}):
@@ -702,7 +702,7 @@ def test_a_long_winners_heading_stays_on_one_line(browser: Any, tmp_path: Path) 
     clock.now = time.time()
     seeds = iter(range(1, 1_000_000))
     hub = Hub(open_store(str(tmp_path / "tables.sqlite3")), clock, seeds=lambda: next(seeds), min_step_seconds=0)
-    ends = []
+    ends: list[tuple[str, str]] = []
     for seed in range(1, 40):  # games until two end with five winning teams
         lang = ("ru", "en")[len(ends)]
         table = hub.create({"edition": "blitz", "players": 12, "step_seconds": 0, "lang": lang})
