@@ -20,8 +20,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from starlette.testclient import TestClient
 
 from mafioso.engine import find_edition
+from mafioso.server.app import create_app
 from mafioso.server.hub import Hub
 from mafioso.server.schemas import Again
 from mafioso.server.store import open_store
@@ -734,6 +736,59 @@ def test_a_long_winners_heading_stays_on_one_line(browser: Any, tmp_path: Path) 
             assert box["size"] >= 30, f"still readable across the room: {box}"
     finally:
         server.kill()
+
+
+def test_the_second_play_again_form_speaks_the_second_tables_language(browser: Any, tmp_path: Path) -> None:
+    """A Russian table of bots, Play again into Polish, played to its end by the bots: the
+    second end's Play again form names the editions in Polish, not in the first table's Russian."""
+    clock = FakeClock()
+    clock.now = time.time()
+    seeds = iter(range(1, 1_000_000))
+    hub = Hub(open_store(str(tmp_path / "tables.sqlite3")), clock, seeds=lambda: next(seeds), min_step_seconds=0)
+    first = hub.create({"edition": "sport", "players": 10, "step_seconds": 0, "lang": "ru"})
+    for _ in range(10):
+        first.add_bot()
+    first.deal([m.joined for m in first.record.members])
+    play_out(first, 2, clock)
+    named = {lang: {e["id"]: e["name"] for e in editions} for lang in ("ru", "pl")
+             for editions in [json.loads(hub_editions(lang))]}
+    assert named["ru"]["sport"] != named["pl"]["sport"]
+    server = Server(tmp_path / "tables.sqlite3")
+    server.start()
+    try:
+        context = browser.new_context(viewport=TV)
+        context.add_init_script(f"localStorage.setItem('mafioso.speak', 'off'); "
+                                f"if (!localStorage.getItem('mafioso.host')) localStorage.setItem('mafioso.host', '{first.record.host_token}')")
+        host = context.new_page()
+        host.goto(server.url + "/host")
+        host.wait_for_function(f"() => [...document.querySelectorAll('#again-edition option')].some(o => o.text === {json.dumps(named['ru']['sport'])})")
+        host.select_option("#again-lang", "pl")
+        host.click("form.again button[type=submit]")
+        host.wait_for_function(f"() => document.querySelector('#code').textContent && document.querySelector('#code').textContent !== '{first.code}'")
+        host.wait_for_function("() => !document.querySelector('#deal').disabled")
+        host.click("#deal")
+        host.wait_for_selector("#play:not([hidden])")
+        host.wait_for_selector("#end", state="hidden")  # the first table's end is gone
+        deadline = time.monotonic() + 240
+        while not host.is_visible("#end .winners"):  # the bots think for seconds: Time is up hurries them
+            assert time.monotonic() < deadline, "the bots' game did not end in time"
+            if host.is_visible("#timeup"):
+                with contextlib.suppress(playwright_api.Error):
+                    host.click("#timeup", timeout=1000)
+            host.wait_for_timeout(150)
+        with contextlib.suppress(playwright_api.Error):  # on failure, the shot shows what was there
+            host.wait_for_function(f"() => [...document.querySelectorAll('#again-edition option')].some(o => o.text === {json.dumps(named['pl']['sport'])})")
+        shoot(host, "again", "host-second-end-pl")
+        shown = host.eval_on_selector_all("#again-edition option", "ns => ns.map(n => n.text)")
+        assert sorted(shown) == sorted(named["pl"].values()), shown
+    finally:
+        server.kill()
+
+
+def hub_editions(lang: str) -> str:
+    """``GET /api/editions?lang=`` as the server answers it, without a server."""
+    with TestClient(create_app(open_store(":memory:"), min_step_seconds=0)) as client:
+        return client.get(f"/api/editions?lang={lang}").text
 
 
 def test_the_join_form_speaks_the_tables_language(browser: Any, server: Server) -> None:
