@@ -788,7 +788,8 @@ def test_the_second_play_again_form_speaks_the_second_tables_language(browser: A
 def hub_editions(lang: str) -> str:
     """``GET /api/editions?lang=`` as the server answers it, without a server."""
     with TestClient(create_app(open_store(":memory:"), min_step_seconds=0)) as client:
-        return client.get(f"/api/editions?lang={lang}").text
+        text: str = client.get(f"/api/editions?lang={lang}").text
+        return text
 
 
 def test_the_join_form_speaks_the_tables_language(browser: Any, server: Server) -> None:
