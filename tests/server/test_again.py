@@ -184,3 +184,54 @@ def test_play_again_can_change_the_language(client: TestClient) -> None:
     assert state["lang"] == "pl" and state["stage"] == "lobby"
     follow = state_of(client, seat=tokens[0])
     assert follow["type"] == "moved" and state_of(client, seat=follow["pass"])["lang"] == "pl", "a phone follows, in Polish"
+
+
+def test_fewer_seats_bots_give_up_theirs_before_people(hub: Hub, clock: FakeClock) -> None:
+    """Ten seats, three of them bots, then a table of seven: every person keeps a seat."""
+    old = finished(hub, clock, bots=3)
+    new = hub.again(old, again(edition="vampires", players=7, seats="keep"))
+    assert not any(is_bot(m) for m in new.record.members), "the bots left, not the people"
+    people = [m for m in old.record.members if not is_bot(m)]
+    assert sorted(seating(new)) == sorted(m.name for m in people)
+    for member in people:
+        moved = hub.moved(member.token)
+        assert moved is not None and "pass" in moved, f"{member.name} keeps a seat"
+    second = finished(hub, clock, bots=3)
+    fewer = hub.again(second, again(edition="vampires", players=6, seats="keep"))
+    by_seat = [m.name for m in sorted(second.record.members, key=lambda m: m.seat or 0) if not is_bot(m)]
+    assert seating(fewer) == by_seat[:6], "then the last people, the rest in their old order"
+
+
+def test_the_old_codes_join_page_points_to_the_new_table(client: TestClient) -> None:
+    table = new_table(client)
+    tokens = join_all(client, table["code"], 10)
+    deal(client, table["host"], 10)
+    play_over_sockets(client, table["host"], tokens, seed=4)
+    assert client.get(f"/api/tables/{table['code']}").json()["next"] is None
+    with client.websocket_connect("/ws") as host:
+        host.send_json({"type": "hello", "host": table["host"]})
+        host.receive_json()
+        host.send_json({"type": "again", "edition": "sport", "players": 10, "step_seconds": 0, "seats": "keep"})
+        moved = receive_until(host, lambda m: m.get("type") == "moved")
+    assert client.get(f"/api/tables/{table['code']}").json()["next"] == moved["code"]
+    assert client.get(f"/api/tables/{moved['code']}").json()["next"] is None
+
+
+def test_a_person_left_out_is_sent_to_the_new_lobby_over_sockets(client: TestClient) -> None:
+    """Ten people, then Play again with six seats: the phone of a person beyond the six is told
+    the new code without a pass (its page opens the join form there), at once and later."""
+    table = new_table(client)
+    tokens = join_all(client, table["code"], 10)
+    deal(client, table["host"], 10)
+    play_over_sockets(client, table["host"], tokens, seed=4)
+    with client.websocket_connect("/ws") as phone, client.websocket_connect("/ws") as host:
+        phone.send_text(pad_frame({"type": "hello", "seat": tokens[9]}))
+        phone.receive_json()
+        host.send_json({"type": "hello", "host": table["host"]})
+        host.receive_json()
+        host.send_json({"type": "again", "edition": "vampires", "players": 6, "step_seconds": 0, "seats": "keep"})
+        moved = receive_until(host, lambda m: m.get("type") == "moved")
+        told = receive_until(phone, lambda m: m.get("type") in ("moved", "error"))
+    assert told == {"type": "moved", "code": moved["code"]}, "no seat kept: the new lobby, to join again"
+    assert state_of(client, seat=tokens[9]) == told
+    assert client.get(f"/api/tables/{table['code']}").json()["next"] == moved["code"]

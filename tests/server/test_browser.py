@@ -20,8 +20,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from starlette.testclient import TestClient
 
+from mafioso.engine import find_edition
+from mafioso.server.app import create_app
+from mafioso.server.hub import Hub
+from mafioso.server.schemas import Again
+from mafioso.server.store import open_store
 from tests.server.browser import ARGS, AXE, CHROMIUM, PHONE, SHOTS, TV, Server, answer_one, api, axe_violations, shoot
+from tests.server.conftest import FakeClock, play_out
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
@@ -525,6 +532,267 @@ def test_a_phone_follows_a_new_join_code(browser: Any, server: Server) -> None:
     assert second["code"] in phone.inner_text("#hello")
 
 
+def left_out_of_play_again(db: Path) -> tuple[str, str, str]:
+    """A finished table of ten people, then Play again with six seats, stored in ``db`` for a
+    server to load: the old code, the new code and the pass of a person left without a seat."""
+    clock = FakeClock()
+    clock.now = time.time()  # a table finished "in 1970" would be swept away as expired
+    seeds = iter(range(1, 1_000_000))
+    hub = Hub(open_store(str(db)), clock, seeds=lambda: next(seeds), min_step_seconds=0)
+    old = hub.create({"edition": "sport", "players": 10, "step_seconds": 0, "lang": "ru"})
+    for number in range(10):
+        old.join(f"Игрок {number + 1}")
+    old.deal([m.joined for m in old.record.members])
+    play_out(old, 3, clock)
+    new = hub.again(old, Again(type="again", edition="vampires", players=6, step_seconds=0, seats="keep", lang="ru"))
+    left = [m.token for m in old.record.members if "pass" not in (hub.moved(m.token) or {"pass": ""})]
+    assert len(left) == 4
+    return old.code, new.code, left[0]
+
+
+def test_a_phone_left_out_of_play_again_finds_the_new_table(browser: Any, tmp_path: Path) -> None:
+    """Play again with fewer seats: a phone whose pass kept no seat, on the old table's page or
+    at /p, opens the new table's join form with its code filled in (never "Reconnecting…"
+    forever), and a new phone at the old code (its QR code still on the wall) does too."""
+    old, new, stale = left_out_of_play_again(tmp_path / "tables.sqlite3")
+    server = Server(tmp_path / "tables.sqlite3")
+    server.start()
+    try:
+        for address in (f"/p?code={old}", "/p"):
+            context = browser.new_context(viewport=PHONE, is_mobile=True, locale="ru-RU")
+            context.add_init_script(f"if (!sessionStorage.getItem('set')) {{ sessionStorage.setItem('set', '1'); "
+                                    f"localStorage.setItem('mafioso.seat', '{stale}'); "
+                                    f"localStorage.setItem('mafioso.seat.code', '{old}'); }}")
+            phone = context.new_page()
+            phone.goto(server.url + address)
+            phone.wait_for_selector("#join:not([hidden])", timeout=15000)
+            phone.wait_for_function(f"() => document.querySelector('#code').value === '{new}'")
+            assert f"code={new}" in phone.url
+            assert phone.evaluate("localStorage.getItem('mafioso.seat')") is None, "the stale pass is forgotten"
+            phone.wait_for_function("() => document.querySelector('#joinform').textContent.includes('Ваше имя')")
+            assert "Reconnecting" not in phone.inner_text("body")
+            shoot(phone, "again", "phone-left-out" + ("-p" if address == "/p" else ""))
+            context.close()
+        fresh = browser.new_context(viewport=PHONE, is_mobile=True).new_page()
+        fresh.goto(f"{server.url}/p?code={old}")
+        fresh.wait_for_function(f"() => document.querySelector('#code').value === '{new}'")
+        assert f"code={new}" in fresh.url, "the old code's page leads to the new table"
+    finally:
+        server.kill()
+
+
+def finished_with_bots(db: Path) -> tuple[str, str]:
+    """A finished Russian table of ten seats, three of them bots, stored in ``db`` for a server
+    to load: its code and its host pass."""
+    clock = FakeClock()
+    clock.now = time.time()
+    seeds = iter(range(1, 1_000_000))
+    hub = Hub(open_store(str(db)), clock, seeds=lambda: next(seeds), min_step_seconds=0)
+    old = hub.create({"edition": "sport", "players": 10, "step_seconds": 0, "lang": "ru"})
+    for number in range(7):
+        old.join(f"Игрок {number + 1}")
+    for _ in range(3):
+        old.add_bot()
+    old.deal([m.joined for m in old.record.members])
+    play_out(old, 5, clock)
+    return old.code, old.record.host_token
+
+
+def test_play_again_into_more_seats_and_another_language(browser: Any, tmp_path: Path) -> None:
+    """The shared screen after Play again from a Russian table of ten into an English one of
+    twelve: the edition names fit their box, the bots' mark speaks the new language, and the
+    circle places all twelve seats without overlap (boxes kept from the first table move too)."""
+    code, host_pass = finished_with_bots(tmp_path / "tables.sqlite3")
+    server = Server(tmp_path / "tables.sqlite3")
+    server.start()
+    try:
+        context = browser.new_context(viewport=TV, locale="ru-RU")
+        context.add_init_script(f"localStorage.setItem('mafioso.speak', 'off'); localStorage.setItem('mafioso.host', '{host_pass}')")
+        host = context.new_page()
+        host.goto(server.url + "/host")
+        host.wait_for_selector("#again-edition option[value=vendetta]", state="attached")
+        cut = host.evaluate("""() => {
+            const s = document.querySelector('#again-edition'), c = document.createElement('canvas').getContext('2d');
+            c.font = getComputedStyle(s).font;
+            return [...s.options].filter(o => c.measureText(o.text).width > s.clientWidth - 28).map(o => o.text); }""")
+        assert not cut, f"edition names cut in the Play again box: {cut}"
+        shoot(host, "again", "host-end-ru")
+        host.select_option("#again-edition", "vampires")
+        host.fill("#again-players", "12")
+        host.select_option("#again-lang", "en")
+        host.click("form.again button[type=submit]")
+        host.wait_for_function(f"() => document.querySelector('#code').textContent && document.querySelector('#code').textContent !== '{code}'")
+        host.wait_for_function("() => document.querySelector('#lobby .botmark') && document.querySelector('#lobby .botmark').textContent === ' · bot'")
+        for _ in range(2):
+            host.wait_for_function("() => !document.querySelector('#bot').disabled")
+            count = len(host.query_selector_all("#order li"))
+            host.click("#bot")
+            host.wait_for_function(f"() => document.querySelectorAll('#order li').length > {count}")
+        assert {m.strip() for m in host.eval_on_selector_all("#lobby .botmark", "ns => ns.map(n => n.textContent)")} == {"· bot"}
+        host.wait_for_function("() => !document.querySelector('#deal').disabled")
+        host.click("#deal")
+        host.wait_for_selector("#play:not([hidden])")
+        host.wait_for_function("() => document.querySelectorAll('#circle .seat').length === 12")
+        boxes = host.eval_on_selector_all("#circle .seat", "ns => ns.map(n => { const r = n.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })")
+        overlaps = [(i, j) for i in range(12) for j in range(i + 1, 12)
+                    if boxes[i][0] < boxes[j][2] - 1 and boxes[j][0] < boxes[i][2] - 1
+                    and boxes[i][1] < boxes[j][3] - 1 and boxes[j][1] < boxes[i][3] - 1]
+        shoot(host, "again", "host-twelve-after-ten")
+        assert not overlaps, f"seat boxes overlap after Play again into more seats: {overlaps}"
+        marks = host.eval_on_selector_all("#circle .seat.bot .mark", "ns => ns.map(n => n.textContent)")
+        assert marks and all("бот" not in m for m in marks), marks
+    finally:
+        server.kill()
+
+
+def dealt_tables(db: Path, lang: str) -> list[tuple[str, str]]:
+    """For every edition, a table dealt at its most seats and at eight (Blitz's eight roles),
+    stored in ``db`` for a server to load: (edition, host pass) pairs."""
+    clock = FakeClock()
+    clock.now = time.time()
+    seeds = iter(range(1, 1_000_000))
+    hub = Hub(open_store(str(db)), clock, seeds=lambda: next(seeds), min_step_seconds=0)
+    made: list[tuple[str, str]] = []
+    for edition in PLAYERS:
+        rules = find_edition(edition)
+        for players in sorted({rules.max_players, max(rules.min_players, 8)}):
+            table = hub.create({"edition": edition, "players": players, "step_seconds": 0, "lang": lang})
+            for number in range(players):
+                table.join(f"Игрок {number + 1}")
+            table.deal([m.joined for m in table.record.members])
+            made.append((f"{edition}-{players}", table.record.host_token))
+    return made
+
+
+def test_the_roles_sheet_and_the_announcements_fit_the_tv(browser: Any, tmp_path: Path) -> None:
+    """At 1920x1080, for every edition at eight seats and at its most: the roles sheet stays
+    within the side column (its list scrolls inside it when long) and the announcements keep a
+    visible height (they had none under Blitz's eight roles)."""
+    tables = dealt_tables(tmp_path / "tables.sqlite3", "ru")
+    server = Server(tmp_path / "tables.sqlite3")
+    server.start()
+    bad = {}
+    try:
+        context = browser.new_context(viewport=TV, locale="ru-RU")
+        context.add_init_script("localStorage.setItem('mafioso.speak', 'off')")
+        host = context.new_page()
+        host.goto(server.url + "/host?new=1")  # the origin, for its storage
+        for name, host_pass in tables:
+            host.evaluate(f"localStorage.setItem('mafioso.host', '{host_pass}')")
+            host.goto(server.url + "/host")
+            host.wait_for_selector("#play:not([hidden]) #roles li")
+            host.wait_for_function("() => document.querySelector('#log li')")
+            sizes = host.evaluate("""() => {
+                const side = document.querySelector('.side').getBoundingClientRect();
+                const box = document.querySelector('#rolesbox'), log = document.querySelector('#log').getBoundingClientRect();
+                const sheet = box.getBoundingClientRect(), last = [...box.querySelectorAll('li')].pop().getBoundingClientRect();
+                return {log: log.height, logBottom: log.bottom, sheetBottom: sheet.bottom, sideBottom: side.bottom,
+                        view: innerHeight, scrolls: box.scrollHeight > box.clientHeight, lastBottom: last.bottom};
+            }""")
+            shoot(host, "tv-fit", name)
+            if sizes["log"] < 100 or sizes["logBottom"] > sizes["view"] or sizes["sheetBottom"] > sizes["sideBottom"] + 1 \
+                    or (sizes["lastBottom"] > sizes["sheetBottom"] + 1 and not sizes["scrolls"]):
+                bad[name] = sizes
+    finally:
+        server.kill()
+    assert not bad, bad
+
+
+def test_a_long_winners_heading_stays_on_one_line(browser: Any, tmp_path: Path) -> None:
+    """Blitz names up to five winning teams ("Победа: Федерал, Мирный, Мститель, Рупор, Крыса"):
+    at 1920x1080 the heading fits one line, in smaller type when it must, yet stays large."""
+    clock = FakeClock()
+    clock.now = time.time()
+    seeds = iter(range(1, 1_000_000))
+    hub = Hub(open_store(str(tmp_path / "tables.sqlite3")), clock, seeds=lambda: next(seeds), min_step_seconds=0)
+    ends: list[tuple[str, str]] = []
+    for seed in range(1, 40):  # games until two end with five winning teams
+        lang = ("ru", "en")[len(ends)]
+        table = hub.create({"edition": "blitz", "players": 12, "step_seconds": 0, "lang": lang})
+        for number in range(12):
+            table.join(f"Игрок {number + 1}")
+        table.deal([m.joined for m in table.record.members])
+        play_out(table, seed, clock)
+        assert table.game is not None and table.game.outcome is not None
+        if len(table.game.outcome.winners) == 5:
+            ends.append((lang, table.record.host_token))
+            if len(ends) == 2:
+                break
+    assert len(ends) == 2
+    server = Server(tmp_path / "tables.sqlite3")
+    server.start()
+    try:
+        host = browser.new_context(viewport=TV).new_page()
+        host.goto(server.url + "/host?new=1")
+        for lang, host_pass in ends:
+            host.evaluate(f"localStorage.setItem('mafioso.host', '{host_pass}'); localStorage.setItem('mafioso.speak', 'off')")
+            host.goto(server.url + "/host")
+            host.wait_for_selector(".winners")
+            host.wait_for_timeout(300)
+            box = host.evaluate("""() => { const h = document.querySelector('.winners'), r = h.getBoundingClientRect();
+                const size = parseFloat(getComputedStyle(h).fontSize);
+                return {height: r.height, size, wide: h.scrollWidth > h.clientWidth, text: h.textContent}; }""")
+            shoot(host, "winners", f"blitz-five-{lang}")
+            assert box["height"] < box["size"] * 1.8 and not box["wide"], box
+            assert box["size"] >= 30, f"still readable across the room: {box}"
+    finally:
+        server.kill()
+
+
+def test_the_second_play_again_form_speaks_the_second_tables_language(browser: Any, tmp_path: Path) -> None:
+    """A Russian table of bots, Play again into Polish, played to its end by the bots: the
+    second end's Play again form names the editions in Polish, not in the first table's Russian."""
+    clock = FakeClock()
+    clock.now = time.time()
+    seeds = iter(range(1, 1_000_000))
+    hub = Hub(open_store(str(tmp_path / "tables.sqlite3")), clock, seeds=lambda: next(seeds), min_step_seconds=0)
+    first = hub.create({"edition": "sport", "players": 10, "step_seconds": 0, "lang": "ru"})
+    for _ in range(10):
+        first.add_bot()
+    first.deal([m.joined for m in first.record.members])
+    play_out(first, 2, clock)
+    named = {lang: {e["id"]: e["name"] for e in editions} for lang in ("ru", "pl")
+             for editions in [json.loads(hub_editions(lang))]}
+    assert named["ru"]["sport"] != named["pl"]["sport"]
+    server = Server(tmp_path / "tables.sqlite3")
+    server.start()
+    try:
+        context = browser.new_context(viewport=TV)
+        context.add_init_script(f"localStorage.setItem('mafioso.speak', 'off'); "
+                                f"if (!localStorage.getItem('mafioso.host')) localStorage.setItem('mafioso.host', '{first.record.host_token}')")
+        host = context.new_page()
+        host.goto(server.url + "/host")
+        host.wait_for_function(f"() => [...document.querySelectorAll('#again-edition option')].some(o => o.text === {json.dumps(named['ru']['sport'])})")
+        host.select_option("#again-lang", "pl")
+        host.click("form.again button[type=submit]")
+        host.wait_for_function(f"() => document.querySelector('#code').textContent && document.querySelector('#code').textContent !== '{first.code}'")
+        host.wait_for_function("() => !document.querySelector('#deal').disabled")
+        host.click("#deal")
+        host.wait_for_selector("#play:not([hidden])")
+        host.wait_for_selector("#end", state="hidden")  # the first table's end is gone
+        deadline = time.monotonic() + 240
+        while not host.is_visible("#end .winners"):  # the bots think for seconds: Time is up hurries them
+            assert time.monotonic() < deadline, "the bots' game did not end in time"
+            if host.is_visible("#timeup"):
+                with contextlib.suppress(playwright_api.Error):
+                    host.click("#timeup", timeout=1000)
+            host.wait_for_timeout(150)
+        with contextlib.suppress(playwright_api.Error):  # on failure, the shot shows what was there
+            host.wait_for_function(f"() => [...document.querySelectorAll('#again-edition option')].some(o => o.text === {json.dumps(named['pl']['sport'])})")
+        shoot(host, "again", "host-second-end-pl")
+        shown = host.eval_on_selector_all("#again-edition option", "ns => ns.map(n => n.text)")
+        assert sorted(shown) == sorted(named["pl"].values()), shown
+    finally:
+        server.kill()
+
+
+def hub_editions(lang: str) -> str:
+    """``GET /api/editions?lang=`` as the server answers it, without a server."""
+    with TestClient(create_app(open_store(":memory:"), min_step_seconds=0)) as client:
+        text: str = client.get(f"/api/editions?lang={lang}").text
+        return text
+
+
 def test_the_join_form_speaks_the_tables_language(browser: Any, server: Server) -> None:
     """``/p?code=X`` of a Russian or Polish table shows its join form in that language (the code
     tells the table's public language), whatever the phone's own; without a code, the phone's."""
@@ -606,6 +874,50 @@ def test_the_setup_form_speaks_to_people(browser: Any, server: Server) -> None:
         assert labels and not [label for label in labels if "_" in label or "[object" in label or not label.strip()], (edition, labels)
         assert not [label for label in labels if label in raw], (edition, "raw option keys", labels)
         assert "docs/" not in host.inner_text("#setup"), edition
+
+
+def test_role_lists_in_the_setup_form_are_role_names(browser: Any, server: Server) -> None:
+    """Vendetta's specialists and mobsters show the roles' names in the form's language, never
+    ids, and take names typed in any case."""
+    roles = {r["id"]: r["name"] for e in api(server, "/api/editions?lang=ru") if e["id"] == "vendetta" for r in e["roles"]}
+    host = browser.new_context(viewport=TV, locale="ru-RU").new_page()
+    host.goto(server.url + "/host")
+    host.wait_for_selector("#lang option[value=ru]", state="attached")
+    host.select_option("#lang", "ru")
+    host.wait_for_function("() => document.querySelector('#setupform button[type=submit]').textContent !== 'Create the table'")
+    host.wait_for_selector("#edition option[value=vendetta]", state="attached")
+    host.select_option("#edition", "vendetta")
+    host.wait_for_selector("#opt-specialists")
+    for option in ("specialists", "mobsters"):
+        shown = host.input_value(f"#opt-{option}")
+        assert roles["nurse" if option == "specialists" else "thief"] in shown, shown
+        assert not [part for part in shown.split(",") if part.strip() in roles], f"role ids shown: {shown}"
+    host.fill("#opt-specialists", f"{roles['vixen'].lower()}, {roles['nurse'].upper()}")
+    host.fill("#players", "8")
+    host.evaluate("document.querySelector('#step').min = 0")
+    host.fill("#step", "0.3")
+    host.click("#setupform button[type=submit]")
+    host.wait_for_selector("#code:not(:empty)")
+    assert not host.inner_text("#banner")
+
+
+def test_a_setup_refusal_goes_once_the_table_is_made(browser: Any, server: Server) -> None:
+    """A refused setup stays up until fixed, but not over the table once it exists: the shared
+    screen would show it all evening, over seat 1 and the winners."""
+    host = browser.new_context(viewport=TV).new_page()
+    host.goto(server.url + "/host")
+    host.wait_for_selector("#edition option[value=sport]", state="attached")
+    host.select_option("#edition", "sport")
+    host.evaluate("document.querySelector('#step').min = 0; document.querySelector('#setupform').noValidate = true")
+    host.fill("#step", "0.3")
+    host.fill("#players", "3")
+    host.click("#setupform button[type=submit]")
+    host.wait_for_selector("#banner.sticky")
+    host.fill("#players", "10")
+    host.click("#setupform button[type=submit]")
+    host.wait_for_selector("#code:not(:empty)")
+    host.wait_for_function("() => !document.querySelector('#banner').textContent")
+    assert host.is_hidden("#banner.sticky")
 
 
 def blitz_deal_looks_alike(phones: list[Any], rng: random.Random) -> None:

@@ -286,7 +286,7 @@ class Cluster:
                 table.require_game()
                 answer = {"ok": {"log": table.game_log(), "code": table.code}}
             else:
-                answer = {"ok": summary(self.hub.by_code(data.get("code"), address))}
+                answer = {"ok": self.hub.facts(self.hub.by_code(data.get("code"), address))}
         except Exception as error:
             owned = self.hub.tables.get(table_id)
             answer = {"error": error_text(error, owned.config.lang if owned is not None else "en", owned)}

@@ -31,7 +31,7 @@ from mafioso.server.limits import RateLimit, network_key
 from mafioso.server.schemas import Again, CreateTable
 from mafioso.server.seal import game_seed, new_secret, secret_text
 from mafioso.server.store import MemberRecord, Store, TableRecord
-from mafioso.server.tables import BOT_PASS, KEEP_DAYS, Clock, Table, is_bot
+from mafioso.server.tables import BOT_PASS, KEEP_DAYS, Clock, Table, is_bot, summary
 from mafioso.server.tokens import new_code, new_token, normalise_code, same
 
 log = logging.getLogger("mafioso.server")
@@ -302,11 +302,11 @@ class Hub:
         order = sorted(old.record.members, key=lambda m: (m.seat is None, m.seat or 0, m.joined))
         if form.seats == "shuffle":
             secrets.SystemRandom().shuffle(order)
-        kept = order[: config.players]
+        kept = _seats_kept(order, config.players)
         members = [MemberRecord((BOT_PASS if is_bot(m) else "") + new_token(), m.name, n)
                    for n, m in enumerate(kept, start=1)]
         passes: dict[str, int | None] = {digest(m.token).hex(): n for n, m in enumerate(kept, start=1) if not is_bot(m)}
-        passes.update({digest(m.token).hex(): None for m in order[config.players:] if not is_bot(m)})
+        passes.update({digest(m.token).hex(): None for m in order if m not in kept and not is_bot(m)})
         moved = {"table": old.id, "host": digest(old.record.host_token).hex(), "passes": passes}
         secret = secret_text(self.seeds())
         record = TableRecord(uuid.uuid4().hex, self._free_code(), new_token(),
@@ -320,6 +320,12 @@ class Hub:
         self._index(record)
         self._attach(table)
         return table
+
+    def facts(self, table: Table) -> dict[str, Any]:
+        """:func:`summary` for the join page, with ``next``: the code of the table Play again made
+        from this one, so an old code's page (a QR code still on the wall) leads to the new table."""
+        successor = self.successors.get(table.id)
+        return {**summary(table), "next": self.get(successor).code if successor else None}
 
     def moved(self, token: object) -> dict[str, Any] | None:
         """The ``moved`` reply for a pass of a table that Play again replaced (``None`` otherwise):
@@ -421,3 +427,16 @@ class Hub:
         self.budgets.append((self.misses, table_id))
         if table is not None:
             table.changed()
+
+
+def _seats_kept(order: list[MemberRecord], seats: int) -> list[MemberRecord]:
+    """Who keeps a seat when Play again has fewer seats than people and bots: bots give theirs up
+    first (from the last seat back), then the last people; the rest keep their order."""
+    dropped: set[int] = set()
+    for wanted_bot in (True, False):
+        for member in reversed(order):
+            if len(order) - len(dropped) <= seats:
+                break
+            if is_bot(member) == wanted_bot:
+                dropped.add(id(member))
+    return [m for m in order if id(m) not in dropped]

@@ -100,11 +100,25 @@ def prompt_json(table: Table, prompt: Prompt) -> dict[str, Any]:
         out["min"], out["max"] = raw["min"], raw["max"]
         out["hint"] = pick_hint(raw["min"], raw["max"], lang)
     data = raw.get("data", {})
-    if "signal" in data:
+    if "signal" in data and signals(table.edition):
         out["signal"] = [_option(o, names, lang, table.edition) for o in data["signal"]]
     shown = {} if worded else data  # an edition's prompt text already says what its data means
     out["facts"] = [_fact(k, v, names, lang, table.edition) for k, v in sorted(shown.items()) if k not in HIDDEN_DATA]
     return out
+
+
+def signals(edition: Edition) -> bool:
+    """Whether some role of this edition may give its team a secret signal in a speech (its story
+    tells a ``*.signal`` event, as Sport's don's). Only then do speech forms carry the signal box,
+    and then every speaker's alike (a box on the don's form alone would point at him); elsewhere
+    a box offering only "no signal" would be noise."""
+    known = _SIGNALS.get(edition.id)
+    if known is None:
+        known = _SIGNALS[edition.id] = any(key.endswith(".signal") for key in edition.texts)
+    return known
+
+
+_SIGNALS: dict[str, bool] = {}
 
 
 def _option(value: Any, names: dict[int, str], lang: str, edition: Edition | None = None) -> dict[str, Any]:

@@ -204,8 +204,8 @@ async def create_table(request: Request) -> Response:
 async def table_info(request: Request) -> Response:
     """Public facts about a table, for the join form."""
     try:
-        return JSONResponse(summary(_hub(request).by_code(request.path_params["code"], _address(request))),
-                            headers=NO_STORE)
+        hub = _hub(request)
+        return JSONResponse(hub.facts(hub.by_code(request.path_params["code"], _address(request))), headers=NO_STORE)
     except Remote as remote:
         return await forwarded(request, remote.table_id,
                                {"call": "info", "code": request.path_params["code"], "address": _address(request)})

@@ -40,6 +40,7 @@ class Summary(Wire):
     stage: Literal["lobby", "playing", "over"]
     lang: str
     commitment: str | None = Field(default=None, description="short hash of the sealed deal (16 hex digits)")
+    next: str | None = Field(default=None, description="the code of the table Play again made from this one")
 
 
 class Member(Wire):

@@ -138,9 +138,9 @@ export function connect(hello, onMessage, onStatus, padded) {
       onMessage(msg);
     };
     sock.onclose = () => {
-      if (ws !== sock) return;
+      if (ws !== sock || closedByUs) return;  // closed on purpose: nothing is reconnecting
       onStatus(false);
-      if (!closedByUs) setTimeout(open, delay);
+      setTimeout(open, delay);
       delay = Math.min(delay * 2, 5000);
     };
   };

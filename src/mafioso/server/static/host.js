@@ -77,12 +77,28 @@ function optionField(o) {
     }));
   } else if (typeof o.default === "boolean") input = el("input", {id, type: "checkbox", "data-opt": o.name, checked: o.default});
   else if (typeof o.default === "number") input = el("input", {id, type: "number", step: "any", "data-opt": o.name, value: o.default});
-  else input = el("input", {id, type: "text", "data-opt": o.name, "data-text": "1", value: o.default === null ? "" : String(o.default)});
+  else input = el("input", {id, type: "text", "data-opt": o.name, "data-text": "1", value: o.default === null ? "" : namesOf(String(o.default))});
   const help = forPeople(o.help || o.doc || "");
   const check = typeof o.default === "boolean" && !o.choices.length;
   const label = el("label", {for: id, text: o.label || spelled(o.name)});
   return el("div", {class: "opt-field" + (check ? " check" : "")},
     check ? input : label, check ? label : input, help ? el("small", {text: help}) : null);
+}
+/** A list of roles in a text option (Vendetta's specialists, Vampires' special vampires...)
+ * reads as the roles' names in the form's language, never their ids.
+ * @param {string} text @returns {string} */
+function namesOf(text) {
+  const names = new Map(edition().roles.map(r => [r.id, r.name]));
+  const parts = text.split(",").map(p => p.trim()).filter(Boolean);
+  return parts.every(p => names.has(p)) ? parts.map(p => names.get(p)).join(", ") : text;
+}
+/** The ids the server takes, from role names typed in any case (or ids); other words are
+ * sent as typed, for the server to refuse with the names it takes.
+ * @param {string} text @returns {string} */
+function idsOf(text) {
+  const ids = new Map(edition().roles.flatMap(r => [[r.name.toLocaleLowerCase(), r.id], [r.id.toLocaleLowerCase(), r.id]]));
+  const parts = text.split(",").map(p => p.trim()).filter(Boolean);
+  return parts.every(p => ids.has(p.toLocaleLowerCase())) ? parts.map(p => ids.get(p.toLocaleLowerCase())).join(",") : text;
 }
 async function fillCast() {
   const e = edition();
@@ -103,7 +119,7 @@ function readOptions() {
     const input = /** @type {HTMLInputElement} */ (n), name = input.dataset.opt || "";
     if (input.type === "checkbox") out[name] = input.checked;
     else if (input.tagName === "SELECT") out[name] = JSON.parse(input.value);
-    else if (input.dataset.text) out[name] = input.value;
+    else if (input.dataset.text) out[name] = idsOf(input.value);
     else out[name] = Number(input.value);
   });
   return out;
@@ -155,7 +171,7 @@ function drawLobby(msg) {
   order = order.filter(id => ids.includes(id)).concat(ids.filter(id => !order.includes(id)));
   const people = new Map(lobby.map(p => [p.id, p]));
   keyed($("order"), order.map(id => people.get(id)).filter(p => !!p).map(p => /** @type {import("./wire").Member} */ (p)),
-    p => String(p.id) + p.name, p => el("li", {},
+    p => String(p.id) + p.name + (p.bot ? t("bot") : ""), p => el("li", {},  // the mark's language in the key
       el("span", {class: "who"}, p.name, p.bot ? el("small", {class: "botmark", text: " · " + t("bot")}) : null),
       watching ? null : el("span", {class: "tools"},
         el("button", {type: "button", class: "icon", "aria-label": t("Move {name} up", {name: p.name}), on: {click: () => move(p.id, -1)}, text: "↑"}),
@@ -226,14 +242,19 @@ function drawCircle(msg, seats) {
   const speaking = new Set(msg.speaking || []);
   const votes = new Map((msg.tally || []).map(v => [v.nominee, v.voters.length]));
   const count = seats.length;
+  // neighbours at the top stand one chord apart (sin 2π/n of the radius, 42%): no box is wider
+  $("circle").style.setProperty("--seat-w", `calc(${(42 * Math.sin(2 * Math.PI / Math.max(count, 4))).toFixed(2)}% - 8px)`);
   keyed($("circle"), [{seat: -1}, ...seats], s => String(s.seat), s => {
     if (s.seat < 0) return /** @type {HTMLElement} */ ($("circle").querySelector(".centre"));
-    const angle = (2 * Math.PI * (s.seat - 1)) / count - Math.PI / 2;
-    return el("div", {class: "seat", style: `--x: ${(50 + 42 * Math.cos(angle)).toFixed(2)}%; --y: ${(50 + 42 * Math.sin(angle)).toFixed(2)}%`},
+    return el("div", {class: "seat"},
       el("b", {class: "num"}), el("span", {class: "name"}), el("small", {class: "role"}), el("small", {class: "mark"}), el("span", {class: "votes", "aria-hidden": "true"}), el("span", {class: "sr"}));
   }, (node, s) => {
     if (s.seat < 0) return;
     const seat = /** @type {Seat} */ (s);
+    // placed on every draw: a box kept from a table of another size (Play again) moves to its place
+    const angle = (2 * Math.PI * (seat.seat - 1)) / count - Math.PI / 2;
+    node.style.setProperty("--x", (50 + 42 * Math.cos(angle)).toFixed(2) + "%");
+    node.style.setProperty("--y", (50 + 42 * Math.sin(angle)).toFixed(2) + "%");
     // one seat at a time speaks (yellow ring); in a vote, those still to answer wear a dashed blue one
     const ring = speaking.has(seat.seat) && !msg.secret ? (speaking.size > 1 ? " answering" : " speaking") : "";
     node.className = "seat" + (seat.alive ? "" : " out") + ring +
@@ -294,6 +315,22 @@ function drawPrompts(msg) {
     p => promptForm(p, (q, choice) => link && link.send({type: "hand", prompt: q.id, choice}), (names.get(p.seat) || t("Seat {seat}", {seat: p.seat})) + ": " + p.title));
 }
 
+/** The winners' heading on one line across the room: a long list of teams (Blitz names five)
+ * gets smaller type, down to a floor; below it the heading wraps.
+ * @param {HTMLElement | null} node */
+function fitOneLine(node) {
+  if (!node) return;
+  node.style.fontSize = "";
+  node.style.whiteSpace = "nowrap";
+  let size = parseFloat(getComputedStyle(node).fontSize);
+  const floor = size * 0.45;
+  while (node.scrollWidth > node.clientWidth && size > floor) {
+    size *= 0.92;
+    node.style.fontSize = size.toFixed(1) + "px";
+  }
+  if (node.scrollWidth > node.clientWidth) node.style.whiteSpace = "";  // still too long: wrap
+}
+
 /** The end: the winners by name, the story by phase (once), the revealed seed, Play again.
  * @param {State} msg @param {Map<number, string>} names */
 function drawEnd(msg, names) {
@@ -301,6 +338,7 @@ function drawEnd(msg, names) {
   $("end").hidden = !o;
   if (!o) { patch($("end"), "", () => []); return; }
   const story = msg.story || [];
+  requestAnimationFrame(() => fitOneLine(/** @type {HTMLElement | null} */ ($("end").querySelector(".winners"))));
   patch($("end"), "end" + story.length + (o.seed || ""), () => {
     const winners = o.seats.map(n => names.get(n) || "").filter(Boolean);
     /** @type {HTMLElement[]} */
@@ -337,6 +375,21 @@ function drawEnd(msg, names) {
  * @type {Promise<{code: string, name: string}[]> | null} */
 let tongues = null;
 
+/** The editions named in a language, asked once per language (a table after Play again may
+ * speak another one than the first, or than the setup form).
+ * @type {Map<string, Promise<Edition[]>>} */
+const editionNames = new Map();
+/** @param {string} tongue @returns {Promise<Edition[]>} */
+function editionsIn(tongue) {
+  let list = editionNames.get(tongue);
+  if (!list) {
+    list = fetch("/api/editions?lang=" + encodeURIComponent(tongue)).then(r => r.json());
+    list.catch(() => editionNames.delete(tongue));  // offline: ask again next time
+    editionNames.set(tongue, list);
+  }
+  return list;
+}
+
 /** Play again: the same people, the same or another edition and language, seats kept or
  * reshuffled; the game log's download sits on the same row (one line at 1920x1080).
  * @param {State} msg */
@@ -345,8 +398,7 @@ function againForm(msg) {
   const select = el("select", {id: "again-edition"});
   /** @param {Edition[]} list */
   const fillIn = list => select.replaceChildren(...list.map(e => el("option", {value: e.id, text: e.name, selected: e.id === current})));
-  if (editions.length) fillIn(editions);
-  else fetch("/api/editions?lang=" + encodeURIComponent(msg.lang)).then(r => r.json()).then(list => { editions = list; fillIn(list); });
+  editionsIn(msg.lang).then(fillIn);
   const players = el("input", {id: "again-players", type: "number", min: 1, max: 40, value: msg.table.players});
   const seats = el("select", {id: "again-seats"}, el("option", {value: "keep", text: t("Keep the seats")}), el("option", {value: "shuffle", text: t("Shuffle the seats")}));
   const tongue = el("select", {id: "again-lang"}, el("option", {value: msg.lang, text: msg.lang, selected: true}));
@@ -419,7 +471,12 @@ function receive(msg) {
   route(msg);
 }
 /** @param {State} msg */
-function route(msg) { last = msg; if (msg.stage === "lobby") drawLobby(msg); else drawPlay(msg); }
+function route(msg) {
+  // a refusal left up (a setup the server refused) goes once the table exists, starts or moves on
+  if (!last || last.stage !== msg.stage || last.table.code !== msg.table.code) banner("");
+  last = msg;
+  if (msg.stage === "lobby") drawLobby(msg); else drawPlay(msg);
+}
 /** @param {Record<string, unknown>} hello */
 function start(hello) {
   if (link) link.stop();

@@ -25,24 +25,32 @@ const urlCode = () => (new URLSearchParams(location.search).get("code") || "").t
 /** @param {"join" | "lobby" | "game"} section */
 function show(section) { for (const s of ["join", "lobby", "game"]) $(s).hidden = s !== section; }
 
-/** @param {string} message */
+/** The join form, with ``message`` over it; resolves once the form speaks its table's language.
+ * @param {string} message @returns {Promise<void>} */
 function startJoin(message) {
   localStorage.removeItem(KEY);
   localStorage.removeItem(CODE);
+  setText($("status"), "");  // no link any more: nothing is reconnecting
   if (urlCode()) $("code").value = urlCode();
   $("name").value = localStorage.getItem("mafioso.name") || "";
-  joinLanguage().then(l => loadText(l));
   show("join");
   if (message) banner(message, "sticky");
+  return joinLanguage().then(l => loadText(l)).then(() => undefined);
 }
 
-/** The join form speaks the table's language (public, from its code), else the browser's.
+/** The join form speaks the table's language (public, from its code), else the browser's. An
+ * old table's code (its QR code still on the wall) leads to the table Play again made from it.
  * @returns {Promise<string>} */
 async function joinLanguage() {
   const code = urlCode();
   try {
     const r = code ? await fetch("/api/tables/" + encodeURIComponent(code)) : null;
     const facts = r && r.ok ? await r.json() : null;
+    if (facts && facts.next) {
+      history.replaceState(null, "", "/p?code=" + encodeURIComponent(facts.next));
+      $("code").value = facts.next;
+      return joinLanguage();
+    }
     if (facts && facts.lang) return facts.lang;
     const have = (await (await fetch("/api/info")).json()).languages.map((/** @type {{code: string}} */ l) => l.code);
     for (const l of navigator.languages || [navigator.language]) if (have.includes(l.toLowerCase().split("-")[0])) return l.toLowerCase().split("-")[0];
@@ -102,7 +110,12 @@ function receive(msg) {
     return;
   }
   if (msg.type === "moved") {  // Play again: the same seat goes on at the new table
-    if (msg.pass) { remember(msg.pass, msg.code); state = null; start(msg.pass); }
+    if (msg.pass) { remember(msg.pass, msg.code); state = null; start(msg.pass); return; }
+    // no seat kept for this pass (fewer seats): forget it and open the new table's join page
+    if (link) link.stop();
+    state = null;
+    history.replaceState(null, "", "/p?code=" + encodeURIComponent(msg.code));
+    startJoin("").then(() => banner(t("The next game has fewer seats and yours was not kept. Join its table if a seat is free."), "sticky"));
     return;
   }
   if (msg.type === "left") { if (link) link.stop(); startJoin(""); return; }
@@ -155,7 +168,7 @@ function draw(msg) {
   if (msg.seat === null || msg.seat === undefined) {
     show("lobby");
     setText($("hello"), t("You are at table {code} as {name}.", {code: msg.table.code, name: msg.name || ""}));
-    keyed($("people"), msg.lobby || [], p => String(p.id) + p.name, p => el("li", {text: p.name + (p.bot ? " · " + t("bot") : "")}));
+    keyed($("people"), msg.lobby || [], p => String(p.id) + p.name + (p.bot ? t("bot") : ""), p => el("li", {text: p.name + (p.bot ? " · " + t("bot") : "")}));
     return;
   }
   show("game");

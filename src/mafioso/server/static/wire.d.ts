@@ -169,6 +169,8 @@ export interface Summary {
   lang: string;
   /** short hash of the sealed deal (16 hex digits) */
   commitment?: string | null;
+  /** the code of the table Play again made from this one */
+  next?: string | null;
 }
 
 /** A public vote so far: who voted for a nominee. */
