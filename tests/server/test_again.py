@@ -90,19 +90,28 @@ def test_play_again_only_after_the_end(hub: Hub) -> None:
         hub.again(table, again())
 
 
-def test_play_again_over_sockets(client: TestClient) -> None:
+def again_with_a_phone(client: TestClient, index: int, edition: str,
+                       players: int) -> tuple[dict[str, Any], list[str], Any, Any]:
+    """A ten-seat sport game played to its end over sockets, then Play again (seats kept) while
+    the phone of ``tokens[index]`` listens: the old table, its tokens, the host's ``moved`` and the
+    phone's reply."""
     table = new_table(client)
     tokens = join_all(client, table["code"], 10)
     deal(client, table["host"], 10)
     play_over_sockets(client, table["host"], tokens, seed=4)
     with client.websocket_connect("/ws") as phone, client.websocket_connect("/ws") as host:
-        phone.send_text(pad_frame({"type": "hello", "seat": tokens[2]}))
+        phone.send_text(pad_frame({"type": "hello", "seat": tokens[index]}))
         phone.receive_json()
         host.send_json({"type": "hello", "host": table["host"]})
         host.receive_json()
-        host.send_json({"type": "again", "edition": "sport", "players": 10, "step_seconds": 0, "seats": "keep"})
+        host.send_json({"type": "again", "edition": edition, "players": players, "step_seconds": 0, "seats": "keep"})
         moved = receive_until(host, lambda m: m.get("type") == "moved")
         told = receive_until(phone, lambda m: m.get("type") in ("moved", "error"))
+    return table, tokens, moved, told
+
+
+def test_play_again_over_sockets(client: TestClient) -> None:
+    table, tokens, moved, told = again_with_a_phone(client, 2, "sport", 10)
     assert told["type"] == "moved" and told["code"] == moved["code"] and told["pass"] != tokens[2]
     assert len(told["pass"]) == len(tokens[2]) and "host" not in told
     lobby = state_of(client, host=moved["host"])
@@ -220,18 +229,7 @@ def test_the_old_codes_join_page_points_to_the_new_table(client: TestClient) -> 
 def test_a_person_left_out_is_sent_to_the_new_lobby_over_sockets(client: TestClient) -> None:
     """Ten people, then Play again with six seats: the phone of a person beyond the six is told
     the new code without a pass (its page opens the join form there), at once and later."""
-    table = new_table(client)
-    tokens = join_all(client, table["code"], 10)
-    deal(client, table["host"], 10)
-    play_over_sockets(client, table["host"], tokens, seed=4)
-    with client.websocket_connect("/ws") as phone, client.websocket_connect("/ws") as host:
-        phone.send_text(pad_frame({"type": "hello", "seat": tokens[9]}))
-        phone.receive_json()
-        host.send_json({"type": "hello", "host": table["host"]})
-        host.receive_json()
-        host.send_json({"type": "again", "edition": "vampires", "players": 6, "step_seconds": 0, "seats": "keep"})
-        moved = receive_until(host, lambda m: m.get("type") == "moved")
-        told = receive_until(phone, lambda m: m.get("type") in ("moved", "error"))
+    table, tokens, moved, told = again_with_a_phone(client, 9, "vampires", 6)
     assert told == {"type": "moved", "code": moved["code"]}, "no seat kept: the new lobby, to join again"
     assert state_of(client, seat=tokens[9]) == told
     assert client.get(f"/api/tables/{table['code']}").json()["next"] == moved["code"]
