@@ -876,17 +876,22 @@ def test_the_setup_form_speaks_to_people(browser: Any, server: Server) -> None:
         assert "docs/" not in host.inner_text("#setup"), edition
 
 
-def test_role_lists_in_the_setup_form_are_role_names(browser: Any, server: Server) -> None:
-    """Vendetta's specialists and mobsters show the roles' names in the form's language, never
-    ids, and take names typed in any case."""
-    roles = {r["id"]: r["name"] for e in api(server, "/api/editions?lang=ru") if e["id"] == "vendetta" for r in e["roles"]}
-    host = browser.new_context(viewport=TV, locale="ru-RU").new_page()
+def russian_setup(host: Any, server: Server, edition: str) -> Any:
+    """The host's setup form switched to Russian (the form redrawn in it), with ``edition`` chosen."""
     host.goto(server.url + "/host")
     host.wait_for_selector("#lang option[value=ru]", state="attached")
     host.select_option("#lang", "ru")
     host.wait_for_function("() => document.querySelector('#setupform button[type=submit]').textContent !== 'Create the table'")
-    host.wait_for_selector("#edition option[value=vendetta]", state="attached")
-    host.select_option("#edition", "vendetta")
+    host.wait_for_selector(f"#edition option[value={edition}]", state="attached")
+    host.select_option("#edition", edition)
+    return host
+
+
+def test_role_lists_in_the_setup_form_are_role_names(browser: Any, server: Server) -> None:
+    """Vendetta's specialists and mobsters show the roles' names in the form's language, never
+    ids, and take names typed in any case."""
+    roles = {r["id"]: r["name"] for e in api(server, "/api/editions?lang=ru") if e["id"] == "vendetta" for r in e["roles"]}
+    host = russian_setup(browser.new_context(viewport=TV, locale="ru-RU").new_page(), server, "vendetta")
     host.wait_for_selector("#opt-specialists")
     for option in ("specialists", "mobsters"):
         shown = host.input_value(f"#opt-{option}")
@@ -966,13 +971,7 @@ def test_a_whole_game_in_russian(browser: Any, server: Server) -> None:
     folder, players, found = "ru-blitz", 7, {}
     context = browser.new_context(viewport=TV, locale="ru-RU")
     context.add_init_script("localStorage.setItem('mafioso.speak', 'off')")
-    host = context.new_page()
-    host.goto(server.url + "/host")
-    host.wait_for_selector("#lang option[value=ru]", state="attached")
-    host.select_option("#lang", "ru")
-    host.wait_for_function("() => document.querySelector('#setupform button[type=submit]').textContent !== 'Create the table'")
-    host.wait_for_selector("#edition option[value=blitz]", state="attached")
-    host.select_option("#edition", "blitz")
+    host = russian_setup(context.new_page(), server, "blitz")
     host.fill("#players", str(players))
     shoot(host, folder, "host-setup")
     found["host setup"] = axe_violations(host)
