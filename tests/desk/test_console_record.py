@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from mafioso.desk import scoring
@@ -253,3 +255,40 @@ def test_in_chromium_a_tournament_created_on_the_page_gets_the_consoles_game(tmp
             chromium.close()
     finally:
         server.kill()
+
+
+JUNK = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(-10**20, 10**20), st.floats(allow_nan=False, allow_infinity=False),
+                              st.text(max_size=12), st.sampled_from(["fiim", "mwc", "custom", "club", "", "1=final"])),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+                    max_leaves=8)
+CREATE_FIELDS = ["name", "players", "rounds", "scoring", "system", "event_class", "stages", "pairs", "teams",
+                 "cards", "seed", "lang", "extra"]
+RECORD_FIELDS = ["token", "name", "round", "table", "pass", "judge", "reason", "lang", "extra"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(fields=st.dictionaries(st.sampled_from(CREATE_FIELDS), JUNK, max_size=5), drop=st.booleans())
+def test_any_create_body_is_refused_cleanly_or_stored_whole(client: TestClient, fields: dict[str, Any],
+                                                            drop: bool) -> None:
+    """A tournament form with junk in any field: a 200 with the tournament, or a 4xx with a reason
+    in words, never a server error; a refusal stores nothing new."""
+    body = {"name": "Winter Cup", "players": PLAYERS[:10], "rounds": 2, "scoring": "fiim"} | fields
+    if drop:
+        body.pop(next(iter(fields), "name"), None)
+    before = client.get("/api/desk/tournaments").json()
+    answer = client.post("/api/desk/create", json=body)
+    assert answer.status_code in (200, 400, 409, 413, 422), (body, answer.text)
+    if answer.status_code != 200:
+        assert isinstance(answer.json()["error"], str) and answer.json()["error"], body
+        assert client.get("/api/desk/tournaments").json() == before, "a refusal stores nothing"
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(fields=st.dictionaries(st.sampled_from(RECORD_FIELDS), JUNK, max_size=5))
+def test_any_record_body_is_refused_cleanly(client: TestClient, fields: dict[str, Any]) -> None:
+    """Recording a console game with junk fields (no real token, pass or tournament): a 4xx with a
+    reason, never a server error."""
+    answer = client.post("/api/console/record", json={"token": "x", "name": "Winter Cup", "round": 1, "table": 1,
+                                                      "pass": "nope"} | fields)
+    assert 400 <= answer.status_code < 500, (fields, answer.text)
+    assert isinstance(answer.json()["error"], str) and answer.json()["error"], fields

@@ -384,11 +384,11 @@ function render(next) {
 
 /**
  * The step's lines in the order they are said: lines to read, news to announce (labelled), and
- * what to show only to the woken player (labelled), each where it comes.
+ * what to show only to those woken (labelled), each where it comes.
  * @param {{kind: string, text: string}[]} lines @returns {HTMLElement[]}
  */
 function said(lines) {
-  const labels = {announce: t("Announce"), show: t("Show only to the woken player")};
+  const labels = {announce: t("Announce"), show: t("Show only to those woken")};
   return lines.map(line => {
     const label = labels[/** @type {"announce"|"show"} */ (line.kind)];
     if (!label) return el("p", {text: line.text});
