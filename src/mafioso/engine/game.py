@@ -311,9 +311,9 @@ class Game:
             for seat in fresh:
                 if type(seat) is not int or not 0 <= seat <= self.players:
                     raise InvalidDecision(N_("there is no {seat}; seats are 1 to {players}"), seat=SeatName(seat), players=self.players)
-            for observer in Observer.of_seats(self, fresh):
-                self.state.watch(observer.seat, observer)
-        return {seat: self.observer(seat) for seat in seats}
+            self.state.watch_new(Observer.of_seats(self, fresh))
+        watched = self.state.observers
+        return {seat: watched.get(seat) or self.observer(seat) for seat in seats}
 
     def view(self, seat: int) -> View:
         """A snapshot of what ``seat`` may know: its events and its own prompts. Seat 0 sees all."""

@@ -9,7 +9,7 @@ bomb) only so that screens can grey it out; it still wins or loses by its card.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Generator, Mapping, Sequence
 from typing import Any, NoReturn
 
 from mafioso.editions.blitz.catalogue import (
@@ -48,8 +48,7 @@ from mafioso.engine import (
     PUBLIC,
     Audience,
     Edition,
-    Event,
-    Observer,
+    FactFold,
     OptionError,
     Outcome,
     Prompt,
@@ -67,7 +66,7 @@ def _facts_deck(facts: dict[str, Any], data: Mapping[str, Any]) -> None:
     facts["deck"] = {role: count for role, count in data["deck"]}
 
 
-_FACTS: dict[str, Callable[[dict[str, Any], Mapping[str, Any]], None]] = {
+_FACTS: dict[str, FactFold] = {
     "setup.deck": _facts_deck,
     "draft.drew": lambda facts, data: facts.__setitem__("drawn", list(data["cards"])),
     "courier.package": lambda facts, data: facts.__setitem__("courier_card", data["card"]),
@@ -96,7 +95,7 @@ class BlitzEdition(Edition):
     texts = TEXTS
     narration_key = text_key
     reveals = REVEALS
-    observed = frozenset(_FACTS)
+    fact_folds = _FACTS
     players_by_default = 8
 
     def format_value(self, key: str, value: Any, lang: str) -> str | None:
@@ -467,13 +466,6 @@ class BlitzEdition(Edition):
         if phase.name == "shooting":
             return Words(N_("only the safe Goons shoot"))
         return None
-
-    def observe(self, observer: Observer, event: Event) -> None:
-        """Fold what Blitz tells a seat into ``observer.facts``: the deck, the cards it drew, the
-        Package it handed out (and the Courier's card), the Bet, the Fish and the Mission."""
-        fold = _FACTS.get(event.kind)
-        if fold is not None:
-            fold(observer.facts, event.data)
 
 
 def _mission_deck(options: Mapping[str, Any], outsider: bool) -> list[dict[str, Any]]:

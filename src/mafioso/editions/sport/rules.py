@@ -41,6 +41,7 @@ from mafioso.engine import (
     Audience,
     Edition,
     Event,
+    FactFold,
     Outcome,
     Prompt,
     Seat,
@@ -71,7 +72,7 @@ from mafioso.engine.steps import (
 )
 
 if TYPE_CHECKING:
-    from mafioso.engine import Game, Observer
+    from mafioso.engine import Game
 
 CLAIMS = (SHERIFF, RED, BLACK)
 """What a speech may claim about a seat: the sheriff, red or black."""
@@ -534,13 +535,6 @@ class SportEdition(Edition):
             return Words(N_("{seat} has three fouls and loses today's speech"), seat=SeatName(seat))
         return None
 
-    def observe(self, observer: Observer, event: Event) -> None:
-        """Fold a seat's own night checks, the don's order and his sign into ``observer.facts``:
-        ``black_checks`` / ``sheriff_checks`` (``{seat: found}``), ``kill_order``, ``signal``."""
-        fold = _FACTS.get(event.kind)
-        if fold is not None:
-            fold(observer.facts, event.data)
-
     def score(self, game: Game) -> dict[int, float]:
         """Tournament points of a finished game (see :func:`mafioso.editions.sport.score`)."""
         from mafioso.editions.sport.scoring import score
@@ -566,13 +560,13 @@ def agreed(aims: Mapping[int, int | None]) -> int | None:
     return None
 
 
-def _fold_check(fact: str) -> Callable[[dict[str, Any], dict[str, Any]], None]:
-    def fold(facts: dict[str, Any], data: dict[str, Any]) -> None:
+def _fold_check(fact: str) -> FactFold:
+    def fold(facts: dict[str, Any], data: Mapping[str, Any]) -> None:
         facts.setdefault(fact, {})[data["seat"]] = data["found"]
     return fold
 
 
-_FACTS: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
+_FACTS: dict[str, FactFold] = {
     "check_black.result": _fold_check("black_checks"),
     "check_sheriff.result": _fold_check("sheriff_checks"),
     "mafia.kill_order": lambda facts, data: facts.__setitem__("kill_order", list(data["order"])),
@@ -580,7 +574,7 @@ _FACTS: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
 }
 """Events a seat folds into its observer's facts (what only sport tells a seat)."""
 
-SportEdition.observed = frozenset(_FACTS)  # the observers call the hook for these kinds only
+SportEdition.fact_folds = _FACTS  # (defined after the class, with the helpers it uses)
 
 
 def _is_sheriff(seat: Seat) -> bool:
