@@ -97,6 +97,8 @@ class State:
         self._watching: list[Observer] = []
         self._fold_table: Mapping[str, Fold] = {}
         self._fold_other: Fold | None = None
+        self._feeding = False
+        """Whether any feed was asked for (most bot games have none: no lookup per event)."""
         self._feeds_all: list[list[Event]] = []
         """The feeds of every kind of public event."""
         self._feeds_of: dict[str, list[list[Event]]] = {}
@@ -153,13 +155,14 @@ class State:
         if not self.observers:
             return event
         if audience.public:  # to the feeds of its kind, and folded for all if it tells anything
-            for queue in self._feeds_of.get(kind, self._feeds_all):
-                queue.append(event)
+            if self._feeding:
+                for queue in self._feeds_of.get(kind, self._feeds_all):
+                    queue.append(event)
             fold = self._fold_table.get(kind, self._fold_other)
             if fold is not None:
                 fold(self._watching, event)
-        else:
-            self._deliver(event)
+        elif kind in self._fold_table or self._feeding or self._fold_other is not None:
+            self._deliver(event)  # (a private event that changes nothing and feeds nobody is only history)
         return event
 
     def watch(self, seat: int, observer: Observer) -> None:
@@ -195,6 +198,7 @@ class State:
     def feed(self, kinds: frozenset[str] | None, queue: list[Event]) -> None:
         """Append every public event of ``kinds`` (``None``: every kind) to ``queue`` as it is
         emitted (an observer's feed; the observer adds its private events itself)."""
+        self._feeding = True
         if kinds is None:
             self._feeds_all.append(queue)
             for queues in self._feeds_of.values():
@@ -211,7 +215,7 @@ class State:
         Letting go at the end leaves a finished game to plain reference counting.
         """
         observers, self.observers = self.observers, {}
-        self._watching, self._feeds_all, self._feeds_of = [], [], {}
+        self._watching, self._feeding, self._feeds_all, self._feeds_of = [], False, [], {}
         self._fold_table, self._fold_other = {}, None
         return observers
 
@@ -219,18 +223,27 @@ class State:
         """Hand a private event to the observers of its audience and the facilitator's, folded
         once for them all (public events are handed to every observer by :meth:`emit` itself)."""
         observers = self.observers
-        told = [observers[seat] for seat in event.audience.seats if seat in observers]
-        grimoire = observers.get(GM)
-        if grimoire is not None and grimoire not in told:
-            told.append(grimoire)
-        if not told:
-            return
+        seats = event.audience.seats
+        if len(seats) == 1 and GM not in observers:  # most private events: one seat's, no grimoire
+            (seat,) = seats
+            only = observers.get(seat)
+            if only is None:
+                return
+            told: Sequence[Observer] = (only,)
+        else:
+            told = [observers[seat] for seat in seats if seat in observers]
+            grimoire = observers.get(GM)
+            if grimoire is not None and grimoire not in told:
+                told.append(grimoire)
+            if not told:
+                return
         fold = self._fold_table.get(event.kind, self._fold_other)
         if fold is not None:
             fold(told, event)
-        for observer in told:
-            if observer.feeding:
-                observer.pass_on(event)
+        if self._feeding:
+            for observer in told:
+                if observer.feeding:
+                    observer.pass_on(event)
 
     def enter(self, name: str, number: int | None = None, step: str = "") -> None:
         """Move to a phase (``enter("night", 2, "shooting")``), announcing it publicly."""
