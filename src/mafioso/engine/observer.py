@@ -74,10 +74,12 @@ class Observer:
         living = list(range(1, game.players + 1))
         new = cls.__new__
         observers = []
-        for seat in seats:
+        for seat in seats:  # (what _blank does, written out: a call less for each)
             observer = new(cls)
             observer.game, observer.seat, observer.plan, observer.feeding = game, seat, plan, []
-            observer._blank(living)
+            observer.role = observer.team = observer._mates = None
+            observer.known_roles, observer.known_teams, observer.out, observer.facts = {}, {}, set(), {}
+            observer.living, observer._history, observer._upto = living, [], 0
             observers.append(observer)
         by_seat = {observer.seat: observer for observer in observers}
         grimoire = by_seat.get(GM)
