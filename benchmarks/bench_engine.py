@@ -26,16 +26,16 @@ import statistics
 import time
 from typing import Any
 
-from mafioso.agents.base import Bot, RandomBot, bot_generator, make_bots, random_choice
+from mafioso.agents.base import Bot, bot_generator, make_bots, random_choice
 from mafioso.agents.play import play_game, run_bots
 from mafioso.compiled import path_name
 from mafioso.engine import Choice, Event, Game, Prompt, available_ids, find_edition
 
 
-class KnowingBot(RandomBot):
-    """A random bot that reads what its seat knows before every decision, as a real bot would."""
-
-    wants_events = True
+class KnowingBot(Bot):
+    """A random bot that reads what its seat knows before every decision, as a real bot would.
+    (A subclass of ``Bot``, which wants events, rather than of ``RandomBot``: compiled, a class
+    attribute set again in an interpreted subclass is not seen by compiled code.)"""
 
     def choose(self, prompt: Prompt) -> Choice:
         knows = self.knows
