@@ -22,7 +22,7 @@ from mafioso.engine.phase import SETUP, Phase
 from mafioso.engine.prompts import GM, Prompt
 
 if TYPE_CHECKING:
-    from mafioso.engine.observer import Fold, Observer
+    from mafioso.engine.observer import Observer
 
 Batch = list[Prompt]
 """What a flow yields: the prompts awaited now. The engine replies with ``{prompt_id: choice}``."""
@@ -95,8 +95,9 @@ class State:
         self.observers: dict[int, Observer] = {}
         """The seats' observers (see :meth:`watch`); each event is handed to those of its audience."""
         self._watching: list[Observer] = []
-        self._fold_table: Mapping[str, Fold] = {}
-        self._fold_other: Fold | None = None
+        self._fold_table: Mapping[str, Callable[[Sequence[Observer], Event], None]] = {}
+        """The fold of each kind of event, from the observers' plan (see ``observer.Plan``)."""
+        self._fold_other: Callable[[Sequence[Observer], Event], None] | None = None
         self._feeding = False
         """Whether any feed was asked for (most bot games have none: no lookup per event)."""
         self._feeds_all: list[list[Event]] = []
