@@ -527,7 +527,7 @@ async function sendVotes(asks, hands, hands_up) {
 /** One question: name buttons, a pass, a speech timer. @param {Ask} ask */
 function askControls(ask) {
   const out = [el("p", {class: "asked", text: ask.hint})];
-  if (ask.kind === "speech") out.push(timerControls(ask));
+  if (ask.kind === "speech") return [...out, timerControls(ask), ...speechControls(ask)];
   if (ask.kind === "choose_many") return [...out, ...manyControls(ask)];
   const grid = el("div", {class: "grid"}, ...ask.options.map(o => el("button", {type: "button", class: "seat", text: o.label,
     onclick: () => enter({do: "answer", seat: ask.seat, prompt: ask.prompt, choice: o.value})})));
@@ -537,6 +537,24 @@ function askControls(ask) {
     out.push(big(pass, () => enter({do: "answer", seat: ask.seat, prompt: ask.prompt, choice: null}), ask.kind === "speech" ? "primary" : ""));
   }
   return out;
+}
+
+/** A speech: tapping a name marks the nominee (tap again to take it back) and the speech goes
+ * on; *End of the speech* enters it with the nominee marked, if any. @param {Ask} ask */
+function speechControls(ask) {
+  /** @type {any} */
+  let nominee = null;
+  const grid = el("div", {class: "grid"}, ...ask.options.map(o => {
+    const b = el("button", {type: "button", class: "seat", "aria-pressed": "false", text: o.label});
+    b.addEventListener("click", () => {
+      nominee = JSON.stringify(nominee) === JSON.stringify(o.value) ? null : o.value;
+      grid.querySelectorAll("button").forEach((x, i) =>
+        x.setAttribute("aria-pressed", String(nominee !== null && JSON.stringify(ask.options[i].value) === JSON.stringify(nominee))));
+    });
+    return b;
+  }));
+  const end = big(t("End of the speech"), () => enter({do: "answer", seat: ask.seat, prompt: ask.prompt, choice: nominee}), "primary");
+  return ask.options.length ? [grid, end] : [end];
 }
 
 /** @param {Ask} ask */
