@@ -989,9 +989,14 @@ class Console:
         outcome = self.game.outcome
         if outcome is None:
             return []
+        if not outcome.winners:
+            return [_("The game is over. Nobody won.", self.lang)]
         teams = ", ".join(_(self.edition.teams[t].name, self.lang) if t in self.edition.teams else
                           role_name(self.edition, t, self.lang) for t in outcome.winners)
-        return [_("The game is over. The winners: {teams}.", self.lang).format(teams=teams)]
+        if not outcome.seats:
+            return [_("The game is over. The winners: {teams}.", self.lang).format(teams=teams)]
+        players = ", ".join(self.name(seat) for seat in outcome.seats)  # the winners by name, as on the table
+        return [_("The game is over. The winners: {players} ({teams}).", self.lang).format(players=players, teams=teams)]
 
     def describe(self, entry: Mapping[str, Any]) -> str:
         """An entry in words, for the list the facilitator undoes from."""
@@ -1072,7 +1077,8 @@ class Console:
             told = [line for e in game.events if not e.audience.public and number in e.audience.seats
                     and not unknown & e.audience.seats for line in [self._line(e)] if line]
             known = self.setup.roles != "learned" or number in self.known or number in revealed
-            cards.append({"seat": number, "name": self.name(number), "role": role_name(self.edition, seat.role, self.lang),
+            role = role_name(self.edition, seat.role, self.lang) if seat.role else _("no card yet", self.lang)
+            cards.append({"seat": number, "name": self.name(number), "role": role,
                           "known": known, "alive": seat.alive, "phone": number in self.setup.phones,
                           "did": did, "told": told})
         return cards
