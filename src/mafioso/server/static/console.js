@@ -163,7 +163,9 @@ async function startSetup() {
   document.querySelectorAll("input[name=roles]").forEach(n => n.addEventListener("change", drawCast));
   $("names").oninput = drawCast;
   $("options").onchange = drawCast;
+  $("phones").oninput = phonesField;
   pickEdition();
+  phonesField();
 }
 
 /** The editions with their options' labels and choices in a language; the edition picked stays. @param {string} lang */
@@ -338,21 +340,74 @@ function readCast() {
   return [];
 }
 
-async function start() {
+/** The set-up as the form says it. */
+function readSetup() {
   const lang = /** @type {HTMLSelectElement} */ ($("lang")).value;
   const phones = /** @type {HTMLInputElement} */ ($("phones")).value.split(/[\s,]+/).filter(w => w).map(Number);
-  const setup = {edition: currentEdition().id, names: playerNames(), roles: rolesMode(), cast: readCast(), options: readOptions(),
+  return {edition: currentEdition().id, names: playerNames(), roles: rolesMode(), cast: readCast(), options: readOptions(),
     lang, phones};
+}
+
+/** Start the table; one whose phones' codes were shown (a lobby) starts under its token, and the
+ * phones that joined keep their seats (by name). */
+async function start() {
+  const setup = readSetup();
   try {
-    const data = await post("/api/console", {setup});
+    const data = await post("/api/console", token ? {setup, lobby: token} : {setup});
     token = data.token;
     localStorage.setItem(KEY, data.token);
     complain();
-    await loadWords(lang);
+    await loadWords(setup.lang);
     render(data.state);
+    if (data.lost.length) tell([lostLine(data.lost)]);
   } catch (error) {
     complain(String(/** @type {Error} */ (error).message));
   }
+}
+
+/** @param {string[]} names */
+const lostLine = names => fill(t("The set-up changed: these phones no longer have a seat and must scan a new code if they play: {names}"),
+  {names: names.join(", ")});
+
+/** A notice in the "What changed" dialog. @param {string[]} lines */
+function tell(lines) {
+  $("changes-list").replaceChildren(...lines.map(l => el("li", {text: l})));
+  /** @type {HTMLDialogElement} */ ($("changes")).showModal();
+}
+
+/** Before Start: the set-up is stored as a lobby, and its phone seats' codes are shown, so the
+ * players join while the others sit down; their phones wait for Start. */
+async function setupPhones() {
+  try {
+    const data = await post("/api/console/lobby", token ? {setup: readSetup(), token} : {setup: readSetup()});
+    token = data.token;
+    localStorage.setItem(KEY, data.token);
+    complain();
+    showPhones(data.phones, data.lost);
+  } catch (error) {
+    complain(String(/** @type {Error} */ (error).message));
+  }
+}
+
+/** The form as a lobby stored it (after a reload or a restart before Start). @param {any} setup */
+async function restoreSetup(setup) {
+  const lang = /** @type {HTMLSelectElement} */ ($("lang"));
+  if ([...lang.options].some(o => o.value === setup.lang) && lang.value !== setup.lang) { lang.value = setup.lang; await changeLanguage(); }
+  /** @type {HTMLSelectElement} */ ($("edition")).value = setup.edition;
+  /** @type {HTMLTextAreaElement} */ ($("names")).value = setup.names.join("\n");
+  pickEdition();
+  $("options").replaceChildren(...(currentEdition().options || []).map((/** @type {any} */ o) =>
+    optionField(o, o.name in setup.options ? setup.options[o.name] : o.default)));
+  const mode = /** @type {HTMLInputElement|null} */ (document.querySelector(`input[name=roles][value=${setup.roles}]`));
+  if (mode) mode.checked = true;
+  /** @type {HTMLInputElement} */ ($("phones")).value = setup.phones.join(" ");
+  phonesField();
+  await drawCast(setup.cast.length ? setup.cast : undefined);
+}
+
+/** The button to show the phones' codes before Start, when seats are on phones. */
+function phonesField() {
+  $("setup-phones-row").hidden = !/** @type {HTMLInputElement} */ ($("phones")).value.trim();
 }
 
 // -- a step -----------------------------------------------------------------------------------
@@ -568,8 +623,16 @@ function timerControls(ask) {
   const go = el("button", {type: "button", class: "timer-go", text: t("Start the clock")});
   go.addEventListener("click", () => {
     if (timer.running) { timer.stop(); go.textContent = t("Start the clock"); } else { timer.start(seconds); go.textContent = t("Stop the clock"); }
+    shareClock(timer.running ? seconds : 0);
   });
   return el("div", {class: "timer"}, face, go);
+}
+
+/** At a table with phones, the clock started (or stopped: 0) is counted down on every phone alike.
+ * @param {number} seconds */
+function shareClock(seconds) {
+  if (!state || !token || !state.phones.length) return;
+  post("/api/console/timer", {token, revision: state.revision, seconds}).catch(() => undefined);  // the console's own clock runs anyway
 }
 
 /** Read the step's lines aloud on this device's speaker, once per step. @param {Step} step */
@@ -788,30 +851,47 @@ async function openPhones() {
   if (!token) return;
   try {
     const data = await post("/api/console/phones", {token});
-    const dialog = /** @type {HTMLDialogElement} */ ($("phones-dialog"));
-    const list = $("phones-list");
-    const pick = () => {
-      dialog.classList.remove("handed");
-      list.replaceChildren(el("div", {class: "grid"}, ...data.phones.map((/** @type {any} */ p) =>
-        el("button", {type: "button", class: "seat", "data-seat": p.seat, text: p.name, onclick: () => handOver(p)}))));
-    };
-    /** @param {any} p */
-    const handOver = p => {
-      const qr = el("div", {class: "qr"});
-      qr.innerHTML = p.qr;
-      dialog.classList.add("handed");
-      list.replaceChildren(el("div", {id: "phone-code", class: "phone-code"}, el("h3", {text: p.name}), qr,
-        el("p", {text: fill(t("Only {name} scans this code with their phone, then taps Done."), {name: p.name})}),
-        el("button", {type: "button", class: "done primary", text: t("Done"), onclick: pick})));
-    };
-    // Escape on the handed-over screen returns to the names, never to the console behind
-    dialog.oncancel = event => { if (dialog.classList.contains("handed")) { event.preventDefault(); pick(); } };
-    dialog.addEventListener("close", () => { list.replaceChildren(); dialog.classList.remove("handed"); }, {once: true});
-    pick();
-    dialog.showModal();
+    showPhones(data.phones, []);
   } catch (error) {
     complain(String(/** @type {Error} */ (error).message));
   }
+}
+
+/**
+ * The dialog of the phones' codes: each name says whether its phone has joined; ``lost`` names
+ * the joined phones a changed set-up took the seat of.
+ * @param {any[]} phones @param {string[]} lost
+ */
+function showPhones(phones, lost) {
+  const dialog = /** @type {HTMLDialogElement} */ ($("phones-dialog"));
+  const list = $("phones-list");
+  $("phones-lost").hidden = !lost.length;
+  $("phones-lost").textContent = lost.length ? lostLine(lost) : "";
+  const pick = () => {
+    dialog.classList.remove("handed");
+    list.replaceChildren(el("div", {class: "grid"}, ...phones.map((/** @type {any} */ p) =>
+      el("button", {type: "button", class: "seat", "data-seat": p.seat, "data-joined": String(p.joined), onclick: () => handOver(p)},
+        el("span", {text: p.name}), el("span", {class: "joined", text: p.joined ? t("joined") : t("not joined yet")})))));
+  };
+  /** @param {any} p */
+  const handOver = p => {
+    const qr = el("div", {class: "qr"});
+    qr.innerHTML = p.qr;
+    dialog.classList.add("handed");
+    list.replaceChildren(el("div", {id: "phone-code", class: "phone-code"}, el("h3", {text: p.name}), qr,
+      el("p", {text: fill(t("Only {name} scans this code with their phone, then taps Done."), {name: p.name})}),
+      el("button", {type: "button", class: "done primary", text: t("Done"), onclick: back})));
+  };
+  // back to the names, each saying again whether its phone has joined (the player just scanned)
+  const back = () => {
+    list.replaceChildren();
+    post("/api/console/phones", {token}).then(data => { phones = data.phones; }, () => undefined).finally(pick);
+  };
+  // Escape on the handed-over screen returns to the names, never to the console behind
+  dialog.oncancel = event => { if (dialog.classList.contains("handed")) { event.preventDefault(); back(); } };
+  dialog.addEventListener("close", () => { list.replaceChildren(); dialog.classList.remove("handed"); }, {once: true});
+  pick();
+  dialog.showModal();
 }
 
 function toggleVoice() {
@@ -829,6 +909,7 @@ async function main() {
   $("open-undo").onclick = openUndo;
   $("open-tools").onclick = openTools;
   $("open-phones").onclick = openPhones;
+  $("setup-phones").onclick = setupPhones;
   $("voice").onclick = toggleVoice;
   $("voice").setAttribute("aria-pressed", String(voiceOn));
   $("download-log").onclick = downloadLog;
@@ -846,6 +927,7 @@ async function main() {
   if (!token) { await loadWords(navigator.language.slice(0, 2)); return startSetup(); }
   try {
     const data = await post("/api/console/state", {token});
+    if (data.lobby) { await startSetup(); await restoreSetup(data.lobby.setup); return; }  // not started yet
     await loadWords(data.state.lang);
     render(data.state);
   } catch (error) {
