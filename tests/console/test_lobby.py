@@ -78,6 +78,7 @@ def test_phones_join_before_start_survive_a_restart_and_keep_their_seats(tmp_pat
         started = client.post("/api/console", json={"lobby": token, "setup": {**setup, "names": moved,
                                                                                "phones": [3, 5]}}).json()
         assert started["token"] == token and started["state"]["phones"] == [3, 5] and started["lost"] == []
+        assert started["waiting"] == ["Emma"], "the phone seats still to join, named at Start"
         playing = phone(client, passes["Boris"]).json()
         assert playing["stage"] == "playing" and playing["seat"] == 3 and playing["name"] == "Boris"
         assert playing["card"] is not None

@@ -134,6 +134,8 @@ class Step:
     """How many hands may be entered at once (``0``: this vote is not entered by count)."""
     count_note: str = ""
     """Why this hand vote is entered per voter, when the rules need who voted."""
+    clock: float | None = None
+    """A speech given on a phone (``phones`` steps by day): its seconds, for the facilitator's clock."""
     revision: int = 0
 
     def to_json(self) -> dict[str, Any]:
@@ -865,6 +867,8 @@ class Console:
                 names=", ".join(self.name(seat) for seat in phones)))
         if not hand:
             step.kind = "phones"
+            speeches = [p for p in pending if p.kind == "speech"] if not secret else []
+            step.clock = self._ask(speeches[0]).timer if speeches else None  # the facilitator still keeps the time
         return step
 
     def _act_line(self, prompt: Prompt) -> str:

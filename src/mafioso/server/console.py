@@ -450,7 +450,9 @@ async def create(request: Request) -> Response:
         token, console = consoles.create(setup_of(body.setup), body.lobby)
     except Exception as error:
         return _refused(error, lang)
-    return _ok({"token": token, "state": state(console), "lost": consoles.lost.pop(token, [])})
+    waiting = [console.name(seat) for seat, pass_ in consoles.phones(token) if not consoles.has_joined(pass_)]
+    return _ok({"token": token, "state": state(console), "lost": consoles.lost.pop(token, []),
+                "waiting": waiting if body.lobby else []})
 
 
 def setup_of(form: SetupForm) -> Setup:

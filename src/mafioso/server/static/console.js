@@ -11,7 +11,7 @@ import { speak, stopSpeaking, Timer } from "./console-sound.js";
 /** @typedef {{kind: string, phase: string, read: string[], wake: number[], asks: Ask[], tools: Ask[],
  *   announce: string[], show: string[], notes: string[], learn_role: string|null,
  *   learn_count: number, learn_seats: Option[], learn_required: boolean, roles: Option[], count_max: number,
- *   count_note: string, revision: number, script: {kind: string, text: string}[]}} Step */
+ *   count_note: string, clock: number|null, revision: number, script: {kind: string, text: string}[]}} Step */
 /** @typedef {{step: Step, entries: string[], revision: number, edition: string, names: string[],
  *   lang: string, over: boolean, phones: number[], story?: string[]}} State */
 
@@ -359,7 +359,9 @@ async function start() {
     complain();
     await loadWords(setup.lang);
     render(data.state);
-    if (data.lost.length) tell([lostLine(data.lost)]);
+    const lines = data.lost.length ? [lostLine(data.lost)] : [];
+    if (data.waiting.length) lines.push(fill(t("Not joined yet: {names}. Show their codes under Phones."), {names: data.waiting.join(", ")}));
+    if (lines.length) tell(lines);
   } catch (error) {
     complain(String(/** @type {Error} */ (error).message));
   }
@@ -461,7 +463,10 @@ function controls(step) {
     return [el("div", {class: "grid"}, ...step.roles.map(o => el("button", {type: "button", class: "seat", "data-role": o.value, text: o.label,
       onclick: () => enter({do: "learn", role: o.value, seats: [seat]})})))];
   }
-  if (step.kind === "phones") return [el("p", {class: "waiting", text: t("Waiting for the phones…")})];
+  if (step.kind === "phones") {  // a phone's speech still has the facilitator's clock
+    const waiting = el("p", {class: "waiting", text: t("Waiting for the phones…")});
+    return step.clock ? [timerControls(/** @type {Ask} */ ({timer: step.clock})), waiting] : [waiting];
+  }
   const asks = step.asks;
   if (asks.every(a => a.options.length === 1 && typeof a.options[0].value === "string")) return ackControls(asks);
   const hands = asks.every(a => a.kind === "choose" && a.question === asks[0].question && a.options.length <= 2);
