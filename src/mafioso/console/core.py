@@ -220,7 +220,7 @@ class Console:
             return Game(self.edition, len(setup.names), seats=seats, options=setup.options, seed=setup.seed,
                         decoys=bool(setup.phones))
         except MafiosoError as error:
-            raise BadCast(N_("{why}"), why=str(error)) from None
+            raise BadCast(N_("{why}"), why=error.words) from None
 
     def _after_entry(self) -> None:
         """Answer the hand seats' decoys, then note the calls the flow passed without asking."""
@@ -361,7 +361,7 @@ class Console:
                              name=self.name(seat)) from None
         except MafiosoError as error:
             raise BadEntry(N_("{name}: that choice is not allowed ({why})."), name=self.setup.name(seat),
-                           why=str(error)) from None
+                           why=error.words) from None
         stored: Entry = {"do": "answer", "seat": seat, "prompt": prompt_id, "choice": choice_to_json(decision.choice)}
         if phone:
             stored["phone"] = True

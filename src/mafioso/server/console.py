@@ -413,15 +413,23 @@ def _consoles(request: Request) -> Consoles:
     return consoles
 
 
-def _refused(error: Exception, lang: str = "en") -> JSONResponse:
-    from mafioso.server.routes import refused
+def _refused(error: Exception, lang: str = "en", edition: object = None, console: Console | None = None) -> JSONResponse:
+    """A refusal in the facilitator's language: the console's own words, and the engine's reason
+    inside them (a cast, an option, a choice) said in that language too, options and roles by
+    their labels in the table's edition (``edition``: its id, or ``console``'s)."""
+    from mafioso.server.errors import say
+    from mafioso.server.routes import _edition, refused
 
+    if console is not None:
+        edition = console.edition
     if isinstance(error, ConsoleError):
-        body: dict[str, Any] = {"error": error.say(lang), "code": type(error).__name__}
+        names = {seat: console.name(seat) for seat in range(1, console.game.players + 1)} if console else None
+        text = error.say(lang) if isinstance(error, SeatGone) else say(error.words, lang, _edition(edition), names)
+        body: dict[str, Any] = {"error": text, "code": type(error).__name__}
         if isinstance(error, PeekFirst):
             body["peek"] = {"seat": error.fields["seat"], "roles": error.fields["roles"]}
         return JSONResponse(body, status_code=409, headers={"Cache-Control": "no-store"})
-    return refused(error, lang=lang)  # an engine refusal in the console's language too
+    return refused(error, lang=lang, edition=edition)  # an engine refusal in the console's language too
 
 
 def _ok(body: dict[str, Any]) -> JSONResponse:
@@ -442,14 +450,14 @@ async def console_page(request: Request) -> Response:
 
 async def create(request: Request) -> Response:
     """A new console from the page's set-up form."""
-    lang = "en"
+    lang, edition = "en", ""
     try:
         body = check_json(NewConsole, await _read(request), "set-up")
-        lang = body.setup.lang
+        lang, edition = body.setup.lang, body.setup.edition
         consoles = _consoles(request)
         token, console = consoles.create(setup_of(body.setup), body.lobby)
     except Exception as error:
-        return _refused(error, lang)
+        return _refused(error, lang, edition)
     waiting = [console.name(seat) for seat, pass_ in consoles.phones(token) if not consoles.has_joined(pass_)]
     return _ok({"token": token, "state": state(console), "lost": consoles.lost.pop(token, []),
                 "waiting": waiting if body.lobby else []})
@@ -466,15 +474,15 @@ def setup_of(form: SetupForm) -> Setup:
 async def lobby(request: Request) -> Response:
     """The set-up's phone seats made joinable before *Start* (or the lobby's set-up changed):
     their codes, whether each phone has joined, and the joined phones that lost their seat."""
-    lang = "en"
+    lang, edition = "en", ""
     try:
         body = check_json(LobbyBody, await _read(request), "set-up")
-        lang = body.setup.lang
+        lang, edition = body.setup.lang, body.setup.edition
         consoles = _consoles(request)
         token, lost = consoles.lobby(setup_of(body.setup), body.token)
         out = phone_codes(request, consoles, token)
     except Exception as error:
-        return _refused(error, lang)
+        return _refused(error, lang, edition)
     return _ok({"token": token, "phones": out, "lost": lost})
 
 
@@ -532,13 +540,14 @@ async def show(request: Request) -> Response:
 async def enter(request: Request) -> Response:
     """One entry: stored before it is acknowledged."""
     consoles = _consoles(request)
-    lang = "en"
+    lang, table = "en", None
     try:
         body = check_json(EnterBody, await _read(request), "entry")
-        lang = consoles.get(body.token).lang
+        table = consoles.get(body.token)
+        lang = table.lang
         console = consoles.enter(body.token, body.revision, dict(body.entry))
     except Exception as error:
-        return _refused(error, lang)
+        return _refused(error, lang, console=table)
     return _ok({"state": state(console)})
 
 
