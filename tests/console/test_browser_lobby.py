@@ -71,10 +71,11 @@ def test_phones_join_before_start_and_count_down_the_speech(browser: Any, server
     page.click("#phones-dialog .done")
     page.wait_for_selector("#phones-dialog button[data-seat='2'][data-joined=true]")
     assert page.locator("#phones-dialog button[data-joined=false]").count() == 2
-    shoot(page, "lobby-tablet-joined")
-    page.click("#phones-dialog .close")
     emil = open_phone(browser, links["Emil"], errors)
     emil.wait_for_selector("#lobby:not([hidden]) #hello:has-text('Emil')")
+    page.wait_for_selector("#phones-dialog button[data-seat='5'][data-joined=true]")  # marked while the names show
+    shoot(page, "lobby-tablet-joined")
+    page.click("#phones-dialog .close")
 
     server.kill()  # a restart while the players wait: their seats and the form survive it
     server.start()

@@ -894,7 +894,17 @@ function showPhones(phones, lost) {
   };
   // Escape on the handed-over screen returns to the names, never to the console behind
   dialog.oncancel = event => { if (dialog.classList.contains("handed")) { event.preventDefault(); back(); } };
-  dialog.addEventListener("close", () => { list.replaceChildren(); dialog.classList.remove("handed"); }, {once: true});
+  // on the names' screen, a phone that joins meanwhile is marked so (redrawn only when a mark changes)
+  const marks = () => phones.map(p => p.joined).join();
+  const watch = window.setInterval(() => {
+    if (dialog.classList.contains("handed")) return;
+    post("/api/console/phones", {token}).then(data => {
+      const before = marks();
+      phones = data.phones;
+      if (!dialog.classList.contains("handed") && marks() !== before) pick();
+    }, () => undefined);
+  }, 2000);
+  dialog.addEventListener("close", () => { window.clearInterval(watch); list.replaceChildren(); dialog.classList.remove("handed"); }, {once: true});
   pick();
   dialog.showModal();
 }
