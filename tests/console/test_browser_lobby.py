@@ -22,10 +22,12 @@ __all__ = ["browser", "server"]  # the fixtures, shared with the console's other
 SMALL_PHONE = {"width": 360, "height": 740}
 
 
-def open_phone(browser: Any, link: str, errors: list[str]) -> Any:
-    """A player's phone opening the link of the code it scanned."""
+def open_phone(browser: Any, link: str, errors: list[str], polls: list[int] | None = None) -> Any:
+    """A player's phone opening the link of the code it scanned (``polls``: the statuses of its polls)."""
     phone = browser.new_context(viewport=SMALL_PHONE).new_page()
     phone.on("pageerror", lambda error: errors.append(str(error)))
+    if polls is not None:
+        phone.on("response", lambda r: polls.append(r.status) if r.url.endswith("/api/console/phone/state") else None)
     phone.goto(link)
     return phone
 
@@ -62,7 +64,8 @@ def test_phones_join_before_start_and_count_down_the_speech(browser: Any, server
     links = links_of(server, token)
     page.click("#phones-dialog button[data-seat='2']")
     page.wait_for_selector("#phones-dialog[open] .qr svg", state="attached")
-    boris = open_phone(browser, links["Boris"], errors)
+    polls: list[int] = []
+    boris = open_phone(browser, links["Boris"], errors, polls)
     boris.wait_for_selector("#lobby:not([hidden]) #hello:has-text('Boris')")
     boris.wait_for_function("document.documentElement.lang === 'pl'")
     boris.wait_for_selector("#hello:has-text('prowadzący')")
@@ -85,6 +88,7 @@ def test_phones_join_before_start_and_count_down_the_speech(browser: Any, server
     assert page.input_value("#lang") == "pl"
     boris.wait_for_timeout(2000)  # a poll or two after the restart
     assert boris.locator("#lobby").is_visible() and "Boris" in boris.inner_text("#hello")
+    assert 304 in polls, f"an unchanged poll is a 304 (no body), passed through to the page: {polls}"
 
     # Emil turns out to be Emma: the set-up changes, and the facilitator is told Emil's phone has no seat
     players[4] = "Emma"
@@ -128,6 +132,9 @@ def test_phones_join_before_start_and_count_down_the_speech(browser: Any, server
     assert max(left) - min(left) <= 2 and all(0 < n <= 60 for n in left), left
     shoot(phones[1], "countdown-phone")
     shoot(page, "countdown-tablet")
+    page.set_viewport_size(PHONE)
+    shoot(page, "countdown-console-on-a-phone")
+    page.set_viewport_size(TABLET)
     page.click("#controls .timer-go")  # stopped: the phones' clocks go
     for phone in phones:
         phone.wait_for_function("document.getElementById('clock').textContent === ''", timeout=5000)

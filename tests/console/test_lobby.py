@@ -113,6 +113,45 @@ def test_an_unchanged_phone_state_is_a_304_of_no_body_alike_for_every_seat(tmp_p
         assert phone(client, passes[1], tag).status_code == 304
 
 
+def to_first_speech(client: TestClient, token: str, state: dict[str, Any], passes: list[str],
+                    rng: random.Random) -> dict[str, Any]:
+    """The game up to the day's first speech: the facilitator's taps, and the phones' answers
+    (a mixed table's phones answer by themselves)."""
+    for _ in range(400):
+        asks = state["step"].get("asks") or []
+        if (asks and asks[0]["kind"] == "speech") or state["step"]["clock"]:
+            return state
+        if state["step"]["kind"] == "phones":
+            for pass_ in passes:
+                for prompt in phone(client, pass_).json()["prompts"]:
+                    values = [o["value"] for o in prompt["options"]]
+                    choice = (values[:max(1, prompt.get("min") or 0)] if prompt["kind"] == "choose_many"
+                              else values[0] if values and prompt["kind"] == "choose" else None)
+                    client.post("/api/console/phone/answer", json={"token": pass_, "prompt": prompt["id"],
+                                                                   "choice": choice})
+            state = client.post("/api/console/state", json={"token": token}).json()["state"]
+            continue
+        state = client.post("/api/console/enter", json={"token": token, "revision": state["revision"],
+                                                        "entry": pick(state, rng)}).json()["state"]
+    raise AssertionError("no speech came")
+
+
+def test_a_speech_on_a_phone_keeps_the_facilitators_clock(tmp_path: Path) -> None:
+    """The speaker answers on a phone (the console waits for it): the console still offers the
+    clock (``step.clock``), and every phone counts it down."""
+    with serving(tmp_path / "tables.sqlite3") as client:
+        made = client.post("/api/console", json={"setup": {"edition": "sport", "names": SPORT, "seed": 8,
+                                                            "phones": [1, 4], "options": {"speech_seconds": 45}}}).json()
+        token = made["token"]
+        passes = list(passes_of(client.post("/api/console/phones", json={"token": token}).json()["phones"]).values())
+        assert made["state"]["step"]["clock"] is None, "no clock at night"
+        state = to_first_speech(client, token, made["state"], passes, random.Random(8))
+        assert state["step"]["kind"] == "phones" and state["step"]["clock"] == 45 and not state["step"]["asks"]
+        assert client.post("/api/console/timer", json={"token": token, "revision": state["revision"],
+                                                       "seconds": 45}).status_code == 200
+        assert all(40 < phone(client, p).json()["timer_ends"] <= 45 for p in passes)
+
+
 def test_the_facilitators_clock_counts_down_on_every_phone_alike(tmp_path: Path) -> None:
     with serving(tmp_path / "tables.sqlite3") as client:
         made = client.post("/api/console", json={"setup": {"edition": "sport", "names": SPORT, "seed": 8,
@@ -127,25 +166,7 @@ def test_the_facilitators_clock_counts_down_on_every_phone_alike(tmp_path: Path)
         replies = [phone(client, p) for p in passes]
         assert all(reply.json()["timer_ends"] is None for reply in replies)
         assert len({len(r.content) for r in replies}) == 1
-        # phones at a mixed table answer by themselves: run the hand-played seats to the day's first speech
-        state = made["state"]
-        rng = random.Random(8)
-        for _ in range(400):
-            asks = state["step"].get("asks") or []
-            if asks and asks[0]["kind"] == "speech":
-                break
-            if state["step"]["kind"] == "phones":
-                for pass_ in passes:
-                    for prompt in phone(client, pass_).json()["prompts"]:
-                        values = [o["value"] for o in prompt["options"]]
-                        choice = (values[:max(1, prompt.get("min") or 0)] if prompt["kind"] == "choose_many"
-                                  else values[0] if values and prompt["kind"] == "choose" else None)
-                        client.post("/api/console/phone/answer", json={"token": pass_, "prompt": prompt["id"],
-                                                                       "choice": choice})
-                state = client.post("/api/console/state", json={"token": token}).json()["state"]
-                continue
-            state = client.post("/api/console/enter", json={"token": token, "revision": state["revision"],
-                                                            "entry": pick(state, rng)}).json()["state"]
+        state = to_first_speech(client, token, made["state"], passes, random.Random(8))
         assert all(m["timer_ends"] is None for m in (phone(client, p).json() for p in passes)), \
             "a clock ends with its step"
         stale = client.post("/api/console/timer", json={"token": token, "revision": 0, "seconds": 60})
