@@ -35,7 +35,6 @@ from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import BaseRoute, Route
 
 from mafioso.console import BadCast, Console, ConsoleError, PeekFirst, Setup
-from mafioso.console.setup import check_setup
 from mafioso.engine import ELIMINATED, ROLE_REVEALED, Prompt
 from mafioso.i18n import N_, _, role_name, step_name
 from mafioso.server.errors import BadToken, NotNow
@@ -187,7 +186,6 @@ class Consoles:
     def lobby(self, setup: Setup, token: str | None) -> tuple[str, list[str]]:
         """Store a set-up whose phone seats may join before *Start*, or change it (``token``).
         Returns its token and the names of joined phones whose seat the change took away."""
-        check_setup(setup)
         Console(setup)  # the same checks as Start: a set-up that could not start is refused now
         with self.lock:
             old = self.draft(token) if token is not None else None
