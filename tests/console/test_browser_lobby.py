@@ -13,7 +13,7 @@ import pytest
 
 from tests.console.play import names
 from tests.console.test_browser import PHONE, TABLET, answer_on_phone, api_state, browser, post_json, server, shoot, tap
-from tests.server.browser import Server
+from tests.server.browser import Server, axe_violations
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [pytest.mark.browser]
@@ -71,6 +71,7 @@ def test_phones_join_before_start_and_count_down_the_speech(browser: Any, server
     boris.wait_for_selector("#hello:has-text('prowadzący')")
     assert boris.locator("#leave").is_hidden() and boris.locator("#game").is_hidden()
     shoot(boris, "lobby-phone-waiting")
+    assert not axe_violations(boris), "the phone's waiting screen"
     page.click("#phones-dialog .done")
     page.wait_for_selector("#phones-dialog button[data-seat='2'][data-joined=true]")
     assert page.locator("#phones-dialog button[data-joined=false]").count() == 2
@@ -78,6 +79,7 @@ def test_phones_join_before_start_and_count_down_the_speech(browser: Any, server
     emil.wait_for_selector("#lobby:not([hidden]) #hello:has-text('Emil')")
     page.wait_for_selector("#phones-dialog button[data-seat='5'][data-joined=true]")  # marked while the names show
     shoot(page, "lobby-tablet-joined")
+    assert not axe_violations(page), "the phones dialog, its joined marks"
     page.click("#phones-dialog .close")
 
     server.kill()  # a restart while the players wait: their seats and the form survive it
