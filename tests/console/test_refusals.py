@@ -68,3 +68,22 @@ def test_a_choice_the_engine_refuses_is_said_in_the_facilitators_language(client
         assert not ENGLISH.search(said), f"English left in {lang}: {said!r}"
     after = client.post("/api/console/state", json={"token": made["token"]}).json()["state"]
     assert after["revision"] == state["revision"], "a refused choice changes nothing"
+
+
+@pytest.mark.parametrize(("lang", "said"), [("ru", {"стол", "код"}), ("pl", {"stół", "kod"}), ("en", {"table", "code"})])
+def test_a_mistyped_token_or_pass_is_refused_in_the_browsers_language(client: Any, lang: str, said: set[str]) -> None:
+    """Where no table is known to speak for (a forged or mistyped token or phone pass), the
+    refusal speaks the browser's language (``Accept-Language``)."""
+    headers = {"Accept-Language": f"{lang},en;q=0.5"}
+    seen = []
+    for path in ("/api/console/state", "/api/console/grimoire", "/api/console/phones", "/api/console/phone/state",
+                 "/api/console/phone/answer"):
+        body: dict[str, Any] = {"token": "x" * 43}
+        if path.endswith("answer"):
+            body.update(prompt="p", choice=None)
+        answer = client.post(path, json=body, headers=headers)
+        assert answer.status_code == 400 and answer.json()["code"] == "bad_token"
+        seen.append(answer.json()["error"])
+    assert all(any(word in text for word in said) for text in seen), seen
+    if lang != "en":
+        assert not any(ENGLISH.search(text) or "table" in text for text in seen), seen

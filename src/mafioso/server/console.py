@@ -55,6 +55,8 @@ CONSOLE_SCHEMA = (
 table starts, under the same token). ``console_phones.seat`` is 0 for a pass whose seat a changed
 set-up took away (its phone is told so). ``console_joined``: the passes a phone has opened."""
 
+NO_CONSOLE = N_("No table has this facilitator's link: it may be mistyped or from another server. Set up a new table.")
+NO_PASS = N_("This phone's code is not valid: ask the facilitator to show your code again.")
 GONE = N_("The facilitator changed the table and your seat is no longer on a phone: ask for a new code.")
 
 
@@ -206,7 +208,7 @@ class Consoles:
             return Setup.from_json(json.loads(rows[0][0]))
         if self.store.rows("SELECT token FROM consoles WHERE token = ?", (token,)):
             raise NotNow(N_("This table has started: its set-up can no longer change."))
-        raise BadToken("no console has that token")
+        raise BadToken(NO_CONSOLE)
 
     def _seat_rows(self, token: str, old: Setup | None, new: Setup) -> tuple[list[tuple[str, tuple[Any, ...]]], list[str]]:
         """The statements that give ``new``'s phone seats their passes: a pass stays with its
@@ -254,7 +256,7 @@ class Consoles:
         if known is None:
             rows = self.store.rows("SELECT console, seat FROM console_phones WHERE token = ?", (pass_,))
             if not rows:
-                raise BadToken("no seat has that pass")
+                raise BadToken(NO_PASS)
             known = self.passes[pass_] = (str(rows[0][0]), int(rows[0][1]))
         token, seat = known
         if seat == 0:
@@ -293,7 +295,7 @@ class Consoles:
             return console
         rows = self.store.rows("SELECT setup FROM consoles WHERE token = ?", (token,))
         if not rows:
-            raise BadToken("no console has that token")
+            raise BadToken(NO_CONSOLE)
         entries = [json.loads(row[0]) for row in
                    self.store.rows("SELECT entry FROM console_entries WHERE token = ? ORDER BY number", (token,))]
         console = Console(Setup.from_json(json.loads(rows[0][0])), entries)
@@ -411,13 +413,16 @@ def _consoles(request: Request) -> Consoles:
     return consoles
 
 
-def _refused(error: Exception, lang: str = "en", edition: object = None, console: Console | None = None) -> JSONResponse:
+def _refused(error: Exception, request: Request, lang: str = "", edition: object = None,
+             console: Console | None = None) -> JSONResponse:
     """A refusal in the facilitator's language: the console's own words, and the engine's reason
     inside them (a cast, an option, a choice) said in that language too, options and roles by
-    their labels in the table's edition (``edition``: its id, or ``console``'s)."""
+    their labels in the table's edition (``edition``: its id, or ``console``'s). Where the table
+    is not known (a mistyped token or pass, a body that could not be read), the request's language."""
     from mafioso.server.errors import say
-    from mafioso.server.routes import _edition, refused
+    from mafioso.server.routes import _edition, refused, request_lang
 
+    lang = lang or request_lang(request)
     if console is not None:
         edition = console.edition
     if isinstance(error, ConsoleError):
@@ -448,14 +453,14 @@ async def console_page(request: Request) -> Response:
 
 async def create(request: Request) -> Response:
     """A new console from the page's set-up form."""
-    lang, edition = "en", ""
+    lang, edition = "", ""
     try:
         body = check_json(NewConsole, await _read(request), "set-up")
         lang, edition = body.setup.lang, body.setup.edition
         consoles = _consoles(request)
         token, console = consoles.create(setup_of(body.setup), body.lobby)
     except Exception as error:
-        return _refused(error, lang, edition)
+        return _refused(error, request, lang, edition)
     waiting = [console.name(seat) for seat, pass_ in consoles.phones(token) if not consoles.has_joined(pass_)]
     return _ok({"token": token, "state": state(console), "lost": consoles.lost.pop(token, []),
                 "waiting": waiting if body.lobby else []})
@@ -472,7 +477,7 @@ def setup_of(form: SetupForm) -> Setup:
 async def lobby(request: Request) -> Response:
     """The set-up's phone seats made joinable before *Start* (or the lobby's set-up changed):
     their codes, whether each phone has joined, and the joined phones that lost their seat."""
-    lang, edition = "en", ""
+    lang, edition = "", ""
     try:
         body = check_json(LobbyBody, await _read(request), "set-up")
         lang, edition = body.setup.lang, body.setup.edition
@@ -480,20 +485,20 @@ async def lobby(request: Request) -> Response:
         token, lost = consoles.lobby(setup_of(body.setup), body.token)
         out = phone_codes(request, consoles, token)
     except Exception as error:
-        return _refused(error, lang, edition)
+        return _refused(error, request, lang, edition)
     return _ok({"token": token, "phones": out, "lost": lost})
 
 
 async def timer(request: Request) -> Response:
     """The facilitator started (or stopped) the clock of the step on screen: the phones count it down."""
     consoles = _consoles(request)
-    lang = "en"
+    lang = ""
     try:
         body = check_json(TimerBody, await _read(request), "timer")
         lang = consoles.get(body.token).lang
         consoles.timer(body.token, body.revision, body.seconds)
     except Exception as error:
-        return _refused(error, lang)
+        return _refused(error, request, lang)
     return _ok({"timer": body.seconds})
 
 
@@ -531,34 +536,34 @@ async def show(request: Request) -> Response:
             return _ok({"lobby": {"setup": setup.to_json(), "phones": phone_codes(request, consoles, body.token)}})
         console = consoles.get(body.token)
     except Exception as error:
-        return _refused(error)
+        return _refused(error, request)
     return _ok({"state": state(console)})
 
 
 async def enter(request: Request) -> Response:
     """One entry: stored before it is acknowledged."""
     consoles = _consoles(request)
-    lang, table = "en", None
+    lang, table = "", None
     try:
         body = check_json(EnterBody, await _read(request), "entry")
         table = consoles.get(body.token)
         lang = table.lang
         console = consoles.enter(body.token, body.revision, dict(body.entry))
     except Exception as error:
-        return _refused(error, lang, console=table)
+        return _refused(error, request, lang, console=table)
     return _ok({"state": state(console)})
 
 
 async def undo(request: Request) -> Response:
     """Undo one entry (any earlier one, too), made against the revision the screen showed."""
     consoles = _consoles(request)
-    lang = "en"
+    lang = ""
     try:
         body = check_json(UndoBody, await _read(request), "undo")
         lang = consoles.get(body.token).lang
         console, changes, dropped = consoles.undo(body.token, body.revision, body.index)
     except Exception as error:
-        return _refused(error, lang)
+        return _refused(error, request, lang)
     return _ok({"state": state(console), "changes": changes, "dropped": dropped})
 
 
@@ -568,7 +573,7 @@ async def grimoire(request: Request) -> Response:
         body = check_json(TokenOnly, await _read(request), "request")
         console = _consoles(request).get(body.token)
     except Exception as error:
-        return _refused(error)
+        return _refused(error, request)
     return _ok({"grimoire": console.grimoire()})
 
 
@@ -580,7 +585,7 @@ async def game_log(request: Request) -> Response:
         if not console.game.is_over():
             raise NotNow(_("The log is ready when the game is over.", console.lang))
     except Exception as error:
-        return _refused(error)
+        return _refused(error, request)
     return JSONResponse(console.log(), headers={"Cache-Control": "no-store",
                                                 "Content-Disposition": 'attachment; filename="mafioso-console.json"'})
 
@@ -594,7 +599,7 @@ async def protocol(request: Request) -> Response:
             raise NotNow(_("A protocol is written for a finished sport game.", console.lang))
         sheet = sport_protocol(console)
     except Exception as error:
-        return _refused(error)
+        return _refused(error, request)
     return _ok({"protocol": sheet})
 
 
@@ -628,7 +633,7 @@ async def record(request: Request) -> Response:
     from mafioso.server.tournament import record_protocol
 
     consoles = _consoles(request)
-    lang = "en"
+    lang = ""
     try:
         body = check_json(RecordBody, await _read(request), "request")
         console = consoles.get(body.token)
@@ -637,7 +642,7 @@ async def record(request: Request) -> Response:
             raise NotNow(_("A protocol is written for a finished sport game.", lang))
         proto = finished_protocol(console, body.judge)
     except Exception as error:
-        return _refused(error, lang)
+        return _refused(error, request, lang)
     return record_protocol(request, body.name, body.round, body.table, body.judge_pass, proto, body.correct,
                            body.reason, lang)
 
@@ -661,7 +666,7 @@ async def phones(request: Request) -> Response:
         consoles = _consoles(request)
         out = phone_codes(request, consoles, body.token)
     except Exception as error:
-        return _refused(error)
+        return _refused(error, request)
     return _ok({"phones": out})
 
 
@@ -775,7 +780,7 @@ async def phone_wire(request: Request) -> Response:
             return Response(status_code=304, headers={"Cache-Control": "no-store", "ETag": tag})
         text = consoles.padded(token, seat)
     except Exception as error:
-        return _refused(error)
+        return _refused(error, request)
     # "identity": never compressed on the way (the padding would be, and the size tell again)
     return Response(text, media_type="application/json",
                     headers={"Cache-Control": "no-store", "Content-Encoding": "identity", "ETag": tag})
@@ -795,21 +800,21 @@ async def phone_view(request: Request) -> Response:
         token, seat = consoles.phone(body.token)
         view = consoles.get(token).phone_view(seat)
     except Exception as error:
-        return _refused(error)
+        return _refused(error, request)
     return _ok({"view": view})
 
 
 async def phone_answer(request: Request) -> Response:
     """A phone seat answers one of its own questions."""
     consoles = _consoles(request)
-    lang = "en"
+    lang = ""
     try:
         body = check_json(PhoneAnswer, await _read(request), "answer")
         token = consoles.phone(body.token)[0]
         lang = consoles.get(token).lang
         consoles.phone_answer(body.token, body.prompt, body.choice)
     except Exception as error:
-        return _refused(error, lang)
+        return _refused(error, request, lang)
     return _ok({"recorded": True})  # the same for every seat: the page asks for its new message
 
 
