@@ -20,8 +20,8 @@ SPORT = list(names("sport"))
 
 
 @contextmanager
-def serving(db: Path) -> Iterator[TestClient]:
-    """A server on the SQLite file ``db`` (a new one each time: a restart)."""
+def serving(db: Path | str) -> Iterator[TestClient]:
+    """A server on the database ``db`` (a SQLite file or a PostgreSQL URL; a new one each time: a restart)."""
     store = open_store(str(db))
     try:
         with TestClient(create_app(store)) as client:
@@ -40,8 +40,9 @@ def phone(client: TestClient, pass_: str, tag: str = "") -> Any:
     return client.post("/api/console/phone/state", json={"token": pass_}, headers=headers)
 
 
-def test_phones_join_before_start_survive_a_restart_and_keep_their_seats(tmp_path: Path) -> None:
-    db = tmp_path / "tables.sqlite3"
+def test_phones_join_before_start_survive_a_restart_and_keep_their_seats(db_url: str) -> None:
+    """On SQLite and on PostgreSQL: the lobby, the joined phones and the passes are in the database."""
+    db = db_url
     setup = {"edition": "sport", "names": SPORT, "seed": 5, "phones": [2, 5, 9], "lang": "ru"}
     with serving(db) as client:
         made = client.post("/api/console/lobby", json={"setup": setup}).json()
