@@ -141,3 +141,28 @@ def test_phones_join_before_start_and_count_down_the_speech(browser: Any, server
     for phone in phones:
         phone.wait_for_function("document.getElementById('clock').textContent === ''", timeout=5000)
     assert not errors, errors
+
+
+def test_a_lobby_the_server_lost_is_set_up_afresh(browser: Any, server: Server) -> None:
+    """The server's database was replaced while the facilitator set up: Start sends the set-up
+    afresh (a new table), never a dead end on a refused link."""
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(f"{server.url}/console")
+    page.wait_for_selector("#setup:not([hidden]) #edition option", state="attached")
+    page.select_option("#edition", "sport")
+    page.fill("#names", "\n".join(names("sport")))
+    page.fill("#phones", "3")
+    page.dispatch_event("#phones", "input")
+    page.click("#setup-phones")
+    page.wait_for_selector("#phones-dialog[open] button[data-seat='3']")
+    lobby = page.evaluate("localStorage.getItem('mafioso.console')")
+    page.click("#phones-dialog .close")
+    server.kill()
+    for path in server.db.parent.glob(server.db.name + "*"):
+        path.unlink()
+    server.start()
+    page.click("#start")
+    page.wait_for_selector("#play:not([hidden])")
+    token = page.evaluate("localStorage.getItem('mafioso.console')")
+    assert token and token != lobby and page.locator("#error").is_hidden()
+    assert api_state(server, token)["phones"] == [3]

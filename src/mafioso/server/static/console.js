@@ -353,7 +353,7 @@ function readSetup() {
 async function start() {
   const setup = readSetup();
   try {
-    const data = await post("/api/console", token ? {setup, lobby: token} : {setup});
+    const data = await fromLobby("/api/console", lobby => lobby ? {setup, lobby} : {setup});
     token = data.token;
     localStorage.setItem(KEY, data.token);
     complain();
@@ -364,6 +364,22 @@ async function start() {
     if (lines.length) tell(lines);
   } catch (error) {
     complain(String(/** @type {Error} */ (error).message));
+  }
+}
+
+/**
+ * A request about this page's lobby; a lobby the server no longer has (its database was
+ * replaced) is forgotten and the set-up sent afresh, once.
+ * @param {string} path @param {(token: string|null) => Record<string, any>} body
+ */
+async function fromLobby(path, body) {
+  try {
+    return await post(path, body(token));
+  } catch (error) {
+    if (!token || /** @type {any} */ (error).data?.code !== "bad_token") throw error;
+    token = null;
+    localStorage.removeItem(KEY);
+    return post(path, body(null));
   }
 }
 
@@ -381,7 +397,7 @@ function tell(lines) {
  * players join while the others sit down; their phones wait for Start. */
 async function setupPhones() {
   try {
-    const data = await post("/api/console/lobby", token ? {setup: readSetup(), token} : {setup: readSetup()});
+    const data = await fromLobby("/api/console/lobby", lobby => lobby ? {setup: readSetup(), token: lobby} : {setup: readSetup()});
     token = data.token;
     localStorage.setItem(KEY, data.token);
     complain();
