@@ -181,3 +181,27 @@ def test_the_facilitators_clock_counts_down_on_every_phone_alike(tmp_path: Path)
         assert all(phone(client, p).json()["timer_ends"] is None for p in passes), "stopped"
         bad = client.post("/api/console/timer", json={"token": token, "revision": state["revision"], "seconds": -4})
         assert bad.status_code == 400
+
+
+def test_the_facilitators_poll_is_a_304_until_a_phone_answers(tmp_path: Path) -> None:
+    """At a mixed table the console's page asks for its state every 1.5 s: a 304 while nothing
+    changed; a phone's answer, or another table's change, is never hidden behind an old tag."""
+    with serving(tmp_path / "tables.sqlite3") as client:
+        made = client.post("/api/console", json={"setup": {"edition": "sport", "names": SPORT, "seed": 3,
+                                                            "phones": list(range(1, 11))}}).json()
+        other = client.post("/api/console", json={"setup": {"edition": "sport", "names": SPORT, "seed": 3}}).json()
+        token = made["token"]
+        first = client.post("/api/console/state", json={"token": token})
+        tag = first.headers["etag"]
+        assert client.post("/api/console/state", json={"token": token}, headers={"If-None-Match": tag}).status_code == 304
+        assert client.post("/api/console/state", json={"token": other["token"]},
+                           headers={"If-None-Match": tag}).status_code == 200, "a tag is one table's own"
+        pass_ = next(iter(passes_of(client.post("/api/console/phones", json={"token": token}).json()["phones"]).values()))
+        prompt = phone(client, pass_).json()["prompts"][0]
+        values = [o["value"] for o in prompt["options"]]
+        choice = (values[:max(1, prompt.get("min") or 0)] if prompt["kind"] == "choose_many"
+                  else values[0] if values else None)
+        assert client.post("/api/console/phone/answer", json={"token": pass_, "prompt": prompt["id"],
+                                                              "choice": choice}).status_code == 200
+        after = client.post("/api/console/state", json={"token": token}, headers={"If-None-Match": tag})
+        assert after.status_code == 200 and after.json()["state"]["revision"] == first.json()["state"]["revision"] + 1

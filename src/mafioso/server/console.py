@@ -147,6 +147,8 @@ class Consoles:
         self.versions: dict[str, int] = {}
         """A count of the changes to each console's phone messages since this process started:
         with :attr:`boot`, the ``ETag`` a phone's poll is answered 304 for while nothing changed."""
+        self.names: dict[str, str] = {}
+        """Each table's random name in its tags (see :meth:`etag`)."""
         self.timers: dict[str, tuple[int, float]] = {}
         """The facilitator's running clock per console: (the revision it runs on, its end as a Unix time)."""
         self.joined: set[str] = set()
@@ -161,8 +163,11 @@ class Consoles:
         self.versions[token] = self.versions.get(token, 0) + 1
 
     def etag(self, token: str) -> str:
-        """The version of every phone message of a console (one for all its seats: a 304 tells no seat apart)."""
-        return f'"{self.boot}.{self.versions.get(token, 0)}"'
+        """The version of every phone message of a console (one for all its seats: a 304 tells no
+        seat apart), and of the facilitator's state; a tag of its own for each table (a random
+        name, never drawn from its token), so no other table's tag can match it."""
+        name = self.names.setdefault(token, new_token()[:8])
+        return f'"{self.boot}.{name}.{self.versions.get(token, 0)}"'
 
     def create(self, setup: Setup, lobby: str | None = None) -> tuple[str, Console]:
         """A new console, stored before its token is given out; from a lobby, that lobby's token
@@ -534,10 +539,13 @@ async def show(request: Request) -> Response:
         setup, started = consoles.setup_of(body.token)
         if not started:  # a lobby: the set-up form comes back as it was sent
             return _ok({"lobby": {"setup": setup.to_json(), "phones": phone_codes(request, consoles, body.token)}})
+        tag = consoles.etag(body.token)  # read before the state is: never newer than it
+        if request.headers.get("if-none-match") == tag:  # the page's poll at a mixed table: nothing changed
+            return Response(status_code=304, headers={"Cache-Control": "no-store", "ETag": tag})
         console = consoles.get(body.token)
     except Exception as error:
         return _refused(error, request)
-    return _ok({"state": state(console)})
+    return JSONResponse({"state": state(console)}, headers={"Cache-Control": "no-store", "ETag": tag})
 
 
 async def enter(request: Request) -> Response:

@@ -122,6 +122,21 @@ function peekControls(peek, entry, message) {
   $("controls").replaceChildren(el("p", {class: "peek-ask", role: "status", text: message}), el("div", {class: "grid peek"}, ...buttons), back);
 }
 
+let seenTag = "";
+
+/** The state asked for again at a mixed table, with the tag of the last one: a 304 while nothing changed. */
+async function lookAgain() {
+  if (!token) return;
+  try {
+    const r = await fetch("/api/console/state", {method: "POST", cache: "no-store",
+      headers: {"Content-Type": "application/json", ...(seenTag ? {"If-None-Match": seenTag} : {})}, body: JSON.stringify({token})});
+    if (r.status === 304) { if (state) render(state); return; }  // unchanged: the poll goes on
+    if (!r.ok) return refresh();
+    seenTag = r.headers.get("ETag") || "";
+    render((await r.json()).state);
+  } catch { if (state) render(state); }  // offline for a moment: look again later
+}
+
 async function refresh() {
   if (!token) return;
   try {
@@ -451,7 +466,7 @@ function render(next) {
   }
   // a phone may answer while the console waits for a hand-played seat too: look again at a mixed table
   if (next.phones.length && !polling) {
-    polling = window.setTimeout(() => { polling = 0; refresh(); }, 1500);
+    polling = window.setTimeout(() => { polling = 0; lookAgain(); }, 1500);
   }
 }
 
