@@ -4,6 +4,7 @@ call, and every line told once, in the order it is said."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -52,6 +53,7 @@ def _night_two_leader_call() -> tuple[Console, Step]:
             continue
         ask = step.asks[0]
         values = [o.value for o in ask.options]
+        choice: Any
         if "mafia" in ask.prompt:
             choice = 2
         elif "nurse" in ask.prompt:
