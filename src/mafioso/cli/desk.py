@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from mafioso.cli.errors import CommandError, FriendlyGroup, emit_json, friendly
-from mafioso.desk import formats, scoring, sheet
+from mafioso.desk import formats, organiser, scoring, sheet
 from mafioso.desk.errors import FormatError
 from mafioso.desk.fields import MAX_BYTES
 from mafioso.desk.record import Protocol
@@ -285,6 +285,26 @@ def new_pass(name: Name, db: Db = None) -> None:
         given = tour.new_pass()
         store.save_settings(tour)
     console.print(f"{name}: the judges' pass is now {given} (the old one no longer works).", highlight=False)
+
+
+@tournament_app.command("organiser-pass")
+@friendly
+def organiser_pass(
+    from_file: Annotated[Path | None, typer.Option("--from-file", metavar="FILE",
+                                                   help="Use the pass on this file's first line (a deployment's secret).")] = None,
+    db: Db = None,
+) -> None:
+    """A new organiser's pass: the tournament page asks for it to create tournaments, change their
+    scoring system or issue a new judges' pass (the old one stops working; only a digest is kept)."""
+    given = organiser.read_file(from_file) if from_file is not None else organiser.generate()
+    with desk(db) as store:
+        store.set_organiser(organiser.digest(given))
+    if from_file is not None:
+        console.print(f"The organiser's pass is now the one in {from_file} (the old one no longer works).",
+                      highlight=False)
+    else:
+        console.print(f"The organiser's pass is now {given} (shown only now; the old one no longer works).",
+                      highlight=False)
 
 
 @tournament_app.command("list")

@@ -1,9 +1,11 @@
 """The desk's tables, in the same database as the server's: SQLite by default, PostgreSQL by URL.
 
-Three tables, created if missing: ``desk_tournaments`` (settings as JSON, the scoring system's
-YAML inside), ``desk_seating`` (the players of each round's tables, seat order) and
+Four tables, created if missing: ``desk_tournaments`` (settings as JSON, the scoring system's
+YAML inside), ``desk_seating`` (the players of each round's tables, seat order),
 ``desk_games`` (every version of every game's protocol: a correction or a cancellation adds a
-version, nothing is overwritten, so the history of a table stays auditable). Each operation is
+version, nothing is overwritten, so the history of a table stays auditable) and
+``desk_settings`` (the database's own settings: the organiser's pass digest,
+:mod:`mafioso.desk.organiser`). Each operation is
 one transaction: an import that fails stores nothing.
 """
 
@@ -32,6 +34,7 @@ SCHEMA = (
         tournament TEXT NOT NULL, round INTEGER NOT NULL, table_no INTEGER NOT NULL, version INTEGER NOT NULL,
         protocol TEXT NOT NULL, cancelled INTEGER NOT NULL, reason TEXT NOT NULL, at DOUBLE PRECISION NOT NULL,
         PRIMARY KEY (tournament, round, table_no, version))""",
+    """CREATE TABLE IF NOT EXISTS desk_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)""",
 )
 
 
@@ -96,6 +99,26 @@ class DeskStore:
         return {(int(r), int(t)): json.loads(p) for r, t, p in
                 self._rows("SELECT round, table_no, players FROM desk_seating WHERE tournament = ? ORDER BY round, table_no",
                            (name,))}
+
+    # -- the organiser's pass -----------------------------------------------------------------
+    ORGANISER = "organiser_pass"
+
+    def organiser_digest(self) -> str | None:
+        """The stored digest of the organiser's pass, ``None`` while the database has none."""
+        rows = self._rows("SELECT value FROM desk_settings WHERE key = ?", (self.ORGANISER,))
+        return str(rows[0][0]) if rows else None
+
+    def set_organiser(self, digest: str) -> None:
+        """Store a new organiser's pass digest: the old pass stops working at once."""
+        self._run([("DELETE FROM desk_settings WHERE key = ?", (self.ORGANISER,)),
+                   ("INSERT INTO desk_settings (key, value) VALUES (?, ?)", (self.ORGANISER, digest))])
+
+    def claim_organiser(self, digest: str) -> bool:
+        """Store ``digest`` as the organiser's pass only if the database has none yet: ``True`` when
+        this call stored it (several server processes starting at once: exactly one wins)."""
+        self._run([("INSERT INTO desk_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+                    (self.ORGANISER, digest))])
+        return self.organiser_digest() == digest
 
     # -- games -------------------------------------------------------------------------------
     def versions(self, name: str, round_: int, table: int) -> int:
