@@ -19,7 +19,10 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from mafioso.desk import fields as f
-from mafioso.desk.errors import FormatError
+from mafioso.desk.errors import FormatError, StepWord
+from mafioso.engine import Phase
+from mafioso.engine.errors import PhaseName, Words
+from mafioso.i18n import N_
 
 FORMAT = "mafioso-protocol/1"
 ROLES = ("citizen", "sheriff", "mafia", "don")
@@ -73,15 +76,20 @@ class Moment(NamedTuple):
 
     def words(self) -> str:
         """The moment as a judge says it: ``day 2, during seat 5's speech``."""
-        base = f"{self.phase} {self.number}"
-        what = {
-            "speech": f"during seat {self.seat}'s speech",
-            "defence": f"during seat {self.seat}'s defence",
-            "vote": f"during the vote on seat {self.seat}" + (f" (re-vote {self.round})" if self.round else ""),
-            "lift": "during the vote on removing all the tied players",
-            "last_words": f"during seat {self.seat}'s last words",
-        }.get(self.act, f"at the {self.step} step")
-        return f"{base}, {what}"
+        return str(self.said())
+
+    def said(self) -> Words:
+        """The moment as words a page says in its reader's language (:meth:`words` in English)."""
+        phase = PhaseName(Phase(self.phase, self.number))
+        template = {
+            "speech": N_("{phase}, during seat {seat}'s speech"),
+            "defence": N_("{phase}, during seat {seat}'s defence"),
+            "vote": N_("{phase}, during the vote on seat {seat} (re-vote {round})") if self.round
+            else N_("{phase}, during the vote on seat {seat}"),
+            "lift": N_("{phase}, during the vote on removing all the tied players"),
+            "last_words": N_("{phase}, during seat {seat}'s last words"),
+        }.get(self.act, N_("{phase}, at the {step} step"))
+        return Words(template, phase=phase, seat=self.seat, round=self.round, step=StepWord(self.step))
 
 
 class Penalty(NamedTuple):

@@ -28,6 +28,8 @@ import yaml
 from mafioso.desk import fields as f
 from mafioso.desk.errors import FormatError, ScoringError
 from mafioso.desk.record import Protocol
+from mafioso.engine.errors import Words
+from mafioso.i18n import N_
 
 GROUPS = ("main", "legacy", "extra", "penalty")
 ROLE_NAMES = ("citizen", "sheriff", "mafia", "don", "red", "black")
@@ -168,30 +170,37 @@ class System:
         return out
 
 
-def load(text: str, where: str = "scoring system") -> System:
+UNKNOWN_KEY = N_("unknown key {key}")
+
+
+def load(text: str, where: str | Words = "scoring system") -> System:
     """A system from its YAML text; a :class:`ScoringError` names the field at fault."""
     try:
         raw = yaml.safe_load(text)
     except yaml.YAMLError as error:
-        raise ScoringError(f"{where} is not valid YAML: {getattr(error, 'problem', None) or error}") from None
+        mark = getattr(error, "problem_mark", None)
+        if mark is None:
+            raise ScoringError(N_("{where} is not valid YAML"), where=where) from None
+        raise ScoringError(N_("{where} is not valid YAML at line {line}, column {column}"), where=where,
+                           line=mark.line + 1, column=mark.column + 1) from None
     except RecursionError:
-        raise ScoringError(f"{where} nests too deeply") from None
+        raise ScoringError(N_("{where} nests too deeply"), where=where) from None
     try:
         return _system(raw, text)
     except FormatError as error:
-        raise ScoringError(error.reason, error.field) from None
+        raise ScoringError(error.template, error.field, **error.slots) from None
 
 
 def _system(raw: Any, text: str) -> System:
     data = f.obj(raw, "system")
     unknown = set(data) - {"format", "id", "name", "version", "rules", "tie_breaks", "round_multipliers", "compensation"}
     if unknown:
-        raise ScoringError(f"unknown key {sorted(map(str, unknown))[0]!r}", "system")
+        raise ScoringError(UNKNOWN_KEY, "system", key=repr(sorted(map(str, unknown))[0]))
     if data.get("format") != 1:
-        raise ScoringError(f"must be 1, not {f.kind(data.get('format'))}", "format")
+        raise ScoringError(N_("must be 1, not {kind}"), "format", kind=f.kind(data.get("format")))
     ident = f.text(data.get("id"), "id", 40)
     if not ident or not all(c.isalnum() or c in "-_" for c in ident):
-        raise ScoringError("must be a short id of letters, digits, - and _", "id")
+        raise ScoringError(N_("must be a short id of letters, digits, - and _"), "id")
     rules = tuple(_rule(item, f"rules[{i}]") for i, item in enumerate(f.lst(data.get("rules"), "rules", MAX_RULES)))
     ties = tuple(_tie_key(item, f"tie_breaks[{i}]") for i, item in enumerate(f.lst(data.get("tie_breaks", ["points"]),
                                                                                      "tie_breaks", 12)))
@@ -206,11 +215,11 @@ def _compensation(raw: Any) -> Compensation:
     item = f.obj(raw, "compensation")
     unknown = set(item) - {"factor", "offset", "min", "max", "group", "min_games"}
     if unknown:
-        raise ScoringError(f"unknown key {sorted(map(str, unknown))[0]!r}", "compensation")
+        raise ScoringError(UNKNOWN_KEY, "compensation", key=repr(sorted(map(str, unknown))[0]))
     low = f.number(item.get("min", 0), "compensation.min", -10, 10)
     high = f.number(item.get("max"), "compensation.max", -10, 10)
     if high < low:
-        raise ScoringError(f"must not be below compensation.min ({low:g})", "compensation.max")
+        raise ScoringError(N_("must not be below compensation.min ({low})"), "compensation.max", low=f"{low:g}")
     return Compensation(f.number(item.get("factor"), "compensation.factor", -100, 100),
                         f.number(item.get("offset", 0), "compensation.offset", -100, 100), low, high,
                         f.choice(item.get("group", "legacy"), "compensation.group", {g: g for g in GROUPS}),
@@ -221,7 +230,7 @@ def _rule(raw: Any, where: str) -> Rule:
     item = f.obj(raw, where)
     unknown = set(item) - {"when", "points", "group", "roles"}
     if unknown:
-        raise ScoringError(f"unknown key {sorted(map(str, unknown))[0]!r}", where)
+        raise ScoringError(UNKNOWN_KEY, where, key=repr(sorted(map(str, unknown))[0]))
     when = f.choice(item.get("when"), f"{where}.when", {k: k for k in FACTS})
     points = None if item.get("points") == "extra" and when == "extra" else f.number(item.get("points"), f"{where}.points", -100, 100)
     group = f.choice(item.get("group", "main"), f"{where}.group", {g: g for g in GROUPS})
@@ -235,8 +244,8 @@ def _tie_key(raw: Any, where: str) -> str:
     parts = key.lstrip("-").split("+")
     bad = [p for p in parts if p not in TIE_KEYS]
     if bad:
-        raise ScoringError(f"{bad[0]!r} is not a tie-break; tie-breaks: {', '.join(TIE_KEYS)} (a sum with +, "
-                           "a leading - for fewer first)", where)
+        raise ScoringError(N_("{key} is not a tie-break; tie-breaks: {keys} (a sum with +, a leading - for fewer "
+                              "first)"), where, key=repr(bad[0]), keys=", ".join(TIE_KEYS))
     return key
 
 

@@ -48,6 +48,7 @@ from mafioso.desk.tournament import (
     standings,
     team_standings,
 )
+from mafioso.engine.errors import Words
 from mafioso.i18n import N_, _
 from mafioso.server.errors import BadMessage
 from mafioso.server.limits import RateLimit, client_address, network_key
@@ -178,15 +179,16 @@ def _cached_now(request: Request, key: tuple[Any, ...], compute: Callable[[DeskS
     return value
 
 
-def _refused(error: Exception, status: int = 400) -> JSONResponse:
-    """A refused request as ``{"error": message}``: the desk's and the schema's reasons as they
-    are, anything else (a bug, a database failure) logged and answered without its details."""
+def _refused(error: Exception, status: int = 400, lang: str = "en") -> JSONResponse:
+    """A refused request as ``{"error": message}``: the desk's and the schema's reasons in
+    ``lang`` (a file's field named by its own key path), anything else (a bug, a database
+    failure) logged and answered without its details."""
     if not isinstance(error, DeskError | BadMessage):
         log.error("tournament page: %s", error, exc_info=error)
         return JSONResponse({"error": "the server could not do that; the error is in its log", "code": "internal"},
                             status_code=500, headers=NO_STORE)
-    message = str(error)
-    if isinstance(error, DeskError) and "no tournament named" in message:
+    message = error.said_with_field(lang) if isinstance(error, DeskError) else error.said(lang)
+    if isinstance(error, DeskError) and "no tournament named" in str(error):
         status = 404
     return JSONResponse({"error": message, "code": "no_tournament" if status == 404 else "bad_request"},
                         status_code=status, headers=NO_STORE)
@@ -327,16 +329,17 @@ async def record_game(request: Request) -> Response:
         form = check_json(RecordGame, body, "upload")
         await check_pass(request, lambda: _read(request, lambda desk: desk.tournament(form.name).pass_ok(
             form.judge_pass)), WRONG_PASS)  # before the file is even read
-        proto, problems = formats.load_any(form.protocol, None, "the protocol")
+        proto, problems = formats.load_any(form.protocol, None, THE_PROTOCOL)
     except PassRefused as error:
         return error.answer(lang)
     except Exception as error:
-        return _refused(error)
+        return _refused(error, lang=lang)
     return record_protocol(request, form.name, form.round, form.table, form.judge_pass, proto, form.correct,
-                           form.reason, lang=lang, problems=[str(problem) for problem in problems])
+                           form.reason, lang=lang, problems=[problem.say(lang) for problem in problems])
 
 
 WRONG_PASS = N_("that is not this tournament's judges' pass")
+THE_PROTOCOL = Words(N_("the protocol"))
 WRONG_ORGANISER = N_("that is not this server's organiser's pass")
 NO_ORGANISER = N_("this server has no organiser's pass yet: run mafioso tournament organiser-pass where it runs")
 TOO_MANY = N_("too many wrong passes from your network; wait a minute and try again")
@@ -423,8 +426,8 @@ def record_protocol(request: Request, name: str, round_: int, table: int, judge_
     through here. The answer says what was stored, or why nothing was, in ``lang``."""
     try:
         if problems is None:  # a protocol made here (the console's): replayed as an upload is
-            problems = [str(problem) for problem in formats.load_any(json.dumps(proto.to_json()), None,
-                                                                      "the protocol")[1]]
+            problems = [problem.say(lang) for problem in formats.load_any(json.dumps(proto.to_json()), None,
+                                                                           THE_PROTOCOL)[1]]
         if problems:
             raise Unclean(problems)
 
@@ -464,7 +467,7 @@ async def cancel_game(request: Request) -> Response:
     except PassRefused as error:
         return error.answer(lang)
     except Exception as error:
-        return _refused(error)
+        return _refused(error, lang=lang)
     return JSONResponse({"round": form.round, "table": form.table, "version": version, "cancelled": True},
                         headers=NO_STORE)
 
@@ -522,8 +525,8 @@ def _said(error: Exception, lang: str) -> str:
     """A refusal of the page's form in the reader's language: the setting in words, then why."""
     if isinstance(error, BadMessage):
         return error.said(lang)
-    if isinstance(error, ScoringError):  # the system file's own field paths, as the command line says them
-        return _("The scoring system is not valid: {reason}", lang).format(reason=str(error))
+    if isinstance(error, ScoringError):  # the system file's own field paths (its keys), the reason in words
+        return _("The scoring system is not valid: {reason}", lang).format(reason=error.said_with_field(lang))
     if isinstance(error, DeskError):
         reason = error.say(lang)
         field = FIELD_WORDS.get((error.field or "").split(".")[0].split("[")[0])
@@ -537,7 +540,7 @@ def chosen_system(choice: str, text: str) -> scoring.System:
     if choice == "custom":
         if not text.strip():
             raise TournamentError(N_("paste the scoring system's YAML, or pick a preset"), "system")
-        return scoring.load(text, "the scoring system")
+        return scoring.load(text, Words(N_("the scoring system")))
     if choice in scoring.PRESETS:
         return scoring.preset(choice)
     raise TournamentError(N_("must be one of {known}, not {given!r}"), "system",
