@@ -142,7 +142,7 @@ def test_an_unfinished_or_other_edition_game_is_not_recorded(client: TestClient)
                                               "not 'never'", "'never'"),
     ({"teams": {"Sharks": ["Anna", "Zed"]}}, "Teams: 'Zed' of team 'Sharks' is not a player of the tournament",
      "'Sharks'"),
-    ({"scoring": "/etc/passwd"}, "Scoring system: must be one of fiim, mwc, custom, not '/etc/passwd'", "custom"),
+    ({"scoring": "/etc/passwd"}, "Scoring system: must be one of fiim, mwc, fiim-average, custom, not '/etc/passwd'", "custom"),
     ({"scoring": "custom", "system": "format: 2"}, "The scoring system is not valid: format: must be 1, not the number 2",
      "format: musi wynosić 1, a nie liczba 2"),
     ({"stages": {"7": "final"}}, "Stages: a stage is a round from 1 to 2 and a name, not '7=final'", "'7=final'"),

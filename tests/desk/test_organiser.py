@@ -191,7 +191,7 @@ def test_the_organiser_changes_the_scoring_system_and_every_score_follows(client
 
 @pytest.mark.parametrize(("change", "status", "english"), [
     ({"scoring": "custom", "system": ""}, 400, "Scoring system: paste the scoring system's YAML, or pick a preset"),
-    ({"scoring": "/etc/passwd"}, 400, "Scoring system: must be one of fiim, mwc, custom, not '/etc/passwd'"),
+    ({"scoring": "/etc/passwd"}, 400, "Scoring system: must be one of fiim, mwc, fiim-average, custom, not '/etc/passwd'"),
     ({"name": "Spring Cup"}, 404, "no tournament named 'Spring Cup'"),
     ({"extra": 1}, 400, "extra"),
 ])

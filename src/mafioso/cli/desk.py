@@ -55,7 +55,7 @@ Round = Annotated[int, typer.Option("--round", "-r", metavar="N", help="Round nu
 TableNo = Annotated[int, typer.Option("--table", "-t", metavar="N", help="Table number, from 1.")]
 Lang = Annotated[str, typer.Option("--lang", metavar="LANG", help="Language of the problems and refusals (en, ru, pl).")]
 Scoring = Annotated[str, typer.Option("--scoring", "-s", metavar="SYSTEM",
-                                      help="A preset (fiim, mwc) or a scoring system YAML file.")]
+                                      help="A preset (fiim, mwc, fiim-average) or a scoring system YAML file.")]
 
 
 # -- reading -----------------------------------------------------------------------------------

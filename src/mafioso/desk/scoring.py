@@ -26,14 +26,16 @@ from typing import Any
 import yaml
 
 from mafioso.desk import fields as f
+from mafioso.desk import normaliser
 from mafioso.desk.errors import FormatError, ScoringError
+from mafioso.desk.normaliser import Policy
 from mafioso.desk.record import Protocol
 from mafioso.engine.errors import Words
 from mafioso.i18n import N_
 
 GROUPS = ("main", "legacy", "extra", "penalty")
 ROLE_NAMES = ("citizen", "sheriff", "mafia", "don", "red", "black")
-PRESETS = ("fiim", "mwc")
+PRESETS = ("fiim", "mwc", "fiim-average")
 MAX_RULES = 200
 
 
@@ -146,7 +148,8 @@ class System:
     round_multipliers: dict[str, float] = field(default_factory=dict)
     source: str = ""
     compensation: Compensation | None = None
-    """The YAML text the system was read from (stored with a tournament, so scores stay reproducible)."""
+    normaliser: tuple[Policy, ...] = ()
+    """Scaling of a player's total by how much of the tournament they played (:mod:`~mafioso.desk.normaliser`)."""
 
     @property
     def label(self) -> str:
@@ -193,7 +196,8 @@ def load(text: str, where: str | Words = "scoring system") -> System:
 
 def _system(raw: Any, text: str) -> System:
     data = f.obj(raw, "system")
-    unknown = set(data) - {"format", "id", "name", "version", "rules", "tie_breaks", "round_multipliers", "compensation"}
+    unknown = set(data) - {"format", "id", "name", "version", "rules", "tie_breaks", "round_multipliers", "compensation",
+                           "normaliser"}
     if unknown:
         raise ScoringError(UNKNOWN_KEY, "system", key=repr(sorted(map(str, unknown))[0]))
     if data.get("format") != 1:
@@ -207,8 +211,9 @@ def _system(raw: Any, text: str) -> System:
     weights = {f.text(k, "round_multipliers", 40): f.number(v, f"round_multipliers.{k}", 0, 100)
                for k, v in f.obj(data.get("round_multipliers", {}) or {}, "round_multipliers").items()}
     comp = None if data.get("compensation") is None else _compensation(data["compensation"])
+    policies = normaliser.load(data["normaliser"]) if data.get("normaliser") is not None else ()
     return System(ident, f.text(data.get("name", ident), "name", 80), f.integer(data.get("version"), "version", 1, 10**6),
-                  rules, ties, weights, text, comp)
+                  rules, ties, weights, text, comp, policies)
 
 
 def _compensation(raw: Any) -> Compensation:

@@ -255,6 +255,7 @@ def _overview(desk: DeskStore, which: Which) -> bytes:
         "name": tour.name, "system": tour.system.label, "event_class": tour.event_class, "rounds": tour.rounds,
         "players": len(tour.players), "cards": tour.cards, "compensation": comp.group if comp else None,
         "average": "average" in tour.system.tie_breaks,
+        "normalised": bool(tour.system.normaliser),
         # the system scores the night-1 victim's best move (FIIM): a console seating it asks for one
         "best_move": any(rule.when.startswith("best_move_") for rule in tour.system.rules),
         "stages": {str(r): tour.stage(r) for r in range(1, tour.rounds + 1)},

@@ -245,6 +245,8 @@ function renderStandings(d) {
   ];
   if (d.teams.length) cols.push(["team", t("Team"), r => r.team, "l wide"]);
   cols.push(["points", t("Points"), r => num(r.points), "points"]);
+  if (d.normalised) cols.push(["raw_points", t("Before scaling"), r => num(r.raw_points), "wide"],
+    ["normalisation", t("Factor"), r => "×" + num(r.normalisation), "wide"]);
   if (d.average) cols.push(["average", t("Per game"), r => num(r.average), ""]);
   cols.push(["games", t("Games"), r => String(r.games), ""], ["wins", t("Wins"), r => String(r.wins), ""],
     ["legacy", t("Best move"), r => num(r.legacy - (d.compensation === "legacy" ? r.compensation : 0)), "wide"]);
