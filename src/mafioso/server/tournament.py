@@ -601,58 +601,49 @@ def _form_refused(error: DeskError | BadMessage, lang: str) -> JSONResponse:
                          "field": field}, status_code=status, headers=NO_STORE)
 
 
-async def change_scoring(request: Request) -> Response:
-    """The organiser changes a tournament's scoring system (as ``mafioso tournament scoring``):
-    standings are computed from the stored protocols every time, so every score is recomputed
-    with the new system, and shown with its name and version."""
+async def _organiser_change(request: Request, model: type[Organised], what: str,
+                            change: Callable[[Any, Tournament], dict[str, Any]]) -> Response:
+    """An organiser's change to one tournament: the form checked, the organiser's pass checked
+    before anything else, then ``change(form, tournament)`` (which says what the answer holds)
+    and the settings stored, all in the reader's language when refused."""
     lang = "en"
     try:
         body = await _limited_body(request)
         lang = _lang_of(body)
-        form = check_json(NewScoring, body, "scoring")
+        form = check_json(model, body, what)
         await check_organiser(request, form.organiser)
-        system = chosen_system(form.scoring, form.system)
 
-        def write(desk: DeskStore) -> str:
+        def write(desk: DeskStore) -> dict[str, Any]:
             tour = desk.tournament(form.name)
-            was = tour.system.label
-            tour.system = system
+            answer = change(form, tour)
             desk.save_settings(tour)
-            return was
-        was = _read(request, write)
+            return answer
+        answer = _read(request, write)
     except PassRefused as error:
         return error.answer(lang)
     except (DeskError, BadMessage) as error:
         return _form_refused(error, lang)
     except Exception as error:
         return _refused(error)
-    return JSONResponse({"name": form.name, "system": system.label, "was": was}, headers=NO_STORE)
+    return JSONResponse({"name": form.name, **answer}, headers=NO_STORE)
+
+
+async def change_scoring(request: Request) -> Response:
+    """The organiser changes a tournament's scoring system (as ``mafioso tournament scoring``):
+    standings are computed from the stored protocols every time, so every score is recomputed
+    with the new system, and shown with its name and version."""
+    def change(form: NewScoring, tour: Tournament) -> dict[str, Any]:
+        system = chosen_system(form.scoring, form.system)
+        was, tour.system = tour.system.label, system
+        return {"system": system.label, "was": was}
+    return await _organiser_change(request, NewScoring, "scoring", change)
 
 
 async def renew_pass(request: Request) -> Response:
     """The organiser issues a tournament a new judges' pass (as ``mafioso tournament pass``): shown
     in this answer only, the old one stops working at once. It needs the organiser's pass, not the
     judges': whoever learnt a judges' pass must not be able to lock the judges out with it."""
-    lang = "en"
-    try:
-        body = await _limited_body(request)
-        lang = _lang_of(body)
-        form = check_json(Organised, body, "pass")
-        await check_organiser(request, form.organiser)
-
-        def write(desk: DeskStore) -> str:
-            tour = desk.tournament(form.name)
-            given = tour.new_pass()
-            desk.save_settings(tour)
-            return given
-        given = _read(request, write)
-    except PassRefused as error:
-        return error.answer(lang)
-    except (DeskError, BadMessage) as error:
-        return _form_refused(error, lang)
-    except Exception as error:
-        return _refused(error)
-    return JSONResponse({"name": form.name, "pass": given}, headers=NO_STORE)
+    return await _organiser_change(request, Organised, "pass", lambda form, tour: {"pass": tour.new_pass()})
 
 
 def _lang_of(body: bytes) -> str:
