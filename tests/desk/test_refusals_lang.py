@@ -234,3 +234,26 @@ def test_game_replay_refusal_words_carry_the_engine_error(log: dict[str, Any]) -
         formats.load_any(json.dumps(broken))
     assert caught.value.field == "history"
     Game.replay(log)  # the unbroken log replays
+
+
+def test_recording_refusals_are_said_in_the_readers_language(client: TestClient) -> None:
+    """A second game at a table, a table the round has not, the wrong player in a seat, an unknown
+    tournament: each refused in Polish and Russian with no English left."""
+    from mafioso.desk.formats import write
+    from tests.desk.test_page import bot_game
+
+    seating = client.get("/api/desk/tournament", params={"name": NAME}).json()["seating"]
+    played = next(s for s in seating if (s["round"], s["table"]) == (1, 1))
+    swapped = [played["players"][1], played["players"][0], *played["players"][2:]]
+    cases = [
+        ({"round": 1, "table": 1}, played["players"]),
+        ({"round": 1, "table": 9}, played["players"]),
+        ({"round": 2, "table": 2}, swapped),
+        ({"round": 1, "table": 1, "name": "Spring Cup"}, played["players"]),
+    ]
+    for where, players in cases:
+        body = {"name": NAME, "pass": PASS, "protocol": json.dumps(write(bot_game(3, players), "mafioso"))} | where
+        english = client.post("/api/desk/record", json=body).json()["error"]
+        for lang in LANGS:
+            said = client.post("/api/desk/record", json=body | {"lang": lang}).json()["error"]
+            assert said != english and not english_left(english, said, {"players", NAME}), (lang, english, said)

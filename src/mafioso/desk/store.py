@@ -21,6 +21,7 @@ from typing import Any
 from mafioso.desk.errors import DeskError, TournamentError
 from mafioso.desk.record import Protocol
 from mafioso.desk.tournament import GameEntry, Tournament
+from mafioso.engine.errors import Words
 from mafioso.i18n import N_
 from mafioso.paths import default_db_path
 
@@ -86,8 +87,8 @@ class DeskStore:
     def tournament(self, name: str) -> Tournament:
         rows = self._rows("SELECT settings FROM desk_tournaments WHERE name = ?", (name,))
         if not rows:
-            known = ", ".join(self.names()) or "none yet"
-            raise TournamentError(f"no tournament named {name!r} (tournaments: {known})")
+            known: str | Words = ", ".join(self.names()) or Words(N_("none yet"))
+            raise TournamentError(N_("no tournament named {name} (tournaments: {known})"), name=repr(name), known=known)
         return Tournament.from_json(json.loads(rows[0][0]))
 
     def save_settings(self, tournament: Tournament) -> None:
@@ -131,9 +132,11 @@ class DeskStore:
         """Store a version of a table's game; ``expect_new`` guards recording twice or correcting nothing."""
         version = self.versions(name, round_, table)
         if expect_new is True and version:
-            raise TournamentError(f"round {round_}, table {table} already has a game; correct it instead")
+            raise TournamentError(N_("round {round}, table {table} already has a game; correct it instead"),
+                                  round=round_, table=table)
         if expect_new is False and not version:
-            raise TournamentError(f"round {round_}, table {table} has no game to correct or cancel yet")
+            raise TournamentError(N_("round {round}, table {table} has no game to correct or cancel yet"),
+                                  round=round_, table=table)
         self._run([("INSERT INTO desk_games (tournament, round, table_no, version, protocol, cancelled, reason, at) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (name, round_, table, version + 1, json.dumps(proto.to_json()), int(cancelled), reason, time.time()))])
@@ -148,14 +151,15 @@ class DeskStore:
         tour = self.tournament(name)
         players = self.seating(name).get((round_, table))
         if players is None:
-            raise TournamentError(f"there is no table {table} in round {round_} (rounds 1-{tour.rounds}, "
-                                  f"tables 1-{tour.tables})")
+            raise TournamentError(N_("there is no table {table} in round {round} (rounds 1-{rounds}, tables "
+                                     "1-{tables})"), table=table, round=round_, rounds=tour.rounds, tables=tour.tables)
         for seat, (said, seated) in enumerate(zip(proto.players, players, strict=True), start=1):
             if said and said != seated:
-                raise TournamentError(f"seat {seat} is {said!r} in the protocol, but {seated!r} sits there in round "
-                                      f"{round_}, table {table}", f"players[{seat - 1}]")
+                raise TournamentError(N_("seat {seat} is {said} in the protocol, but {seated} sits there in round "
+                                         "{round}, table {table}"), f"players[{seat - 1}]", seat=seat, said=repr(said),
+                                      seated=repr(seated), round=round_, table=table)
         if proto.cards and not tour.cards:
-            raise TournamentError("this tournament's rules have no yellow or red cards", "cards")
+            raise TournamentError(N_("this tournament's rules have no yellow or red cards"), "cards")
         proto.players = list(players)
         proto.header.tournament, proto.header.round, proto.header.table = name, str(round_), str(table)
         return self.add_game(name, round_, table, proto, reason=reason, expect_new=new)
@@ -167,9 +171,10 @@ class DeskStore:
         game = next((g for g in self.games(name) if (g.round, g.table) == (round_, table)), None)
         if game is None:
             self.tournament(name)  # an unknown tournament is named as such
-            raise TournamentError(f"round {round_}, table {table} has no game to cancel")
+            raise TournamentError(N_("round {round}, table {table} has no game to cancel"), round=round_, table=table)
         if game.cancelled:
-            raise TournamentError(f"the game of round {round_}, table {table} is cancelled already")
+            raise TournamentError(N_("the game of round {round}, table {table} is cancelled already"), round=round_,
+                                  table=table)
         return self.add_game(name, round_, table, game.protocol, cancelled=True, reason=reason, expect_new=False)
 
     def games(self, name: str) -> list[GameEntry]:
