@@ -245,14 +245,14 @@ def test_recording_refusals_are_said_in_the_readers_language(client: TestClient)
     seating = client.get("/api/desk/tournament", params={"name": NAME}).json()["seating"]
     played = next(s for s in seating if (s["round"], s["table"]) == (1, 1))
     swapped = [played["players"][1], played["players"][0], *played["players"][2:]]
-    cases = [
+    cases: list[tuple[dict[str, Any], list[str]]] = [
         ({"round": 1, "table": 1}, played["players"]),
         ({"round": 1, "table": 9}, played["players"]),
         ({"round": 2, "table": 2}, swapped),
         ({"round": 1, "table": 1, "name": "Spring Cup"}, played["players"]),
     ]
     for where, players in cases:
-        body = {"name": NAME, "pass": PASS, "protocol": json.dumps(write(bot_game(3, players), "mafioso"))} | where
+        body: dict[str, Any] = {"name": NAME, "pass": PASS, "protocol": json.dumps(write(bot_game(3, players), "mafioso"))} | where
         english = client.post("/api/desk/record", json=body).json()["error"]
         for lang in LANGS:
             said = client.post("/api/desk/record", json=body | {"lang": lang}).json()["error"]
