@@ -21,6 +21,8 @@ from mafioso.cli.main import app as cli_app
 from mafioso.desk import formats, scoring
 from mafioso.desk.errors import DeskError, ScoringError
 from mafioso.engine import Game, LogError, validate_log
+from mafioso.engine.errors import Words
+from mafioso.i18n import N_
 from mafioso.server.app import create_app
 from mafioso.server.errors import message_of
 from mafioso.server.store import open_store
@@ -28,7 +30,7 @@ from tests.desk.helpers import ORGANISER, sample, set_organiser
 from tests.desk.test_page import NAME, PASS, seed
 
 LANGS = ("ru", "pl")
-KEYS = {"null", "true", "false", "json", "yaml", "utf", "sha", "mafioso", "chance", "prompt_id", "seat", "choice",
+KEYS = {"null", "true", "false", "json", "yaml", "utf", "sha", "mafioso", "mafiaratings", "polemica", "chance", "prompt_id", "seat", "choice",
         "key", "value", "technical_fouls", "best_move", "compensation", "min", "max", *scoring.TIE_KEYS}
 """Words a line may keep in any language: JSON's own words and the files' keys, as written in them."""
 SHARED = {"moment", "protokół"}
@@ -257,3 +259,32 @@ def test_recording_refusals_are_said_in_the_readers_language(client: TestClient)
         for lang in LANGS:
             said = client.post("/api/desk/record", json=body | {"lang": lang}).json()["error"]
             assert said != english and not english_left(english, said, {"players", NAME}), (lang, english, said)
+
+
+def _changed(name: str, change: Any) -> str:
+    data = sample(name)
+    change(data)
+    return json.dumps(data)
+
+
+FILES = [
+    ("not json", "{players: ["),
+    ("cut short", json.dumps(sample("polemica-game.json"))[:700]),
+    ("nine seats", _changed("polemica-game.json", lambda d: d["players"].pop())),
+    ("a seat twice", _changed("polemica-game.json", lambda d: d["players"][1].update(position=1))),
+    ("a red shoots", _changed("polemica-game.json", lambda d: d["shots"].append({"night": 1, "shooter": 1, "victim": 3}))),
+    ("no comment", _changed("polemica-game.json", lambda d: d.update(bonuses=[{"position": 1, "text": "", "scores": 1}]))),
+    ("a rules code", _changed("mafiaratings-game.json", lambda d: d.update(rules="12"))),
+    ("an unknown role", _changed("mafiaratings-game.json", lambda d: d["players"][0].update(role="werewolf"))),
+    ("five warnings", _changed("mafiaratings-game.json", lambda d: d["players"][3].update(
+        warnings=[{"round": 0, "time": "speaking", "speaker": 4}] * 5))),
+    ("not a game", '{"hello": "world"}'),
+    ("a huge number", '{"players": [{"position": 1e999}]}'),
+]
+
+
+@pytest.mark.parametrize(("case", "text"), FILES, ids=[case for case, _ in FILES])
+def test_a_protocol_files_refusal_is_translated(case: str, text: str) -> None:
+    with pytest.raises(DeskError) as caught:
+        formats.load(text, None, Words(N_("the protocol")))
+    assert_translated(caught.value, caught.value.said_with_field("en"), {"bonuses", "position", "rules", "role"})

@@ -7,7 +7,7 @@ from typing import Any
 
 from mafioso.engine import MafiosoError
 from mafioso.engine.errors import PhaseName, SeatName, Values, Words
-from mafioso.i18n import _, phase_name, step_name
+from mafioso.i18n import N_, _, phase_name, step_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +82,13 @@ class DeskError(MafiosoError):
 
 class FormatError(DeskError):
     """A protocol file cannot be read or mapped: the field and the reason are in the message."""
+
+
+TEN_SEATS = N_("must list the 10 seats of a sport game, not {count}")
+ONLY_BLACKS = N_("seat {seat} is a red player, and only the blacks shoot")
+NEED_COMMENT = N_("extra points need the judge's comment saying why")
+NO_MOMENT = N_("{name} with these fields is no moment of a sport game")
+"""Refusals the formats' readers share."""
 
 
 class ScoringError(DeskError):

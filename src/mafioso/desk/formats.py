@@ -41,8 +41,8 @@ def detect(data: Any) -> str:
                 return "polemica"
             if "role" in players[0] and isinstance(players[0]["role"], str):
                 return "mafiaratings"
-    raise FormatError("is neither a mafioso protocol, a mafiaratings game nor a Polemica game "
-                      "(no players list of a known shape)", "players")
+    raise FormatError(N_("is neither a mafioso protocol, a mafiaratings game nor a Polemica game (no players list "
+                         "of a known shape)"), "players")
 
 
 def write(proto: Protocol, fmt: str) -> dict[str, Any]:
@@ -63,7 +63,7 @@ def parse(data: bytes | str, fmt: str | None = None, name: str | Words = "the fi
     raw = load_json(data, name)
     fmt = fmt or detect(raw)
     if fmt not in READERS:
-        raise FormatError(f"must be one of {', '.join(FORMATS)}, not {fmt!r}", "format")
+        raise FormatError(N_("must be one of {names}, not {given}"), "format", names=", ".join(FORMATS), given=repr(fmt))
     return READERS[fmt](raw)
 
 
