@@ -448,8 +448,11 @@ def test_a_refused_set_up_is_said_where_the_start_button_was_tapped(browser: Any
 def test_seating_a_fiim_tournament_table_turns_the_best_move_on(browser: Any, server: Server) -> None:
     """Issue 12 (audit): a FIIM table seated on the console left sport's best move off, so the
     night-1 victim was never asked for one and FIIM's points were lost."""
+    from tests.desk.helpers import ORGANISER, set_organiser
+
+    set_organiser(server.db)  # creating a tournament on the page takes the organiser's pass
     post_json(server, "/api/desk/create", {"name": "Winter Cup", "players": list(names("sport")), "rounds": 1,
-                                           "scoring": "fiim"})
+                                           "scoring": "fiim", "organiser": ORGANISER})
     page = browser.new_context(viewport=TABLET).new_page()
     page.goto(f"{server.url}/console")
     page.wait_for_selector("#setup:not([hidden]) #edition option", state="attached")
