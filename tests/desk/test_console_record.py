@@ -4,6 +4,7 @@ follow, all through the server's API over one real database (SQLite)."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -302,3 +303,25 @@ def test_any_record_body_is_refused_cleanly(client: TestClient, fields: dict[str
                                                       "pass": "nope"} | fields)
     assert 400 <= answer.status_code < 500, (fields, answer.text)
     assert isinstance(answer.json()["error"], str) and answer.json()["error"], fields
+
+
+def test_a_correction_from_the_downloaded_protocol_keeps_the_judge_who_recorded_it(client: TestClient,
+                                                                                  tmp_path: Path) -> None:
+    """The audit: the console's protocol file names no judge; correcting the game with it on the
+    tournament page left the sheet's Judge line empty."""
+    given = create(client).json()["pass"]
+    seated = client.get("/api/desk/tournament", params={"name": "Winter Cup"}).json()["seating"][0]
+    token, _ = console_game(client, list(seated["players"]))
+    assert record(client, token, pass_=given).status_code == 200  # judged by Olga
+    downloaded = client.post("/api/console/protocol", json={"token": token}).json()["protocol"]["json"]
+    assert not downloaded.get("header", {}).get("judge")
+    corrected = client.post("/api/desk/record", json={
+        "name": "Winter Cup", "pass": given, "round": 1, "table": 1, "correct": True,
+        "reason": "a note added", "protocol": json.dumps({**downloaded, "header": {"game": "7"}})})
+    assert corrected.status_code == 200 and corrected.json()["version"] == 2, corrected.text
+    desk = open_desk(str(tmp_path / "tables.sqlite3"))
+    try:
+        header = desk.games("Winter Cup")[0].protocol.header
+    finally:
+        desk.close()
+    assert (header.judge, header.game, header.tournament) == ("Olga", "7", "Winter Cup")

@@ -198,6 +198,7 @@ def test_the_page_in_chromium(tmp_path: Path) -> None:
             assert "Nothing was stored" in wide.inner_text("#recordresult")
             wide.screenshot(path=str(SHOTS / "record-refused.png"))
             wide.set_input_files("#file", str(good))
+            assert wide.inner_text("#recordresult") == "", "another file: the old file's refusal goes"
             wide.click("#recordform .go")
             wide.wait_for_selector("#recordresult .ok")
             assert "Round 2, table 2: recorded" in wide.inner_text("#recordresult")

@@ -161,6 +161,11 @@ class DeskStore:
         if proto.cards and not tour.cards:
             raise TournamentError(N_("this tournament's rules have no yellow or red cards"), "cards")
         proto.players = list(players)
+        if not new:  # a correction keeps what the recorded version's header says and the new file does not
+            before = next((g.protocol.header for g in self.games(name) if (g.round, g.table) == (round_, table)), None)
+            for key, value in vars(before or proto.header).items():
+                if value and not getattr(proto.header, key):
+                    setattr(proto.header, key, value)
         proto.header.tournament, proto.header.round, proto.header.table = name, str(round_), str(table)
         return self.add_game(name, round_, table, proto, reason=reason, expect_new=new)
 

@@ -490,6 +490,9 @@ async function organise(what) {
 
 function wire() {
   $("recordform").addEventListener("submit", e => { submitRecord(/** @type {SubmitEvent} */ (e)); });
+  // a new file, a change or a new attempt (even one the browser refuses) clears the last answer
+  for (const kind of ["input", "change"]) $("recordform").addEventListener(kind, () => $("recordresult").replaceChildren());
+  $("recordform").addEventListener("invalid", () => $("recordresult").replaceChildren(), true);
   $("cancelgame").addEventListener("click", () => { cancelGame(); });
   $("correct").addEventListener("change", e => {
     const on = /** @type {HTMLInputElement} */ (e.target).checked;
