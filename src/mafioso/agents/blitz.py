@@ -158,7 +158,7 @@ class HeuristicBot(Bot):
             about, value = claim["seat"], claim["is"]
             if about == speaker:
                 if speaker in said:
-                    claimants[said[speaker]] -= 1
+                    claimants[said[speaker]] = claimants.get(said[speaker], 0) - 1
                 said[speaker] = value
                 claimants[value] = claimants.get(value, 0) + 1
             elif value == "goon":

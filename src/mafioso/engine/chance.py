@@ -68,7 +68,7 @@ class Chance:
                                      recorded=Value(entry.key, repr(entry.key)), key=Value(key, repr(key)))
             value = check(entry.value)
         if self._on_draw is not None:
-            self._on_draw(Draw(key, _jsonable(value)))
+            self._on_draw(tuple.__new__(Draw, (key, _jsonable(value))))  # Draw(...), less an interpreted call
         return value
 
     @property

@@ -60,7 +60,7 @@ from mafioso.engine import (
     Steps,
 )
 from mafioso.engine.errors import N_, OptionName, SeatName, Value, Words
-from mafioso.engine.steps import Secret, eliminate, reveal, secret_step, speech, tell_role
+from mafioso.engine.steps import eliminate, reveal, secret, secret_step, speech, tell_role
 
 
 def _facts_deck(facts: dict[str, Any], data: Mapping[str, Any]) -> None:
@@ -246,7 +246,7 @@ class BlitzEdition(Edition):
     def stranger(self, st: BlitzState) -> Steps:
         """The Stranger swaps with the middle card and looks at the new role."""
         strangers = st.holders(STRANGER)
-        spec = Secret(st.prompt_id(STRANGER), "swap", optional=False, neutral="swap")
+        spec = secret(st.prompt_id(STRANGER), "swap", optional=False, neutral="swap")
         yield from secret_step(st, spec, dict.fromkeys(strangers, ("swap",)))
         for seat in strangers:
             new, st.middle = st.middle, STRANGER
@@ -258,7 +258,7 @@ class BlitzEdition(Edition):
         The Rat's raised hand is no choice, so the Rat answers a decoy like everyone else (the
         step's narration tells it to raise its hand)."""
         witnesses = st.holders(WITNESS)
-        spec = Secret(st.prompt_id(WITNESS), "watch", optional=False, neutral="watch")
+        spec = secret(st.prompt_id(WITNESS), "watch", optional=False, neutral="watch")
         yield from secret_step(st, spec, dict.fromkeys(witnesses, ("watch",)))
         for seat in witnesses:
             for rat in st.holders(RAT):
@@ -266,14 +266,14 @@ class BlitzEdition(Edition):
 
     def capo(self, st: BlitzState) -> Steps:
         """The Capo lays the Fish card before himself or a nearby player."""
-        spec = Secret(st.prompt_id(CAPO), "fish", include_self=True, optional=False)
+        spec = secret(st.prompt_id(CAPO), "fish", include_self=True, optional=False)
         laid = yield from secret_step(st, spec, {s: (s, *st.nearby(s)) for s in st.holders(CAPO)})
         for target in laid.values():
             st.fish = target
 
     def canary(self, st: BlitzState) -> Steps:
         """The Canary looks at a nearby player's card (as it is after the Stranger's swap)."""
-        spec = Secret(st.prompt_id(CANARY), "peek", optional=False)
+        spec = secret(st.prompt_id(CANARY), "peek", optional=False)
         peeks = yield from secret_step(st, spec, {s: tuple(st.nearby(s)) for s in st.holders(CANARY)})
         for seat, target in peeks.items():
             if target is not None:
@@ -281,7 +281,7 @@ class BlitzEdition(Edition):
 
     def gambler(self, st: BlitzState) -> Steps:
         """The Gambler turns the Bet card: the Rat will be shot, or stay safe."""
-        spec = Secret(st.prompt_id(GAMBLER), "bet", optional=False)
+        spec = secret(st.prompt_id(GAMBLER), "bet", optional=False)
         bets = yield from secret_step(st, spec, dict.fromkeys(st.holders(GAMBLER), BET_SIDES))
         for side in bets.values():
             st.bet = side
@@ -304,7 +304,7 @@ class BlitzEdition(Edition):
     def hand_package(self, st: BlitzState, role: str, card: str) -> Steps:
         """Any other player but the Vigilante may receive a Package. The prompt does not name the
         card: decoys share its spec, and the Courier's card is a secret."""
-        spec = Secret(st.prompt_id(role), "package", optional=False)
+        spec = secret(st.prompt_id(role), "package", optional=False)
         givers = {s: tuple([n for n in st.players() if n != s]) for s in st.holders(role)}
         given = yield from secret_step(st, spec, givers)
         for seat, holder in given.items():
@@ -380,7 +380,7 @@ class BlitzEdition(Edition):
         safe = [g for g in goons if g not in st.shot]
         for seat in safe:
             self.show(st, seat)
-        spec = Secret(st.prompt_id("shoot"), "shoot", optional=bool(st.options["goons_may_hold_fire"]))
+        spec = secret(st.prompt_id("shoot"), "shoot", optional=bool(st.options["goons_may_hold_fire"]))
         aims = yield from secret_step(st, spec, {g: st.all_but(g) for g in safe}, pool=())
         self.fire(st, [Shot(g, target, GUN) for g, target in aims.items() if target is not None])
 

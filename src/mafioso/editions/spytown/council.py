@@ -35,6 +35,10 @@ class Count(NamedTuple):
 
 NO_VOTE = Count({}, [], [])
 
+_new = tuple.__new__
+"""Builds a named tuple from all its fields in order: its own constructor is interpreted Python
+even when this module is compiled."""
+
 
 def council_vote(st: SpytownState) -> Generator[list[Prompt], Reply, tuple[int | None, bool]]:
     """Preliminary vote, interrogation, final vote (or the children's single vote).
@@ -62,7 +66,7 @@ def council_vote(st: SpytownState) -> Generator[list[Prompt], Reply, tuple[int |
         return candidates[0], False  # the Commander settled a tie for the lead (ruling E11a)
     st.emit("candidates", PUBLIC, seats=candidates)
     st.enter_step("defence")
-    rules = SpeechRules(CLAIMS, len(st.seats))
+    rules: SpeechRules = _new(SpeechRules, (CLAIMS, len(st.seats), ()))  # SpeechRules(CLAIMS, seats)
     for seat in candidates:
         yield from speech(st, st.prompt_id("defence", seat), seat, rules=rules, timer=60, act="defence")
     if len(candidates) == 1:
@@ -123,11 +127,11 @@ def point(
     stem = st.prompt_id(key)
     offered = {voter: _without(choices, voter) for voter in voting_order(st, voters)}
     if previous is None:  # one question put to each voter with his own options (his own seat left out)
-        question = Prompt(stem, GM, act, optional=False, timer=20)
+        question: Prompt = _new(Prompt, (stem, GM, act, (), CHOOSE, False, None, 20, 0, 1, False, False, None))
         prompts = question.to_each([voter for voter, options in offered.items() if options], offered)
     else:
         prompts = []
-        new = tuple.__new__  # Prompt(id, voter, act, options, ...) and Revote(seat), every field in order, less a call
+        new = _new  # Prompt(id, voter, act, options, ...) and Revote(seat), every field in order, less a call
         for voter, options in offered.items():
             if not options:
                 continue
@@ -177,7 +181,7 @@ def announce(st: SpytownState, votes: Votes) -> Count:
         count_votes(st, nominee, hands[nominee])
     top, rest = standings(votes)
     st.emit("vote.result", PUBLIC, top=top)
-    return Count(votes, top, rest)
+    return _new(Count, (votes, top, rest))  # Count(votes, top, rest)
 
 
 def standings(votes: Votes) -> tuple[list[int], list[int]]:
