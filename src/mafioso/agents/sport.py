@@ -33,6 +33,7 @@ from mafioso.engine import (
     Prompt,
     Tied,
 )
+from mafioso.engine.chance import pick
 
 BLACK_ROLES = ("mafia", "don")
 
@@ -209,7 +210,7 @@ class HeuristicBot(Bot):
         if not options:
             return None
         claimed = [o for o in options if o in self.sheriff_claims]
-        return claimed[0] if claimed else self.rng.choice(options)
+        return claimed[0] if claimed else pick(self.rng, options)
 
     def on_check_black(self, prompt: Prompt) -> Choice:
         checked = self.checked

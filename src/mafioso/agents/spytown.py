@@ -37,6 +37,7 @@ from mafioso.editions.spytown.catalogue import (
     Reaction,
 )
 from mafioso.engine import SPEECH, Choice, Claim, Edition, Event, Move, Prompt, Speech
+from mafioso.engine.chance import pick
 
 HEARD = frozenset({"vote.count", "vote.loser", "saved", "role.revealed", "speech"})
 """The events this bot draws its own inferences from (claims heard, votes seen)."""
@@ -213,7 +214,7 @@ class HeuristicBot(Bot):
 
     def on_agent_check(self, prompt: Prompt) -> Choice:
         unknown = [o for o in prompt.options if self.token(o) is None]
-        return self.rng.choice(unknown or list(prompt.options))
+        return pick(self.rng, unknown or list(prompt.options))
 
     def on_kill(self, prompt: Prompt) -> Choice:
         return self.most_hostile(prompt.options)
@@ -240,7 +241,7 @@ class HeuristicBot(Bot):
         if self.now.team != POLICE or not prompt.options:
             return None
         unknown = [o for o in prompt.options if self.token(o) is None]
-        return self.rng.choice(unknown or list(prompt.options))
+        return pick(self.rng, unknown or list(prompt.options))
 
     def on_speech(self, prompt: Prompt) -> Choice:
         claims = self.claims(defending=prompt.act == "defence")
@@ -261,7 +262,7 @@ class HeuristicBot(Bot):
                 pool = [s for s in range(1, self.players + 1)
                         if s not in mates and s not in self.now.out and s != self.seat]
                 if pool:
-                    return [(self.rng.choice(pool), MAFIOSO)]
+                    return [(pick(self.rng, pool), MAFIOSO)]
             return []
         seen = {s: self.token(s) for s in range(1, self.players + 1) if s != self.seat}  # in seat order
         alive_mafiosi = [s for s, token in seen.items() if token == MAFIOSO and s not in self.now.out]
@@ -291,7 +292,7 @@ class HeuristicBot(Bot):
         if card in (WIRETAP, RECRUITMENT):
             mates = self.mates()
             unknown = [t for t in targets if self.token(t) is None and t not in mates]
-            return Move(card, self.rng.choice(unknown or targets))
+            return Move(card, pick(self.rng, unknown or targets))
         best = max(targets, key=self.enemy_score)
         if card == KIDNAPPING or (card == SHOT and self.enemy_score(best) >= 5):
             return Move(card, best)

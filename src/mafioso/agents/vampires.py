@@ -30,6 +30,7 @@ from mafioso.engine import (
     Prompt,
     Speech,
 )
+from mafioso.engine.chance import pick
 
 HUNTER_SIDE = "hunters"
 VAMPIRE_SIDE = "vampires"
@@ -178,10 +179,10 @@ class HeuristicBot(Bot):
                 self.suspicion[voter] = self.suspicion.get(voter, 0) + 2
 
     def _on_points(self, event: Event) -> None:
-        self.last_picks = {seat: pick for seat, pick in event.data["picks"]}
+        self.last_picks = {seat: aim for seat, aim in event.data["picks"]}
         band = self.band
-        for seat, pick in self.last_picks.items():
-            if pick in band and seat != self.seat:
+        for seat, aim in self.last_picks.items():
+            if aim in band and seat != self.seat:
                 self.odd_one.add(seat)
 
     def _on_strike_chosen(self, event: Event) -> None:
@@ -287,7 +288,7 @@ class HeuristicBot(Bot):
         if self.role == "novice":
             hunters = [s for s in prompt.options if s in self.band and s != self.seat]
             if hunters and not self.last_picks:
-                return self.rng.choice(hunters)
+                return pick(self.rng, hunters)
         if self.last_picks:
             return _plurality(self.last_picks, prompt.options)
         return self.best(prompt.options)

@@ -25,6 +25,7 @@ from mypy_extensions import mypyc_attr
 from mafioso.agents.base import Bot, random_choice
 from mafioso.editions.vendetta.knowledge import Knowledge, knowledge
 from mafioso.engine import CHOOSE, CHOOSE_MANY, SPEECH, Ballot, Choice, Edition, Event, Observer, Prompt
+from mafioso.engine.chance import pick
 
 CRIMINAL_TEAMS = ("mafia", "yakuza")
 CRIMINAL_CLAIMS = ("mafia", "yakuza", "thug", "thief", "godfather", "lawyer", "snitch")
@@ -300,14 +301,14 @@ class HeuristicBot(Bot):
             return ranked[0] if ranked and self.suspicion(ranked[0]) >= 6 else None
         if self.role in ("psycho", "femme_fatale"):
             prey = [n for n in prompt.options if self.known(n) not in CRIMINAL_TEAMS and n not in self.allies]
-            return self.rng.choice(prey) if prey and self.rng.random() < 0.8 else None
+            return pick(self.rng, prey) if prey and self.rng.random() < 0.8 else None
         return self.family_target(prompt)
 
     def family_target(self, prompt: Prompt) -> Choice:
         """The family's pick, from public facts only, so that every member points at the same seat."""
         candidates = [n for n in prompt.options if n not in self.allies and n != self.seat]
         if not candidates:
-            return self.rng.choice(prompt.options)
+            return pick(self.rng, prompt.options)
         return min(candidates, key=lambda n: (-self.public_threat(n), self.tiebreak(n)))
 
     def public_threat(self, seat: int) -> float:
@@ -327,15 +328,15 @@ class HeuristicBot(Bot):
     def act_protect(self, prompt: Prompt) -> Choice:
         """Guard whoever has proved useful to the town (claims, accusations), else anyone."""
         if self.is_criminal():
-            return self.rng.choice(prompt.options)
+            return pick(self.rng, prompt.options)
         trusted = [n for n in prompt.options if self.suspicion(n) < 3 and (n in self.leader_claims or self.accusations_by.get(n, 0))]
         if trusted:
             return max(trusted, key=lambda n: (self.accusations_by.get(n, 0), -self.tiebreak(n)))
-        return self.rng.choice(prompt.options)
+        return pick(self.rng, prompt.options)
 
     def act_seduce(self, prompt: Prompt) -> Choice:
         ranked = self.ranked(prompt.options)
-        return ranked[0] if ranked and self.suspicion(ranked[0]) > 0 else self.rng.choice(prompt.options)
+        return ranked[0] if ranked and self.suspicion(ranked[0]) > 0 else pick(self.rng, prompt.options)
 
     def act_block(self, prompt: Prompt) -> Choice:
         return self.ranked(prompt.options)[0]
@@ -353,7 +354,7 @@ class HeuristicBot(Bot):
         anchor = [n for n in prompt.options if self.known(n) == "town"]
         unknown = [n for n in prompt.options if self.known(n) is None]
         if anchor and unknown:
-            return [self.rng.choice(anchor), self.rng.choice(unknown)]
+            return [pick(self.rng, anchor), pick(self.rng, unknown)]
         if len(prompt.options) >= 2:
             return self.rng.sample(list(prompt.options), 2)
         return None
@@ -392,7 +393,7 @@ class HeuristicBot(Bot):
             return [{"seat": self.seat, "is": self.claimed_role[exposer]}, {"seat": exposer, "is": "mafia"}]
         decoys = [n for n in prompt.options if n not in self.allies]
         if decoys and self.rng.random() < 0.2:
-            return [{"seat": self.rng.choice(decoys), "is": "mafia"}]
+            return [{"seat": pick(self.rng, decoys), "is": "mafia"}]
         return []
 
     def speak(self, prompt: Prompt) -> Choice:
