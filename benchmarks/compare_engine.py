@@ -15,7 +15,12 @@ of work and after it, side by side.
 ``--compiled`` adds this checkout built with its compiled path (``MAFIOSO_COMPILE=1 pip install
 --target``, kept in ``build/compiled/`` under a digest of the sources by ``scripts/build_compiled.py``) as one more tree,
 ``compiled``, run by this checkout's benchmark: ``--base 409f3ed --compiled`` shows 0.1.0, main
-in pure Python (``this``) and main compiled side by side.
+in pure Python (``this``) and main compiled side by side. ``--also-compiled main=FOLDER`` adds
+another compiled build (another checkout's ``build/compiled/<digest>``, run by this checkout's
+benchmark) to the same rounds, so a compiled tree before and after a change are measured side by
+side; ``--no-pure`` leaves this checkout's pure Python out. ``--gc-threshold N`` adds the compiled
+build once more with the garbage collector's first threshold at ``N`` (``compiled+gcN``): what a
+process that plays many games would gain by collecting less often (the games are the same).
 """
 
 from __future__ import annotations

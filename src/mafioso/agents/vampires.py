@@ -281,8 +281,9 @@ class HeuristicBot(Bot):
             return "yes" if score > 20 or self.rng.random() < 0.35 else "no"
         living = [s for s in self.knows.living if s != self.seat]
         scores = self.scores(living)
-        ranked = sorted(range(len(living)), key=scores.__getitem__, reverse=True)  # as sorted(living, key=score)
-        return "yes" if nominee in living and living.index(nominee) in ranked[: max(1, len(living) // 3)] else "no"
+        if nominee not in living:
+            return "no"
+        return "yes" if _rank(scores, living.index(nominee)) < max(1, len(living) // 3) else "no"
 
     def _strike(self, prompt: Prompt) -> Choice:
         if self.role == "novice":
@@ -319,6 +320,18 @@ class HeuristicBot(Bot):
 
 _READERS = {kind: getattr(HeuristicBot, name) for kind, name in HANDLERS.items()}
 """The reading method of each event kind, looked up once for every bot."""
+
+
+def _rank(scores: list[float], at: int) -> int:
+    """Where the score at ``at`` stands in ``sorted(..., reverse=True)`` of the scores (0: first),
+    a stable sort's place counted without sorting: the higher scores, and the equal ones before it."""
+    mine = scores[at]
+    above = 0
+    for i in range(len(scores)):
+        score = scores[i]
+        if score > mine or (score == mine and i < at):
+            above += 1
+    return above
 
 
 def _plurality(picks: dict[int, int | None], options: tuple[Any, ...]) -> Any:
