@@ -178,15 +178,15 @@ class BlitzEdition(Edition):
         self.show(st, st.vigilante)
         st.emit("setup.deck", PUBLIC, deck=[[role, n] for role, n in sorted(st.setup.items())],
                 verdicts=st.verdict_cards, setup=st.options["setup"])
-        if st.setup[FIXER]:
+        if st.setup.get(FIXER, 0):
             st.packages = dict.fromkeys(PACKAGES)
-        if st.setup[COURIER]:
+        if st.setup.get(COURIER, 0):
             st.courier_card = st.chance.choice("courier.package", PACKAGES)
             st.packages = {st.courier_card: None}
-        if st.setup[GAMBLER]:
+        if st.setup.get(GAMBLER, 0):
             st.bet = "safe"  # the card lies either side up (Gambler); the side does not matter
-        if st.setup[HEAVY]:
-            deck = {m["id"]: m for m in _mission_deck(st.options, st.setup[OUTSIDER] > 0)}
+        if st.setup.get(HEAVY, 0):
+            deck = {m["id"]: m for m in _mission_deck(st.options, st.setup.get(OUTSIDER, 0) > 0)}
             st.mission = deck[st.chance.shuffle("missions", list(deck))[0]]
 
     # -- drafting ----------------------------------------------------------------------------
@@ -237,7 +237,7 @@ class BlitzEdition(Edition):
             GAMBLER: self.gambler, FIXER: self.fixer, SWEETHEART: self.sweetheart, COURIER: self.courier,
         }
         for role in NIGHT_ORDER:
-            if st.setup[role]:
+            if st.setup.get(role, 0):
                 st.enter_step(role)
                 yield from steps[role](st)
         st.enter_step("wake up")
@@ -313,9 +313,9 @@ class BlitzEdition(Edition):
 
     def morning_table(self, st: BlitzState) -> None:
         """Everyone wakes and sees the table: the Fish, the Bet, face-down Packages, the Mission."""
-        if st.setup[CAPO]:
+        if st.setup.get(CAPO, 0):
             st.emit("fish", PUBLIC, seat=st.fish)
-        if st.setup[GAMBLER]:
+        if st.setup.get(GAMBLER, 0):
             st.emit("bet", PUBLIC, side=st.bet)
         placed = sorted(seat for seat in st.packages.values() if seat is not None)
         for seat in placed:  # in seat order: the order must not tell the bullet from the ring
@@ -353,16 +353,19 @@ class BlitzEdition(Edition):
             return
         low = cards if last else 0
         stay = list(st.verdicts) if len(st.verdicts) >= low else None
-        prompt = Prompt(st.prompt_id("place"), st.vigilante, "place", tuple(st.players()), kind=CHOOSE_MANY,
-                        optional=False, default=stay, min_count=low, max_count=cards, data=Verdicts(cards))
+        # Prompt(..., kind=CHOOSE_MANY, optional=False, default=stay, min_count=low, max_count=cards,
+        # data=Verdicts(cards)), every field in order: a named tuple's constructor is interpreted Python
+        prompt: Prompt = tuple.__new__(Prompt, (st.prompt_id("place"), st.vigilante, "place", tuple(st.players()),
+                                                CHOOSE_MANY, False, stay, None, low, cards, False, False,
+                                                tuple.__new__(Verdicts, (cards,))))
         reply = yield [prompt]
         st.verdicts = sorted(reply[prompt.id])
         st.emit("verdicts", PUBLIC, seats=list(st.verdicts))
 
     def ask_bang(self, st: BlitzState) -> Generator[list[Prompt], Reply, bool]:
         """With every Verdict laid, the Vigilante may end the interrogation now (a timeout goes on)."""
-        prompt = Prompt(st.prompt_id("bang"), st.vigilante, "bang", ("bang", "continue"), optional=False,
-                        default="continue")
+        prompt: Prompt = tuple.__new__(Prompt, (st.prompt_id("bang"), st.vigilante, "bang", ("bang", "continue"), CHOOSE,
+                                                False, "continue", None, 0, 1, False, False, None))  # (less a call)
         reply = yield [prompt]
         return bool(reply[prompt.id] == "bang")
 

@@ -83,7 +83,7 @@ class BlitzState(State):
         self.turn: int | None = None
         """Whose turn it is to draft or to talk (public), for the errors of the others."""
         self.middle = ""
-        self.verdict_cards = self.setup[GOON]
+        self.verdict_cards = self.setup.get(GOON, 0)
         self.fish: int | None = None
         self.bet: str | None = None
         self.packages: dict[str, int | None] = {}

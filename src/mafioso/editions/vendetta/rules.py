@@ -145,6 +145,19 @@ class Night:
     mafia_pick: int | None = None
     yakuza_pick: int | None = None
 
+    def __init__(self, number: int) -> None:
+        """A blank sheet. Written out (the dataclass keeps it): the one the dataclass would write
+        is interpreted Python even when this module is compiled."""
+        self.number = number
+        self.seduced = set()
+        self.blocked = set()
+        self.nursed = set()
+        self.guards = {}
+        self.badmouthed = set()
+        self.attacks = []
+        self.mafia_pick = None
+        self.yakuza_pick = None
+
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # (compiled: as its base, or mypyc leaks the base's fields)
 class VendettaState(State):
