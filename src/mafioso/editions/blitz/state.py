@@ -32,6 +32,17 @@ class BlitzSeat(Seat):
     """Set on the Vigilante's seat when its seat was drawn from the Stranger's place in the deal,
     which ties the deck's order to it: the state then shuffles the deck again."""
 
+    def __init__(self, number: int, role: str, team: str, alive: bool = True, dealt: str = "",
+                 reshuffle: bool = False) -> None:
+        """Every field, as the dataclass would set them. Written out (the dataclass keeps it): the
+        one it would write is interpreted Python even when this module is compiled."""
+        self.number = number
+        self.role = role
+        self.team = team
+        self.alive = alive
+        self.dealt = dealt
+        self.reshuffle = reshuffle
+
 
 @dataclass(frozen=True, slots=True)
 class Shot:

@@ -597,8 +597,8 @@ class VendettaEdition(Edition):
         votes = tally(counted.values())
         for judge in st.with_role(JUDGE):
             if judge in counted:
-                votes[counted[judge]] += 1  # the Judge's raised hand counts twice
-        st.emit("grimoire.tally", FACILITATOR, tally=[[s, votes[s]] for s in suspects])
+                votes[counted[judge]] = votes.get(counted[judge], 0) + 1  # the Judge's raised hand counts twice
+        st.emit("grimoire.tally", FACILITATOR, tally=[[s, votes.get(s, 0)] for s in suspects])
         top = leaders(votes, suspects)
         if len(top) != 1:
             st.emit("vote.none", PUBLIC)
