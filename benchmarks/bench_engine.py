@@ -21,6 +21,7 @@ real bots declare the few kinds they read (``Bot.listens``).
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import statistics
 import time
@@ -110,8 +111,12 @@ def main() -> None:
     parser.add_argument("--decoys", action="store_true")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--observe", action="store_true", help="the cost of reading seat observers")
+    parser.add_argument("--gc-threshold", type=int, default=None,
+                        help="the garbage collector's first threshold (default 700), set before the games")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.gc_threshold:
+        gc.set_threshold(args.gc_threshold, *gc.get_threshold()[1:])
     if args.observe:
         costs = {e: observed_bench(e, args.games, args.players, args.repeat) for e in args.edition or available_ids()}
         for edition, cost in costs.items():

@@ -58,13 +58,13 @@ from mafioso.engine.steps import (
     NO,
     YES,
     YES_NO,
-    Secret,
     ballot,
     count_votes,
     eliminate,
     introduce,
     leaders,
     reveal_all,
+    secret,
     secret_step,
     speech,
     tally,
@@ -180,13 +180,13 @@ class SportEdition(Edition):
         introduce(st, BLACK, blacks)
         for don in st.with_role(DON):
             st.emit("don.shown", Audience.group(blacks), seat=don)
-        spec = Secret(st.prompt_id("order"), "kill_order", timer=60, picks=3)
+        spec = secret(st.prompt_id("order"), "kill_order", timer=60, picks=3)
         orders = yield from secret_step(st, spec, st.with_role(DON))
         st.kill_order = next((orders[don] or [] for don in orders if st.is_alive(don)), [])
         st.emit("mafia.kill_order", Audience.group(st.in_team(BLACK)), order=st.kill_order)
         st.enter_step("sheriff")
         sheriffs = st.with_role(SHERIFF)
-        greeting = Secret(st.prompt_id("greet"), "greet", timer=10)
+        greeting = secret(st.prompt_id("greet"), "greet", timer=10)
         yield from secret_step(st, greeting, dict.fromkeys(sheriffs, (GREET,)))
         for sheriff in sheriffs:
             if st.is_alive(sheriff):
@@ -447,7 +447,7 @@ class SportEdition(Edition):
         """
         st.enter("night", number, "shooting")
         st.departures_at_dusk = st.departures
-        spec = Secret(st.prompt_id("shoot"), "shoot", timer=10, include_self=True)
+        spec = secret(st.prompt_id("shoot"), "shoot", timer=10, include_self=True)
         shots = yield from secret_step(st, spec, st.in_team(BLACK))
         aims = {seat: target for seat, target in shots.items() if st.is_alive(seat)}
         st.shot = agreed(aims)
@@ -459,7 +459,7 @@ class SportEdition(Edition):
     def check(self, st: SportState, role: str, act: str, step: str, test: Callable[[Seat], bool]) -> Steps:
         """One night check, answered to the checker alone (rulebook: the two Investigations; S16, S24)."""
         st.enter_step(step)
-        checks = yield from secret_step(st, Secret(st.prompt_id(act), act, timer=10), st.with_role(role))
+        checks = yield from secret_step(st, secret(st.prompt_id(act), act, timer=10), st.with_role(role))
         for seat, target in checks.items():
             if target is not None and st.is_alive(seat):
                 st.emit(f"{act}.result", Audience.to(seat), by=seat, seat=target, found=test(st.seat(target)))
