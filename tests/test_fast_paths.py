@@ -324,3 +324,17 @@ def test_a_cast_worked_out_once_deals_what_working_it_out_every_time_deals(editi
     for players in reversed(counts):  # ...and each taken from the casts worked out before
         again = Game(edition, players, seed=players, decoys=False)
         assert again.history == fresh[players].history and again.digest() == fresh[players].digest()
+
+
+def test_rare_collections_put_the_collectors_threshold_back_and_change_no_game() -> None:
+    from mafioso.agents.play import rare_collections
+
+    before = gc.get_threshold()
+    with rare_collections(12_345):
+        assert gc.get_threshold()[0] == 12_345
+        inside = play_game("spytown", seed=4, bots="heuristic").digest()
+    assert gc.get_threshold() == before
+    assert inside == play_game("spytown", seed=4, bots="heuristic").digest()
+    with pytest.raises(RuntimeError), rare_collections():
+        raise RuntimeError("a chunk that fails")
+    assert gc.get_threshold() == before

@@ -133,11 +133,12 @@ def play_chunk(cell_key: str, first_seed: int, count: int) -> dict[str, Any]:
     This is the unit of work a local process or a cluster worker runs: it takes and returns
     plain data only, and imports the engine when it runs, so a worker starts fast.
     """
-    from mafioso.agents.play import play_game
+    from mafioso.agents.play import play_game, rare_collections
 
     edition, players, options, bots = json.loads(cell_key)
     tally = Tally()
-    for seed in range(first_seed, first_seed + count):
-        game = play_game(edition, players, seed=seed, bots=bots, options=options)
-        count_game(tally, game)
+    with rare_collections():
+        for seed in range(first_seed, first_seed + count):
+            game = play_game(edition, players, seed=seed, bots=bots, options=options)
+            count_game(tally, game)
     return tally.to_json()

@@ -13,7 +13,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from mafioso.agents.play import play_game
+from mafioso.agents.play import play_game, rare_collections
 from mafioso.analysis.stats import wilson_interval
 from mafioso.engine import Game
 
@@ -67,16 +67,17 @@ class SimulationResult:
 def _chunk(args: tuple[str, int | None, dict[str, Any], str, int, int]) -> SimulationResult:
     edition, players, options, bots, first, count = args
     result = SimulationResult(edition, players or 0, count, bots, first, options)
-    for seed in range(first, first + count):
-        game: Game = play_game(edition, players, seed=seed, bots=bots, options=options)
-        assert game.outcome is not None
-        result.players = game.players
-        result.decisions += len(game.decisions)
-        result.terminations[game.outcome.termination] += 1
-        if not game.outcome.winners:
-            result.draws += 1
-        for winner in game.outcome.winners:
-            result.wins[winner] += 1
+    with rare_collections():
+        for seed in range(first, first + count):
+            game: Game = play_game(edition, players, seed=seed, bots=bots, options=options)
+            assert game.outcome is not None
+            result.players = game.players
+            result.decisions += len(game.decisions)
+            result.terminations[game.outcome.termination] += 1
+            if not game.outcome.winners:
+                result.draws += 1
+            for winner in game.outcome.winners:
+                result.wins[winner] += 1
     return result
 
 
