@@ -273,9 +273,17 @@ def option_words(edition: Edition, option: Option, lang: str = "en") -> dict[str
     if option.kind == BOOL:
         words = {True: CHOICES["yes"], False: CHOICES["no"]}
         choices = [{"value": v, "label": _(word, lang)} for v, word in words.items()]
-    return {"name": option.name, "label": label, "help": help_, "doc": help_, "default": option.default,
+    return {"name": option.name, "label": label, "help": help_, "doc": help_, "default": _default_words(edition, option, lang),
             "kind": option.kind, "min": option.low, "max": option.high,
             "choices": list(option.choices), "choice_labels": choices}
+
+
+def _default_words(edition: Edition, option: Option, lang: str) -> Any:
+    """A text option's default as the form's field starts with it: its words where the edition
+    gives them (Spytown's action cards: ``auto`` reads "at random", which the edition also
+    takes), never a developer's key; any other default as it is."""
+    template = edition.texts.get(f"option.{option.name}.{option.default}") if not option.choices else None
+    return _(template, lang) if isinstance(option.default, str) and template is not None else option.default
 
 
 def option_choice(edition: Edition, option: Option, value: Any, lang: str = "en") -> str:
