@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mafioso.engine.errors import MafiosoError
-from mafioso.i18n import _
+from mafioso.engine.errors import MafiosoError, english
+from mafioso.i18n import said
 
 
 class ConsoleError(MafiosoError):
@@ -19,11 +19,11 @@ class ConsoleError(MafiosoError):
     def __init__(self, template: str, **fields: Any) -> None:
         self.template = template
         self.fields = fields
-        super().__init__(template.format(**fields))
+        super().__init__(english(template, fields).format(**fields))
 
     def say(self, lang: str = "en") -> str:
-        """The message in the facilitator's language."""
-        return _(self.template, lang).format(**self.fields)
+        """The message in the facilitator's language (in the form its number needs there)."""
+        return said(self.template, lang, self.fields).format(**self.fields)
 
 
 class OutOfOrder(ConsoleError):

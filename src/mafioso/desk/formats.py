@@ -95,7 +95,7 @@ def count_problems(proto: Protocol) -> list[Problem]:
             if held is None:
                 problems.append(Problem(f"day {number}", f"{what} is given as a count, but the game holds no such vote"))
             elif held != count.hands:
-                problems.append(Problem(f"day {number}", f"{what} is given as {count.hands} hand(s), but the game "
+                problems.append(Problem(f"day {number}", f"{what}: the protocol gives {count.hands}, but the game "
                                                          f"counts {held}"))
     return problems
 
