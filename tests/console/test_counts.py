@@ -152,7 +152,8 @@ def test_a_count_is_a_count_in_the_log_and_the_protocol() -> None:
     raw["days"][str(number)]["counted"][0]["hands"] = (count.hands + 1) % 11
     _, problems = formats.load_any(json.dumps(raw))
     given = (count.hands + 1) % 11
-    assert any(f"the protocol gives {given}, but the game counts" in str(p) for p in problems), \
+    words = "one hand" if given == 1 else f"{given} hands"
+    assert any(f"is given as {words}, but the game counts" in str(p) for p in problems), \
         "a count that is not the game's is reported"
 
 
