@@ -36,6 +36,7 @@ from mafioso.desk.tournament import (
     standings,
     team_standings,
 )
+from mafioso.engine.errors import P_, Words
 from mafioso.i18n import counted
 
 protocol_app = typer.Typer(cls=FriendlyGroup, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
@@ -101,7 +102,8 @@ def check(file: FileArg, fmt: Fmt = None, as_json: Json = False, lang: Lang = "e
     else:
         for problem in problems:
             console.print(f"[red]problem[/] {escape_markup(problem.say(lang))}", highlight=False)
-        verdict = "no problem: the protocol follows the rules" if not problems else counted(len(problems), "problem", "problems")
+        verdict = "no problem: the protocol follows the rules" if not problems else \
+            said(Words(P_("one problem", "{count} problems"), count=len(problems)), lang)
         console.print(f"{file}: {verdict}", highlight=False)
     if problems:
         raise typer.Exit(1)
