@@ -20,7 +20,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
@@ -29,32 +29,39 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "mafioso"
 LOCALE = PACKAGE / "locale"
 DOMAIN = "mafioso"
-KEYWORDS = {"N_": None, "_": None, "t": None}
+KEYWORDS: dict[str, tuple[int, ...] | None] = {"N_": None, "_": None, "t": None, "P_": (1, 2), "tn": (1, 2)}
+"""``P_`` (Python) and ``tn`` (the pages) mark a message with a number: its singular and plural."""
+Msgid = str | tuple[str, ...]
+"""A message's id: its text, or for a message with a number its English singular and plural."""
+Msgstr = str | tuple[str, ...]
 
 
-def extracted() -> dict[str, set[str]]:
+def extracted() -> dict[Msgid, set[str]]:
     """msgid -> the places it comes from."""
-    found: dict[str, set[str]] = {}
+    found: dict[Msgid, set[str]] = {}
     method_map = [("**.py", "python"), ("server/static/*.js", "javascript")]
     for filename, _lineno, message, _comments, _context in extract_from_dir(
         str(PACKAGE), method_map, keywords=KEYWORDS, strip_comment_tags=True
     ):
         if isinstance(message, str) and message.strip():
             found.setdefault(message, set()).add(filename)
+        elif isinstance(message, tuple) and all(isinstance(m, str) and m.strip() for m in message):
+            found.setdefault(tuple(message), set()).add(filename)
     return found
 
 
-def declared() -> dict[str, set[str]]:
+def declared() -> dict[Msgid, set[str]]:
     """Strings the editions and the interface declare as data rather than calls."""
     sys.path.insert(0, str(ROOT / "src"))
     from mafioso.engine import available_editions
+    from mafioso.engine.errors import PLURALS
     from mafioso.server.ui import ui_msgids
 
-    found: dict[str, set[str]] = {}
+    found: dict[Msgid, set[str]] = {}
 
     def add(text: str, where: str) -> None:
         if text:
-            found.setdefault(text, set()).add(where)
+            found.setdefault((text, PLURALS[text][0]) if text in PLURALS else text, set()).add(where)
 
     for msgid in ui_msgids():
         add(msgid, "server/static")
@@ -83,21 +90,32 @@ def template() -> Catalog:
     merged = extracted()
     for msgid, places in declared().items():
         merged.setdefault(msgid, set()).update(places)
-    for msgid in sorted(merged):
+    for msgid in sorted(merged, key=_sort_key):
         catalog.add(msgid, locations=[(p, 0) for p in sorted(merged[msgid])][:3])
     return catalog
 
 
-def edition_translations(lang: str) -> dict[str, str]:
+def _sort_key(msgid: Msgid) -> tuple[str, ...]:
+    return (msgid,) if isinstance(msgid, str) else msgid
+
+
+def _translation(message: Message) -> tuple[Msgid, Msgstr] | None:
+    """A read message's id and its translation (every plural form), if it has one."""
+    if isinstance(message.id, str) and message.id and message.string:
+        return message.id, str(message.string)
+    if isinstance(message.id, (tuple, list)) and message.string and all(message.string):
+        return tuple(message.id), tuple(str(form) for form in message.string)
+    return None
+
+
+def edition_translations(lang: str) -> dict[Msgid, Msgstr]:
     """Translations shipped beside the code: ``editions/<id>/locale_<lang>.po`` (each edition's)
     and ``server/locale_<lang>.po`` (the web interface's)."""
-    out: dict[str, str] = {}
+    out: dict[Msgid, Msgstr] = {}
     paths = sorted(PACKAGE.glob(f"editions/*/locale_{lang}.po")) + sorted(PACKAGE.glob(f"server/locale_{lang}.po"))
     for path in paths:
         with path.open("rb") as source:
-            for message in read_po(source):
-                if message.id and isinstance(message.id, str) and message.string:
-                    out[message.id] = str(message.string)
+            out.update(found for found in map(_translation, read_po(source)) if found is not None)
     return out
 
 
@@ -113,17 +131,17 @@ def languages() -> list[str]:
 def build_language(pot: Catalog, lang: str) -> tuple[int, int]:
     """Write and compile one language's catalog; returns (translated, total)."""
     po_path = LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
-    existing: dict[str, str] = {}
+    existing: dict[Msgid, Msgstr] = {}
     if po_path.exists():
         with po_path.open("rb") as source:
-            existing = {str(m.id): str(m.string) for m in read_po(source) if m.id and m.string}
+            existing = dict(found for found in map(_translation, read_po(source)) if found is not None)
     existing.update(edition_translations(lang))
     catalog = Catalog(locale=lang, project="mafioso", domain=DOMAIN, charset="utf-8")
     translated = 0
     for message in pot:
         if not message.id:
             continue
-        msgid = str(message.id)
+        msgid: Msgid = message.id if isinstance(message.id, str) else tuple(message.id)
         string = msgid if lang == "en" else existing.get(msgid, "")
         translated += bool(string)
         catalog.add(msgid, string, locations=message.locations)

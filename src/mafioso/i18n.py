@@ -15,6 +15,7 @@ from typing import Any
 
 from mafioso.engine import Edition, Event, Phase, Prompt
 from mafioso.engine.choices import payload_to_json
+from mafioso.engine.errors import PLURALS
 from mafioso.engine.options import BOOL, Option
 
 LOCALE_DIR = Path(__file__).parent / "locale"
@@ -35,6 +36,22 @@ def translation(lang: str) -> gettext.NullTranslations:
 def _(message: str, lang: str = "en") -> str:
     """Translate one message."""
     return translation(lang).gettext(message)
+
+
+def counted(number: int, one: str, many: str) -> str:
+    """A count in English words, ``1 problem``, ``2 problems``: for the English lines of the CLI
+    and the reports (screens in every language use ``P_`` and the pages' ``tn``)."""
+    return f"{number} {one if number == 1 else many}"
+
+
+def said(template: str, lang: str, slots: Mapping[str, Any]) -> str:
+    """A template in ``lang`` before its slots are filled: for a message marked with ``P_``, the
+    form its number (``slots``' raw value, not yet in words) needs in that language."""
+    plural = PLURALS.get(template)
+    number = slots.get(plural[1]) if plural is not None else None
+    if plural is None or type(number) is not int:
+        return _(template, lang)
+    return translation(lang).ngettext(template, plural[0], number)
 
 
 def role_name(edition: Edition, role_id: str, lang: str = "en") -> str:
@@ -167,7 +184,7 @@ def describe_prompt(edition: Edition, prompt: Prompt, lang: str = "en", names: N
         return _(edition.acts.get(prompt.act, prompt.act), lang)
     data = {"seat": prompt.seat, **(payload_to_json(prompt.data) or {})}
     params = _Params({k: _format_value(edition, k, v, lang, names) for k, v in data.items()})
-    return _filled(_(template, lang), params)
+    return _filled(said(template, lang, data), params)
 
 
 def narrate(edition: Edition, event: Event, lang: str = "en", names: Names | None = None) -> str | None:
@@ -184,7 +201,7 @@ def narrate(edition: Edition, event: Event, lang: str = "en", names: Names | Non
     claims, speaker = event.data.get("claims"), event.data.get("seat")
     if isinstance(claims, list) and type(speaker) is int and edition.format_value("claims", claims, lang) is None:
         params["claims"] = format_claims(edition, claims, lang, names, speaker)  # "Anna says: I am the Rat"
-    return _filled(_(template, lang), params)
+    return _filled(said(template, lang, event.data), params)
 
 
 def _filled(template: str, params: _Params) -> str:
@@ -273,9 +290,17 @@ def option_words(edition: Edition, option: Option, lang: str = "en") -> dict[str
     if option.kind == BOOL:
         words = {True: CHOICES["yes"], False: CHOICES["no"]}
         choices = [{"value": v, "label": _(word, lang)} for v, word in words.items()]
-    return {"name": option.name, "label": label, "help": help_, "doc": help_, "default": option.default,
+    return {"name": option.name, "label": label, "help": help_, "doc": help_, "default": _default_words(edition, option, lang),
             "kind": option.kind, "min": option.low, "max": option.high,
             "choices": list(option.choices), "choice_labels": choices}
+
+
+def _default_words(edition: Edition, option: Option, lang: str) -> Any:
+    """A text option's default as the form's field starts with it: its words where the edition
+    gives them (Spytown's action cards: ``auto`` reads "at random", which the edition also
+    takes), never a developer's key; any other default as it is."""
+    template = edition.texts.get(f"option.{option.name}.{option.default}") if not option.choices else None
+    return _(template, lang) if isinstance(option.default, str) and template is not None else option.default
 
 
 def option_choice(edition: Edition, option: Option, value: Any, lang: str = "en") -> str:

@@ -151,7 +151,10 @@ def test_a_count_is_a_count_in_the_log_and_the_protocol() -> None:
     number, count = next((n, c) for n, c in marked if c.nominee is not None)
     raw["days"][str(number)]["counted"][0]["hands"] = (count.hands + 1) % 11
     _, problems = formats.load_any(json.dumps(raw))
-    assert any("hand(s), but the game counts" in str(p) for p in problems), "a count that is not the game's is reported"
+    given = (count.hands + 1) % 11
+    words = "one hand" if given == 1 else f"{given} hands"
+    assert any(f"is given as {words}, but the game counts" in str(p) for p in problems), \
+        "a count that is not the game's is reported"
 
 
 def mixed_game_by_counts(seed: int) -> tuple[Console, list[str], int]:

@@ -249,6 +249,30 @@ def test_joins_per_network_are_limited(client: TestClient) -> None:
     assert statuses[:40] == [200] * 40 and statuses[-1] == 429
 
 
+def test_refused_table_forms_spend_nothing_of_the_allowance(client: TestClient) -> None:
+    """Finding 4 (audit 2026-11-24): each refused form spent one of the network's ten new tables,
+    so a host correcting a form one refusal at a time was locked out."""
+    bad_forms = [{"edition": "sport", "players": 10, "step_seconds": 0, "options": {"speech_seconds": -5}},
+                 {"edition": "sport", "players": 3, "step_seconds": 0},
+                 {"edition": "spytown", "players": 8, "step_seconds": 0, "options": {"cards": "nonsense"}}]
+    refused = [client.post("/api/tables", json=form).status_code for form in bad_forms * 5]
+    assert all(400 <= status < 500 and status != 429 for status in refused), refused
+    statuses = [client.post("/api/tables", json={"edition": "sport", "players": 10, "step_seconds": 0}).status_code
+                for _ in range(11)]
+    assert statuses[:10] == [200] * 10 and statuses[-1] == 429, "the limit still holds for real tables"
+
+
+def test_refused_joins_spend_nothing_of_the_allowance(client: TestClient) -> None:
+    """The same class for joins: a name already taken at the table changes nothing."""
+    codes = [new_table(client, "vendetta", 16)["code"] for _ in range(3)]
+    assert client.post("/api/join", json={"code": codes[0], "name": "Ann"}).status_code == 200
+    refused = [client.post("/api/join", json={"code": codes[0], "name": "ann"}).status_code for _ in range(45)]
+    assert len(set(refused)) == 1 and 400 <= refused[0] < 500 and refused[0] != 429, refused
+    seats = [(codes[0], n) for n in range(15)] + [(code, n) for code in codes[1:] for n in range(16)]
+    statuses = [client.post("/api/join", json={"code": code, "name": f"P{n}"}).status_code for code, n in seats]
+    assert statuses[:39] == [200] * 39 and set(statuses[39:]) == {429}, "the limit still holds for real joins"
+
+
 def test_finished_tables_are_replayed_on_first_access_only(tmp_path: Any, clock: FakeClock) -> None:
     """Start-up replayed every finished table too (4 s with 250 finished games)."""
     db = str(tmp_path / "t.sqlite3")

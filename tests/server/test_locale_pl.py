@@ -21,7 +21,14 @@ MARKUP = re.compile(r"<[^<>]+>|&\w+;")
 def messages(name: str) -> dict[str, str]:
     with (SERVER / name).open("rb") as source:
         catalog = read_po(source)
-    return {str(m.id): str(m.string or "") for m in catalog if m.id}
+    return {m.id: str(m.string or "") for m in catalog if m.id and isinstance(m.id, str)}
+
+
+def plural_messages(name: str) -> dict[tuple[str, ...], tuple[str, ...]]:
+    """The messages with a number: (singular, plural) -> every form of the translation."""
+    with (SERVER / name).open("rb") as source:
+        catalog = read_po(source)
+    return {tuple(m.id): tuple(str(f or "") for f in m.string) for m in catalog if m.id and not isinstance(m.id, str)}
 
 
 @pytest.fixture(scope="module")
@@ -52,6 +59,18 @@ def test_slots_and_markup_are_kept(polish: dict[str, str]) -> None:
     for msgid, msgstr in polish.items():
         assert Counter(SLOT.findall(msgstr)) == Counter(SLOT.findall(msgid)), msgid
         assert Counter(MARKUP.findall(msgstr)) == Counter(MARKUP.findall(msgid)), msgid
+
+
+@pytest.mark.parametrize("name", ["locale_pl.po", "locale_ru.po"])
+def test_plural_forms_are_complete_and_keep_their_slots(name: str) -> None:
+    """Three forms each (Polish and Russian); a form may leave the number out where only one
+    number takes it (Polish "jedna karta"), never name a slot the English does not have."""
+    plurals = plural_messages(name)
+    assert plurals
+    for (one, many), forms in plurals.items():
+        assert len(forms) == 3 and all(f.strip() for f in forms), one
+        assert all(set(SLOT.findall(f)) <= set(SLOT.findall(one + many)) for f in forms), one
+        assert set(SLOT.findall(forms[-1])) == set(SLOT.findall(many)), one
 
 
 def test_the_built_catalog_serves_polish(polish: dict[str, str]) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 
 from mafioso.analysis.baseline import exact
 from mafioso.analysis.results import CellResult
+from mafioso.i18n import counted
 
 Group = tuple[str, tuple[tuple[str, Any], ...]]
 """The cells of one line in a plot: a bot kind and option values, across player counts."""
@@ -283,8 +284,8 @@ def render_page(edition: str, plots: Sequence[tuple[str, Any, str]], cells: Sequ
                      f'<p class="png">PNG: <a href="{edition}-{name}.png">{edition}-{name}.png</a></p></section>')
     flagged = sum(1 for r in cells if r.flagged(band))
     games = sum(r.tally.games for r in cells)
-    intro = (f"{len(cells)} setups, {games:,} games. {flagged} setup(s) lie outside the fair band "
-             f"{band[0]:.0%}-{band[1]:.0%}. Game i of every setup used seed S+i; each setup stopped when its "
+    intro = (f"{counted(len(cells), 'setup', 'setups')}, {games:,} {'game' if games == 1 else 'games'}. "
+             f"Outside the fair band {band[0]:.0%}-{band[1]:.0%}: {counted(flagged, 'setup', 'setups')}. Game i of every setup used seed S+i; each setup stopped when its "
              "intervals were narrow enough or its game budget was spent.")
     return PAGE.format(title=html.escape(f"Balance report: {edition}"), intro=html.escape(intro),
                        plots="\n".join(parts), table=cell_table(cells, band))

@@ -36,6 +36,8 @@ from mafioso.desk.tournament import (
     standings,
     team_standings,
 )
+from mafioso.engine.errors import P_, Words
+from mafioso.i18n import counted
 
 protocol_app = typer.Typer(cls=FriendlyGroup, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                            help="Game protocols: show, check, export (mafiaratings, Polemica), print as PDF.")
@@ -80,7 +82,7 @@ def clean_protocol(path: Path, fmt: str | None) -> Protocol:
     """A protocol that replays without a problem, or an error saying how many it has."""
     proto, problems = read_protocol(path, fmt)
     if problems:
-        raise CommandError(f"{path}: the protocol breaks the rules in {len(problems)} place(s), first: {problems[0]} "
+        raise CommandError(f"{path}: the protocol breaks the rules; the first of {counted(len(problems), 'problem', 'problems')}: {problems[0]} "
                            f"(see: mafioso protocol check {path})", file=str(path))
     return proto
 
@@ -100,7 +102,8 @@ def check(file: FileArg, fmt: Fmt = None, as_json: Json = False, lang: Lang = "e
     else:
         for problem in problems:
             console.print(f"[red]problem[/] {escape_markup(problem.say(lang))}", highlight=False)
-        verdict = "no problem: the protocol follows the rules" if not problems else f"{len(problems)} problem(s)"
+        verdict = "no problem: the protocol follows the rules" if not problems else \
+            said(Words(P_("one problem", "{count} problems"), count=len(problems)), lang)
         console.print(f"{file}: {verdict}", highlight=False)
     if problems:
         raise typer.Exit(1)
@@ -128,7 +131,7 @@ def show(file: FileArg, fmt: Fmt = None, as_json: Json = False) -> None:
                       f"sheriff checks {night.sheriff_check or '-'}", highlight=False)
     for number, day in sorted(proto.days.items()):
         noms = ", ".join(f"{b} → {n}" for b, n in day.nominations) or "none"
-        console.print(f"Day {number}: nominations {noms}; {len(day.votes)} voting round(s)"
+        console.print(f"Day {number}: nominations {noms}; {counted(len(day.votes), 'voting round', 'voting rounds')}"
                       + (" and a lift vote" if day.lift else ""), highlight=False)
     console.print(sheet._winner(proto).split(">", 1)[1].split("<", 1)[0], highlight=False)
     for problem in problems:

@@ -142,7 +142,7 @@ class Facilitator:
             self.console.answer(ask.seat, ask.prompt, self.choice(ask, raw))
 
     def choice(self, ask: Ask, raw: str) -> Any:
-        """The option(s) typed by number; Enter: the usual answer (a pass, or the default)."""
+        """The options typed by number (one or several); Enter: the usual answer (a pass, or the default)."""
         if not raw:
             return self.console.usual_answer(ask.prompt)
         try:

@@ -167,7 +167,7 @@ def missing_texts(edition: Edition, lang: str) -> list[str]:
     if lang == "en":
         return []
     catalog: dict[Any, Any] = getattr(translation(lang), "_catalog", {})
-    return [text for text in game_texts(edition, lang) if text not in catalog]
+    return [text for text in game_texts(edition, lang) if text not in catalog and (text, 0) not in catalog]  # (id, 0): a plural
 
 
 def edition_languages(edition: Edition, candidates: Iterable[str]) -> list[str]:

@@ -39,6 +39,7 @@ from mafioso.engine import (
     UnknownPrompt,
 )
 from mafioso.engine.choices import choice_to_json
+from mafioso.engine.errors import P_
 from mafioso.i18n import N_, _, narrate, phase_name, role_name, seat_words, seats_words
 from mafioso.i18n import SEAT_KEYS as I18N_SEAT_KEYS
 
@@ -558,7 +559,8 @@ class Console:
                 raise BadCast(N_("{name} is already known as {role}."), name=self.setup.name(seat),
                               role=role_name(self.edition, self.known[seat], self.lang))
         if len(seats) > self._unknown_count(role):
-            raise BadCast(N_("Only {count} {role} card(s) are in play."), count=self._unknown_count(role), role=shown)
+            raise BadCast(P_("Only one {role} card is in play.", "Only {count} {role} cards are in play."),
+                          count=self._unknown_count(role), role=shown)
         if required and not seats:
             raise BadEntry(N_("Someone must have woken as {role}: tap their seat."), role=shown)
 

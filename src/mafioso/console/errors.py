@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from mafioso.engine.errors import MafiosoError, Words
-from mafioso.i18n import _
+from mafioso.i18n import said
 
 
 class ConsoleError(MafiosoError):
@@ -26,8 +26,8 @@ class ConsoleError(MafiosoError):
         super().__init__(Words(template, **fields))
 
     def say(self, lang: str = "en") -> str:
-        """The message in the facilitator's language."""
-        return _(self.template, lang).format(**self.fields)
+        """The message in the facilitator's language (in the form its number needs there)."""
+        return said(self.template, lang, self.fields).format(**self.fields)
 
 
 class OutOfOrder(ConsoleError):

@@ -6,8 +6,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from mafioso.engine import MafiosoError
-from mafioso.engine.errors import PhaseName, SeatName, Values, Words
+from mafioso.engine.errors import PLURALS, PhaseName, SeatName, Values, Words
 from mafioso.i18n import N_, _, phase_name, step_name
+from mafioso.i18n import said as said_in
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +34,8 @@ def said(value: Any, lang: str = "en") -> str:
     a file's field names and keys, people's names)."""
     if isinstance(value, Words):
         values = {key: said(slot, lang) for key, slot in value.slots.items()}
-        template = _(value.template, lang)
+        # a message with a number (P_): the form its number needs in ``lang``
+        template = said_in(value.template, lang, value.slots) if value.template in PLURALS else _(value.template, lang)
         try:
             return template.format(**values) if values else template
         except (KeyError, IndexError, ValueError):  # a translation naming a slot that is not there

@@ -20,7 +20,7 @@ from mafioso.desk.record import FORMAT, Protocol
 from mafioso.desk.replay import Problem, replay, seat_at
 from mafioso.desk.replay import day as replay_day
 from mafioso.engine import Game
-from mafioso.engine.errors import MafiosoError, Words
+from mafioso.engine.errors import P_, MafiosoError, Words
 from mafioso.i18n import N_
 
 FORMATS = ("mafioso", "mafiaratings", "polemica")
@@ -98,8 +98,9 @@ def count_problems(proto: Protocol) -> list[Problem]:
                 problems.append(Problem(replay_day(number), Words(N_("{what} is given as a count, but the game holds "
                                                                      "no such vote"), what=what)))
             elif held != count.hands:
-                problems.append(Problem(replay_day(number), Words(N_("{what} is given as {hands} hand(s), but the "
-                                                                     "game counts {held}"), what=what,
+                problems.append(Problem(replay_day(number), Words(P_("{what} is given as one hand, but the game counts "
+                                                                     "{held}", "{what} is given as {hands} hands, but the "
+                                                                     "game counts {held}", "hands"), what=what,
                                                                   hands=count.hands, held=held)))
     return problems
 

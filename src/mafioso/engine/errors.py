@@ -13,6 +13,7 @@ translates nothing.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +21,27 @@ from typing import Any
 def N_(message: str) -> str:
     """Mark a message for extraction without translating it (it is translated when shown)."""
     return message
+
+
+PLURALS: dict[str, tuple[str, str]] = {}
+"""Messages with a number in them, by their English singular (their id): ``(the English plural,
+the slot that holds the number)``. Filled by :func:`P_`."""
+
+
+def P_(one: str, many: str, key: str = "count") -> str:
+    """Mark a message with a number in slot ``key`` for the catalogs, with its English plural, and
+    return its singular (the message's id). Its words are then picked by the number, in each
+    language's own plural forms (gettext's: Russian and Polish have three), never with an "s" in
+    brackets."""
+    PLURALS[one] = (many, key)
+    return one
+
+
+def english(template: str, slots: Mapping[str, object]) -> str:
+    """``template`` in English as the number in its slot needs it (the plural of a :func:`P_` message
+    unless the number is 1); any other template as it is."""
+    plural = PLURALS.get(template)
+    return template if plural is None or slots.get(plural[1]) == 1 else plural[0]
 
 
 def _shown(value: Any, width: int = 60) -> str:
@@ -40,7 +62,7 @@ class Words:
 
     def __str__(self) -> str:
         values = {key: str(value) for key, value in self.slots.items()}
-        return self.template.format(**values) if values else self.template
+        return english(self.template, self.slots).format(**values) if values else self.template
 
     def __repr__(self) -> str:
         return f"Words({self.template!r}, **{self.slots!r})"

@@ -26,7 +26,7 @@ from mafioso.engine.errors import (
     Values,
     Words,
 )
-from mafioso.i18n import N_, Names, _, choice_label, option_choice, phase_name, role_name, seat_words, step_name
+from mafioso.i18n import N_, Names, _, choice_label, option_choice, phase_name, role_name, said, seat_words, step_name
 
 __all__ = ["Words", "message_of", "say"]
 
@@ -61,7 +61,7 @@ def message_of(error: ServerError | MafiosoError, lang: str, edition: Edition | 
 def say(words: Words, lang: str, edition: Edition | None = None, names: Names | None = None) -> str:
     """Words in ``lang``: the template translated, then its slots (each in words in turn)."""
     values = {key: _slot(value, lang, edition, names) for key, value in words.slots.items()}
-    template = _(words.template, lang)
+    template = said(words.template, lang, words.slots)
     try:
         return template.format(**values) if values else template
     except (KeyError, IndexError, ValueError):  # a translation naming a slot that is not there

@@ -268,13 +268,15 @@ class Hub:
 
     # -- new tables --------------------------------------------------------------------------
     def create(self, raw: Any, address: str | None = None) -> Table:
-        """A new table from the host's settings (checked by the engine first)."""
-        if address is not None and not self.creations.take(network_key(address)):
-            raise SlowDown(N_("too many new tables from your network; wait a few minutes"))
+        """A new table from the host's settings (checked by the engine first). The network's
+        allowance of new tables is spent only once the settings are accepted: a refused form changes
+        nothing, so a host correcting it one refusal at a time is never locked out."""
         config = parse_config(raw)
         if config.step_seconds < self.min_step:
             raise BadMessage(N_("step_seconds: must be at least {seconds}: a shorter secret step would let its rhythm "
                              "tell who acts"), seconds=f"{self.min_step:g}")
+        if address is not None and not self.creations.take(network_key(address)):
+            raise SlowDown(N_("too many new tables from your network; wait a few minutes"))
         secret = secret_text(self.seeds())  # the sealed deal's secret: the game's seed is drawn from it
         record = TableRecord(uuid.uuid4().hex, self._free_code(), new_token(), {**config.to_json(), "seal": secret},
                              game_seed(secret), created=time.time())
@@ -395,11 +397,17 @@ class Hub:
         raise BadToken(N_("this seat's pass is not valid; join the table again with its code"))
 
     def join(self, code: object, name: object, address: str | None = None) -> tuple[Table, MemberRecord]:
-        """Take a free seat at the table with this code."""
+        """Take a free seat at the table with this code. The network's allowance of joins is
+        checked first but spent only once the seat is taken: a refused join (a name already taken,
+        a full table) changes nothing."""
         table = self.by_code(code, address)
-        if address is not None and not self.joins.take(network_key(address)):
+        key = network_key(address) if address is not None else None
+        if key is not None and self.joins.blocked(key):
             raise SlowDown(N_("too many joins from your network; wait a minute"))
-        return table, table.join(name)
+        member = table.join(name)
+        if key is not None:
+            self.joins.take(key)
+        return table, member
 
     # -- the guess budget --------------------------------------------------------------------
     def _missed(self) -> None:

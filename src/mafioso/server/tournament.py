@@ -49,7 +49,7 @@ from mafioso.desk.tournament import (
     team_standings,
 )
 from mafioso.engine.errors import Words
-from mafioso.i18n import N_, _
+from mafioso.i18n import N_, _, counted
 from mafioso.server.errors import BadMessage
 from mafioso.server.limits import RateLimit, client_address, network_key
 from mafioso.server.schemas import check_data, check_json
@@ -96,7 +96,8 @@ class Unclean(Exception):
     """The protocol breaks the rules: the problems are sent back and nothing is recorded."""
 
     def __init__(self, problems: list[str]) -> None:
-        super().__init__(f"the protocol breaks the rules in {len(problems)} place(s), first: {problems[0]}")
+        super().__init__(f"the protocol breaks the rules; the first of {counted(len(problems), 'problem', 'problems')}: "
+                         f"{problems[0]}")
         self.problems = problems
 
 

@@ -9,10 +9,15 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from mafioso.i18n import N_, _
+from mafioso.i18n import N_, _, translation
 
 STATIC = Path(__file__).parent / "static"
 SCRIPT_MARK = re.compile(r'\bt\("((?:[^"\\]|\\.)+)"')
+PLURAL_MARK = re.compile(r'\btn\("((?:[^"\\]|\\.)+)",\s*"((?:[^"\\]|\\.)+)"')
+"""``tn("{n} vote", "{n} votes", n)``: a string with a number, its English singular and plural."""
+SAMPLES = (1, 2, 5)
+"""Numbers whose plural forms cover every form of the shipped languages (Russian and Polish: one,
+few, many; English: one, other): a page picks the sample in the same CLDR category as its number."""
 HTML_MARK = re.compile(r'data-t="([^"]+)"')
 
 VOCABULARY = (
@@ -34,11 +39,28 @@ def ui_msgids() -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
-def ui_strings(lang: str) -> dict[str, str]:
-    """``{english: translation}`` for the interface in ``lang`` (only strings that differ)."""
-    out = {}
+@lru_cache(maxsize=1)
+def ui_plurals() -> tuple[tuple[str, str], ...]:
+    """Every string of the interface with a number (``tn``): ``(singular, plural)`` in English."""
+    found: set[tuple[str, str]] = set()
+    for path in sorted(STATIC.glob("*.js")):
+        found.update((one.replace('\\"', '"'), many.replace('\\"', '"'))
+                     for one, many in PLURAL_MARK.findall(path.read_text(encoding="utf-8")))
+    return tuple(sorted(found))
+
+
+def ui_strings(lang: str) -> dict[str, str | dict[str, str]]:
+    """``{english: translation}`` for the interface in ``lang`` (only strings that differ); a
+    string with a number (``tn``) as ``{sample: its form for that number}`` (see :data:`SAMPLES`),
+    where the language's forms are not the English singular and plural (which the page knows)."""
+    out: dict[str, str | dict[str, str]] = {}
     for msgid in ui_msgids():
         translated = _(msgid, lang)
         if translated != msgid:
             out[msgid] = translated
+    catalog = translation(lang)
+    for one, many in ui_plurals():
+        forms = {str(n): catalog.ngettext(one, many, n) for n in SAMPLES}
+        if any(form != (one if n == "1" else many) for n, form in forms.items()):
+            out[one] = forms
     return out

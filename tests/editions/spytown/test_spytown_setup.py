@@ -83,7 +83,7 @@ def test_custom_cast_outside_the_table_is_allowed() -> None:
         ({"cards": "vest,shot,arrest,wiretap"}, "at most one action card per four players"),
         ({"cards": "vest,vest"}, "one 'vest' card"),
         ({"cards": "new_gang"}, "New Gang needs 14 people"),
-        ({"card_deal": "3:vest,13:shot"}, "seat from 1 to 12"),
+        ({"card_deal": "3:vest,13:shot"}, "seat number from 1 to 12"),
         ({"card_deal": "3:vest,3:shot"}, "two cards"),
         ({"card_deal": "3:new_gang"}, "go in together"),
         ({"card_deal": "3:neutral"}, "no action card 'neutral'"),
@@ -98,7 +98,7 @@ def test_bad_card_choices_are_refused(options: dict[str, object], message: str) 
 
 def test_cards_without_the_extended_game_are_refused() -> None:
     for options in ({"cards": "vest"}, {"card_deal": "3:vest"}):
-        with pytest.raises(SetupError, match="extended=true"):
+        with pytest.raises(SetupError, match="need 'extended' on"):
             Game("spytown", 12, options=options)
 
 

@@ -417,7 +417,7 @@ class BlitzEdition(Edition):
             reveal(st, seat)
 
     def outsider_end(self, st: BlitzState) -> NoReturn:
-        """An Outsider was shot: the game stops at once; the shot Outsider(s) alone win."""
+        """An Outsider was shot: the game stops at once; only the Outsiders shot win."""
         winners = sorted(s for s in st.shot if st.seat(s).role == OUTSIDER)
         st.emit("outsider.shot", PUBLIC, seats=winners)
         self.reveal_all(st)

@@ -29,7 +29,7 @@ from mafioso.editions.blitz.catalogue import (
     VIGILANTE,
 )
 from mafioso.engine import OptionError, SetupError
-from mafioso.engine.errors import N_, OptionName, Value, listed
+from mafioso.engine.errors import N_, P_, OptionName, Value, listed
 
 
 def parse_swaps(text: str) -> list[tuple[str, str]]:
@@ -76,7 +76,8 @@ def check_cast(cast: Counter[str]) -> None:
         if role not in ROLES:
             raise SetupError(N_("blitz has no role {role}"), role=Value(role))
         if count > BOX.get(role, 0):
-            raise SetupError(N_("the box holds {box} {role} card(s), not {count}"), box=BOX.get(role, 0),
+            raise SetupError(P_("the box holds one {role} card, not {count}", "the box holds {box} {role} cards, not {count}",
+                                "box"), box=BOX.get(role, 0),
                              role=Value(role, role), count=count)
     _combinations(deck)
     _replacements(deck, players)

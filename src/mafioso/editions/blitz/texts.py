@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from mafioso.engine import N_, PHASE, ROLE_DEALT, ROLE_REVEALED, Event
+from mafioso.engine.errors import P_
 
 if TYPE_CHECKING:
     from mafioso.engine import Edition
@@ -54,7 +55,8 @@ TEXTS = {
     "prompt.package": N_("Slide your Package face down to another player (never the Vigilante)."),
     "prompt.decoy": N_("Keep your eyes closed. Tap any player: nothing happens."),
     "prompt.talk": N_("Your turn to talk: say what you know, or what you want the others to believe."),
-    "prompt.place": N_("Vigilante: lay or move your {verdicts} Verdict card(s) before the players you suspect."),
+    "prompt.place": P_("Vigilante: lay or move your Verdict card before the player you suspect.",
+                       "Vigilante: lay or move your {verdicts} Verdict cards before the players you suspect.", "verdicts"),
     "prompt.bang": N_("Vigilante: say Bang to end the interrogation, or let it go on."),
     "prompt.shoot": N_("Goon: point at the player you shoot."),
     # phases
@@ -82,7 +84,8 @@ TEXTS = {
     "role.revealed": N_("{seat} is the {role}."),
     "role.revealed.witness": N_("A hand goes up: {seat} is the Rat."),
     "role.revealed.canary": N_("You look at the card of {seat}: the {role}."),
-    "setup.deck": N_("The deck for this game: {deck}. The Vigilante holds {verdicts} Verdict card(s)."),
+    "setup.deck": P_("The deck for this game: {deck}. The Vigilante holds one Verdict card.",
+                     "The deck for this game: {deck}. The Vigilante holds {verdicts} Verdict cards.", "verdicts"),
     "draft.turn": N_("{seat} draws two cards."),
     "draft.drew": N_("You drew: {cards}. Keep one; the other goes back on top."),
     "draft.middle": N_("Your leftover card, the {role}, goes face down to the middle."),

@@ -144,13 +144,13 @@ OPTIONS = (
            AUTO_ON_OFF),
     Option("extended", False, "The extended game: every player gets one game card (action or neutral)."),
     Option("cards", "auto",
-           "Extended game: the action cards in play, as a comma-separated list of card ids (new_gang stands for "
-           "its three cards), or auto: the seeded generator picks one card per four players from the 13 single "
-           "cards.", kind="ids"),
+           "Extended game: the action cards in play, as a comma-separated list of card names in any shipped "
+           "language and any case, or ids (new_gang stands for its three cards), or auto (also its words, 'at "
+           "random'): the seeded generator picks one card per four players from the 13 single cards.", kind="ids"),
     Option("card_limit", True,
            "Extended game: refuse more than one action card per four players (the book's advice; ruling 2)."),
     Option("card_deal", "",
-           "Extended game: fix who holds which action card, as 'seat:card,seat:card' (a table dealing real "
+           "Extended game: fix who holds which action card, as 'seat:card,seat:card' with card names or ids (a table dealing real "
            "cards, or a test); the other seats get neutral cards. Empty: the seeded deal."),
     Option("gang_meet", False, "The advanced New Gang rule: the gang members meet before the first Mafia phase."),
     Option("mafia_rounds", 3,

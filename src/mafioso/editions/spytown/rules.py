@@ -39,7 +39,7 @@ from mafioso.editions.spytown.meetings import gang_meets, mafia_meets
 from mafioso.editions.spytown.outs import MAFIA as BY_MAFIA
 from mafioso.editions.spytown.outs import VOTE, put_out
 from mafioso.editions.spytown.secrecy import REVEALS
-from mafioso.editions.spytown.setup import book_cast, check_cast
+from mafioso.editions.spytown.setup import book_cast, cards_as_ids, check_cast
 from mafioso.editions.spytown.state import SpytownState
 from mafioso.editions.spytown.texts import TEXTS, format_value, text_key
 from mafioso.engine import (
@@ -88,6 +88,10 @@ class SpytownEdition(Edition):
         return format_value(key, value, lang)
 
     # -- setup -------------------------------------------------------------------------------
+    def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The options, with action cards named in words (any language, any case) as their ids."""
+        return cards_as_ids(super().resolve_options(given))
+
     def recommended_cast(self, players: int, options: Mapping[str, Any]) -> dict[str, int]:
         return book_cast(players, options)
 

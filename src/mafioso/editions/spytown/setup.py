@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from mafioso.editions.spytown.catalogue import (
@@ -22,6 +23,7 @@ from mafioso.editions.spytown.catalogue import (
     SINGLE_CARDS,
     TABLE,
 )
+from mafioso.editions.spytown.texts import TEXTS
 from mafioso.engine import Chance, SetupError
 from mafioso.engine.errors import N_, OptionName, SeatName, Value, listed
 
@@ -92,14 +94,13 @@ def check_cast(cast: Counter[str], options: Mapping[str, Any]) -> None:
         raise SetupError(N_("{mafiosi} mafiosi against {police} police: the mafia must be the smaller side"),
                          mafiosi=cast[MAFIOSO], police=players - cast[MAFIOSO])
     if options["extended"]:
-        if options["card_deal"] and options["cards"] != "auto":
+        if options["card_deal"] and not at_random(options["cards"]):
             raise SetupError(N_("give the action cards either as {cards} or as {deal}, not both"),
                              cards=OptionName("cards"), deal=OptionName("card_deal"))
         chosen_cards(players, options, None)
-    elif options["cards"] != "auto" or options["card_deal"]:
-        raise SetupError(N_("options {cards} and {deal} choose the extended game's cards; they need {extended}=true"),
-                         cards=OptionName("cards"), deal=OptionName("card_deal"),
-                         extended=OptionName("extended", quoted=False))
+    elif (not at_random(options["cards"]) and _parse_list(options["cards"])) or options["card_deal"]:
+        raise SetupError(N_("options {cards} and {deal} choose the extended game's cards; they need {extended} on"),
+                         cards=OptionName("cards"), deal=OptionName("card_deal"), extended=OptionName("extended"))
 
 
 def _parse_list(raw: Any) -> list[str]:
@@ -108,9 +109,80 @@ def _parse_list(raw: Any) -> list[str]:
     elif isinstance(raw, str):
         items = [x.strip() for x in raw.split(",")]
     else:
-        raise SetupError(N_("option {option} takes 'auto' or a comma-separated list of card ids, not {value}"),
+        raise SetupError(N_("option {option} takes card names separated by commas, not {value}"),
                          option=OptionName("cards"), value=repr(raw))
     return [x for x in items if x]
+
+
+def _shipped_languages() -> tuple[str, ...]:
+    """The languages mafioso ships a catalog for (the folders of its compiled catalogs)."""
+    from mafioso.i18n import LOCALE_DIR
+
+    return tuple(sorted(p.name for p in LOCALE_DIR.iterdir() if p.is_dir())) if LOCALE_DIR.is_dir() else ("en",)
+
+
+@lru_cache(maxsize=1)
+def _card_words() -> dict[str, str]:
+    """Every word a host may type for an action card, folded (:func:`_folded`) -> its id: the id
+    itself (older tables and logs), and the card's name in every shipped language. The engine does
+    not know the table's language, and no card's name in one language is another card's in any
+    other, so a name in any of them names one card."""
+    from mafioso.i18n import _
+
+    words: dict[str, str] = {}
+    for cid in ACTION_CARDS:
+        card = CARDS[cid]
+        names = {cid, cid.replace("_", " "), card.name, card.pl, *(_(card.name, lang) for lang in _shipped_languages())}
+        words.update({_folded(name): cid for name in names})
+    return words
+
+
+@lru_cache(maxsize=1)
+def _random_words() -> frozenset[str]:
+    """What ``cards`` takes for "one card per four players, at random": ``auto`` (older tables and
+    logs) and the words the host's form starts with, in every shipped language."""
+    from mafioso.i18n import _
+
+    words = TEXTS["option.cards.auto"]
+    return frozenset({"auto", *(_folded(_(words, lang)) for lang in _shipped_languages())})
+
+
+def _folded(word: str) -> str:
+    """A typed word as compared: any case, spaces squeezed."""
+    return " ".join(word.split()).casefold()
+
+
+def at_random(raw: Any) -> bool:
+    """Whether the ``cards`` option leaves the cards to chance (``auto``, or its words in any language)."""
+    return isinstance(raw, str) and _folded(raw) in _random_words()
+
+
+def card_id(word: str) -> str:
+    """The id of the action card a host named (its name in any shipped language and any case, or
+    its id); an unknown word as typed, for :func:`_check_card_ids` to refuse with the names."""
+    return _card_words().get(_folded(word), word)
+
+
+def cards_as_ids(options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` with the action cards a host named in words (``cards``, ``card_deal``) as their
+    ids, and the words for "at random" as ``auto``: the stored table and the log then read the
+    same whatever a later catalog calls a card. Values already in ids, and values that are not
+    readable as cards (refused later with the names), stay as given."""
+    cards, deal = options.get("cards"), options.get("card_deal")
+    if isinstance(cards, str) and at_random(cards):
+        options = {**options, "cards": "auto"}
+    elif isinstance(cards, str) and all(card_id(word) in ACTION_CARDS for word in _parse_list(cards)):
+        options = {**options, "cards": _joined(cards, [card_id(word) for word in _parse_list(cards)])}
+    if isinstance(deal, str) and all(card_id(item.partition(":")[2]) in ACTION_CARDS for item in _parse_list(deal)):
+        pairs = [(seat.strip(), card_id(word)) for seat, _, word in (item.partition(":") for item in _parse_list(deal))]
+        options = {**options, "card_deal": _joined(deal, [f"{seat}:{cid}" for seat, cid in pairs])}
+    return options
+
+
+def _joined(given: str, items: list[str]) -> str:
+    """``items`` with commas, or ``given`` itself when it already said just that (older logs keep
+    their exact text)."""
+    return given if [x.strip() for x in given.split(",") if x.strip()] == items else ",".join(items)
 
 
 def _check_card_ids(ids: list[str], where: str) -> None:
@@ -138,8 +210,8 @@ def _check_selection(players: int, cards: list[str], limit: bool, where: str) ->
                          count=len(cards), players=players)
     if limit and len(cards) > players // 4:
         raise SetupError(N_("{where}: at most one action card per four players ({most} for {players}); "
-                            "set {option}=false to allow more"), where=OptionName(where, quoted=False), most=players // 4, players=players,
-                         option=OptionName("card_limit", quoted=False))
+                            "turn {option} off to allow more"), where=OptionName(where, quoted=False), most=players // 4,
+                         players=players, option=OptionName("card_limit"))
 
 
 def fixed_deal(players: int, options: Mapping[str, Any]) -> dict[int, str] | None:
@@ -148,19 +220,20 @@ def fixed_deal(players: int, options: Mapping[str, Any]) -> dict[int, str] | Non
     if not raw:
         return None
     if not isinstance(raw, str):
-        raise SetupError(N_("option {option} takes 'seat:card,...', not {value}"), option=OptionName("card_deal"),
-                         value=repr(raw))
+        raise SetupError(N_("option {option} takes seat numbers and card names, such as 3: Commander, "
+                            "5: Wiretap; not {value}"), option=OptionName("card_deal"), value=repr(raw))
     deal: dict[int, str] = {}
     for item in _parse_list(raw):
         seat_text, _, cid = item.partition(":")
         if not seat_text.strip().isdecimal() or not 1 <= int(seat_text) <= players:
-            raise SetupError(N_("{option}: {value} must be seat:card with a seat from 1 to {players}"),
+            raise SetupError(N_("{option}: write {value} as a seat number from 1 to {players}, a colon and a card's "
+                                "name, such as 3: Commander"),
                              option=OptionName("card_deal", quoted=False), value=Value(item), players=players)
         seat = int(seat_text)
         if seat in deal:
             raise SetupError(N_("{option}: {seat} is given two cards"), option=OptionName("card_deal", quoted=False),
                              seat=SeatName(seat))
-        deal[seat] = cid.strip()
+        deal[seat] = card_id(cid)
     cards = list(deal.values())
     _check_card_ids(cards, "card_deal")
     _check_selection(players, cards, bool(options["card_limit"]), "card_deal")
@@ -175,11 +248,11 @@ def chosen_cards(players: int, options: Mapping[str, Any], chance: Chance | None
     if deal is not None:
         return sorted(deal.values())
     raw = options["cards"]
-    if raw == "auto":
+    if at_random(raw):
         if chance is None:
             return []
         return sorted(draw_distinct(chance, "cards", SINGLE_CARDS, min(players // 4, len(SINGLE_CARDS))))
-    cards = _parse_list(raw)
+    cards = [card_id(word) for word in _parse_list(raw)]
     if cards.count(NEW_GANG) == 1:
         cards += [NEW_GANG, NEW_GANG]
     _check_card_ids(cards, "cards")

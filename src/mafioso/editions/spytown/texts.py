@@ -46,11 +46,14 @@ TEXTS = {
     "option.extended": N_("Extended game"),
     "option.extended.help": N_("Every player also gets a game card."),
     "option.cards": N_("Action cards"),
-    "option.cards.help": N_("Which action cards are in play (auto: one per four players, at random)."),
+    "option.cards.help": N_("The action cards in play: their names separated by commas (New Gang stands for its "
+                            "three cards), or “at random”: one card per four players, drawn at random."),
+    "option.cards.auto": N_("at random"),
     "option.card_limit": N_("One card per four players"),
     "option.card_limit.help": N_("No more than one action card per four players."),
     "option.card_deal": N_("Who holds which card"),
-    "option.card_deal.help": N_("Fix who holds each action card (empty: dealt at random)."),
+    "option.card_deal.help": N_("Who holds which action card: a seat number, a colon and the card's name, "
+                                "separated by commas, such as “3: Commander, 5: Wiretap”; empty: dealt at random."),
     "option.gang_meet": N_("The New Gang meets"),
     "option.gang_meet.help": N_("The New Gang's members meet before the first Mafia phase."),
     "option.mafia_rounds": N_("Mafia's rounds"),

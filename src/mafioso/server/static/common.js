@@ -6,6 +6,9 @@
 
 /** @type {Record<string, string>} */
 let strings = {};
+/** Strings with a number: English singular -> {sample number: its form} (see `tn`).
+ * @type {Record<string, Record<string, string>>} */
+let plurals = {};
 
 /** A string of the interface in the page's language, with `{slots}` filled in.
  * @param {string} s @param {Record<string, string | number>} [slots] */
@@ -15,10 +18,27 @@ export function t(s, slots) {
   return out;
 }
 
+/** A string with a number `n` in the form the page's language gives that number ("1 vote",
+ * "2 votes"; Russian and Polish have three forms): the server sends each form for a sample
+ * number (1, 2, 5), and the form taken is the sample's in the same plural category as `n`.
+ * @param {string} one @param {string} many @param {number} n @param {Record<string, string | number>} [slots] */
+export function tn(one, many, n, slots) {
+  const forms = plurals[one] || {"1": one, "2": many};
+  const rules = new Intl.PluralRules(document.documentElement.lang || "en");
+  const sample = Object.keys(forms).find(k => rules.select(Number(k)) === rules.select(n));
+  let out = sample ? forms[sample] : (n === 1 ? one : many);
+  for (const [k, v] of Object.entries({n, ...slots})) out = out.split("{" + k + "}").join(String(v));
+  return out;
+}
+
 /** Loads the interface's words in `lang` and translates the static page (`data-t`).
  * @param {string} lang */
 export async function loadText(lang) {
-  try { strings = await (await fetch("/api/text?lang=" + encodeURIComponent(lang))).json(); } catch (e) { strings = {}; }
+  /** @type {Record<string, string | Record<string, string>>} */
+  let all = {};
+  try { all = await (await fetch("/api/text?lang=" + encodeURIComponent(lang))).json(); } catch (e) { all = {}; }
+  strings = {}; plurals = {};
+  for (const [k, v] of Object.entries(all)) { if (typeof v === "string") strings[k] = v; else plurals[k] = v; }
   document.documentElement.lang = lang;
   document.querySelectorAll("[data-t]").forEach(n => { if (n instanceof HTMLElement && n.dataset.t) n.textContent = t(n.dataset.t); });
   document.querySelectorAll("[data-t-label]").forEach(n => {

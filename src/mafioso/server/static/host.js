@@ -1,7 +1,7 @@
 // @ts-check
 // The shared screen (a TV across the room): create a table, seat people, then show only public
 // information, large, and speak it. `/watch?code=X` is the same screen without the host's controls.
-import {$, t, el, setText, patch, keyed, banner, post, connect, promptForm, promptKey, loadText, deadline, clockText} from "./common.js";
+import {$, t, tn, el, setText, patch, keyed, banner, post, connect, promptForm, promptKey, loadText, deadline, clockText} from "./common.js";
 import {narrator, ambience} from "./narrator.js";
 
 /** @typedef {import("./wire").State} State */
@@ -266,7 +266,7 @@ function drawCircle(msg, seats) {
     setText(q(".mark"), [seat.bot ? t("bot") : "", seat.alive ? "" : t("out")].filter(Boolean).join(" · "));
     const v = votes.get(seat.seat);
     setText(q(".votes"), v ? String(v) : "");  // the count, and its words for screen readers
-    setText(q(".sr"), v ? t("{n} votes", {n: v}) : "");
+    setText(q(".sr"), v ? tn("{n} vote", "{n} votes", v) : "");
   });
 }
 

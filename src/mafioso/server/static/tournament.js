@@ -390,7 +390,7 @@ async function submitRecord(ev) {
     const data = await r.json().catch(() => ({error: t("The server did not answer; try again.")}));
     if (!r.ok) {
       const why = data.problems
-        ? t("Nothing was stored: the protocol breaks the rules in {n} place(s):", {n: data.problems.length})
+        ? t("Nothing was stored: the protocol breaks the rules here:")
         : t("Nothing was stored: {why}", {why: data.error || t("Refused.")});
       const list = data.problems ? [el("ul", {}, ...data.problems.map((/** @type {string} */ p) => el("li", {text: p})))] : [];
       out.replaceChildren(el("p", {class: "no", text: why}), ...list);
