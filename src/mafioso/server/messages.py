@@ -340,9 +340,11 @@ def seat_texts(table: Table, members: Iterable[MemberRecord]) -> dict[str, str]:
     A decision sends ten seats a new state: built one by one, each maps the table's summary, its
     roles and every event to JSON again. Here the shared head and tail are encoded once per change,
     and each event once per game (by its number and its position in the seat's stream; an event
-    never changes), so a seat costs only what is its own: its seats, card and prompts.
+    never changes), so a seat costs only what is its own: its seats, card and prompts. A seat
+    whose message is built from the same parts as last time gets that very text again
+    (:func:`_seat_text`): at a secret step each answer changes one seat's prompts only.
     """
-    head = encode(_base(table, "seat"))[:-1]  # without its closing brace: the seat's own keys follow
+    head = _head_text(table)
     game = table.game
     assert game is not None
     over = table.is_over_published()
@@ -351,25 +353,57 @@ def seat_texts(table: Table, members: Iterable[MemberRecord]) -> dict[str, str]:
             f',"secret":{_dumps(secret_now(table, table.public_batch()))}}}')
     out = {}
     public_roles = frozenset(table.knowledge(NOBODY).known_roles.items())
+    names = table.seat_names()
     for member in members:
-        seat = member.seat
-        if seat is None:
-            continue
-        known = table.knowledge(seat)
-        phase = known.events[-1].phase if known.events else None
-        lang = table.config.lang
-        public, private = _split(table, known.events)
-        prompts = [prompt_json(table, p) for p in table.published_prompts(seat)]
-        out[member.token] = "".join((
-            head, ',"seat":', _dumps(seat), ',"name":', _dumps(member.name),
-            ',"phase":', _dumps(phase_label(phase, lang, table.edition) if phase else ""),
-            ',"step":', _dumps(step_name(phase, lang, table.edition) if phase else ""),
-            ',"seats":', _seats_text(table, known, seat, public_roles),
-            ',"events":[', ",".join(event_text(table, e, n) for n, e in public), ']',
-            ',"outcome":', outcome, ',"card":', _card_text(table, known),
-            ',"private":[', ",".join(event_text(table, e, n) for n, e in private), ']',
-            ',"prompts":', _dumps(prompts), tail))
+        if member.seat is not None:
+            out[member.token] = _seat_text(table, member, member.seat, (head, outcome, tail, names), public_roles)
     return out
+
+
+def _seat_text(table: Table, member: MemberRecord, seat: int, shared: tuple[str, str, str, dict[int, str]],
+               public_roles: frozenset[tuple[int, str]]) -> str:
+    """One seat's part of :func:`seat_texts`. Its key holds everything the text is built from:
+    the shared parts, the seat and name, its stream (events are only ever added to a stream, so
+    its length and last event tell it), its seat list and card (kept texts, compared by identity
+    first), and its prompts with the timers they show."""
+    head, outcome, tail, _names = shared  # the names: in the key (prompts and seats name people)
+    known = table.knowledge(seat)
+    events = known.events
+    prompts = tuple(table.published_prompts(seat))
+    seats, card = _seats_text(table, known, seat, public_roles), _card_text(table, known)
+    key = (shared, seat, member.name, len(events), events[-1] if events else None, seats, card, prompts,
+           tuple(table.timer_shown(p) for p in prompts))
+    kept = table.seat_cache.get(member.token)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    phase = events[-1].phase if events else None
+    lang = table.config.lang
+    public, private = _split(table, events)
+    text = "".join((
+        head, ',"seat":', _dumps(seat), ',"name":', _dumps(member.name),
+        ',"phase":', _dumps(phase_label(phase, lang, table.edition) if phase else ""),
+        ',"step":', _dumps(step_name(phase, lang, table.edition) if phase else ""),
+        ',"seats":', seats,
+        ',"events":[', ",".join(event_text(table, e, n) for n, e in public), ']',
+        ',"outcome":', outcome, ',"card":', card,
+        ',"private":[', ",".join(event_text(table, e, n) for n, e in private), ']',
+        ',"prompts":', _dumps([prompt_json(table, p) for p in prompts]), tail))
+    table.seat_cache[member.token] = (key, text)
+    return text
+
+
+def _head_text(table: Table) -> str:
+    """The start of every seat's message (:func:`_base` without its closing brace: the seat's own
+    keys follow), kept while the facts it shows stay the same. The cast and the sealed deal's
+    hash are fixed once the cards are dealt: kept by the game they belong to."""
+    game = table.game
+    key = (game, tuple(summary(table).items()), table.commitment)
+    kept = table.head_cache
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    text = encode(_base(table, "seat"))[:-1]
+    table.head_cache = (key, text)
+    return text
 
 
 def _seats_text(table: Table, known: Knowledge, seat: int, public_roles: frozenset[tuple[int, str]]) -> str:

@@ -221,6 +221,16 @@ class Table:
         self.event_texts: dict[tuple[int, int], str] = {}
         """Events as a screen is sent them (JSON text), by event number and position in the
         screen's own stream (see ``messages.event_text``)."""
+        self.seat_cache: dict[str, tuple[tuple[Any, ...], str]] = {}
+        """Each seat's last message (unpadded) by pass, with the key of what it was built from
+        (see ``messages.seat_texts``): a seat whose parts did not change is not built again."""
+        self.head_cache: tuple[tuple[Any, ...], str] | None = None
+        """The start every seat's message shares, with what it was built from."""
+        self.padded: dict[str, tuple[str, int, int, str]] = {}
+        """Each seat's message as padded (``(text, its bytes, size, padded text)``, by pass; see
+        ``ws.prerender``)."""
+        self._sealed_cache: tuple[tuple[Any, ...], Sealed | None, str | None] | None = None
+        """The sealed deal and its hash, with what they were built from (read for every message)."""
         self.on_change: Callable[[Table], None] = lambda table: None
         self.on_gate: Callable[[Table, float], None] = lambda table, delay: None
         self.on_timer: Callable[[float, Callable[[], None]], None] = lambda delay, call: None
@@ -408,18 +418,27 @@ class Table:
     def sealed(self) -> Sealed | None:
         """What the table's commitment binds, once the seats are known (``None`` in the lobby, or
         for a table stored before deals were sealed)."""
-        secret = self.record.config.get("seal")
-        if not isinstance(secret, str) or self.game is None:
-            return None
-        names = self.seat_names()
-        return Sealed(secret, self.edition.id, self.config.players, self.config.options, self.config.cast,
-                      tuple(names.get(n, "") for n in range(1, self.config.players + 1)))
+        return self._sealed()[0]
 
     @property
     def commitment(self) -> str | None:
         """The sealed deal's short hash, shown from the deal on."""
-        sealed = self.sealed()
-        return sealed.commitment() if sealed is not None else None
+        return self._sealed()[1]
+
+    def _sealed(self) -> tuple[Sealed | None, str | None]:
+        """:meth:`sealed` and its hash, built again only when the game or a seated name changes
+        (every message shows the hash: hashing the deal for each was a cost of every decision)."""
+        secret = self.record.config.get("seal")
+        if not isinstance(secret, str) or self.game is None:
+            return None, None
+        names = self.seat_names()
+        key = (secret, self.game, tuple(names.get(n, "") for n in range(1, self.config.players + 1)))
+        kept = self._sealed_cache
+        if kept is None or kept[0] != key:
+            sealed = Sealed(secret, self.edition.id, self.config.players, self.config.options, self.config.cast,
+                            key[2])
+            kept = self._sealed_cache = (key, sealed, sealed.commitment())
+        return kept[1], kept[2]
 
     def revealed_seed(self) -> str | None:
         """The secret the game's seed was drawn from, once the end is published; never before."""
@@ -473,6 +492,8 @@ class Table:
         self.narration.clear()
         self.event_texts.clear()
         self.part_texts.clear()
+        self.seat_cache.clear()
+        self.head_cache = None
         self.known.clear()
         self.known_at = -1
         self.rendered.clear()

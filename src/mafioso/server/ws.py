@@ -517,7 +517,9 @@ def prerender(table: Table) -> None:
     ``seat_text`` pads each seat's message to the longest of the table's seats, so rendering
     seat by seat built every seat's message twice (once to measure, once to send): the largest
     cost of a decision. Here each is built once, measured, padded to the same size by the same
-    rule and left in the table's render cache, where ``screen_text`` finds it.
+    rule and left in the table's render cache, where ``screen_text`` finds it. A seat whose message
+    is the very text it was last time (``seat_texts`` keeps it) gets its padded text of last time
+    too: its socket sees the same object and compares nothing (:meth:`Session.push`).
     """
     if table.game is None:
         return
@@ -527,12 +529,18 @@ def prerender(table: Table) -> None:
     elif any(key.startswith("seat:") for key in table.rendered):
         return
     texts = seat_texts(table, table.record.members)
+    kept = table.padded
+    lengths = {token: kept[token][1] if token in kept and kept[token][0] is text else len(text.encode())
+               for token, text in texts.items()}
     _version, size = table.sizes
-    longest = max((len(text.encode()) for text in texts.values()), default=0)
+    longest = max(lengths.values(), default=0)
     size = max(size, longest + (-longest % PAD))
     table.sizes = (table.version, size)
     for token, text in texts.items():
-        table.rendered["seat:" + token] = text + " " * (size - len(text.encode()))
+        padded = kept.get(token)
+        if padded is None or padded[0] is not text or padded[2] != size:
+            padded = kept[token] = (text, lengths[token], size, text + " " * (size - lengths[token]))
+        table.rendered["seat:" + token] = padded[3]  # the same text as before: Session.push sends nothing
 
 
 # -- the socket loop -------------------------------------------------------------------------
