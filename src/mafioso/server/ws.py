@@ -108,6 +108,12 @@ class SessionState(Enum):
     CLOSED = "closed"
 
 
+def _bytes(text: str) -> int:
+    """The UTF-8 size of ``text``, without encoding it when it is all ASCII (``isascii`` is a flag
+    look-up: most states are ASCII, and a state is 8 KiB or more)."""
+    return len(text) if text.isascii() else len(text.encode())
+
+
 def pad_frame(message: dict[str, Any]) -> str:
     """A phone's message padded to :data:`PHONE_FRAME` bytes, as ``phone.js`` sends it."""
     text = json.dumps({**message, "pad": ""}, separators=(",", ":"))
@@ -256,7 +262,7 @@ class Session:
 
     def unread(self) -> int:
         """Bytes this client has not read yet: waiting here, in the transport and in the kernel."""
-        return sum(len(text.encode()) for text, _state in self.outbox) + self.unsent()
+        return sum(_bytes(text) for text, _state in self.outbox) + self.unsent()
 
     # -- messages in -------------------------------------------------------------------------
     def receive(self, text: str) -> None:
