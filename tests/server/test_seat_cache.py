@@ -17,7 +17,7 @@ from mafioso.agents.base import random_choice
 from mafioso.server.hub import Hub
 from mafioso.server.messages import PAD, encode, seat_message
 from mafioso.server.tables import Table
-from mafioso.server.ws import prerender
+from mafioso.server.ws import COUNTDOWN, Session, SessionState, prerender
 from tests.server.conftest import FakeClock, seated_table
 
 
@@ -34,7 +34,8 @@ class Watcher:
     def __init__(self, table: Table) -> None:
         self.table = table
         self.last: dict[str, str] = {}
-        self.changes = self.kept = self.built = 0
+        self.bodies: dict[str, str] = {}
+        self.changes = self.kept = self.built = self.kept_bodies = 0
         table.on_change = self.check
 
     def check(self, table: Table) -> None:
@@ -53,6 +54,13 @@ class Watcher:
                 assert text is not self.last.get(token)
                 self.built += 1
         self.last = sent
+        for token in sent:  # the message up to its countdown: kept while the countdown alone ages
+            body = table.padded[token].body
+            assert sent[token].startswith(body) and '"timer_ends"' not in body[-40:]
+            if token in self.bodies and self.bodies[token] == body:
+                assert body is self.bodies[token], "an unchanged seat's message was built again"
+                self.kept_bodies += 1
+            self.bodies[token] = body
         self.changes += 1
 
 
@@ -88,8 +96,9 @@ def test_kept_seat_messages_are_exactly_fresh_ones_after_every_change(hub: Hub, 
     play_one_at_a_time(table, clock, seed=7, tick=tick)
     assert watcher.changes > 20
     assert watcher.built > watcher.changes
-    if tick == 0:  # (with the clock moving, a step that counts down changes every message)
-        assert watcher.kept > watcher.changes  # most seats are handed their message of last time
+    assert watcher.kept_bodies > watcher.changes  # most seats are handed their message of last time
+    if tick == 0:  # (with the clock moving, a step that counts down changes its countdown)
+        assert watcher.kept > watcher.changes
 
 
 def test_a_seat_whose_prompt_changes_alone_is_built_alone(hub: Hub, clock: FakeClock) -> None:
@@ -113,3 +122,37 @@ def test_a_seat_whose_prompt_changes_alone_is_built_alone(hub: Hub, clock: FakeC
     table.decide(prompt.seat, prompt.id, random_choice(prompt, rng))
     assert len(game.awaiting()) == 9  # the step goes on: only the answering seat's message changed
     assert watcher.built == built + 1
+
+
+def test_a_countdown_alone_sends_no_state_and_a_real_change_does(hub: Hub, clock: FakeClock) -> None:
+    """While a public step counts down, a phone whose message changed by its countdown alone is
+    sent nothing new (``Session.push`` compares the kept parts, not the text); a real change is sent."""
+
+    table = seated_table(hub, "sport", 10)
+    rng = random.Random(4)
+    game = table.game
+    assert game is not None
+    while table.timer_ends() is None:  # to the first public step that counts down
+        prompt = game.awaiting()[0]
+        table.decide(prompt.seat, prompt.id, random_choice(prompt, rng))
+    speaker = game.awaiting()[0].seat
+    listener = next(m for m in table.record.members if m.seat not in (speaker, None))
+    session = Session(object(), hub)  # type: ignore[arg-type]
+    session.state, session.table, session.member = SessionState.SEAT, table, listener
+
+    def sent() -> list[str]:
+        session.push()
+        texts = [text for text, _state in session.outbox]
+        session.outbox.clear()
+        return texts
+
+    first = sent()
+    assert len(first) == 1 and '"timer_ends":' in first[0]
+    clock.now += 2.5
+    table.changed()
+    assert sent() == []  # its countdown moved on, and nothing else: not sent again
+    assert session.last_text is not None and session.last_text != first[0]
+    assert COUNTDOWN.sub("", session.last_text) == COUNTDOWN.sub("", first[0])
+    prompt = game.awaiting()[0]
+    table.decide(prompt.seat, prompt.id, random_choice(prompt, rng))  # the speaker is done
+    assert len(sent()) == 1

@@ -17,7 +17,7 @@ import time
 import unicodedata
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any, NamedTuple, NoReturn
 
 from mafioso.engine import (
     CHOOSE,
@@ -153,6 +153,20 @@ class Knowledge:
     events: tuple[Event, ...]
 
 
+class PaddedSeat(NamedTuple):
+    """A seat's message as sent, with what it was made of (see ``ws.prerender``)."""
+
+    body: str
+    countdown: str
+    rest: str
+    size: int
+    text: str
+    """The message padded to ``size`` bytes."""
+    key: tuple[str, str]
+    """The message without its countdown (``body``, ``rest``): when it is equal, the seat saw
+    this message already, its countdown aside."""
+
+
 class Table:
     """One table: its record, its members, its game (once dealt) and what is published of it."""
 
@@ -221,14 +235,14 @@ class Table:
         self.event_texts: dict[tuple[int, int], str] = {}
         """Events as a screen is sent them (JSON text), by event number and position in the
         screen's own stream (see ``messages.event_text``)."""
-        self.seat_cache: dict[str, tuple[tuple[Any, ...], str]] = {}
-        """Each seat's last message (unpadded) by pass, with the key of what it was built from
-        (see ``messages.seat_texts``): a seat whose parts did not change is not built again."""
+        self.seat_cache: dict[str, tuple[tuple[Any, ...], str, int]] = {}
+        """Each seat's last message up to its countdown by pass, with the key of what it was built
+        from and its size in bytes (see ``messages.seat_parts``): a seat whose parts did not change
+        is not built again."""
         self.head_cache: tuple[tuple[Any, ...], str] | None = None
         """The start every seat's message shares, with what it was built from."""
-        self.padded: dict[str, tuple[str, int, int, str]] = {}
-        """Each seat's message as padded (``(text, its bytes, size, padded text)``, by pass; see
-        ``ws.prerender``)."""
+        self.padded: dict[str, PaddedSeat] = {}
+        """Each seat's message as padded, by pass (see ``ws.prerender``)."""
         self._sealed_cache: tuple[tuple[Any, ...], Sealed | None, str | None] | None = None
         """The sealed deal and its hash, with what they were built from (read for every message)."""
         self.on_change: Callable[[Table], None] = lambda table: None

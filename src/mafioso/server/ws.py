@@ -37,7 +37,7 @@ from mafioso.i18n import N_, _
 from mafioso.server.errors import BadMessage, BadToken, NotNow, ServerError, TooMany, message_of
 from mafioso.server.hub import Remote
 from mafioso.server.limits import network_key
-from mafioso.server.messages import PAD, RENDER_SECONDS, pad_to, screen_text, seat_texts
+from mafioso.server.messages import PAD, RENDER_SECONDS, pad_to, screen_text, seat_parts
 from mafioso.server.schemas import (
     HOST_MESSAGES,
     SEAT_MESSAGES,
@@ -56,7 +56,7 @@ from mafioso.server.schemas import (
     check_json,
 )
 from mafioso.server.store import MemberRecord
-from mafioso.server.tables import Table
+from mafioso.server.tables import PaddedSeat, Table
 
 if TYPE_CHECKING:
     from mafioso.server.hub import Hub
@@ -136,7 +136,8 @@ class Session:
         """What the hello proved (``SEAT``, ``HOST`` or ``WATCH``); unlike :attr:`state`, kept after closing."""
         self.table: Table | None = None
         self.member: MemberRecord | None = None
-        self.last = ""
+        self.last: object = ""
+        """The last state queued, without its countdown (see :meth:`_unaged`)."""
         self.last_text: str | None = None
         """The text last rendered for this screen: the same object again means nothing changed."""
         self.holding = False
@@ -232,12 +233,22 @@ class Session:
         if text is self.last_text and not force:
             return  # the very message queued last (from the table's render cache): unchanged
         self.last_text = text
-        key = COUNTDOWN.sub("", text).rstrip()
+        key = self._unaged(text)
         if force or key != self.last:
             self.last = key
             if self.outbox and self.outbox[-1][1]:
                 self.outbox.pop()
             self._queue(text, True)
+
+    def _unaged(self, text: str) -> object:
+        """``text`` without its countdown, to compare with the last one sent: for a seat, the
+        parts its message was joined from (the same body object while it does not change: no
+        scan of 8 KiB), else the text with its countdown cut out."""
+        if self.table is not None and self.member is not None:
+            kept = self.table.padded.get(self.member.token)
+            if kept is not None and kept.text is text:
+                return kept.key
+        return COUNTDOWN.sub("", text).rstrip()
 
     def reply(self, reply: dict[str, Any]) -> None:
         """Queue a reply (ack, error): padded on a phone, so its size tells nothing of the prompt."""
@@ -524,7 +535,7 @@ def prerender(table: Table) -> None:
     seat by seat built every seat's message twice (once to measure, once to send): the largest
     cost of a decision. Here each is built once, measured, padded to the same size by the same
     rule and left in the table's render cache, where ``screen_text`` finds it. A seat whose message
-    is the very text it was last time (``seat_texts`` keeps it) gets its padded text of last time
+    is the very text it was last time (``seat_parts`` keeps it) gets its padded text of last time
     too: its socket sees the same object and compares nothing (:meth:`Session.push`).
     """
     if table.game is None:
@@ -534,19 +545,21 @@ def prerender(table: Table) -> None:
         table.rendered_at, table.rendered_when = table.version, table.clock()
     elif any(key.startswith("seat:") for key in table.rendered):
         return
-    texts = seat_texts(table, table.record.members)
-    kept = table.padded
-    lengths = {token: kept[token][1] if token in kept and kept[token][0] is text else len(text.encode())
-               for token, text in texts.items()}
+    parts = seat_parts(table, table.record.members)
+    lengths = {token: part.size + len(part.countdown) + len(part.rest) for token, part in parts.items()}  # ASCII tails
     _version, size = table.sizes
     longest = max(lengths.values(), default=0)
     size = max(size, longest + (-longest % PAD))
     table.sizes = (table.version, size)
-    for token, text in texts.items():
+    kept = table.padded
+    for token, (body, _size, countdown, rest) in parts.items():
         padded = kept.get(token)
-        if padded is None or padded[0] is not text or padded[2] != size:
-            padded = kept[token] = (text, lengths[token], size, text + " " * (size - lengths[token]))
-        table.rendered["seat:" + token] = padded[3]  # the same text as before: Session.push sends nothing
+        if (padded is None or padded.body is not body or padded.countdown != countdown or padded.rest != rest
+                or padded.size != size):
+            text = body + countdown + rest
+            padded = kept[token] = PaddedSeat(body, countdown, rest, size, text + " " * (size - lengths[token]),
+                                              (body, rest))
+        table.rendered["seat:" + token] = padded.text  # the same text as before: Session.push sends nothing
 
 
 # -- the socket loop -------------------------------------------------------------------------
