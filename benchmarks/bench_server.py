@@ -22,7 +22,8 @@ measured on this machine, client and server sharing its cores: read them as rati
 ``--base TREE`` also runs, right before each mafioso server, the same server from another source
 tree (a checkout of an older commit: its ``src`` is put first on the path), with the same phones,
 and gives each figure of this tree's server as a ratio to that one's: before and after side by
-side in one run.
+side in one run. Given several times, each tree is run in turn (labelled by its folder's name),
+and every later server's figures are given as ratios to the first tree's.
 """
 
 from __future__ import annotations
@@ -327,7 +328,7 @@ async def run_one(kind: str, db: str | None, count: int, seconds: float, think: 
     if workers > 1:
         label += f" x{workers}"
     if source != ROOT:
-        label += " base"
+        label += f" @{source.name}"
     with server_process(kind, db, workers, redis, source) as (base, processes):
         await asyncio.sleep(0.5)
         before = resident(processes)
@@ -354,11 +355,12 @@ def report(results: list[Result]) -> list[str]:
         if base is not None and r is not base:
             line += "   " + ratios(r, base)
         one = single.get((r.label.split(" x")[0], r.tables))
-        if " x" in r.label and not r.label.endswith(" base") and one is not None:
+        if " x" in r.label and " @" not in r.label and one is not None:
             line += "   to 1 process: " + ratios(r, one)
-        before = single.get((r.label + " base", r.tables))
-        if before is not None:
-            line += "   to base: " + ratios(r, before)
+        before = next((b for b in results if b.tables == r.tables and b.label.startswith(r.label.split(" @")[0] + " @")),
+                      None)
+        if before is not None and before is not r:
+            line += f"   to {before.label.split(' ')[-1]}: " + ratios(r, before)
         if f.errors:
             line += f"   ({len(f.errors)} phone errors: {f.errors[0]})"
         lines.append(line)
@@ -390,8 +392,8 @@ def main() -> None:
     parser.add_argument("--workers", default="1", help="numbers of server processes, comma-separated (more than "
                         "1: over PostgreSQL and Redis, behind a round-robin proxy)")
     parser.add_argument("--clients", type=int, default=1, help="client processes driving the phones")
-    parser.add_argument("--base", type=Path, default=None, help="another source tree (an older checkout) whose "
-                        "server is run too, before each of this tree's, for ratios to it")
+    parser.add_argument("--base", type=Path, action="append", default=[], help="another source tree (an older "
+                        "checkout) whose server is run too, before each of this tree's, for ratios to it (repeatable)")
     parser.add_argument("--echo-server", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.echo_server is not None:
@@ -413,7 +415,7 @@ def main() -> None:
                     for workers in [int(n) for n in args.workers.split(",")]:
                         if workers > 1 and db != "postgresql":
                             continue  # several processes share a PostgreSQL database only
-                        for source in ([args.base.resolve()] if args.base else []) + [ROOT]:
+                        for source in [tree.resolve() for tree in args.base] + [ROOT]:
                             if db == "postgresql":
                                 if postgres is None:
                                     postgres = start_postgres()
