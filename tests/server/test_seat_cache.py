@@ -156,3 +156,18 @@ def test_a_countdown_alone_sends_no_state_and_a_real_change_does(hub: Hub, clock
     prompt = game.awaiting()[0]
     table.decide(prompt.seat, prompt.id, random_choice(prompt, rng))  # the speaker is done
     assert len(sent()) == 1
+
+
+def test_a_kept_prompt_text_is_for_the_same_prompt_only(hub: Hub) -> None:
+    """Prompt ids repeat from one batch to the next: a prompt's kept text is reused only for the
+    very same prompt showing the same timer."""
+    from mafioso.server.messages import _prompt_text, prompt_json
+
+    table = seated_table(hub, "sport", 10)
+    game = table.game
+    assert game is not None
+    prompt = game.awaiting()[0]
+    first = _prompt_text(table, prompt, table.timer_shown(prompt))
+    assert _prompt_text(table, prompt, table.timer_shown(prompt)) is first
+    other = prompt._replace(options=tuple(prompt.options)[:1], act="other")  # the same id, asking another thing
+    assert _prompt_text(table, other, table.timer_shown(other)) == encode(prompt_json(table, other)) != first

@@ -394,9 +394,9 @@ def _seat_text(table: Table, member: MemberRecord, seat: int, shared: tuple[str,
     known = table.knowledge(seat)
     events = known.events
     prompts = tuple(table.published_prompts(seat))
+    timers = tuple(table.timer_shown(p) for p in prompts)
     seats, card = _seats_text(table, known, seat, public_roles), _card_text(table, known)
-    key = (shared, seat, member.name, len(events), events[-1] if events else None, seats, card, prompts,
-           tuple(table.timer_shown(p) for p in prompts))
+    key = (shared, seat, member.name, len(events), events[-1] if events else None, seats, card, prompts, timers)
     kept = table.seat_cache.get(member.token)
     if kept is not None and kept[0] == key:
         return kept[1], kept[2]
@@ -411,10 +411,22 @@ def _seat_text(table: Table, member: MemberRecord, seat: int, shared: tuple[str,
         ',"events":[', ",".join(event_text(table, e, n) for n, e in public), ']',
         ',"outcome":', outcome, ',"card":', card,
         ',"private":[', ",".join(event_text(table, e, n) for n, e in private), ']',
-        ',"prompts":', _dumps([prompt_json(table, p) for p in prompts])))
+        ',"prompts":[', ",".join(_prompt_text(table, p, timer) for p, timer in zip(prompts, timers, strict=True)), "]"))
     size = len(text) if text.isascii() else len(text.encode())
     table.seat_cache[member.token] = (key, text, size)
     return text, size
+
+
+def _prompt_text(table: Table, prompt: Prompt, timer: float | None) -> str:
+    """:func:`prompt_json` as JSON text, kept while the prompt is the same object showing the
+    same timer (a vote stays open while the events before it change every seat's message; its
+    title and labels were worded again each time). The seats' names never change in a game."""
+    kept = table.prompt_texts.get(prompt.id)
+    if kept is not None and kept[0] is prompt and kept[1] == timer:
+        return kept[2]
+    text = _dumps(prompt_json(table, prompt))
+    table.prompt_texts[prompt.id] = (prompt, timer, text)
+    return text
 
 
 def _head_text(table: Table) -> str:

@@ -239,6 +239,9 @@ class Table:
         """Each seat's last message up to its countdown by pass, with the key of what it was built
         from and its size in bytes (see ``messages.seat_parts``): a seat whose parts did not change
         is not built again."""
+        self.prompt_texts: dict[str, tuple[Prompt, float | None, str]] = {}
+        """Prompts as a phone is sent them (JSON text) by id, with the prompt and the timer shown
+        (see ``messages.seat_parts``)."""
         self.head_cache: tuple[tuple[Any, ...], str] | None = None
         """The start every seat's message shares, with what it was built from."""
         self.padded: dict[str, PaddedSeat] = {}
@@ -507,6 +510,7 @@ class Table:
         self.event_texts.clear()
         self.part_texts.clear()
         self.seat_cache.clear()
+        self.prompt_texts.clear()
         self.head_cache = None
         self.known.clear()
         self.known_at = -1
