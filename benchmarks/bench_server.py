@@ -3,7 +3,7 @@
 Usage::
 
     PYTHONPATH=src python benchmarks/bench_server.py --tables 10,100 --db sqlite,postgresql \
-        --seconds 20 [--think 2,5] [--workers 1,2] [--clients 2]
+        --seconds 20 [--think 2,5] [--workers 1,2] [--clients 2] [--base /path/to/other/tree]
 
 For each number of tables and each database, a server is started in a process of its own
 (``mafioso.server.serve.serve`` with the secret steps at zero seconds, trusting this machine's
@@ -18,6 +18,12 @@ Reported per run: decisions/s; p50 and p99 from a decision to its acknowledgemen
 other seat's next state; the server's CPU per decision and its memory per table (resident set
 size after setup, less the size before); and each as a ratio to the echo server's. Times are
 measured on this machine, client and server sharing its cores: read them as ratios.
+
+``--base TREE`` also runs, right before each mafioso server, the same server from another source
+tree (a checkout of an older commit: its ``src`` is put first on the path), with the same phones,
+and gives each figure of this tree's server as a ratio to that one's: before and after side by
+side in one run. Given several times, each tree is run in turn (labelled by its folder's name),
+and every later server's figures are given as ratios to the first tree's.
 """
 
 from __future__ import annotations
@@ -111,8 +117,8 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def _start(code: str, port: int, what: str) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}"}
+def _start(code: str, port: int, what: str, source: Path = ROOT) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "PYTHONPATH": f"{source / 'src'}:{ROOT}"}
     process = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while True:
@@ -134,8 +140,8 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 
 
 @contextlib.contextmanager
-def server_process(kind: str, db: str | None, workers: int = 1,
-                   redis: str | None = None) -> Iterator[tuple[str, list[psutil.Process]]]:
+def server_process(kind: str, db: str | None, workers: int = 1, redis: str | None = None,
+                   source: Path = ROOT) -> Iterator[tuple[str, list[psutil.Process]]]:
     """Start a server (``echo`` or ``mafioso`` over ``db``) and yield its base URL and processes.
 
     With ``workers`` > 1 (``redis`` given, ``db`` a PostgreSQL URL): that many ``mafioso serve
@@ -151,7 +157,7 @@ def server_process(kind: str, db: str | None, workers: int = 1,
             else:
                 code = (f"from mafioso.server.serve import serve; serve('127.0.0.1', {port}, {db!r}, 'en', "
                         f"('127.0.0.1',), 0.0, redis={redis!r})")
-            started.append(_start(code, port, f"{kind} server"))
+            started.append(_start(code, port, f"{kind} server", source if kind != "echo" else ROOT))
         servers = [psutil.Process(p.pid) for p in started]
         port = ports[0]
         if workers > 1:
@@ -317,11 +323,13 @@ async def _tell(clients: list[asyncio.subprocess.Process], word: str) -> None:
 
 
 async def run_one(kind: str, db: str | None, count: int, seconds: float, think: tuple[float, float],
-                  workers: int = 1, redis: str | None = None, clients: int = 1) -> Result:
+                  workers: int = 1, redis: str | None = None, clients: int = 1, source: Path = ROOT) -> Result:
     label = "echo" if kind == "echo" else ("postgresql" if db and db.startswith("postgresql") else "sqlite")
     if workers > 1:
         label += f" x{workers}"
-    with server_process(kind, db, workers, redis) as (base, processes):
+    if source != ROOT:
+        label += f" @{source.name}"
+    with server_process(kind, db, workers, redis, source) as (base, processes):
         await asyncio.sleep(0.5)
         before = resident(processes)
         if kind == "echo":
@@ -347,8 +355,12 @@ def report(results: list[Result]) -> list[str]:
         if base is not None and r is not base:
             line += "   " + ratios(r, base)
         one = single.get((r.label.split(" x")[0], r.tables))
-        if " x" in r.label and one is not None:
+        if " x" in r.label and " @" not in r.label and one is not None:
             line += "   to 1 process: " + ratios(r, one)
+        before = next((b for b in results if b.tables == r.tables and b.label.startswith(r.label.split(" @")[0] + " @")),
+                      None)
+        if before is not None and before is not r:
+            line += f"   to {before.label.split(' ')[-1]}: " + ratios(r, before)
         if f.errors:
             line += f"   ({len(f.errors)} phone errors: {f.errors[0]})"
         lines.append(line)
@@ -380,6 +392,8 @@ def main() -> None:
     parser.add_argument("--workers", default="1", help="numbers of server processes, comma-separated (more than "
                         "1: over PostgreSQL and Redis, behind a round-robin proxy)")
     parser.add_argument("--clients", type=int, default=1, help="client processes driving the phones")
+    parser.add_argument("--base", type=Path, action="append", default=[], help="another source tree (an older "
+                        "checkout) whose server is run too, before each of this tree's, for ratios to it (repeatable)")
     parser.add_argument("--echo-server", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.echo_server is not None:
@@ -401,16 +415,18 @@ def main() -> None:
                     for workers in [int(n) for n in args.workers.split(",")]:
                         if workers > 1 and db != "postgresql":
                             continue  # several processes share a PostgreSQL database only
-                        if db == "postgresql":
-                            if postgres is None:
-                                postgres = start_postgres()
-                            url = postgres.new_database()
-                        else:
-                            url = str(Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-{os.getpid()}-{count}.sqlite3")
-                        redis = stack.enter_context(redis_server()) if workers > 1 else None
-                        results.append(asyncio.run(run_one("mafioso", url, count, args.seconds, think, workers, redis,
-                                                           args.clients)))
-                        print("\n".join(report(results)[-1:]), flush=True)
+                        for source in [tree.resolve() for tree in args.base] + [ROOT]:
+                            if db == "postgresql":
+                                if postgres is None:
+                                    postgres = start_postgres()
+                                url = postgres.new_database()
+                            else:
+                                url = str(Path(os.environ.get("TMPDIR", "/tmp"))
+                                          / f"bench-{os.getpid()}-{count}-{len(results)}.sqlite3")
+                            redis = stack.enter_context(redis_server()) if workers > 1 else None
+                            results.append(asyncio.run(run_one("mafioso", url, count, args.seconds, think, workers,
+                                                               redis, args.clients, source)))
+                            print("\n".join(report(results)[-1:]), flush=True)
         finally:
             if postgres is not None:
                 postgres.stop()

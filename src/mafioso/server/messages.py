@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from mafioso.engine import GM, Event, Prompt
 from mafioso.engine.edition import Edition
@@ -25,6 +25,20 @@ from mafioso.engine.vocabulary import PHASE
 from mafioso.i18n import _, choice_label, describe_prompt, narrate, phase_name, role_name, step_name
 from mafioso.server.store import MemberRecord
 from mafioso.server.tables import NOBODY, Knowledge, Table, hand_enterable, is_bot, summary
+
+
+class SeatParts(NamedTuple):
+    """A seat's message in three parts (see :func:`seat_parts`): joined, they are the message."""
+
+    body: str
+    """Everything up to the countdown: the very same text for as long as it does not change."""
+    size: int
+    """The body's size in bytes."""
+    countdown: str
+    """``,"timer_ends":...``: it ages by itself."""
+    rest: str
+    """``,"secret":...}``: the same for every seat."""
+
 
 PAD = 8192
 RENDER_SECONDS = 1.0
@@ -335,41 +349,98 @@ _dumps = functools.partial(json.dumps, ensure_ascii=False, separators=(",", ":")
 
 def seat_texts(table: Table, members: Iterable[MemberRecord]) -> dict[str, str]:
     """Every seated member's message as :func:`encode` of :func:`seat_message` gives it, byte for
+    byte (unpadded), by pass (see :func:`seat_parts`)."""
+    return {token: part.body + part.countdown + part.rest for token, part in seat_parts(table, members).items()}
+
+
+def seat_parts(table: Table, members: Iterable[MemberRecord]) -> dict[str, SeatParts]:
+    """Every seated member's message as :func:`encode` of :func:`seat_message` gives it, byte for
     byte (unpadded), by pass; built for all seats at once, sharing what every seat is sent alike.
 
     A decision sends ten seats a new state: built one by one, each maps the table's summary, its
     roles and every event to JSON again. Here the shared head and tail are encoded once per change,
     and each event once per game (by its number and its position in the seat's stream; an event
-    never changes), so a seat costs only what is its own: its seats, card and prompts.
+    never changes), so a seat costs only what is its own: its seats, card and prompts. A seat
+    whose message is built from the same parts as last time gets that very text again
+    (:func:`_seat_text`): at a secret step each answer changes one seat's prompts only. The
+    countdown (``timer_ends``) is left out of what is kept: while a public step counts down, only
+    the seats whose own parts changed are built again.
     """
-    head = encode(_base(table, "seat"))[:-1]  # without its closing brace: the seat's own keys follow
+    head = _head_text(table)
     game = table.game
     assert game is not None
     over = table.is_over_published()
     outcome = _dumps(_outcome_json(table, game.outcome.to_json()) if over and game.outcome else None)
-    tail = (f',"timer_ends":{_dumps(table.timer_ends())}'
-            f',"secret":{_dumps(secret_now(table, table.public_batch()))}}}')
+    countdown = f',"timer_ends":{_dumps(table.timer_ends())}'
+    rest = f',"secret":{_dumps(secret_now(table, table.public_batch()))}}}'
     out = {}
     public_roles = frozenset(table.knowledge(NOBODY).known_roles.items())
+    names = table.seat_names()
     for member in members:
-        seat = member.seat
-        if seat is None:
-            continue
-        known = table.knowledge(seat)
-        phase = known.events[-1].phase if known.events else None
-        lang = table.config.lang
-        public, private = _split(table, known.events)
-        prompts = [prompt_json(table, p) for p in table.published_prompts(seat)]
-        out[member.token] = "".join((
-            head, ',"seat":', _dumps(seat), ',"name":', _dumps(member.name),
-            ',"phase":', _dumps(phase_label(phase, lang, table.edition) if phase else ""),
-            ',"step":', _dumps(step_name(phase, lang, table.edition) if phase else ""),
-            ',"seats":', _seats_text(table, known, seat, public_roles),
-            ',"events":[', ",".join(event_text(table, e, n) for n, e in public), ']',
-            ',"outcome":', outcome, ',"card":', _card_text(table, known),
-            ',"private":[', ",".join(event_text(table, e, n) for n, e in private), ']',
-            ',"prompts":', _dumps(prompts), tail))
+        if member.seat is not None:
+            body, size = _seat_text(table, member, member.seat, (head, outcome, names), public_roles)
+            out[member.token] = SeatParts(body, size, countdown, rest)
     return out
+
+
+def _seat_text(table: Table, member: MemberRecord, seat: int, shared: tuple[str, str, dict[int, str]],
+               public_roles: frozenset[tuple[int, str]]) -> tuple[str, int]:
+    """One seat's message up to its countdown, and its size in bytes (see :func:`seat_parts`).
+    Its key holds everything the text is built from:
+    the shared parts, the seat and name, its stream (events are only ever added to a stream, so
+    its length and last event tell it), its seat list and card (kept texts, compared by identity
+    first), and its prompts with the timers they show."""
+    head, outcome, _names = shared  # the names: in the key (prompts and seats name people)
+    known = table.knowledge(seat)
+    events = known.events
+    prompts = tuple(table.published_prompts(seat))
+    timers = tuple(table.timer_shown(p) for p in prompts)
+    seats, card = _seats_text(table, known, seat, public_roles), _card_text(table, known)
+    key = (shared, seat, member.name, len(events), events[-1] if events else None, seats, card, prompts, timers)
+    kept = table.seat_cache.get(member.token)
+    if kept is not None and kept[0] == key:
+        return kept[1], kept[2]
+    phase = events[-1].phase if events else None
+    lang = table.config.lang
+    public, private = _split(table, events)
+    text = "".join((
+        head, ',"seat":', _dumps(seat), ',"name":', _dumps(member.name),
+        ',"phase":', _dumps(phase_label(phase, lang, table.edition) if phase else ""),
+        ',"step":', _dumps(step_name(phase, lang, table.edition) if phase else ""),
+        ',"seats":', seats,
+        ',"events":[', ",".join(event_text(table, e, n) for n, e in public), ']',
+        ',"outcome":', outcome, ',"card":', card,
+        ',"private":[', ",".join(event_text(table, e, n) for n, e in private), ']',
+        ',"prompts":[', ",".join(_prompt_text(table, p, timer) for p, timer in zip(prompts, timers, strict=True)), "]"))
+    size = len(text) if text.isascii() else len(text.encode())
+    table.seat_cache[member.token] = (key, text, size)
+    return text, size
+
+
+def _prompt_text(table: Table, prompt: Prompt, timer: float | None) -> str:
+    """:func:`prompt_json` as JSON text, kept while the prompt is the same object showing the
+    same timer (a vote stays open while the events before it change every seat's message; its
+    title and labels were worded again each time). The seats' names never change in a game."""
+    kept = table.prompt_texts.get(prompt.id)
+    if kept is not None and kept[0] is prompt and kept[1] == timer:
+        return kept[2]
+    text = _dumps(prompt_json(table, prompt))
+    table.prompt_texts[prompt.id] = (prompt, timer, text)
+    return text
+
+
+def _head_text(table: Table) -> str:
+    """The start of every seat's message (:func:`_base` without its closing brace: the seat's own
+    keys follow), kept while the facts it shows stay the same. The cast and the sealed deal's
+    hash are fixed once the cards are dealt: kept by the game they belong to."""
+    game = table.game
+    key = (game, tuple(summary(table).items()), table.commitment)
+    kept = table.head_cache
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    text = encode(_base(table, "seat"))[:-1]
+    table.head_cache = (key, text)
+    return text
 
 
 def _seats_text(table: Table, known: Knowledge, seat: int, public_roles: frozenset[tuple[int, str]]) -> str:

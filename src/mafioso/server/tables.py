@@ -17,7 +17,7 @@ import time
 import unicodedata
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any, NamedTuple, NoReturn
 
 from mafioso.engine import (
     CHOOSE,
@@ -153,6 +153,20 @@ class Knowledge:
     events: tuple[Event, ...]
 
 
+class PaddedSeat(NamedTuple):
+    """A seat's message as sent, with what it was made of (see ``ws.prerender``)."""
+
+    body: str
+    countdown: str
+    rest: str
+    size: int
+    text: str
+    """The message padded to ``size`` bytes."""
+    key: tuple[str, str]
+    """The message without its countdown (``body``, ``rest``): when it is equal, the seat saw
+    this message already, its countdown aside."""
+
+
 class Table:
     """One table: its record, its members, its game (once dealt) and what is published of it."""
 
@@ -221,6 +235,19 @@ class Table:
         self.event_texts: dict[tuple[int, int], str] = {}
         """Events as a screen is sent them (JSON text), by event number and position in the
         screen's own stream (see ``messages.event_text``)."""
+        self.seat_cache: dict[str, tuple[tuple[Any, ...], str, int]] = {}
+        """Each seat's last message up to its countdown by pass, with the key of what it was built
+        from and its size in bytes (see ``messages.seat_parts``): a seat whose parts did not change
+        is not built again."""
+        self.prompt_texts: dict[str, tuple[Prompt, float | None, str]] = {}
+        """Prompts as a phone is sent them (JSON text) by id, with the prompt and the timer shown
+        (see ``messages.seat_parts``)."""
+        self.head_cache: tuple[tuple[Any, ...], str] | None = None
+        """The start every seat's message shares, with what it was built from."""
+        self.padded: dict[str, PaddedSeat] = {}
+        """Each seat's message as padded, by pass (see ``ws.prerender``)."""
+        self._sealed_cache: tuple[tuple[Any, ...], Sealed | None, str | None] | None = None
+        """The sealed deal and its hash, with what they were built from (read for every message)."""
         self.on_change: Callable[[Table], None] = lambda table: None
         self.on_gate: Callable[[Table, float], None] = lambda table, delay: None
         self.on_timer: Callable[[float, Callable[[], None]], None] = lambda delay, call: None
@@ -408,18 +435,27 @@ class Table:
     def sealed(self) -> Sealed | None:
         """What the table's commitment binds, once the seats are known (``None`` in the lobby, or
         for a table stored before deals were sealed)."""
-        secret = self.record.config.get("seal")
-        if not isinstance(secret, str) or self.game is None:
-            return None
-        names = self.seat_names()
-        return Sealed(secret, self.edition.id, self.config.players, self.config.options, self.config.cast,
-                      tuple(names.get(n, "") for n in range(1, self.config.players + 1)))
+        return self._sealed()[0]
 
     @property
     def commitment(self) -> str | None:
         """The sealed deal's short hash, shown from the deal on."""
-        sealed = self.sealed()
-        return sealed.commitment() if sealed is not None else None
+        return self._sealed()[1]
+
+    def _sealed(self) -> tuple[Sealed | None, str | None]:
+        """:meth:`sealed` and its hash, built again only when the game or a seated name changes
+        (every message shows the hash: hashing the deal for each was a cost of every decision)."""
+        secret = self.record.config.get("seal")
+        if not isinstance(secret, str) or self.game is None:
+            return None, None
+        names = self.seat_names()
+        key = (secret, self.game, tuple(names.get(n, "") for n in range(1, self.config.players + 1)))
+        kept = self._sealed_cache
+        if kept is None or kept[0] != key:
+            sealed = Sealed(secret, self.edition.id, self.config.players, self.config.options, self.config.cast,
+                            key[2])
+            kept = self._sealed_cache = (key, sealed, sealed.commitment())
+        return kept[1], kept[2]
 
     def revealed_seed(self) -> str | None:
         """The secret the game's seed was drawn from, once the end is published; never before."""
@@ -473,6 +509,9 @@ class Table:
         self.narration.clear()
         self.event_texts.clear()
         self.part_texts.clear()
+        self.seat_cache.clear()
+        self.prompt_texts.clear()
+        self.head_cache = None
         self.known.clear()
         self.known_at = -1
         self.rendered.clear()

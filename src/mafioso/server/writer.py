@@ -36,11 +36,12 @@ log = logging.getLogger("mafioso.server")
 
 @dataclass(slots=True)
 class Job:
-    """One write asked for: ``store.<name>(*args)``, and where its outcome goes."""
+    """One write asked for: ``store.<name>(*args)``, and where its outcome goes: a thread's
+    future, or an event loop's (settled on its loop, see :func:`_settle_group`)."""
 
     name: str
     args: tuple[Any, ...]
-    done: Future[None]
+    done: Future[None] | asyncio.Future[None]
 
 
 class Writer:
@@ -67,10 +68,13 @@ class Writer:
             thread.start()
 
     async def __call__(self, name: str, args: tuple[Any, ...]) -> None:
-        """Run ``store.<name>(*args)`` on a free connection; raises what the store raised."""
-        done: Future[None] = Future()
+        """Run ``store.<name>(*args)`` on a free connection; raises what the store raised.
+
+        The outcome comes back as the loop's own future, settled for a whole group by one call
+        into the loop (a thread's future wrapped for the loop cost two hand-overs per write)."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.jobs.put(Job(name, args, done))
-        await asyncio.wrap_future(done)
+        await done
 
     def _serve(self, store: Store) -> None:
         while True:
@@ -103,34 +107,56 @@ class Writer:
 
 def _run(store: Store, group: list[Job]) -> None:
     """Commit a group at once; when that fails for a reason of its own, each write alone."""
+    _settle_group(_outcomes(store, group))
+
+
+def _outcomes(store: Store, group: list[Job]) -> list[tuple[Job, BaseException | None]]:
+    """Each job of the group with its error (``None``: committed)."""
     if len(group) > 1:
         try:
             store.together([(job.name, job.args) for job in group])
         except StoreError as error:
-            for job in group:
-                _settle(job, error)
-            return
+            return [(job, error) for job in group]
         except Exception:
             log.debug("a group of %d writes failed; each is run alone", len(group), exc_info=True)
         else:
-            for job in group:
-                _settle(job, None)
-            return
+            return [(job, None) for job in group]
+    outcomes: list[tuple[Job, BaseException | None]] = []
     for job in group:
         try:
             getattr(store, job.name)(*job.args)
         except Exception as error:
-            _settle(job, error)
+            outcomes.append((job, error))
         else:
-            _settle(job, None)
+            outcomes.append((job, None))
+    return outcomes
 
 
-def _settle(job: Job, error: BaseException | None) -> None:
-    if job.done.set_running_or_notify_cancel():
+def _settle_group(outcomes: list[tuple[Job, BaseException | None]]) -> None:
+    """Settle a thread's futures here, and an event loop's in one call into each loop."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], BaseException | None]]] = {}
+    for job, error in outcomes:
+        done = job.done
+        if isinstance(done, asyncio.Future):
+            by_loop.setdefault(done.get_loop(), []).append((done, error))
+        elif done.set_running_or_notify_cancel():
+            if error is None:
+                done.set_result(None)
+            else:
+                done.set_exception(error)
+    for loop, settled in by_loop.items():
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+            loop.call_soon_threadsafe(_settle_in_loop, settled)
+
+
+def _settle_in_loop(settled: list[tuple[asyncio.Future[None], BaseException | None]]) -> None:
+    for done, error in settled:
+        if done.done():  # cancelled meanwhile (its socket closed)
+            continue
         if error is None:
-            job.done.set_result(None)
+            done.set_result(None)
         else:
-            job.done.set_exception(error)
+            done.set_exception(error)
 
 
 def writer_for(store: Store, connections: int = POSTGRES_CONNECTIONS) -> Writer:

@@ -37,7 +37,7 @@ from mafioso.i18n import N_, _
 from mafioso.server.errors import BadMessage, BadToken, NotNow, ServerError, TooMany, message_of
 from mafioso.server.hub import Remote
 from mafioso.server.limits import network_key
-from mafioso.server.messages import PAD, RENDER_SECONDS, pad_to, screen_text, seat_texts
+from mafioso.server.messages import PAD, RENDER_SECONDS, pad_to, screen_text, seat_parts
 from mafioso.server.schemas import (
     HOST_MESSAGES,
     SEAT_MESSAGES,
@@ -56,7 +56,7 @@ from mafioso.server.schemas import (
     check_json,
 )
 from mafioso.server.store import MemberRecord
-from mafioso.server.tables import Table
+from mafioso.server.tables import PaddedSeat, Table
 
 if TYPE_CHECKING:
     from mafioso.server.hub import Hub
@@ -108,6 +108,12 @@ class SessionState(Enum):
     CLOSED = "closed"
 
 
+def _bytes(text: str) -> int:
+    """The UTF-8 size of ``text``, without encoding it when it is all ASCII (``isascii`` is a flag
+    look-up: most states are ASCII, and a state is 8 KiB or more)."""
+    return len(text) if text.isascii() else len(text.encode())
+
+
 def pad_frame(message: dict[str, Any]) -> str:
     """A phone's message padded to :data:`PHONE_FRAME` bytes, as ``phone.js`` sends it."""
     text = json.dumps({**message, "pad": ""}, separators=(",", ":"))
@@ -130,7 +136,8 @@ class Session:
         """What the hello proved (``SEAT``, ``HOST`` or ``WATCH``); unlike :attr:`state`, kept after closing."""
         self.table: Table | None = None
         self.member: MemberRecord | None = None
-        self.last = ""
+        self.last: object = ""
+        """The last state queued, without its countdown (see :meth:`_unaged`)."""
         self.last_text: str | None = None
         """The text last rendered for this screen: the same object again means nothing changed."""
         self.holding = False
@@ -226,12 +233,22 @@ class Session:
         if text is self.last_text and not force:
             return  # the very message queued last (from the table's render cache): unchanged
         self.last_text = text
-        key = COUNTDOWN.sub("", text).rstrip()
+        key = self._unaged(text)
         if force or key != self.last:
             self.last = key
             if self.outbox and self.outbox[-1][1]:
                 self.outbox.pop()
             self._queue(text, True)
+
+    def _unaged(self, text: str) -> object:
+        """``text`` without its countdown, to compare with the last one sent: for a seat, the
+        parts its message was joined from (the same body object while it does not change: no
+        scan of 8 KiB), else the text with its countdown cut out."""
+        if self.table is not None and self.member is not None:
+            kept = self.table.padded.get(self.member.token)
+            if kept is not None and kept.text is text:
+                return kept.key
+        return COUNTDOWN.sub("", text).rstrip()
 
     def reply(self, reply: dict[str, Any]) -> None:
         """Queue a reply (ack, error): padded on a phone, so its size tells nothing of the prompt."""
@@ -256,7 +273,7 @@ class Session:
 
     def unread(self) -> int:
         """Bytes this client has not read yet: waiting here, in the transport and in the kernel."""
-        return sum(len(text.encode()) for text, _state in self.outbox) + self.unsent()
+        return sum(_bytes(text) for text, _state in self.outbox) + self.unsent()
 
     # -- messages in -------------------------------------------------------------------------
     def receive(self, text: str) -> None:
@@ -517,7 +534,9 @@ def prerender(table: Table) -> None:
     ``seat_text`` pads each seat's message to the longest of the table's seats, so rendering
     seat by seat built every seat's message twice (once to measure, once to send): the largest
     cost of a decision. Here each is built once, measured, padded to the same size by the same
-    rule and left in the table's render cache, where ``screen_text`` finds it.
+    rule and left in the table's render cache, where ``screen_text`` finds it. A seat whose message
+    is the very text it was last time (``seat_parts`` keeps it) gets its padded text of last time
+    too: its socket sees the same object and compares nothing (:meth:`Session.push`).
     """
     if table.game is None:
         return
@@ -526,13 +545,21 @@ def prerender(table: Table) -> None:
         table.rendered_at, table.rendered_when = table.version, table.clock()
     elif any(key.startswith("seat:") for key in table.rendered):
         return
-    texts = seat_texts(table, table.record.members)
+    parts = seat_parts(table, table.record.members)
+    lengths = {token: part.size + len(part.countdown) + len(part.rest) for token, part in parts.items()}  # ASCII tails
     _version, size = table.sizes
-    longest = max((len(text.encode()) for text in texts.values()), default=0)
+    longest = max(lengths.values(), default=0)
     size = max(size, longest + (-longest % PAD))
     table.sizes = (table.version, size)
-    for token, text in texts.items():
-        table.rendered["seat:" + token] = text + " " * (size - len(text.encode()))
+    kept = table.padded
+    for token, (body, _size, countdown, rest) in parts.items():
+        padded = kept.get(token)
+        if (padded is None or padded.body is not body or padded.countdown != countdown or padded.rest != rest
+                or padded.size != size):
+            text = body + countdown + rest
+            padded = kept[token] = PaddedSeat(body, countdown, rest, size, text + " " * (size - lengths[token]),
+                                              (body, rest))
+        table.rendered["seat:" + token] = padded.text  # the same text as before: Session.push sends nothing
 
 
 # -- the socket loop -------------------------------------------------------------------------
