@@ -1,7 +1,7 @@
 // @ts-check
 // The shared screen (a TV across the room): create a table, seat people, then show only public
 // information, large, and speak it. `/watch?code=X` is the same screen without the host's controls.
-import {$, t, el, setText, patch, keyed, banner, post, connect, promptForm, promptKey, loadText, deadline, clockText} from "./common.js";
+import {$, t, el, setText, patch, keyed, banner, post, connect, promptForm, promptKey, loadText, deadline, clockText, capital} from "./common.js";
 import {narrator, ambience} from "./narrator.js";
 
 /** @typedef {import("./wire").State} State */
@@ -206,7 +206,7 @@ function drawPlay(msg) {
   const names = new Map(seats.map(s => [s.seat, s.name]));
   const speaking = msg.speaking || [];
   const publicStep = !msg.secret && !msg.outcome && speaking.length > 0;
-  setText($("phase"), msg.outcome ? t("Game over") : msg.phase + (msg.step ? " · " + msg.step : ""));
+  setText($("phase"), msg.outcome ? t("Game over") : capital(msg.phase) + (msg.step ? " · " + msg.step : ""));
   $("timeup").hidden = watching || !publicStep;
   drawCircle(msg, seats);
   drawNow(msg, names);
