@@ -206,7 +206,7 @@ function drawPlay(msg) {
   const names = new Map(seats.map(s => [s.seat, s.name]));
   const speaking = msg.speaking || [];
   const publicStep = !msg.secret && !msg.outcome && speaking.length > 0;
-  setText($("phase"), msg.outcome ? t("Game over") : capital(msg.phase) + (msg.step ? " · " + msg.step : ""));
+  setText($("phase"), msg.outcome ? t("Game over") : capital(msg.phase) + (msg.step ? " · " + capital(msg.step) : ""));
   $("timeup").hidden = watching || !publicStep;
   drawCircle(msg, seats);
   drawNow(msg, names);

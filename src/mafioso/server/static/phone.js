@@ -223,7 +223,7 @@ function draw(msg) {
   show("game");
   const seats = msg.seats || [];
   setText($("me"), t("{name} · seat {seat}", {name: msg.name || "", seat: msg.seat}));
-  setText($("phase"), capital(msg.phase) + (msg.step ? " · " + msg.step : ""));
+  setText($("phase"), capital(msg.phase) + (msg.step ? " · " + capital(msg.step) : ""));
   drawCard();
   const mine = seats.find(s => s.seat === msg.seat);
   const prompts = (msg.prompts || []).filter(p => !answered.has(p.id));
