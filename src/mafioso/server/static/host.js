@@ -214,13 +214,14 @@ function drawPlay(msg) {
   const lines = (msg.events || []).filter(e => e.text).slice(-6);
   keyed($("log"), lines.slice().reverse(), e => String(e.n), e => el("li", {class: e.kind === "phase" ? "phase" : "", text: e.text || ""}));
   $("log").hidden = !!msg.outcome;
-  fitLog();
   const roles = msg.roles || [];
   patch($("roles"), JSON.stringify(roles), () => roles.map(r => el("li", {style: `border-color: ${r.colour}`},
     el("b", {text: `${r.icon} ${r.name}` + (r.count > 1 ? ` × ${r.count}` : "")}), el("span", {text: r.ability}))));
   const seal = msg.table.commitment;
   setText($("sealed"), seal ? t("Sealed deal {hash}", {hash: (seal.match(/.{1,4}/g) || []).join(" ")}) : "");
   drawEnd(msg, names);
+  fitRoles();  // once the whole side is drawn (a control, the sealed deal or a question takes room)
+  fitLog();
   if (!watching) voice.hear(msg.events || [], code, msg.lang, msg.spoken);
   night.night(!!msg.secret && !msg.outcome);
 }
@@ -234,7 +235,20 @@ function fitLog() {
   let full = false;
   for (const li of items) { full = full || li.getBoundingClientRect().bottom > bottom + 1; li.hidden = full; }
 }
-addEventListener("resize", fitLog);
+addEventListener("resize", () => { fitRoles(); fitLog(); });
+
+/** The roles sheet is read across the room without scrolling: its roles stand in as few columns
+ * as let the whole sheet show (one to three), with the announcements under it keeping their room.
+ * Measured again on every draw: the controls, the sealed deal and the host's questions above it
+ * come and go. */
+function fitRoles() {
+  const box = $("rolesbox"), list = $("roles");
+  if (!box.offsetParent) return;
+  for (const columns of [1, 2, 3]) {
+    list.style.columnCount = String(columns);
+    if (box.scrollHeight <= box.clientHeight + 1) return;
+  }
+}
 
 /** The table as a circle of seats: names, who is out, revealed roles, bots, the speaker.
  * @param {State} msg @param {Seat[]} seats */
@@ -439,6 +453,7 @@ function drawControls() {
   patch($("voice"), names.join("|") + voice.voice, () => [el("option", {value: "", text: t("Default voice")}),
     ...names.map(n => el("option", {value: n, text: n, selected: n === voice.voice}))]);
   /** @type {HTMLElement} */ ($("voice").parentElement).hidden = !names.length;
+  fitRoles();
 }
 $("speak").addEventListener("click", () => { voice.set(!voice.on); drawControls(); });
 $("ambience").addEventListener("click", () => { night.set(!night.on); drawControls(); });
