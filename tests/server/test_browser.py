@@ -23,6 +23,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from mafioso.engine import find_edition
+from mafioso.i18n import _ as translated
 from mafioso.server.app import create_app
 from mafioso.server.hub import Hub
 from mafioso.server.schemas import Again
@@ -896,23 +897,53 @@ def russian_setup(host: Any, server: Server, edition: str) -> Any:
     return host
 
 
-def test_role_lists_in_the_setup_form_are_role_names(browser: Any, server: Server) -> None:
-    """Vendetta's specialists and mobsters show the roles' names in the form's language, never
-    ids, and take names typed in any case."""
-    roles = {r["id"]: r["name"] for e in api(server, "/api/editions?lang=ru") if e["id"] == "vendetta" for r in e["roles"]}
+def test_role_lists_in_the_setup_form_are_role_chips(browser: Any, server: Server) -> None:
+    """Vendetta's specialists and Vampires' special roles are choice chips named in the form's
+    language (never ids), in a named group of toggle buttons: worked by the keyboard alone, the
+    order pressed is said in words and is what the server gets; a choice that makes the cast
+    impossible is refused with the engine's own words, in Russian."""
+    ru = {e["id"]: e for e in api(server, "/api/editions?lang=ru")}
+    roles = {r["id"]: r["name"] for r in ru["vendetta"]["roles"]}
+    label = {o["name"]: o["label"] for o in ru["vendetta"]["options"]}
     host = russian_setup(browser.new_context(viewport=TV, locale="ru-RU").new_page(), server, "vendetta")
-    host.wait_for_selector("#opt-specialists")
-    for option in ("specialists", "mobsters"):
-        shown = host.input_value(f"#opt-{option}")
-        assert roles["nurse" if option == "specialists" else "thief"] in shown, shown
-        assert not [part for part in shown.split(",") if part.strip() in roles], f"role ids shown: {shown}"
-    host.fill("#opt-specialists", f"{roles['vixen'].lower()}, {roles['nurse'].upper()}")
+    group = host.get_by_role("group", name=label["specialists"], exact=True)
+    group.wait_for()
+    chips = group.get_by_role("button")
+    names = chips.all_inner_texts()
+    assert len(names) == 5 and all(any(roles[i] in n for n in names) for i in ("nurse", "vixen", "journalist")), names
+    assert not [i for i in roles if i in host.inner_text("#options")], "no role ids on the form"
+    assert group.get_by_role("button", pressed=True).count() == 5, "the rulebook's preference, all five in order"
+    shoot(host, "setup", "role-chips-ru")
+    while group.get_by_role("button", pressed=True).count():
+        group.get_by_role("button", pressed=True).first.focus()
+        host.keyboard.press("Space")  # the keyboard alone
+    for role in ("vixen", "nurse"):
+        group.get_by_role("button", name=roles[role]).press("Enter")
+    assert host.inner_text("#opt-specialists .count") == translated("Chosen in order: {list}", "ru").replace(
+        "{list}", f"{roles['vixen']}, {roles['nurse']}"), "the order said in words"
+    assert not axe_violations(host), "the chips pass axe-core"
     host.fill("#players", "8")
     host.evaluate("document.querySelector('#step').min = 0")
     host.fill("#step", "0.3")
-    host.click("#setupform button[type=submit]")
+    with host.expect_request(lambda r: r.url.endswith("/api/tables") and r.method == "POST") as sent:
+        host.click("#setupform button[type=submit]")
+    assert sent.value.post_data_json["options"]["specialists"] == "vixen,nurse"
     host.wait_for_selector("#code:not(:empty)")
     assert not host.inner_text("#banner")
+    vampires = russian_setup(browser.new_context(viewport=TV, locale="ru-RU").new_page(), server, "vampires")
+    vampires.fill("#players", "8")
+    vampires.evaluate("document.querySelector('#step').min = 0")
+    vampires.fill("#step", "0.3")
+    special = {o["name"]: o["label"] for o in ru["vampires"]["options"]}["special_vampires"]
+    unpressed = vampires.get_by_role("group", name=special, exact=True).get_by_role("button", pressed=False)
+    while unpressed.count():
+        unpressed.first.press("Enter")  # every special vampire: too many for eight seats
+    with vampires.expect_response(lambda r: r.url.endswith("/api/tables")) as answer:
+        vampires.click("#setupform button[type=submit]")
+    refusal = answer.value.json()["error"]
+    vampires.wait_for_selector("#banner.sticky")
+    assert vampires.inner_text("#banner") == refusal and not refusal.isascii(), refusal
+    shoot(vampires, "setup", "role-chips-refused-ru")
 
 
 def test_a_setup_refusal_goes_once_the_table_is_made(browser: Any, server: Server) -> None:

@@ -12,7 +12,7 @@ import {narrator, ambience} from "./narrator.js";
 /** @typedef {{id: string, name: string, min: number, max: number, default_players: number, help?: string,
  *   roles: {id: string, name: string, team: string, icon: string}[],
  *   options: {name: string, label?: string, help?: string, doc?: string, default: unknown, choices: unknown[],
- *     choice_labels?: (string | {value: unknown, label: string})[]}[]}} Edition */
+ *     choice_labels?: (string | {value: unknown, label: string})[]}[], role_lists?: Record<string, string[]>}} Edition */
 
 const KEY = "mafioso.host";
 const params = new URLSearchParams(location.search);
@@ -65,6 +65,8 @@ function pickEdition() {
 const choiceLabel = c => c && typeof c === "object" ? c.label : c || "";
 /** @param {Edition["options"][number]} o */
 function optionField(o) {
+  const takes = (edition().role_lists || {})[o.name];
+  if (takes && takes.length) return roleChips(o, takes);
   let input;
   const id = "opt-" + o.name;
   if (o.choices.length) {
@@ -84,6 +86,45 @@ function optionField(o) {
   return el("div", {class: "opt-field" + (check ? " check" : "")},
     check ? input : label, check ? label : input, help ? el("small", {text: help}) : null);
 }
+/** A list of roles (Vendetta's specialists, Vampires' special vampires...) as choice chips named
+ * in the form's language, one per role the option takes: pressed in the order wanted (a number
+ * shows the order, and a live line says it in words), read as the ids the server takes. Each
+ * chip is a button with ``aria-pressed``, so a keyboard and a screen reader work it; a cast the
+ * choice makes impossible is refused by the engine when the table is created, in words.
+ * @param {Edition["options"][number]} o @param {string[]} takes */
+function roleChips(o, takes) {
+  const roles = new Map(edition().roles.map(r => [r.id, r]));
+  const picked = String(o.default || "").split(",").map(p => p.trim()).filter(id => takes.includes(id));
+  const label = o.label || spelled(o.name), help = forPeople(o.help || o.doc || "");
+  const said = el("p", {class: "count", "aria-live": "polite"});
+  const group = el("div", {class: "chips"});  // the fieldset, named by its legend, is the group
+  const box = el("fieldset", {class: "opt-field roles-field", id: "opt-" + o.name, "data-opt": o.name, "data-roles": ""},
+    el("legend", {text: label}), group, said, help ? el("small", {text: help}) : null);
+  const draw = () => {
+    box.dataset.roles = picked.join(",");
+    for (const chip of Array.from(group.children)) {
+      const at = picked.indexOf(/** @type {HTMLElement} */ (chip).dataset.role || "");
+      chip.setAttribute("aria-pressed", String(at >= 0));
+      setText(/** @type {Element} */ (chip.firstElementChild), at >= 0 ? String(at + 1) : "");
+    }
+    setText(said, picked.length ? t("Chosen in order: {list}", {list: picked.map(id => (roles.get(id) || {name: id}).name).join(", ")})
+      : t("None chosen: as the rulebook suggests"));
+  };
+  for (const id of takes) {
+    const r = roles.get(id);
+    const toggle = () => {
+      const at = picked.indexOf(id);
+      if (at >= 0) picked.splice(at, 1); else picked.push(id);
+      draw();
+      box.dispatchEvent(new Event("change", {bubbles: true}));  // the cast below follows
+    };
+    group.append(el("button", {type: "button", class: "chip", "data-role": id, on: {click: toggle}},
+      el("span", {class: "rank", "aria-hidden": "true"}), r ? `${r.icon} ${r.name}` : id));
+  }
+  draw();
+  return box;
+}
+
 /** A list of roles in a text option (Vendetta's specialists, Vampires' special vampires...)
  * reads as the roles' names in the form's language, never their ids.
  * @param {string} text @returns {string} */
@@ -117,7 +158,8 @@ function readOptions() {
   const out = {};
   document.querySelectorAll("#options [data-opt]").forEach(n => {
     const input = /** @type {HTMLInputElement} */ (n), name = input.dataset.opt || "";
-    if (input.type === "checkbox") out[name] = input.checked;
+    if (input.dataset.roles !== undefined) out[name] = input.dataset.roles;  // role chips, in the order pressed
+    else if (input.type === "checkbox") out[name] = input.checked;
     else if (input.tagName === "SELECT") out[name] = JSON.parse(input.value);
     else if (input.dataset.text) out[name] = idsOf(input.value);
     else out[name] = Number(input.value);
