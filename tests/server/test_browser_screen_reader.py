@@ -139,13 +139,14 @@ class Reader:
         """Every button the scope exposes: (accessible name, states such as pressed, disabled)."""
         return [(json.loads(f'"{name}"'), states or "") for name, states in BUTTON.findall(scope.aria_snapshot())]
 
-    def focused(self) -> str:
-        """The accessible name of the focused node ("" when the page itself has the focus)."""
+    def focused(self) -> str | None:
+        """The accessible name of the focused node; ``None`` when only the page itself has the
+        focus (a screen reader would start again from its top)."""
         for node in self.cdp.send("Accessibility.getFullAXTree")["nodes"]:
             props = {p["name"]: p["value"].get("value") for p in node.get("properties", [])}
             if props.get("focused") and node.get("role", {}).get("value") != "RootWebArea":
                 return str(node.get("name", {}).get("value", ""))
-        return ""
+        return None
 
     def unnamed(self) -> list[str]:
         """Buttons, fields and links the tree gives no name: a screen reader calls them 'button'."""
@@ -217,6 +218,8 @@ def play(reader: Reader, rng: random.Random, faults: list[str], limit: float = 3
                 waited = True
                 page.wait_for_function(f"() => window.__said.some(s => s[1] === {json.dumps(said('{n} seconds left', n=5))})", timeout=12000)
             answer(reader, region, rng)
+            if reader.focused() is None:
+                faults.append(f"after answering {title!r} the focus fell to the top of the page")
             page.wait_for_timeout(150)
 
 

@@ -329,6 +329,14 @@ function tick() {
 }
 setInterval(tick, 250);
 
+/** The focus after an answer does not fall to the page's top: it goes to the next question, or
+ * where the answer is confirmed (at night, the closed panel, on every phone alike). */
+function focusAfterAnswer() {
+  const next = document.querySelector("#prompts .prompt h3");
+  if (next instanceof HTMLElement) { next.tabIndex = -1; next.focus(); }
+  else ($("waiting").hidden ? $("nightq") : $("waiting")).focus();
+}
+
 /** @param {Prompt} p @param {unknown} choice */
 function answer(p, choice) {
   if (link && link.send({type: "decide", prompt: p.id, choice})) {
@@ -339,9 +347,7 @@ function answer(p, choice) {
     if (form) form.remove();
     setText($("waiting"), t("Sent. Waiting for the table…"));
     if (questionOpen) { questionOpen = false; if (state) draw(state); }
-    // the focus does not fall to the page's top: it goes where the answer is confirmed
-    const next = document.querySelector("#prompts .prompt h3");
-    if (focused) (next instanceof HTMLElement ? (next.tabIndex = -1, next) : $("waiting").hidden ? $("nightq") : $("waiting")).focus();
+    if (focused) focusAfterAnswer();
   }
 }
 
