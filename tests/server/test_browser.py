@@ -106,14 +106,18 @@ def join(browser: Any, server: Server, code: str, name: str) -> Any:
 def play_until(phones: list[Any], host: Any, rng: random.Random, done: Any, stalled: Any = None, limit: float = 150) -> None:
     """Every phone answers, but ``stalled`` only at night: when only it is left in a public step,
     the host presses *Time is up*. (A stalled secret step ends by itself at its limit, 60 s or
-    its own timer: ``test_stall.py`` proves that over sockets; here it would only cost minutes.)"""
+    its own timer: ``test_stall.py`` proves that over sockets; here it would only cost minutes.)
+    ``done`` is asked after each answer, not only after a round of every phone: a secret step
+    everyone answers at once lasts only its hold (0.3 s here), and a round can outlast it."""
     deadline = time.monotonic() + limit
     idle = 0
     while not done():
         assert time.monotonic() < deadline, "the game did not get there in time"
         acted = False
         night = stalled is not None and is_night(host)
-        for phone in phones:
+        for phone in phones:  # looked at after each answer: a short secret step is not missed
+            if acted and done():
+                break
             if phone is not stalled or night:
                 acted |= answer_one(phone, rng, playwright_api.Error)
         idle = 0 if acted else idle + 1
