@@ -950,6 +950,42 @@ def test_role_lists_in_the_setup_form_are_role_chips(browser: Any, server: Serve
     shoot(vampires, "setup", "role-chips-refused-ru")
 
 
+def test_a_custom_cast_is_counted_with_steppers(browser: Any, server: Server) -> None:
+    """*Choose the roles yourself*: a count per role between buttons named for it in the form's
+    language ("Больше: Медсестра"), worked by the keyboard; the counts are what the server gets,
+    and a cast the edition refuses is refused in the engine's own (Russian) words."""
+    roles = {r["id"]: r["name"] for e in api(server, "/api/editions?lang=ru") if e["id"] == "vendetta" for r in e["roles"]}
+    host = russian_setup(browser.new_context(viewport=TV, locale="ru-RU").new_page(), server, "vendetta")
+    host.fill("#players", "8")
+    host.evaluate("document.querySelector('#step').min = 0")
+    host.fill("#step", "0.3")
+    host.get_by_role("checkbox", name=translated("Choose the roles yourself (instead of the rulebook's)", "ru")).check()
+    bystander = host.get_by_role("group", name=roles["bystander"], exact=True)
+    bystander.get_by_role("status").filter(has_text="4").wait_for()  # the rulebook's cast to start from
+
+    def press(word: str, role: str) -> None:
+        host.get_by_role("button", name=translated(word, "ru").replace("{role}", roles[role]), exact=True).press("Enter")
+
+    press("More: {role}", "bystander")
+    press("More: {role}", "bystander")
+    press("Fewer: {role}", "nurse")
+    shoot(host, "setup", "custom-cast-ru")
+    assert not axe_violations(host), "the steppers pass axe-core"
+    with host.expect_response(lambda r: r.url.endswith("/api/tables")) as answer:
+        host.click("#setupform button[type=submit]")
+    assert answer.value.request.post_data_json["cast"] == {**{r: 0 for r in roles}, "detective": 1, "thug": 2, "bystander": 6}
+    refusal = answer.value.json()["error"]
+    host.wait_for_selector("#banner.sticky")
+    assert host.inner_text("#banner") == refusal and not refusal.isascii(), "nine roles for eight seats: refused in Russian"
+    press("Fewer: {role}", "bystander")
+    press("More: {role}", "nurse")
+    press("Fewer: {role}", "bystander")
+    with host.expect_request(lambda r: r.url.endswith("/api/tables") and r.method == "POST") as sent:
+        host.click("#setupform button[type=submit]")
+    assert sent.value.post_data_json["cast"] == {**{r: 0 for r in roles}, "detective": 1, "nurse": 1, "thug": 2, "bystander": 4}
+    host.wait_for_selector("#code:not(:empty)")
+
+
 def test_a_setup_refusal_goes_once_the_table_is_made(browser: Any, server: Server) -> None:
     """A refused setup stays up until fixed, but not over the table once it exists: the shared
     screen would show it all evening, over seat 1 and the winners."""

@@ -150,8 +150,21 @@ async function fillCast() {
     const r = await fetch(`/api/cast?edition=${e.id}&players=${$("players").value}&options=${encodeURIComponent(JSON.stringify(readOptions()))}`);
     cast = (await r.json()).cast || {};
   } catch (err) { cast = {}; }
-  $("cast").replaceChildren(...e.roles.map(r => el("label", {}, el("span", {text: `${r.icon} ${r.name}`}),
-    el("input", {type: "number", min: 0, max: 40, "data-role": r.id, value: cast[r.id] || 0}))));
+  $("cast").replaceChildren(...e.roles.map(r => stepper(r, cast[r.id] || 0)));
+}
+/** A role's count in a custom cast: − and + buttons named for the role in the form's language
+ * ("Fewer: Sheriff"), the count between them said as it changes; a cast the edition does not
+ * allow is refused by the engine, in words, when the table is created.
+ * @param {Edition["roles"][number]} r @param {number} n */
+function stepper(r, n) {
+  const count = el("output", {class: "n", "data-role": r.id, "aria-live": "polite", text: String(n)});
+  /** @param {number} by */
+  const step = by => setText(count, String(Math.max(0, Math.min(40, Number(count.textContent) + by))));
+  return el("div", {class: "stepper", role: "group", "aria-label": r.name},
+    el("span", {class: "who", "aria-hidden": "true", text: `${r.icon} ${r.name}`}),
+    el("button", {type: "button", class: "icon", "aria-label": t("Fewer: {role}", {role: r.name}), on: {click: () => step(-1)}, text: "−"}),
+    count,
+    el("button", {type: "button", class: "icon", "aria-label": t("More: {role}", {role: r.name}), on: {click: () => step(1)}, text: "+"}));
 }
 function readOptions() {
   /** @type {Record<string, unknown>} */
@@ -179,7 +192,7 @@ $("setupform").addEventListener("submit", async ev => {
   if ($("custom").checked) {
     /** @type {Record<string, number>} */
     const cast = {};
-    document.querySelectorAll("[data-role]").forEach(n => { const i = /** @type {HTMLInputElement} */ (n); cast[i.dataset.role || ""] = Number(i.value); });
+    document.querySelectorAll("#cast [data-role]").forEach(n => { const i = /** @type {HTMLElement} */ (n); cast[i.dataset.role || ""] = Number(i.textContent); });
     body.cast = cast;
   }
   try {
