@@ -15,7 +15,12 @@ of work and after it, side by side.
 ``--compiled`` adds this checkout built with its compiled path (``MAFIOSO_COMPILE=1 pip install
 --target``, kept in ``build/compiled/`` under a digest of the sources by ``scripts/build_compiled.py``) as one more tree,
 ``compiled``, run by this checkout's benchmark: ``--base 409f3ed --compiled`` shows 0.1.0, main
-in pure Python (``this``) and main compiled side by side.
+in pure Python (``this``) and main compiled side by side. ``--also-compiled main=FOLDER`` adds
+another compiled build (another checkout's ``build/compiled/<digest>``, run by this checkout's
+benchmark) to the same rounds, so a compiled tree before and after a change are measured side by
+side; ``--no-pure`` leaves this checkout's pure Python out. ``--gc-threshold N`` adds the compiled
+build once more with the garbage collector's first threshold at ``N`` (``compiled+gcN``): what a
+process that plays many games would gain by collecting less often (the games are the same).
 """
 
 from __future__ import annotations
@@ -48,17 +53,27 @@ def compiled_build() -> Path:
     return Path(subprocess.run([sys.executable, str(script)], check=True, capture_output=True, text=True).stdout.strip())
 
 
+GC_MARK = "@gc"
+"""A tree named ``<folder>@gc<N>`` is that folder run with ``bench_engine.py --gc-threshold N``."""
+
+
 def rate(tree: Path, edition: str, games: int, bots: str, decoys: bool) -> float:
     """Games per CPU second of one fresh process running ``tree``'s benchmark.
 
     A tree is a checkout (its ``src`` is imported) or a compiled build (a folder of installed
     packages, run by this checkout's benchmark)."""
+    threshold = None
+    if GC_MARK in tree.name:
+        name, _, threshold = tree.name.partition(GC_MARK)
+        tree = tree.with_name(name)
     bench = tree if (tree / "benchmarks").exists() else HERE
     source = tree / "src" if (tree / "src").exists() else tree
     command = [sys.executable, str(bench / "benchmarks" / "bench_engine.py"), "--edition", edition,
                "--games", str(games), "--bots", bots, "--repeat", "1", "--json"]
     if decoys:
         command.append("--decoys")
+    if threshold:
+        command += ["--gc-threshold", threshold]
     env = dict(os.environ, PYTHONPATH=str(source))
     out = subprocess.run(command, check=True, capture_output=True, text=True, env=env, cwd=bench).stdout
     return float(json.loads(out)[edition]["games_per_second"])
@@ -107,13 +122,27 @@ def main() -> None:
     parser.add_argument("--compiled", action="store_true", help="add this checkout's compiled build")
     parser.add_argument("--compiled-tree", type=Path, default=None,
                         help="with --compiled: use this folder (made by scripts/build_compiled.py) as it is")
+    parser.add_argument("--also-compiled", nargs="*", default=[], metavar="NAME=FOLDER",
+                        help="more compiled builds measured in the same rounds (another revision's "
+                             "build/compiled/<digest>, made by its scripts/build_compiled.py)")
+    parser.add_argument("--gc-threshold", type=int, default=None,
+                        help="with --compiled: also run the compiled build with the garbage collector's "
+                             "first threshold at this value (what a sweep's workers would gain)")
+    parser.add_argument("--no-pure", action="store_true", help="leave this checkout's pure Python out")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     trees = {args.base: checkout(args.base)}
     trees.update({rev: checkout(rev) for rev in args.also})
-    trees["this"] = HERE
+    if not args.no_pure:
+        trees["this"] = HERE
+    for named in args.also_compiled:
+        name, _, folder = named.partition("=")
+        trees[name] = Path(folder).resolve()
     if args.compiled:
-        trees["compiled"] = args.compiled_tree or compiled_build()
+        trees["compiled"] = (args.compiled_tree or compiled_build()).resolve()
+        if args.gc_threshold:
+            build = trees["compiled"]
+            trees[f"compiled+gc{args.gc_threshold}"] = build.with_name(f"{build.name}{GC_MARK}{args.gc_threshold}")
     rows = compare(trees, args)
     if args.json:
         print(json.dumps(rows, indent=2))

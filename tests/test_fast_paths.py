@@ -141,7 +141,7 @@ def test_a_finished_game_is_freed_without_the_garbage_collector(edition: str) ->
 
 
 def test_an_edition_hook_sees_only_the_kinds_it_declares(monkeypatch: pytest.MonkeyPatch) -> None:
-    edition = find_edition("blitz")
+    edition = find_edition("spytown")
     seen: list[str] = []
     real = type(edition).observe
 
@@ -150,11 +150,37 @@ def test_an_edition_hook_sees_only_the_kinds_it_declares(monkeypatch: pytest.Mon
         real(self, observer, event)
 
     monkeypatch.setattr(type(edition), "observe", observe)
-    game = play_game("blitz", seed=2, bots="heuristic")
+    game = play_game("spytown", seed=2, bots="heuristic")
     assert edition.observed is not None and seen and set(seen) <= edition.observed
     fresh = Game.replay(game.log())
     for seat in range(1, game.players + 1):
         assert fresh.observer(seat).facts == game.observer(seat).facts
+
+
+def test_an_editions_fact_folds_see_only_their_kinds_and_every_seat_that_sees_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    edition = find_edition("blitz")
+    seen: list[tuple[str, int]] = []
+
+    def spying(kind: str, fold: Any) -> Any:
+        def spy(facts: dict[str, Any], data: Any) -> None:
+            seen.append((kind, id(facts)))
+            fold(facts, data)
+        return spy
+
+    folds = {kind: spying(kind, fold) for kind, fold in edition.fact_folds.items()}
+    monkeypatch.setattr(type(edition), "fact_folds", folds)
+    game = play_game("blitz", seed=2, bots="heuristic")  # a heuristic bot watches every seat
+    assert seen and {kind for kind, _ in seen} <= set(folds)
+    for kind in set(folds):  # each event folded once for each seat that saw it, and no more
+        events = [event for event in game.events if event.kind == kind]
+        seats = sum(game.players if e.audience.public else len(e.audience.seats) for e in events)
+        assert sum(1 for k, _ in seen if k == kind) == seats, kind
+    observers = game.observers(list(range(game.players + 1)))
+    monkeypatch.undo()
+    fresh = Game.replay(game.log())
+    for seat, observer in observers.items():
+        assert fresh.observer(seat).facts == observer.facts
 
 
 def test_a_question_put_to_each_seat_is_each_prompt_named_in_full() -> None:

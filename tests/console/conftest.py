@@ -1,8 +1,10 @@
-"""Markers of the console's tests."""
+"""Markers of the console's tests, and the database fixtures (SQLite, PostgreSQL) it shares with the server's."""
 
 from __future__ import annotations
 
 import pytest
+
+from tests.server.conftest import db_url, postgres_server, postgres_url  # noqa: F401 - fixtures shared with the server tests
 
 
 def pytest_configure(config: pytest.Config) -> None:

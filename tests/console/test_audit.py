@@ -4,6 +4,7 @@ call, and every line told once, in the order it is said."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -52,6 +53,7 @@ def _night_two_leader_call() -> tuple[Console, Step]:
             continue
         ask = step.asks[0]
         values = [o.value for o in ask.options]
+        choice: Any
         if "mafia" in ask.prompt:
             choice = 2
         elif "nurse" in ask.prompt:
@@ -182,3 +184,22 @@ def test_a_card_turned_face_up_is_known_in_the_grimoire() -> None:
             return
         act(console, rng, AUDIT_CAST)  # the bystanders never wake: never learned, until one is turned up
     raise AssertionError("no card was turned up")
+
+
+def test_the_end_names_the_winners_by_name_with_their_side() -> None:
+    console = table("blitz", seed=3)
+    rng = random.Random(3)
+    while console.step().kind != "end":
+        act(console, rng, [])
+    outcome = console.game.outcome
+    assert outcome is not None and outcome.seats
+    last = _said(console.step())[-1]
+    winners = [console.name(seat) for seat in outcome.seats]
+    assert last.startswith("The game is over. The winners: " + ", ".join(winners) + " ("), last
+
+
+def test_a_blitz_grimoire_before_the_draft_says_no_card_yet() -> None:
+    console = table("blitz", seed=3)
+    cards = console.grimoire()
+    assert all(card["role"] for card in cards), "no seat without words for its card"
+    assert sum(card["role"] == "no card yet" for card in cards) == len(cards) - 1, "all but the Vigilante"

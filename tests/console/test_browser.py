@@ -107,7 +107,11 @@ def tap(page: Any, state: dict[str, Any], rng: random.Random, truth: list[str], 
             for index in rng.sample(range(seats.count()), ask["min"]):
                 seats.nth(index).click()
             page.click("#controls .big")
-        elif ask["optional"] and (ask["kind"] == "speech" or rng.random() < 0.15 or not seats.count()):
+        elif ask["kind"] == "speech":  # a name tapped only marks the nominee; the end enters it
+            if seats.count() and rng.random() < 0.3:
+                seats.nth(rng.randrange(seats.count())).click()
+            page.click("#controls .big")
+        elif ask["optional"] and (rng.random() < 0.15 or not seats.count()):
             page.click("#controls .big")
         else:
             seats.nth(rng.randrange(seats.count())).click()
@@ -370,8 +374,13 @@ def test_a_vote_entered_by_count_on_the_page(browser: Any, server: Server) -> No
         step = state["step"]
         if step["asks"] and step["asks"][0]["kind"] == "speech" and step["asks"][0]["options"]:
             page.wait_for_function(f"document.body.dataset.revision === '{state['revision']}'")
-            page.locator("#controls .grid .seat").first.click()  # a nomination, so that a vote comes
+            first = page.locator("#controls .grid .seat").first
+            first.click()  # a nomination, so that a vote comes: marked, and the speech goes on
+            assert first.get_attribute("aria-pressed") == "true"
+            assert api_state(server, token)["revision"] == state["revision"], "a nominee is marked, not entered"
+            page.click("#controls .big")  # End of the speech enters it
             wait_for_change(page, state["revision"], [], "sport")
+            assert "nominat" in api_state(server, token)["entries"][-1], api_state(server, token)["entries"][-1]
             continue
         tap(page, {**state, "step": {**step, "count_max": 0}}, rng, [], "sport")
     else:
@@ -439,8 +448,11 @@ def test_a_refused_set_up_is_said_where_the_start_button_was_tapped(browser: Any
 def test_seating_a_fiim_tournament_table_turns_the_best_move_on(browser: Any, server: Server) -> None:
     """Issue 12 (audit): a FIIM table seated on the console left sport's best move off, so the
     night-1 victim was never asked for one and FIIM's points were lost."""
+    from tests.desk.helpers import ORGANISER, set_organiser
+
+    set_organiser(server.db)  # creating a tournament on the page takes the organiser's pass
     post_json(server, "/api/desk/create", {"name": "Winter Cup", "players": list(names("sport")), "rounds": 1,
-                                           "scoring": "fiim"})
+                                           "scoring": "fiim", "organiser": ORGANISER})
     page = browser.new_context(viewport=TABLET).new_page()
     page.goto(f"{server.url}/console")
     page.wait_for_selector("#setup:not([hidden]) #edition option", state="attached")

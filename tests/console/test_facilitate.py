@@ -100,7 +100,11 @@ def test_the_terminal_speaks_russian_and_undo_names_the_entry() -> None:
     facilitator, terminal = terminal_with(console, lambda prompt: next(typed))
     confirmations: list[str] = []
     reader = facilitator.read
-    facilitator.read = lambda prompt: (confirmations.append(prompt), reader(prompt))[1]
+
+    def read(prompt: str) -> str:
+        confirmations.append(prompt)
+        return reader(prompt)
+    facilitator.read = read
     facilitator.run()
     out = terminal.export_text()
     assert "Type a number" not in out and " s)" not in out

@@ -242,3 +242,22 @@ def test_a_bad_set_up_is_refused_in_words_of_the_facilitators_language(tmp_path:
         assert 400 <= refused.status_code < 500, refused.text
         error = refused.json()["error"]
         assert error.startswith(said[lang]) and "setup." not in error, error
+
+
+@pytest.mark.parametrize(("setup", "said"), [
+    ({"edition": "spytown", "names": list("ABCDEFGH"), "roles": "entered", "cast": ["police"] * 8},
+     {"en": "Spytown needs at least one Mafioso", "ru": "мафиози", "pl": "mafioso"}),
+    ({"edition": "spytown", "names": list("ABC")}, {"en": "3", "ru": "3", "pl": "3"}),
+])
+@pytest.mark.parametrize("lang", ["en", "ru", "pl"])
+def test_an_impossible_cast_is_refused_in_the_facilitators_language_with_names(
+        tmp_path: Path, setup: dict[str, Any], said: dict[str, str], lang: str) -> None:
+    """Issue 12 (audit): the engine's refusal of a cast or a player count, in the console's
+    language with the edition's and roles' names, not English ids ("spytown needs ... mafioso")."""
+    with TestClient(create_app(open_store(str(tmp_path / "t.sqlite3")))) as client:
+        refused = client.post("/api/console", json={"setup": {**setup, "lang": lang}})
+        assert 400 <= refused.status_code < 500, refused.text
+        error = refused.json()["error"]
+        assert said[lang] in error and "spytown" not in error, error
+        if lang != "en":
+            assert not any(word in error for word in ("needs", "players", "played")), error

@@ -25,3 +25,19 @@ def scenario_game(path: Path) -> Game | None:
 def sample(name: str) -> dict[str, Any]:
     data: dict[str, Any] = json.loads((SAMPLES / name).read_text(encoding="utf-8"))
     return data
+
+
+ORGANISER = "organiser-for-the-tests"
+"""The organiser's pass the page tests set in their database (``mafioso serve`` would print one)."""
+
+
+def set_organiser(db: Path | str, given: str = ORGANISER) -> None:
+    """Store ``given`` as the database's organiser's pass, as ``mafioso tournament organiser-pass`` does."""
+    from mafioso.desk import organiser
+    from mafioso.desk.store import open_desk
+
+    desk = open_desk(str(db))
+    try:
+        desk.set_organiser(organiser.digest(given))
+    finally:
+        desk.close()

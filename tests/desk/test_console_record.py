@@ -4,6 +4,7 @@ follow, all through the server's API over one real database (SQLite)."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,18 +22,21 @@ from mafioso.i18n import _ as say
 from mafioso.server.app import create_app
 from mafioso.server.store import open_store
 from tests.console.test_server import pick
+from tests.desk.helpers import ORGANISER, set_organiser
 
 PLAYERS = ["Anna", "Boris", "Clara", "Dmitri", "Eva", "Fedor", "Gala", "Hugo", "Ira", "Jan", "Kira", "Lev"]
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
+    set_organiser(tmp_path / "tables.sqlite3")
     with TestClient(create_app(open_store(str(tmp_path / "tables.sqlite3")))) as running:
         yield running
 
 
 def create(client: TestClient, **form: Any) -> Any:
-    body = {"name": "Winter Cup", "players": PLAYERS[:10], "rounds": 2, "scoring": "fiim"} | form
+    body = {"name": "Winter Cup", "players": PLAYERS[:10], "rounds": 2, "scoring": "fiim",
+            "organiser": ORGANISER} | form
     return client.post("/api/desk/create", json=body)
 
 
@@ -139,9 +143,9 @@ def test_an_unfinished_or_other_edition_game_is_not_recorded(client: TestClient)
                                               "not 'never'", "'never'"),
     ({"teams": {"Sharks": ["Anna", "Zed"]}}, "Teams: 'Zed' of team 'Sharks' is not a player of the tournament",
      "'Sharks'"),
-    ({"scoring": "/etc/passwd"}, "Scoring system: must be one of fiim, mwc, custom, not '/etc/passwd'", "custom"),
+    ({"scoring": "/etc/passwd"}, "Scoring system: must be one of fiim, mwc, fiim-average, custom, not '/etc/passwd'", "custom"),
     ({"scoring": "custom", "system": "format: 2"}, "The scoring system is not valid: format: must be 1, not the number 2",
-     "format: must be 1"),
+     "format: musi wynosić 1, a nie liczba 2"),
     ({"stages": {"7": "final"}}, "Stages: a stage is a round from 1 to 2 and a name, not '7=final'", "'7=final'"),
     ({"rounds": 0}, "rounds: must be at least 1", "rounds"),
 ])
@@ -182,6 +186,7 @@ def test_in_chromium_a_tournament_created_on_the_page_gets_the_consoles_game(tmp
     playwright_api = pytest.importorskip("playwright.sync_api")
     from tests.server.browser import ARGS, CHROMIUM, Server, axe_violations, shoot
 
+    set_organiser(tmp_path / "tables.sqlite3")
     server = Server(tmp_path / "tables.sqlite3")
     server.start()
     try:
@@ -196,8 +201,13 @@ def test_in_chromium_a_tournament_created_on_the_page_gets_the_consoles_game(tmp
             page.fill("#cname", "Puchar Zimy")
             page.fill("#cplayers", "\n".join(PLAYERS[:9]))
             page.fill("#crounds", "2")
+            page.fill("#corganiser", "a guess")
             page.click("#createform .go")
             page.wait_for_selector("#createresult .no")
+            assert say("that is not this server's organiser's pass", "pl") in page.inner_text("#createresult .no")
+            page.fill("#corganiser", ORGANISER)
+            page.click("#createform .go")
+            page.wait_for_selector("#createresult .no:not(:has-text('organiz'))")
             refusal = page.inner_text("#createresult .no")
             assert "Gracze" in refusal and "9" in refusal and "players" not in refusal, refusal
             assert api.get("/api/desk/tournaments").json() == []
@@ -262,7 +272,7 @@ JUNK = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(-10**20, 10*
                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
                     max_leaves=8)
 CREATE_FIELDS = ["name", "players", "rounds", "scoring", "system", "event_class", "stages", "pairs", "teams",
-                 "cards", "seed", "lang", "extra"]
+                 "cards", "seed", "lang", "organiser", "extra"]
 RECORD_FIELDS = ["token", "name", "round", "table", "pass", "judge", "reason", "lang", "extra"]
 
 
@@ -272,12 +282,13 @@ def test_any_create_body_is_refused_cleanly_or_stored_whole(client: TestClient, 
                                                             drop: bool) -> None:
     """A tournament form with junk in any field: a 200 with the tournament, or a 4xx with a reason
     in words, never a server error; a refusal stores nothing new."""
-    body = {"name": "Winter Cup", "players": PLAYERS[:10], "rounds": 2, "scoring": "fiim"} | fields
+    body = {"name": "Winter Cup", "players": PLAYERS[:10], "rounds": 2, "scoring": "fiim",
+            "organiser": ORGANISER} | fields
     if drop:
         body.pop(next(iter(fields), "name"), None)
     before = client.get("/api/desk/tournaments").json()
     answer = client.post("/api/desk/create", json=body)
-    assert answer.status_code in (200, 400, 409, 413, 422), (body, answer.text)
+    assert answer.status_code in (200, 400, 403, 409, 413, 422, 429), (body, answer.text)
     if answer.status_code != 200:
         assert isinstance(answer.json()["error"], str) and answer.json()["error"], body
         assert client.get("/api/desk/tournaments").json() == before, "a refusal stores nothing"
@@ -292,3 +303,25 @@ def test_any_record_body_is_refused_cleanly(client: TestClient, fields: dict[str
                                                       "pass": "nope"} | fields)
     assert 400 <= answer.status_code < 500, (fields, answer.text)
     assert isinstance(answer.json()["error"], str) and answer.json()["error"], fields
+
+
+def test_a_correction_from_the_downloaded_protocol_keeps_the_judge_who_recorded_it(client: TestClient,
+                                                                                  tmp_path: Path) -> None:
+    """The audit: the console's protocol file names no judge; correcting the game with it on the
+    tournament page left the sheet's Judge line empty."""
+    given = create(client).json()["pass"]
+    seated = client.get("/api/desk/tournament", params={"name": "Winter Cup"}).json()["seating"][0]
+    token, _ = console_game(client, list(seated["players"]))
+    assert record(client, token, pass_=given).status_code == 200  # judged by Olga
+    downloaded = client.post("/api/console/protocol", json={"token": token}).json()["protocol"]["json"]
+    assert not downloaded.get("header", {}).get("judge")
+    corrected = client.post("/api/desk/record", json={
+        "name": "Winter Cup", "pass": given, "round": 1, "table": 1, "correct": True,
+        "reason": "a note added", "protocol": json.dumps({**downloaded, "header": {"game": "7"}})})
+    assert corrected.status_code == 200 and corrected.json()["version"] == 2, corrected.text
+    desk = open_desk(str(tmp_path / "tables.sqlite3"))
+    try:
+        header = desk.games("Winter Cup")[0].protocol.header
+    finally:
+        desk.close()
+    assert (header.judge, header.game, header.tournament) == ("Olga", "7", "Winter Cup")

@@ -13,6 +13,7 @@ from mafioso.desk import formats
 from mafioso.desk.capture import protocol_of
 from mafioso.desk.errors import FormatError
 from mafioso.desk.record import Protocol
+from mafioso.desk.replay import replay
 from tests.desk.helpers import SAMPLES, SCENARIOS, sample, scenario_game
 
 PLAYED = [path for path in SCENARIOS if "setup_error:" not in path.read_text()]
@@ -36,7 +37,7 @@ def test_the_round_trip_keeps_the_events_that_make_the_game() -> None:
     game = scenario_game(next(p for p in SCENARIOS if p.stem == "retie-revote"))
     assert game is not None
     back, _ = formats.load(json.dumps(formats.write(protocol_of(game), "polemica")))
-    replayed = formats.replay(back).game
+    replayed = replay(back).game
     kinds = ("nomination", "vote.count", "vote.tie", "lift.result", "seat.eliminated", "night.shots", "foul")
     assert [(e.kind, e.data) for e in replayed.events if e.kind in kinds] == \
         [(e.kind, e.data) for e in game.events if e.kind in kinds]

@@ -131,7 +131,7 @@ def test_the_page_in_chromium(tmp_path: Path) -> None:
     """The page as the hall's screen and a player's phone show it: standings with the system, the
     round after which they stand, seating with a player found, a protocol, ratings."""
     playwright_api = pytest.importorskip("playwright.sync_api")
-    from tests.server.test_browser import ARGS, Server
+    from tests.server.browser import ARGS, Server
 
     seed(tmp_path / "tables.sqlite3", players=10, rounds=2, played=2, name="Club night")
     plan = seed(tmp_path / "tables.sqlite3", players=25, rounds=4, played=3, teams=5)
@@ -198,6 +198,7 @@ def test_the_page_in_chromium(tmp_path: Path) -> None:
             assert "Nothing was stored" in wide.inner_text("#recordresult")
             wide.screenshot(path=str(SHOTS / "record-refused.png"))
             wide.set_input_files("#file", str(good))
+            assert wide.inner_text("#recordresult") == "", "another file: the old file's refusal goes"
             wide.click("#recordform .go")
             wide.wait_for_selector("#recordresult .ok")
             assert "Round 2, table 2: recorded" in wide.inner_text("#recordresult")

@@ -28,6 +28,7 @@ from mafioso.agents.base import Bot, random_choice
 from mafioso.editions.blitz.missions import MISSIONS
 from mafioso.editions.blitz.state import Drawn
 from mafioso.engine import Choice, Edition, Event, Prompt
+from mafioso.engine.chance import pick
 
 CIVILIAN_ROLES = frozenset({"civilian", "driver", "gumshoe", "lookout", "canary", "lover"})
 VOUCHES = CIVILIAN_ROLES | {"trusted"}
@@ -158,7 +159,7 @@ class HeuristicBot(Bot):
             about, value = claim["seat"], claim["is"]
             if about == speaker:
                 if speaker in said:
-                    claimants[said[speaker]] -= 1
+                    claimants[said[speaker]] = claimants.get(said[speaker], 0) - 1
                 said[speaker] = value
                 claimants[value] = claimants.get(value, 0) + 1
             elif value == "goon":
@@ -214,11 +215,11 @@ class HeuristicBot(Bot):
         if prompt.act == "fish":
             # The Fish says "the Capo sits near here": lay it before a neighbour, never oneself.
             others = [s for s in options if s != self.seat]
-            return self.rng.choice(others) if others else options[0]
+            return pick(self.rng, others) if others else options[0]
         if prompt.act == "peek":
             # The player the deck was passed to already shares one card with us: look the other way.
             fresh = [s for s in options if s != self.passed_to]
-            return self.rng.choice(fresh or options)
+            return pick(self.rng, fresh or options)
         if prompt.act == "bet":
             # The Vigilante and the Feds guard the Rat, who is safe more often than not.
             return "shot" if self.deck.get("goon", 0) > 3 or self.rng.random() < 0.25 else "safe"
@@ -232,7 +233,7 @@ class HeuristicBot(Bot):
             return self.passed_to
         if card == "ring" and self.returned in CIVILIAN_ROLES and self.passed_to in options:
             return self.passed_to
-        return self.rng.choice(options)
+        return pick(self.rng, options)
 
     # -- talking -----------------------------------------------------------------------------
     def talk(self) -> Choice:
@@ -299,7 +300,7 @@ class HeuristicBot(Bot):
             holder, want_shot = package
             return [{"seat": holder, "is": "goon" if want_shot else "trusted"}]
         if role == "psycho":
-            return [{"seat": self.neighbour(self.seat, self.rng.choice((1, -1))), "is": "goon"}]
+            return [{"seat": self.neighbour(self.seat, pick(self.rng, (1, -1))), "is": "goon"}]
         if role == "bodyguard":
             return [{"seat": self.neighbour(self.seat, -1), "is": "trusted"}]
         if role == "heavy":

@@ -17,7 +17,6 @@ it heard and the hands it saw.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -34,6 +33,7 @@ from mafioso.engine import (
     Prompt,
     Tied,
 )
+from mafioso.engine.chance import pick
 
 BLACK_ROLES = ("mafia", "don")
 
@@ -57,7 +57,7 @@ class HeuristicBot(Bot):
         self.sheriff_claims: list[int] = []
         self.said_black: dict[int, set[int]] = {}
         self.said_red: dict[int, set[int]] = {}
-        self.suspicion: Counter[int] = Counter()
+        self.suspicion: dict[int, int] = {}
         self.claimed = False
         self._role = ""
         self._beliefs: Beliefs | None = None
@@ -96,7 +96,7 @@ class HeuristicBot(Bot):
     def judge_votes(self, nominee: int, voters: list[int]) -> None:
         if nominee in self.trusted_red():
             for voter in voters:
-                self.suspicion[voter] += 1
+                self.suspicion[voter] = self.suspicion.get(voter, 0) + 1
 
     # -- what the seat knows (from its observer) ---------------------------------------------
     @property
@@ -171,13 +171,13 @@ class HeuristicBot(Bot):
             if seat in self.family:
                 return -100.0
             bonus = 10.0 if seat == self.sheriff_found or seat in self.sheriff_claims else 0.0
-            return bonus + self.suspicion[seat] + self.rng.random()
+            return bonus + self.suspicion.get(seat, 0) + self.rng.random()
         beliefs = self.beliefs()
         if seat in beliefs.black:
             return 100.0
         if seat in beliefs.red:
             return -100.0
-        return self.suspicion[seat] + self.rng.random()
+        return self.suspicion.get(seat, 0) + self.rng.random()
 
     # -- answers -----------------------------------------------------------------------------
     def choose(self, prompt: Prompt) -> Choice:
@@ -210,12 +210,12 @@ class HeuristicBot(Bot):
         if not options:
             return None
         claimed = [o for o in options if o in self.sheriff_claims]
-        return claimed[0] if claimed else self.rng.choice(options)
+        return claimed[0] if claimed else pick(self.rng, options)
 
     def on_check_black(self, prompt: Prompt) -> Choice:
         checked = self.checked
         options = [o for o in prompt.options if o not in checked]
-        return max(options, key=lambda s: self.suspicion[s] + self.rng.random()) if options else None
+        return max(options, key=lambda s: self.suspicion.get(s, 0) + self.rng.random()) if options else None
 
     def on_speech(self, prompt: Prompt) -> Choice:
         speech: dict[str, Any] = {"nominate": None}

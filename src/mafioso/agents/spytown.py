@@ -11,7 +11,6 @@ phase. Every answer is one of the prompt's options (or a pass where passing is a
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import Any, NamedTuple
 
 from mypy_extensions import mypyc_attr
@@ -38,6 +37,7 @@ from mafioso.editions.spytown.catalogue import (
     Reaction,
 )
 from mafioso.engine import SPEECH, Choice, Claim, Edition, Event, Move, Prompt, Speech
+from mafioso.engine.chance import pick
 
 HEARD = frozenset({"vote.count", "vote.loser", "saved", "role.revealed", "speech"})
 """The events this bot draws its own inferences from (claims heard, votes seen)."""
@@ -62,12 +62,12 @@ class HeuristicBot(Bot):
 
     def __init__(self, seat: int, edition: Edition, options: dict[str, Any], players: int, rng: random.Random) -> None:
         super().__init__(seat, edition, options, players, rng)
-        self.accused: Counter[int] = Counter()
+        self.accused: dict[int, int] = {}
         self.agent_claims: dict[int, list[dict[str, Any]]] = {}
         self.ballot: dict[int, list[int]] = {}
         self.loser: int | None = None
-        self.suspicion: Counter[int] = Counter()
-        self.now = Knowledge("", "", {}, {}, {}, set())
+        self.suspicion: dict[int, int] = {}
+        self.now = tuple.__new__(Knowledge, ("", "", {}, {}, {}, set(), None))
 
     # -- what the seat knows (its observer) --------------------------------------------------
     @property
@@ -82,11 +82,14 @@ class HeuristicBot(Bot):
         """Read the observer once per decision: references to its knowledge, not copies, so the
         many looks a decision takes (a score per seat) read plain dicts."""
         knows = self.knows
-        self.now = now = Knowledge(knows.role or "", knows.team or "", knows.known_roles, knows.known_teams,
-                                   knows.facts.get("tokens", {}), knows.out)
+        # Knowledge(...) with every field in order, built as the named tuple builds itself: its
+        # own constructor (and ``_replace``) is interpreted Python even in a compiled module
+        fields = (knows.role or "", knows.team or "", knows.known_roles, knows.known_teams,
+                  knows.facts.get("tokens", {}), knows.out)
+        self.now = tuple.__new__(Knowledge, (*fields, None))
         trusted = self.trusted_agent()
         if trusted is not None:  # (rarely: one lone claimant)
-            self.now = now._replace(trusted=trusted)
+            self.now = tuple.__new__(Knowledge, (*fields, trusted))
 
     def token(self, seat: int) -> str | None:
         """The token this seat knows ``seat`` holds: told, turned up or seen in secret; a seat
@@ -125,7 +128,7 @@ class HeuristicBot(Bot):
     def learn_from_votes(self, seat: int, role: str) -> None:
         """Those who voted a police officer out look suspect; those who voted a Mafioso out less so."""
         for voter in self.ballot.get(seat, []):
-            self.suspicion[voter] += 1 if role != MAFIOSO else -1
+            self.suspicion[voter] = self.suspicion.get(voter, 0) + (1 if role != MAFIOSO else -1)
         self.ballot = {}
         self.loser = None
 
@@ -136,7 +139,7 @@ class HeuristicBot(Bot):
             self.agent_claims[speaker] = claims
         for claim in claims:
             if claim["is"] == MAFIOSO and claim["seat"] != speaker:
-                self.accused[claim["seat"]] += 1
+                self.accused[claim["seat"]] = self.accused.get(claim["seat"], 0) + 1
 
     # -- judgement ---------------------------------------------------------------------------
     def enemy_score(self, seat: int) -> float:
@@ -211,7 +214,7 @@ class HeuristicBot(Bot):
 
     def on_agent_check(self, prompt: Prompt) -> Choice:
         unknown = [o for o in prompt.options if self.token(o) is None]
-        return self.rng.choice(unknown or list(prompt.options))
+        return pick(self.rng, unknown or list(prompt.options))
 
     def on_kill(self, prompt: Prompt) -> Choice:
         return self.most_hostile(prompt.options)
@@ -238,11 +241,14 @@ class HeuristicBot(Bot):
         if self.now.team != POLICE or not prompt.options:
             return None
         unknown = [o for o in prompt.options if self.token(o) is None]
-        return self.rng.choice(unknown or list(prompt.options))
+        return pick(self.rng, unknown or list(prompt.options))
 
     def on_speech(self, prompt: Prompt) -> Choice:
         claims = self.claims(defending=prompt.act == "defence")
-        return Speech(claims=tuple(Claim(seat, says) for seat, says in claims)) if claims else None
+        if not claims:
+            return None
+        said = tuple([tuple.__new__(Claim, (seat, says)) for seat, says in claims])  # Claim(seat, says), less a call
+        return tuple.__new__(Speech, (None, said, None))  # Speech(claims=said), less a call
 
     def on_defence(self, prompt: Prompt) -> Choice:
         return self.on_speech(prompt)  # (a method, not an alias: compiled classes need it)
@@ -256,7 +262,7 @@ class HeuristicBot(Bot):
                 pool = [s for s in range(1, self.players + 1)
                         if s not in mates and s not in self.now.out and s != self.seat]
                 if pool:
-                    return [(self.rng.choice(pool), MAFIOSO)]
+                    return [(pick(self.rng, pool), MAFIOSO)]
             return []
         seen = {s: self.token(s) for s in range(1, self.players + 1) if s != self.seat}  # in seat order
         alive_mafiosi = [s for s, token in seen.items() if token == MAFIOSO and s not in self.now.out]
@@ -286,7 +292,7 @@ class HeuristicBot(Bot):
         if card in (WIRETAP, RECRUITMENT):
             mates = self.mates()
             unknown = [t for t in targets if self.token(t) is None and t not in mates]
-            return Move(card, self.rng.choice(unknown or targets))
+            return Move(card, pick(self.rng, unknown or targets))
         best = max(targets, key=self.enemy_score)
         if card == KIDNAPPING or (card == SHOT and self.enemy_score(best) >= 5):
             return Move(card, best)

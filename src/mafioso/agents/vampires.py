@@ -12,7 +12,6 @@ Novice, knowing the band, nudges their strike onto a hunter; the shapeshifter th
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import Any
 
 from mypy_extensions import mypyc_attr
@@ -31,6 +30,7 @@ from mafioso.engine import (
     Prompt,
     Speech,
 )
+from mafioso.engine.chance import pick
 
 HUNTER_SIDE = "hunters"
 VAMPIRE_SIDE = "vampires"
@@ -71,7 +71,7 @@ class HeuristicBot(Bot):
 
     def __init__(self, seat: int, edition: Edition, options: dict[str, Any], players: int, rng: random.Random) -> None:
         super().__init__(seat, edition, options, players, rng)
-        self.suspicion: Counter[int] = Counter()
+        self.suspicion: dict[int, int] = {}
         self.odd_one: set[int] = set()
         """Band members who pointed at another member: probably the Novice."""
         self.last_picks: dict[int, int | None] = {}
@@ -140,9 +140,9 @@ class HeuristicBot(Bot):
         suspicion = self.suspicion
         for other in present:
             if other not in raised and other != seat:
-                suspicion[other] += 4 if team == HUNTER_SIDE else -1  # who spared a hunter is one
+                suspicion[other] = suspicion.get(other, 0) + (4 if team == HUNTER_SIDE else -1)  # who spared a hunter is one
         for other in voters:
-            suspicion[other] += -3 if team == HUNTER_SIDE else 2
+            suspicion[other] = suspicion.get(other, 0) + (-3 if team == HUNTER_SIDE else 2)
 
     def _on_check_sides(self, event: Event) -> None:
         first, second = event.data["seats"]
@@ -151,21 +151,21 @@ class HeuristicBot(Bot):
             if side and event.data["same"]:
                 self.inferred[other] = side  # a shapeshifter is never "the same side" as anyone
             elif side == VAMPIRE_SIDE:
-                self.suspicion[other] += 30
+                self.suspicion[other] = self.suspicion.get(other, 0) + 30
 
     def _on_speech(self, event: Event) -> None:
         data = event.data
         for claim in data["claims"]:
             if claim["is"] == HUNTER_SIDE:
-                self.suspicion[claim["seat"]] += 15
+                self.suspicion[claim["seat"]] = self.suspicion.get(claim["seat"], 0) + 15
                 if self.team == HUNTER_SIDE and claim["seat"] in self.band and data["seat"] != self.seat:
-                    self.suspicion[data["seat"]] += 50  # only a checking vampire can know that: strike him
+                    self.suspicion[data["seat"]] = self.suspicion.get(data["seat"], 0) + 50  # only a checking vampire can know that: strike him
             elif claim["is"] == VAMPIRE_SIDE:
-                self.suspicion[claim["seat"]] -= 5
+                self.suspicion[claim["seat"]] = self.suspicion.get(claim["seat"], 0) - 5
 
     def _on_nomination(self, event: Event) -> None:
         if self.side(event.data["nominee"]) == HUNTER_SIDE and self.team == HUNTER_SIDE:
-            self.suspicion[event.data["by"]] += 3  # who hunts us is a vampire worth striking
+            self.suspicion[event.data["by"]] = self.suspicion.get(event.data["by"], 0) + 3  # who hunts us is a vampire worth striking
 
     def _on_vote_count(self, event: Event) -> None:
         nominee, voters = event.data["nominee"], event.data["voters"]
@@ -173,16 +173,16 @@ class HeuristicBot(Bot):
         nominee_side = self.side(nominee)
         if nominee_side == HUNTER_SIDE:
             for voter in voters:
-                self.suspicion[voter] += 3 if self.team == HUNTER_SIDE else -2  # who hunts the band is a vampire
+                self.suspicion[voter] = self.suspicion.get(voter, 0) + (3 if self.team == HUNTER_SIDE else -2)  # who hunts the band is a vampire
         elif nominee_side == VAMPIRE_SIDE:
             for voter in voters:
-                self.suspicion[voter] += 2
+                self.suspicion[voter] = self.suspicion.get(voter, 0) + 2
 
     def _on_points(self, event: Event) -> None:
-        self.last_picks = {seat: pick for seat, pick in event.data["picks"]}
+        self.last_picks = {seat: aim for seat, aim in event.data["picks"]}
         band = self.band
-        for seat, pick in self.last_picks.items():
-            if pick in band and seat != self.seat:
+        for seat, aim in self.last_picks.items():
+            if aim in band and seat != self.seat:
                 self.odd_one.add(seat)
 
     def _on_strike_chosen(self, event: Event) -> None:
@@ -257,8 +257,10 @@ class HeuristicBot(Bot):
             found = [(s, side) for s, side in found if side != HUNTER_SIDE]  # never expose the band
         if self.role in ("novice", "scout"):
             found = []  # the Novice keeps the band secret; the Scout may not voice what she saw (38)
-        claims = tuple(Claim(s, side) for s, side in found[:2])
-        return Speech(nominate, claims) if nominate is not None or claims else None
+        # Claim(s, side) and Speech(nominate, claims), built as the named tuples build themselves
+        # (their constructors are interpreted Python even in a compiled module)
+        claims = tuple([tuple.__new__(Claim, (s, side)) for s, side in found[:2]])
+        return tuple.__new__(Speech, (nominate, claims, None)) if nominate is not None or claims else None
 
     def _nominate(self, prompt: Prompt) -> Choice:
         return self.best(prompt.options)
@@ -279,14 +281,15 @@ class HeuristicBot(Bot):
             return "yes" if score > 20 or self.rng.random() < 0.35 else "no"
         living = [s for s in self.knows.living if s != self.seat]
         scores = self.scores(living)
-        ranked = sorted(range(len(living)), key=scores.__getitem__, reverse=True)  # as sorted(living, key=score)
-        return "yes" if nominee in living and living.index(nominee) in ranked[: max(1, len(living) // 3)] else "no"
+        if nominee not in living:
+            return "no"
+        return "yes" if _rank(scores, living.index(nominee)) < max(1, len(living) // 3) else "no"
 
     def _strike(self, prompt: Prompt) -> Choice:
         if self.role == "novice":
             hunters = [s for s in prompt.options if s in self.band and s != self.seat]
             if hunters and not self.last_picks:
-                return self.rng.choice(hunters)
+                return pick(self.rng, hunters)
         if self.last_picks:
             return _plurality(self.last_picks, prompt.options)
         return self.best(prompt.options)
@@ -296,7 +299,7 @@ class HeuristicBot(Bot):
         if target is None:
             return None
         kill = self.side(target) == HUNTER_SIDE or self.rng.random() < 0.4
-        return Move("kill" if kill else "check", target)
+        return tuple.__new__(Move, ("kill" if kill else "check", target))  # Move(...), less a call
 
     def _checker(self, prompt: Prompt) -> Choice:
         unknown = tuple(o for o in prompt.options if self.side(o) is None)
@@ -319,8 +322,23 @@ _READERS = {kind: getattr(HeuristicBot, name) for kind, name in HANDLERS.items()
 """The reading method of each event kind, looked up once for every bot."""
 
 
+def _rank(scores: list[float], at: int) -> int:
+    """Where the score at ``at`` stands in ``sorted(..., reverse=True)`` of the scores (0: first),
+    a stable sort's place counted without sorting: the higher scores, and the equal ones before it."""
+    mine = scores[at]
+    above = 0
+    for i in range(len(scores)):
+        score = scores[i]
+        if score > mine or (score == mine and i < at):
+            above += 1
+    return above
+
+
 def _plurality(picks: dict[int, int | None], options: tuple[Any, ...]) -> Any:
-    tally = Counter(p for p in picks.values() if isinstance(p, int) and p in options)
+    tally: dict[int, int] = {}  # (counted by hand: a Counter's constructor is interpreted Python)
+    for p in picks.values():
+        if isinstance(p, int) and p in options:
+            tally[p] = tally.get(p, 0) + 1
     if not tally:
         return None
     best = max(tally.values())

@@ -18,7 +18,6 @@ defence of whom he exposed.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import Any
 
 from mypy_extensions import mypyc_attr
@@ -26,6 +25,7 @@ from mypy_extensions import mypyc_attr
 from mafioso.agents.base import Bot, random_choice
 from mafioso.editions.vendetta.knowledge import Knowledge, knowledge
 from mafioso.engine import CHOOSE, CHOOSE_MANY, SPEECH, Ballot, Choice, Edition, Event, Observer, Prompt
+from mafioso.engine.chance import pick
 
 CRIMINAL_TEAMS = ("mafia", "yakuza")
 CRIMINAL_CLAIMS = ("mafia", "yakuza", "thug", "thief", "godfather", "lawyer", "snitch")
@@ -58,16 +58,16 @@ class HeuristicBot(Bot):
         super().__init__(seat, edition, options, players, rng)  # (named: compiled classes need them spelled out)
         self.inferred: dict[int, str] = {}
         """Teams this seat guesses from the Journalist's answers (``town`` or ``suspect``)."""
-        self.claimed: Counter[int] = Counter()
+        self.claimed: dict[int, int] = {}
         self.claims: list[tuple[int, int]] = []
         """(claimant, accused) for every public claim that a seat is a criminal."""
         self.leader_claims: set[int] = set()
-        self.leader_claimed: Counter[str] = Counter()
+        self.leader_claimed: dict[str, int] = {}
         """How many seats claimed each leader's role: two claimants of one card means a liar."""
         self.claimed_role: dict[int, str] = {}
-        self.named: Counter[int] = Counter()
-        self.accusations_by: Counter[int] = Counter()
-        self.reads: Counter[int] = Counter()
+        self.named: dict[int, int] = {}
+        self.accusations_by: dict[int, int] = {}
+        self.reads: dict[int, int] = {}
         """Suspicion learnt from how revealed players voted and were voted on."""
         self.ballots: list[tuple[int, int, int]] = []
         """(day, voter, suspect) for every raised hand seen."""
@@ -149,7 +149,7 @@ class HeuristicBot(Bot):
         elif kind == "speech":
             self.hear(data["seat"], data.get("claims") or [])
         elif kind == "nomination":
-            self.named[data["nominee"]] += 1
+            self.named[data["nominee"]] = self.named.get(data["nominee"], 0) + 1
             self.nominations.append((data["by"], data["nominee"]))
         elif kind == "suspects":
             self.suspects = list(data["suspects"])
@@ -163,19 +163,19 @@ class HeuristicBot(Bot):
     def hear(self, speaker: int, claims: list[dict[str, Any]]) -> None:
         for claim in claims:
             if claim["is"] in CRIMINAL_CLAIMS:
-                self.claimed[claim["seat"]] += 1
-                self.accusations_by[speaker] += 1
+                self.claimed[claim["seat"]] = self.claimed.get(claim["seat"], 0) + 1
+                self.accusations_by[speaker] = self.accusations_by.get(speaker, 0) + 1
                 self.claims.append((speaker, claim["seat"]))
             elif claim["is"] in TOWN_LEADERS and claim["seat"] == speaker and speaker not in self.leader_claims:
                 self.leader_claims.add(speaker)
-                self.leader_claimed[claim["is"]] += 1
+                self.leader_claimed[claim["is"]] = self.leader_claimed.get(claim["is"], 0) + 1
                 self.claimed_role[speaker] = claim["is"]
 
     def hands_seen(self, day: int, suspect: int, voters: list[int]) -> None:
         for voter in voters:
             self.ballots.append((day, voter, suspect))
             if suspect in self.leader_claims and self.trust(suspect) >= 4:
-                self.reads[voter] += 2  # a hand against a believed leader defends whom he exposed
+                self.reads[voter] = self.reads.get(voter, 0) + 2  # a hand against a believed leader defends whom he exposed
 
     def judge_revealed(self, seat: int, team: str) -> None:
         if team in CRIMINAL_TEAMS:
@@ -183,23 +183,23 @@ class HeuristicBot(Bot):
         elif team == "town":
             for _day, voter, suspect in self.ballots:
                 if suspect == seat:
-                    self.reads[voter] += 1
+                    self.reads[voter] = self.reads.get(voter, 0) + 1
 
     def learn_from_criminal(self, seat: int) -> None:
         """A revealed criminal's votes and nominations point away from his friends."""
         for day, voter, suspect in self.ballots:
             if voter == seat:
-                self.reads[suspect] -= 2
+                self.reads[suspect] = self.reads.get(suspect, 0) - 2
                 for other_day, other, other_suspect in self.ballots:
                     if other_day == day and other_suspect == suspect and other != seat:
-                        self.reads[other] += 2
+                        self.reads[other] = self.reads.get(other, 0) + 2
             if suspect == seat:
-                self.reads[voter] -= 2
+                self.reads[voter] = self.reads.get(voter, 0) - 2
         for by, nominee in self.nominations:
             if by == seat:
-                self.reads[nominee] -= 2
+                self.reads[nominee] = self.reads.get(nominee, 0) - 2
             if nominee == seat:
-                self.reads[by] -= 1
+                self.reads[by] = self.reads.get(by, 0) - 1
 
     def guess_from_research(self, targets: list[int], same: bool) -> None:
         """A nod with a known civilian clears the other seat; a shake makes it a suspect."""
@@ -254,7 +254,7 @@ class HeuristicBot(Bot):
         role = self.claimed_role.get(claimant)
         if role is not None:
             first = next(n for n, r in self.claimed_role.items() if r == role)
-            return 6.0 if self.leader_claimed[role] == 1 else 4.0 if claimant == first else 1.0
+            return 6.0 if self.leader_claimed.get(role, 0) == 1 else 4.0 if claimant == first else 1.0
         return 0.5
 
     def claim_weight(self, seat: int) -> float:
@@ -301,19 +301,19 @@ class HeuristicBot(Bot):
             return ranked[0] if ranked and self.suspicion(ranked[0]) >= 6 else None
         if self.role in ("psycho", "femme_fatale"):
             prey = [n for n in prompt.options if self.known(n) not in CRIMINAL_TEAMS and n not in self.allies]
-            return self.rng.choice(prey) if prey and self.rng.random() < 0.8 else None
+            return pick(self.rng, prey) if prey and self.rng.random() < 0.8 else None
         return self.family_target(prompt)
 
     def family_target(self, prompt: Prompt) -> Choice:
         """The family's pick, from public facts only, so that every member points at the same seat."""
         candidates = [n for n in prompt.options if n not in self.allies and n != self.seat]
         if not candidates:
-            return self.rng.choice(prompt.options)
+            return pick(self.rng, prompt.options)
         return min(candidates, key=lambda n: (-self.public_threat(n), self.tiebreak(n)))
 
     def public_threat(self, seat: int) -> float:
         """How dangerous a seat looks to a criminal, judged on what the whole table knows."""
-        return 5.0 * (seat in self.leader_claims) + 2.0 * self.accusations_by[seat]
+        return 5.0 * (seat in self.leader_claims) + 2.0 * self.accusations_by.get(seat, 0)
 
     def act_investigate(self, prompt: Prompt) -> Choice:
         """Look at the most suspicious unknown card, unless an exposed criminal is waiting to be shot."""
@@ -328,15 +328,15 @@ class HeuristicBot(Bot):
     def act_protect(self, prompt: Prompt) -> Choice:
         """Guard whoever has proved useful to the town (claims, accusations), else anyone."""
         if self.is_criminal():
-            return self.rng.choice(prompt.options)
-        trusted = [n for n in prompt.options if self.suspicion(n) < 3 and (n in self.leader_claims or self.accusations_by[n])]
+            return pick(self.rng, prompt.options)
+        trusted = [n for n in prompt.options if self.suspicion(n) < 3 and (n in self.leader_claims or self.accusations_by.get(n, 0))]
         if trusted:
-            return max(trusted, key=lambda n: (self.accusations_by[n], -self.tiebreak(n)))
-        return self.rng.choice(prompt.options)
+            return max(trusted, key=lambda n: (self.accusations_by.get(n, 0), -self.tiebreak(n)))
+        return pick(self.rng, prompt.options)
 
     def act_seduce(self, prompt: Prompt) -> Choice:
         ranked = self.ranked(prompt.options)
-        return ranked[0] if ranked and self.suspicion(ranked[0]) > 0 else self.rng.choice(prompt.options)
+        return ranked[0] if ranked and self.suspicion(ranked[0]) > 0 else pick(self.rng, prompt.options)
 
     def act_block(self, prompt: Prompt) -> Choice:
         return self.ranked(prompt.options)[0]
@@ -354,7 +354,7 @@ class HeuristicBot(Bot):
         anchor = [n for n in prompt.options if self.known(n) == "town"]
         unknown = [n for n in prompt.options if self.known(n) is None]
         if anchor and unknown:
-            return [self.rng.choice(anchor), self.rng.choice(unknown)]
+            return [pick(self.rng, anchor), pick(self.rng, unknown)]
         if len(prompt.options) >= 2:
             return self.rng.sample(list(prompt.options), 2)
         return None
@@ -393,7 +393,7 @@ class HeuristicBot(Bot):
             return [{"seat": self.seat, "is": self.claimed_role[exposer]}, {"seat": exposer, "is": "mafia"}]
         decoys = [n for n in prompt.options if n not in self.allies]
         if decoys and self.rng.random() < 0.2:
-            return [{"seat": self.rng.choice(decoys), "is": "mafia"}]
+            return [{"seat": pick(self.rng, decoys), "is": "mafia"}]
         return []
 
     def speak(self, prompt: Prompt) -> Choice:

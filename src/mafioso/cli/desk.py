@@ -20,8 +20,8 @@ from rich.console import Console
 from rich.table import Table
 
 from mafioso.cli.errors import CommandError, FriendlyGroup, emit_json, friendly
-from mafioso.desk import formats, scoring, sheet
-from mafioso.desk.errors import FormatError
+from mafioso.desk import formats, organiser, scoring, sheet
+from mafioso.desk.errors import FormatError, said
 from mafioso.desk.fields import MAX_BYTES
 from mafioso.desk.record import Protocol
 from mafioso.desk.replay import Problem
@@ -53,13 +53,15 @@ Db = Annotated[str | None, typer.Option("--db", metavar="DB", help="SQLite path 
 Name = Annotated[str, typer.Argument(metavar="TOURNAMENT", help="The tournament's name.")]
 Round = Annotated[int, typer.Option("--round", "-r", metavar="N", help="Round number, from 1.")]
 TableNo = Annotated[int, typer.Option("--table", "-t", metavar="N", help="Table number, from 1.")]
+Lang = Annotated[str, typer.Option("--lang", metavar="LANG", help="Language of the problems and refusals (en, ru, pl).")]
 Scoring = Annotated[str, typer.Option("--scoring", "-s", metavar="SYSTEM",
-                                      help="A preset (fiim, mwc) or a scoring system YAML file.")]
+                                      help="A preset (fiim, mwc, fiim-average) or a scoring system YAML file.")]
 
 
 # -- reading -----------------------------------------------------------------------------------
-def read_protocol(path: Path, fmt: str | None = None) -> tuple[Protocol, list[Problem]]:
-    """A protocol from a game log or a protocol file, with the problems its replay found."""
+def read_protocol(path: Path, fmt: str | None = None, lang: str = "en") -> tuple[Protocol, list[Problem]]:
+    """A protocol from a game log or a protocol file, with the problems its replay found (a file
+    that cannot be read is refused in ``lang``)."""
     try:
         with path.open("rb") as handle:
             data = handle.read(MAX_BYTES + 1)
@@ -70,7 +72,8 @@ def read_protocol(path: Path, fmt: str | None = None) -> tuple[Protocol, list[Pr
             raise FormatError(f"must be one of {', '.join(formats.FORMATS)}, not {fmt!r}", "--format")
         return formats.load_any(data, fmt, str(path))
     except FormatError as error:
-        raise CommandError(f"{path}: {error}", file=str(path), field=error.field, type="FormatError") from None
+        raise CommandError(f"{path}: {error.said_with_field(lang)}", file=str(path), field=error.field,
+                           type="FormatError") from None
 
 
 def clean_protocol(path: Path, fmt: str | None) -> Protocol:
@@ -85,15 +88,18 @@ def clean_protocol(path: Path, fmt: str | None) -> Protocol:
 # -- protocol ------------------------------------------------------------------------------------
 @protocol_app.command("check")
 @friendly
-def check(file: FileArg, fmt: Fmt = None, as_json: Json = False) -> None:
+def check(file: FileArg, fmt: Fmt = None, as_json: Json = False, lang: Lang = "en") -> None:
     """Replay a protocol through the rules and list every illegal sequence; exit 1 if there is one."""
-    _, problems = read_protocol(file, fmt)
+    from mafioso.cli.main import check_choice, languages  # main imports this module at its end
+
+    check_choice("--lang", lang, languages())
+    _, problems = read_protocol(file, fmt, lang)
     if as_json:
-        emit_json({"file": str(file), "ok": not problems, "problems": [{"where": p.where, "problem": p.message}
-                                                                        for p in problems]})
+        emit_json({"file": str(file), "ok": not problems,
+                   "problems": [{"where": said(p.where, lang), "problem": said(p.message, lang)} for p in problems]})
     else:
         for problem in problems:
-            console.print(f"[red]problem[/] {escape_markup(str(problem))}", highlight=False)
+            console.print(f"[red]problem[/] {escape_markup(problem.say(lang))}", highlight=False)
         verdict = "no problem: the protocol follows the rules" if not problems else f"{len(problems)} problem(s)"
         console.print(f"{file}: {verdict}", highlight=False)
     if problems:
@@ -285,6 +291,26 @@ def new_pass(name: Name, db: Db = None) -> None:
         given = tour.new_pass()
         store.save_settings(tour)
     console.print(f"{name}: the judges' pass is now {given} (the old one no longer works).", highlight=False)
+
+
+@tournament_app.command("organiser-pass")
+@friendly
+def organiser_pass(
+    from_file: Annotated[Path | None, typer.Option("--from-file", metavar="FILE",
+                                                   help="Use the pass on this file's first line (a deployment's secret).")] = None,
+    db: Db = None,
+) -> None:
+    """A new organiser's pass: the tournament page asks for it to create tournaments, change their
+    scoring system or issue a new judges' pass (the old one stops working; only a digest is kept)."""
+    given = organiser.read_file(from_file) if from_file is not None else organiser.generate()
+    with desk(db) as store:
+        store.set_organiser(organiser.digest(given))
+    if from_file is not None:
+        console.print(f"The organiser's pass is now the one in {from_file} (the old one no longer works).",
+                      highlight=False)
+    else:
+        console.print(f"The organiser's pass is now {given} (shown only now; the old one no longer works).",
+                      highlight=False)
 
 
 @tournament_app.command("list")

@@ -134,6 +134,8 @@ class Step:
     """How many hands may be entered at once (``0``: this vote is not entered by count)."""
     count_note: str = ""
     """Why this hand vote is entered per voter, when the rules need who voted."""
+    clock: float | None = None
+    """A speech given on a phone (``phones`` steps by day): its seconds, for the facilitator's clock."""
     revision: int = 0
 
     def to_json(self) -> dict[str, Any]:
@@ -218,7 +220,7 @@ class Console:
             return Game(self.edition, len(setup.names), seats=seats, options=setup.options, seed=setup.seed,
                         decoys=bool(setup.phones))
         except MafiosoError as error:
-            raise BadCast(N_("{why}"), why=str(error)) from None
+            raise BadCast(N_("{why}"), why=error.words) from None
 
     def _after_entry(self) -> None:
         """Answer the hand seats' decoys, then note the calls the flow passed without asking."""
@@ -359,7 +361,7 @@ class Console:
                              name=self.name(seat)) from None
         except MafiosoError as error:
             raise BadEntry(N_("{name}: that choice is not allowed ({why})."), name=self.setup.name(seat),
-                           why=str(error)) from None
+                           why=error.words) from None
         stored: Entry = {"do": "answer", "seat": seat, "prompt": prompt_id, "choice": choice_to_json(decision.choice)}
         if phone:
             stored["phone"] = True
@@ -865,6 +867,8 @@ class Console:
                 names=", ".join(self.name(seat) for seat in phones)))
         if not hand:
             step.kind = "phones"
+            speeches = [p for p in pending if p.kind == "speech"] if not secret else []
+            step.clock = self._ask(speeches[0]).timer if speeches else None  # the facilitator still keeps the time
         return step
 
     def _act_line(self, prompt: Prompt) -> str:
@@ -989,9 +993,14 @@ class Console:
         outcome = self.game.outcome
         if outcome is None:
             return []
+        if not outcome.winners:
+            return [_("The game is over. Nobody won.", self.lang)]
         teams = ", ".join(_(self.edition.teams[t].name, self.lang) if t in self.edition.teams else
                           role_name(self.edition, t, self.lang) for t in outcome.winners)
-        return [_("The game is over. The winners: {teams}.", self.lang).format(teams=teams)]
+        if not outcome.seats:
+            return [_("The game is over. The winners: {teams}.", self.lang).format(teams=teams)]
+        players = ", ".join(self.name(seat) for seat in outcome.seats)  # the winners by name, as on the table
+        return [_("The game is over. The winners: {players} ({teams}).", self.lang).format(players=players, teams=teams)]
 
     def describe(self, entry: Mapping[str, Any]) -> str:
         """An entry in words, for the list the facilitator undoes from."""
@@ -1072,7 +1081,8 @@ class Console:
             told = [line for e in game.events if not e.audience.public and number in e.audience.seats
                     and not unknown & e.audience.seats for line in [self._line(e)] if line]
             known = self.setup.roles != "learned" or number in self.known or number in revealed
-            cards.append({"seat": number, "name": self.name(number), "role": role_name(self.edition, seat.role, self.lang),
+            role = role_name(self.edition, seat.role, self.lang) if seat.role else _("no card yet", self.lang)
+            cards.append({"seat": number, "name": self.name(number), "role": role,
                           "known": known, "alive": seat.alive, "phone": number in self.setup.phones,
                           "did": did, "told": told})
         return cards

@@ -9,17 +9,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from mafioso.engine.errors import MafiosoError
+from mafioso.engine.errors import MafiosoError, Words
 from mafioso.i18n import _
 
 
 class ConsoleError(MafiosoError):
-    """A console entry refused, with a message for the facilitator."""
+    """A console entry refused, with a message for the facilitator.
+
+    A field may be the engine's own reason (its :class:`~mafioso.engine.errors.Words`): the
+    server says it in the facilitator's language too (``errors.say``), option and role names
+    included; :meth:`say` gives it in English (the terminal's words)."""
 
     def __init__(self, template: str, **fields: Any) -> None:
         self.template = template
         self.fields = fields
-        super().__init__(template.format(**fields))
+        super().__init__(Words(template, **fields))
 
     def say(self, lang: str = "en") -> str:
         """The message in the facilitator's language."""

@@ -71,7 +71,7 @@ def check_setup(setup: Setup) -> Edition:
         edition.check_player_count(len(setup.names))
         options = edition.resolve_options(setup.options)
     except MafiosoError as error:
-        raise BadCast(N_("{why}"), why=str(error)) from None
+        raise BadCast(N_("{why}"), why=error.words) from None
     if setup.roles not in MODES:
         raise BadCast(N_("Roles are dealt, entered or learned, not {mode}."), mode=setup.roles)
     if setup.roles == "learned":
@@ -81,7 +81,7 @@ def check_setup(setup: Setup) -> Edition:
         try:
             edition.validate_cast(cards, options)
         except MafiosoError as error:
-            raise BadCast(N_("{why}"), why=str(error)) from None
+            raise BadCast(N_("{why}"), why=error.words) from None
     bad = [seat for seat in setup.phones if not 1 <= seat <= len(setup.names)]
     if bad:
         raise BadCast(N_("There is no seat {seat} at this table."), seat=bad[0])

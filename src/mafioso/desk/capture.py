@@ -14,6 +14,7 @@ from mafioso.desk import fields as f
 from mafioso.desk.errors import FormatError
 from mafioso.desk.record import Count, Day, Departure, Header, Moment, Penalty, Protocol
 from mafioso.engine import ELIMINATED, GM, NOMINATION, VOTE_COUNT, VOTE_TIE, Ballot, Decision, Draw, Game
+from mafioso.i18n import N_
 
 FLOOR_ACTS = {"speech": "speech", "defence": "defence", "vote": "vote", "lift": "lift",
               "last_words": "last_words", "best_move": "last_words"}
@@ -126,7 +127,7 @@ def mark_counts(proto: Protocol, counts: Any, where: str = "_counts") -> None:
         mark = f.obj(raw, f"{where}[{i}]")
         unknown = set(mark) - {"day", "round", "nominee", "hands"}
         if unknown:
-            raise FormatError(f"unknown key {sorted(map(str, unknown))[0]!r}", f"{where}[{i}]")
+            raise FormatError(N_("unknown key {key}"), f"{where}[{i}]", key=repr(sorted(map(str, unknown))[0]))
         nominee = f.seat(mark["nominee"], f"{where}[{i}].nominee") if mark.get("nominee") is not None else None
         count = Count(f.integer(mark.get("round", 0), f"{where}[{i}].round", 0, 20), nominee,
                       f.integer(mark.get("hands"), f"{where}[{i}].hands", 0, 10))

@@ -17,9 +17,11 @@ from mafioso.desk.capture import mark_counts, protocol_of
 from mafioso.desk.errors import FormatError
 from mafioso.desk.fields import load_json
 from mafioso.desk.record import FORMAT, Protocol
-from mafioso.desk.replay import Problem, replay
+from mafioso.desk.replay import Problem, replay, seat_at
+from mafioso.desk.replay import day as replay_day
 from mafioso.engine import Game
-from mafioso.engine.errors import MafiosoError
+from mafioso.engine.errors import MafiosoError, Words
+from mafioso.i18n import N_
 
 FORMATS = ("mafioso", "mafiaratings", "polemica")
 WRITERS: dict[str, Callable[[Protocol], dict[str, Any]]] = {
@@ -39,8 +41,8 @@ def detect(data: Any) -> str:
                 return "polemica"
             if "role" in players[0] and isinstance(players[0]["role"], str):
                 return "mafiaratings"
-    raise FormatError("is neither a mafioso protocol, a mafiaratings game nor a Polemica game "
-                      "(no players list of a known shape)", "players")
+    raise FormatError(N_("is neither a mafioso protocol, a mafiaratings game nor a Polemica game (no players list "
+                         "of a known shape)"), "players")
 
 
 def write(proto: Protocol, fmt: str) -> dict[str, Any]:
@@ -56,12 +58,12 @@ def write(proto: Protocol, fmt: str) -> dict[str, Any]:
     return WRITERS[fmt](proto)
 
 
-def parse(data: bytes | str, fmt: str | None = None, name: str = "the file") -> Protocol:
+def parse(data: bytes | str, fmt: str | None = None, name: str | Words = "the file") -> Protocol:
     """The protocol a file says, mapped but not yet checked against the rules."""
     raw = load_json(data, name)
     fmt = fmt or detect(raw)
     if fmt not in READERS:
-        raise FormatError(f"must be one of {', '.join(FORMATS)}, not {fmt!r}", "format")
+        raise FormatError(N_("must be one of {names}, not {given}"), "format", names=", ".join(FORMATS), given=repr(fmt))
     return READERS[fmt](raw)
 
 
@@ -87,16 +89,18 @@ def count_problems(proto: Protocol) -> list[Problem]:
         for count in day.counted:
             if count.nominee is None:
                 held = len(day.lift[1]) if day.lift is not None else None
-                what = "the vote on removing the tied"
+                what = Words(N_("the vote on removing the tied"))
             else:
                 held = (sum(1 for c in day.votes[count.round].values() if c == count.nominee)
                         if count.round < len(day.votes) else None)
-                what = f"the vote on seat {count.nominee} (round {count.round})"
+                what = Words(N_("the vote on seat {seat} (round {round})"), seat=count.nominee, round=count.round)
             if held is None:
-                problems.append(Problem(f"day {number}", f"{what} is given as a count, but the game holds no such vote"))
+                problems.append(Problem(replay_day(number), Words(N_("{what} is given as a count, but the game holds "
+                                                                     "no such vote"), what=what)))
             elif held != count.hands:
-                problems.append(Problem(f"day {number}", f"{what} is given as {count.hands} hand(s), but the game "
-                                                         f"counts {held}"))
+                problems.append(Problem(replay_day(number), Words(N_("{what} is given as {hands} hand(s), but the "
+                                                                     "game counts {held}"), what=what,
+                                                                  hands=count.hands, held=held)))
     return problems
 
 
@@ -107,12 +111,12 @@ def additions_problems(proto: Protocol) -> list[Problem]:
     for card in proto.cards:
         gone = proto.departure(card.seat)
         if card.colour == "red" and (gone is None or gone.how != "disqualified"):
-            problems.append(Problem(f"seat {card.seat}", "a red card removes the player, but the game does not "
-                                                         f"disqualify seat {card.seat}"))
+            problems.append(Problem(seat_at(card.seat), Words(N_("a red card removes the player, but the game does "
+                                                                 "not disqualify seat {seat}"), seat=card.seat)))
     return problems
 
 
-def load(data: bytes | str, fmt: str | None = None, name: str = "the file") -> tuple[Protocol, list[Problem]]:
+def load(data: bytes | str, fmt: str | None = None, name: str | Words = "the file") -> tuple[Protocol, list[Problem]]:
     """Read and check a protocol file (see the module docstring)."""
     return check(parse(data, fmt, name))
 
@@ -122,23 +126,23 @@ def is_game_log(raw: Any) -> bool:
     return isinstance(raw, dict) and "edition" in raw and ("history" in raw or "decisions" in raw)
 
 
-def load_any(data: bytes | str, fmt: str | None = None, name: str = "the file") -> tuple[Protocol, list[Problem]]:
+def load_any(data: bytes | str, fmt: str | None = None, name: str | Words = "the file") -> tuple[Protocol, list[Problem]]:
     """A protocol file in any of the formats, or a sport game's log: the judge downloads the log
     of a game played at a server table and records it like a protocol. A log is the game itself,
     replayed by the engine, so its protocol has no problem of its own."""
     raw = load_json(data, name)
     if fmt is None and is_game_log(raw):
         if raw.get("edition") != "sport":
-            raise FormatError(f"is a game of {str(raw.get('edition'))[:40]!r}; the judge's desk keeps sport games",
-                              "edition")
+            raise FormatError(N_("is a game of {edition}; the judge's desk keeps sport games"), "edition",
+                              edition=repr(str(raw.get("edition"))[:40]))
         try:
             proto = protocol_of(Game.replay(raw))
-        except MafiosoError as error:
-            raise FormatError(f"is a game log that does not replay: {error}", "history") from None
+        except MafiosoError as error:  # the log's own check (LogError) names its field in its words
+            raise FormatError(N_("is a game log that does not replay: {error}"), "history", error=error.words) from None
         if "_counts" in raw:  # a console's votes entered as counts: the protocol says only the count is known
             mark_counts(proto, raw["_counts"])
         return proto, count_problems(proto)
     fmt = fmt or detect(raw)
     if fmt not in READERS:
-        raise FormatError(f"must be one of {', '.join(FORMATS)}, not {fmt!r}", "format")
+        raise FormatError(N_("must be one of {names}, not {given}"), "format", names=", ".join(FORMATS), given=repr(fmt))
     return check(READERS[fmt](raw))

@@ -17,9 +17,10 @@ from typing import Any
 
 from mafioso.desk import extension
 from mafioso.desk import fields as f
-from mafioso.desk.errors import FormatError
+from mafioso.desk.errors import NEED_COMMENT, NO_MOMENT, ONLY_BLACKS, TEN_SEATS, FormatError
 from mafioso.desk.moments import from_mafiaratings, to_mafiaratings
 from mafioso.desk.record import Award, Day, Departure, Extra, Moment, Penalty, Protocol
+from mafioso.i18n import N_
 
 ROLES = {"citizen": "civ", "sheriff": "sheriff", "mafia": "maf", "don": "don"}
 READ_ROLES = {"civ": "citizen", "sheriff": "sheriff", "srf": "sheriff", "maf": "mafia", "don": "don"}
@@ -160,7 +161,7 @@ def read(raw: Any) -> Protocol:
     data = f.obj(raw, "game")
     players = f.lst(data.get("players"), "players", 10)
     if len(players) != 10:
-        raise FormatError(f"must list the 10 seats of a sport game, not {len(players)}", "players")
+        raise FormatError(TEN_SEATS, "players", count=len(players))
     rows = [f.obj(p, f"players[{i}]") for i, p in enumerate(players)]
     proto = Protocol([f.choice(r.get("role", "civ"), f"players[{i}].role", READ_ROLES) for i, r in enumerate(rows)])
     proto.players = [f.text(r.get("name", ""), f"players[{i}].name", 200) for i, r in enumerate(rows)]
@@ -185,14 +186,15 @@ def read_rules(raw: Any) -> dict[str, Any]:
         return {}
     code = f.text(raw, "rules", 40)
     if len(code) != len(RULES) or not code.isdecimal():
-        raise FormatError(f"must be a code of {len(RULES)} digits, not {f.kind(code)}", "rules")
+        raise FormatError(N_("must be a code of {digits} digits, not {kind}"), "rules", digits=len(RULES),
+                          kind=f.kind(code))
     options: dict[str, Any] = {}
     for index, (name, values) in enumerate(RULES):
         if name is None:
             continue
         if code[index] not in values:
-            raise FormatError(f"digit {index + 1} ({RULE_NAMES[index]}) is {code[index]}, a rule mafioso's sport "
-                              f"edition does not play", "rules")
+            raise FormatError(N_("digit {index} ({rule}) is {value}, a rule mafioso's sport edition does not play"),
+                              "rules", index=index + 1, rule=RULE_NAMES[index], value=code[index])
         if not name.startswith("_"):
             options[name] = values[code[index]]
     return options
@@ -213,8 +215,7 @@ def _read_player(proto: Protocol, seat: int, row: dict[str, Any], where: str) ->
     for night, target in enumerate(f.lst(row.get("shooting", []), f"{where}.shooting", 20), start=1):
         if target is not None:
             if proto.team(seat) != "black":
-                raise FormatError(f"seat {seat} is {proto.roles[seat - 1]}, and only the blacks shoot",
-                                  f"{where}.shooting")
+                raise FormatError(ONLY_BLACKS, f"{where}.shooting", seat=seat)
             proto.night(night).shots[seat] = f.seat(target, f"{where}.shooting[{night - 1}]")
     for round_, nominee in enumerate(f.lst(row.get("nominating", []), f"{where}.nominating", 20)):
         if nominee is not None:
@@ -253,7 +254,7 @@ def _read_bonus(proto: Protocol, seat: int, row: dict[str, Any], where: str) -> 
         else:
             points = f.number(item, f"{where}.bonus", -10, 10)
             if not comment:
-                raise FormatError("extra points need the judge's comment", f"{where}.comment")
+                raise FormatError(NEED_COMMENT, f"{where}.comment")
             proto.extras.append(Extra(seat, points, comment))
 
 
@@ -277,7 +278,7 @@ def _moment(proto: Protocol, raw: Any, where: str) -> tuple[Moment, int]:
     moment = from_mafiaratings(name, f.integer(time.get("round"), f"{where}.round", 0, 20), speaker, nominee,
                                f.integer(time.get("votingRound", 0), f"{where}.votingRound", 0, 20), proto.days)
     if moment is None:
-        raise FormatError(f"{name!r} with these fields is no moment of a sport game", f"{where}.time")
+        raise FormatError(NO_MOMENT, f"{where}.time", name=repr(name))
     return moment, f.integer(time.get("after", 0), f"{where}.after", 0, 20)
 
 
@@ -291,21 +292,21 @@ def _read_penalties(proto: Protocol, rows: list[dict[str, Any]]) -> None:
             if items is None:
                 continue
             if type(items) is int:
-                raise FormatError("a count without the time of each warning cannot be replayed; export the game "
-                                  "with warning details (feature r)", f"{where}.{key}")
+                raise FormatError(N_("a count without the time of each warning cannot be replayed; export the "
+                                     "game with warning details (feature r)"), f"{where}.{key}")
             for j, raw in enumerate(f.lst(items, f"{where}.{key}", 4 if key == "warnings" else 10)):
                 timed.append(_timed(proto, kind, i + 1, raw, f"{where}.{key}[{j}]", len(timed)))
         death = row.get("death")
         if isinstance(death, dict) and death.get("type") == "kickOut":
             if death.get("time") is None:
-                raise FormatError("a kick-out needs its time (when in the game the player was removed)",
+                raise FormatError(N_("a kick-out needs its time (when in the game the player was removed)"),
                                   f"{where}.death.time")
             timed.append(_timed(proto, "disqualify", i + 1, death["time"], f"{where}.death.time", len(timed)))
     proto.penalties = [penalty for _, _, penalty in sorted(timed, key=lambda item: item[:2])]
     for seat, count in Counter(p.seat for p in proto.penalties if p.kind == "foul").items():
         if count > 4:
-            raise FormatError(f"seat {seat} has {count} warnings; the fourth removes the player",
-                              f"players[{seat - 1}].warnings")
+            raise FormatError(N_("seat {seat} has {count} warnings; the fourth removes the player"),
+                              f"players[{seat - 1}].warnings", seat=seat, count=count)
 
 
 def _timed(proto: Protocol, kind: str, seat: int, raw: Any, where: str, seq: int) -> tuple[int, int, Penalty]:
@@ -318,4 +319,5 @@ def check_kill_order(proto: Protocol) -> None:
     """The don's order (``arranged``) names one seat per night, with no night left out."""
     if 0 in proto.kill_order:
         night = proto.kill_order.index(0) + 1
-        raise FormatError(f"the don's order names no seat for night {night} but one for a later night", "players[].arranged")
+        raise FormatError(N_("the don's order names no seat for night {night} but one for a later night"),
+                          "players[].arranged", night=night)

@@ -18,9 +18,10 @@ from typing import Any
 
 from mafioso.desk import extension
 from mafioso.desk import fields as f
-from mafioso.desk.errors import FormatError
+from mafioso.desk.errors import NEED_COMMENT, NO_MOMENT, ONLY_BLACKS, TEN_SEATS, FormatError
 from mafioso.desk.moments import from_polemica, to_polemica
 from mafioso.desk.record import Extra, Moment, Penalty, Protocol
+from mafioso.i18n import N_
 
 ROLES = {"don": 0, "mafia": 1, "citizen": 2, "sheriff": 3}
 RESULTS = {"red": 0, "black": 1}
@@ -117,12 +118,12 @@ def read(raw: Any) -> Protocol:
     data = f.obj(raw, "game")
     rows = [f.obj(p, f"players[{i}]") for i, p in enumerate(f.lst(data.get("players"), "players", 10))]
     if len(rows) != 10:
-        raise FormatError(f"must list the 10 seats of a sport game, not {len(rows)}", "players")
+        raise FormatError(TEN_SEATS, "players", count=len(rows))
     by_seat: dict[int, dict[str, Any]] = {}
     for i, row in enumerate(rows):
         seat = f.seat(row.get("position"), f"players[{i}].position")
         if seat in by_seat:
-            raise FormatError(f"seat {seat} is listed twice", f"players[{i}].position")
+            raise FormatError(N_("seat {seat} is listed twice"), f"players[{i}].position", seat=seat)
         by_seat[seat] = row
     proto = Protocol([f.choice(by_seat[s].get("role"), f"players[{s - 1}].role", {v: k for k, v in ROLES.items()})
                       for s in range(1, 11)])
@@ -159,7 +160,7 @@ def _read_meta(proto: Protocol, data: dict[str, Any]) -> None:
         bonus = f.obj(raw, f"bonuses[{i}]")
         comment = f.text(bonus.get("text") or "", f"bonuses[{i}].text", 500).strip()
         if not comment:
-            raise FormatError("extra points need the judge's comment", f"bonuses[{i}].text")
+            raise FormatError(NEED_COMMENT, f"bonuses[{i}].text")
         proto.extras.append(Extra(f.seat(bonus.get("position"), f"bonuses[{i}].position"),
                                   f.number(bonus.get("scores"), f"bonuses[{i}].scores", -10, 10), comment))
     stage = data.get("stage")
@@ -196,8 +197,7 @@ def _read_night(proto: Protocol, data: dict[str, Any]) -> None:
         shot = f.obj(item, f"shots[{i}]")
         shooter = f.seat(shot.get("shooter"), f"shots[{i}].shooter")
         if proto.team(shooter) != "black":
-            raise FormatError(f"seat {shooter} is {proto.roles[shooter - 1]}, and only the blacks shoot",
-                              f"shots[{i}].shooter")
+            raise FormatError(ONLY_BLACKS, f"shots[{i}].shooter", seat=shooter)
         night = proto.night(f.integer(shot.get("night"), f"shots[{i}].night", 1, 20))
         night.shots[shooter] = f.seat(shot.get("victim"), f"shots[{i}].victim")
     for i, item in enumerate(f.lst(data.get("checks") or [], "checks", 100)):
@@ -232,7 +232,7 @@ def _moment(proto: Protocol, raw: Any, where: str) -> tuple[Moment, int]:
     moment = from_polemica(kind, f.integer(stage.get("day"), f"{where}.day", 0, 20), player,
                            f.integer(stage.get("voting") or 0, f"{where}.voting", 0, 20), proto.days)
     if moment is None:
-        raise FormatError(f"{kind!r} with these fields is no moment of a sport game", f"{where}.type")
+        raise FormatError(NO_MOMENT, f"{where}.type", name=repr(kind))
     return moment, f.integer(stage.get("after", 0), f"{where}.after", 0, 20)
 
 

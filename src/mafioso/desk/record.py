@@ -19,7 +19,10 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from mafioso.desk import fields as f
-from mafioso.desk.errors import FormatError
+from mafioso.desk.errors import NEED_COMMENT, FormatError, StepWord
+from mafioso.engine import Phase
+from mafioso.engine.errors import PhaseName, Words
+from mafioso.i18n import N_
 
 FORMAT = "mafioso-protocol/1"
 ROLES = ("citizen", "sheriff", "mafia", "don")
@@ -73,15 +76,20 @@ class Moment(NamedTuple):
 
     def words(self) -> str:
         """The moment as a judge says it: ``day 2, during seat 5's speech``."""
-        base = f"{self.phase} {self.number}"
-        what = {
-            "speech": f"during seat {self.seat}'s speech",
-            "defence": f"during seat {self.seat}'s defence",
-            "vote": f"during the vote on seat {self.seat}" + (f" (re-vote {self.round})" if self.round else ""),
-            "lift": "during the vote on removing all the tied players",
-            "last_words": f"during seat {self.seat}'s last words",
-        }.get(self.act, f"at the {self.step} step")
-        return f"{base}, {what}"
+        return str(self.said())
+
+    def said(self) -> Words:
+        """The moment as words a page says in its reader's language (:meth:`words` in English)."""
+        phase = PhaseName(Phase(self.phase, self.number))
+        template = {
+            "speech": N_("{phase}, during seat {seat}'s speech"),
+            "defence": N_("{phase}, during seat {seat}'s defence"),
+            "vote": N_("{phase}, during the vote on seat {seat} (re-vote {round})") if self.round
+            else N_("{phase}, during the vote on seat {seat}"),
+            "lift": N_("{phase}, during the vote on removing all the tied players"),
+            "last_words": N_("{phase}, during seat {seat}'s last words"),
+        }.get(self.act, N_("{phase}, at the {step} step"))
+        return Words(template, phase=phase, seat=self.seat, round=self.round, step=StepWord(self.step))
 
 
 class Penalty(NamedTuple):
@@ -266,10 +274,11 @@ class Protocol:
         """Read the native JSON form, checking every field (a :class:`FormatError` names it)."""
         data = f.obj(raw, "protocol")
         if data.get("format") != FORMAT:
-            raise FormatError(f"must be {FORMAT!r}, not {f.kind(data.get('format'))}", "format")
+            raise FormatError(N_("must be {format}, not {kind}"), "format", format=repr(FORMAT),
+                              kind=f.kind(data.get("format")))
         roles = [f.choice(r, f"roles[{i}]", {x: x for x in ROLES}) for i, r in enumerate(f.lst(data.get("roles"), "roles", 10))]
         if len(roles) != f.SEATS:
-            raise FormatError(f"must list {f.SEATS} roles, not {len(roles)}", "roles")
+            raise FormatError(N_("must list {seats} roles, not {count}"), "roles", seats=f.SEATS, count=len(roles))
         proto = cls(roles)
         proto.players = [f.text(p, f"players[{i}]", 200) for i, p in enumerate(f.lst(data.get("players", [""] * 10), "players", 10))]
         proto.players += [""] * (f.SEATS - len(proto.players))
@@ -312,7 +321,7 @@ def read_judge_notes(proto: Protocol, data: dict[str, Any]) -> None:
         item = f.obj(raw, f"extras[{i}]")
         comment = f.text(item.get("comment"), f"extras[{i}].comment", 500).strip()
         if not comment:
-            raise FormatError("extra points need a comment saying why", f"extras[{i}].comment")
+            raise FormatError(NEED_COMMENT, f"extras[{i}].comment")
         proto.extras.append(Extra(f.seat(item.get("seat"), f"extras[{i}].seat"),
                                   f.number(item.get("points"), f"extras[{i}].points", -10, 10), comment))
     for i, raw in enumerate(f.lst(data.get("cards", []), "cards", 50)):
@@ -337,7 +346,7 @@ def _penalty_json(penalty: Penalty) -> dict[str, Any]:
 
 def _number(key: str, where: str) -> int:
     if not key.isdecimal() or len(key) > 3:
-        raise FormatError(f"keys are day or night numbers, not {key[:20]!r}", where)
+        raise FormatError(N_("keys are day or night numbers, not {key}"), where, key=repr(key[:20]))
     return int(key)
 
 
@@ -358,7 +367,7 @@ def _day_from(raw: Any, where: str) -> Day:
     for i, pair in enumerate(f.lst(data.get("nominations", []), f"{where}.nominations", 10)):
         pair = f.lst(pair, f"{where}.nominations[{i}]", 2)
         if len(pair) != 2:
-            raise FormatError("must be [by, nominee]", f"{where}.nominations[{i}]")
+            raise FormatError(N_("must be [by, nominee]"), f"{where}.nominations[{i}]")
         day.nominations.append((f.seat(pair[0], f"{where}.nominations[{i}][0]"), f.seat(pair[1], f"{where}.nominations[{i}][1]")))
     for r, raw_round in enumerate(f.lst(data.get("votes", []), f"{where}.votes", 20)):
         votes = f.obj(raw_round, f"{where}.votes[{r}]")
@@ -378,9 +387,9 @@ def _count_from(raw: Any, where: str) -> Count:
     data = f.obj(raw, where)
     unknown = set(data) - {"round", "nominee", "lift", "hands"}
     if unknown:
-        raise FormatError(f"unknown key {sorted(map(str, unknown))[0]!r}", where)
+        raise FormatError(N_("unknown key {key}"), where, key=repr(sorted(map(str, unknown))[0]))
     if (data.get("lift") is True) == ("nominee" in data):
-        raise FormatError("names either the nominee or \"lift\": true", where)
+        raise FormatError(N_("names either the nominee or \"lift\": true"), where)
     nominee = None if data.get("lift") is True else f.seat(data["nominee"], f"{where}.nominee")
     return Count(f.integer(data.get("round", 0), f"{where}.round", 0, 20), nominee,
                  f.integer(data.get("hands"), f"{where}.hands", 0, 10))

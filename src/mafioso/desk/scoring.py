@@ -26,12 +26,16 @@ from typing import Any
 import yaml
 
 from mafioso.desk import fields as f
+from mafioso.desk import normaliser
 from mafioso.desk.errors import FormatError, ScoringError
+from mafioso.desk.normaliser import Policy
 from mafioso.desk.record import Protocol
+from mafioso.engine.errors import Words
+from mafioso.i18n import N_
 
 GROUPS = ("main", "legacy", "extra", "penalty")
 ROLE_NAMES = ("citizen", "sheriff", "mafia", "don", "red", "black")
-PRESETS = ("fiim", "mwc")
+PRESETS = ("fiim", "mwc", "fiim-average")
 MAX_RULES = 200
 
 
@@ -144,7 +148,8 @@ class System:
     round_multipliers: dict[str, float] = field(default_factory=dict)
     source: str = ""
     compensation: Compensation | None = None
-    """The YAML text the system was read from (stored with a tournament, so scores stay reproducible)."""
+    normaliser: tuple[Policy, ...] = ()
+    """Scaling of a player's total by how much of the tournament they played (:mod:`~mafioso.desk.normaliser`)."""
 
     @property
     def label(self) -> str:
@@ -168,49 +173,58 @@ class System:
         return out
 
 
-def load(text: str, where: str = "scoring system") -> System:
+UNKNOWN_KEY = N_("unknown key {key}")
+
+
+def load(text: str, where: str | Words = "scoring system") -> System:
     """A system from its YAML text; a :class:`ScoringError` names the field at fault."""
     try:
         raw = yaml.safe_load(text)
     except yaml.YAMLError as error:
-        raise ScoringError(f"{where} is not valid YAML: {getattr(error, 'problem', None) or error}") from None
+        mark = getattr(error, "problem_mark", None)
+        if mark is None:
+            raise ScoringError(N_("{where} is not valid YAML"), where=where) from None
+        raise ScoringError(N_("{where} is not valid YAML at line {line}, column {column}"), where=where,
+                           line=mark.line + 1, column=mark.column + 1) from None
     except RecursionError:
-        raise ScoringError(f"{where} nests too deeply") from None
+        raise ScoringError(N_("{where} nests too deeply"), where=where) from None
     try:
         return _system(raw, text)
     except FormatError as error:
-        raise ScoringError(error.reason, error.field) from None
+        raise ScoringError(error.template, error.field, **error.slots) from None
 
 
 def _system(raw: Any, text: str) -> System:
     data = f.obj(raw, "system")
-    unknown = set(data) - {"format", "id", "name", "version", "rules", "tie_breaks", "round_multipliers", "compensation"}
+    unknown = set(data) - {"format", "id", "name", "version", "rules", "tie_breaks", "round_multipliers", "compensation",
+                           "normaliser"}
     if unknown:
-        raise ScoringError(f"unknown key {sorted(map(str, unknown))[0]!r}", "system")
+        raise ScoringError(UNKNOWN_KEY, "system", key=repr(sorted(map(str, unknown))[0]))
     if data.get("format") != 1:
-        raise ScoringError(f"must be 1, not {f.kind(data.get('format'))}", "format")
+        raise ScoringError(N_("must be 1, not {kind}"), "format", kind=f.kind(data.get("format")))
     ident = f.text(data.get("id"), "id", 40)
     if not ident or not all(c.isalnum() or c in "-_" for c in ident):
-        raise ScoringError("must be a short id of letters, digits, - and _", "id")
+        raise ScoringError(N_("must be a short id of letters, digits, - and _"), "id")
     rules = tuple(_rule(item, f"rules[{i}]") for i, item in enumerate(f.lst(data.get("rules"), "rules", MAX_RULES)))
     ties = tuple(_tie_key(item, f"tie_breaks[{i}]") for i, item in enumerate(f.lst(data.get("tie_breaks", ["points"]),
                                                                                      "tie_breaks", 12)))
     weights = {f.text(k, "round_multipliers", 40): f.number(v, f"round_multipliers.{k}", 0, 100)
                for k, v in f.obj(data.get("round_multipliers", {}) or {}, "round_multipliers").items()}
     comp = None if data.get("compensation") is None else _compensation(data["compensation"])
+    policies = normaliser.load(data["normaliser"]) if data.get("normaliser") is not None else ()
     return System(ident, f.text(data.get("name", ident), "name", 80), f.integer(data.get("version"), "version", 1, 10**6),
-                  rules, ties, weights, text, comp)
+                  rules, ties, weights, text, comp, policies)
 
 
 def _compensation(raw: Any) -> Compensation:
     item = f.obj(raw, "compensation")
     unknown = set(item) - {"factor", "offset", "min", "max", "group", "min_games"}
     if unknown:
-        raise ScoringError(f"unknown key {sorted(map(str, unknown))[0]!r}", "compensation")
+        raise ScoringError(UNKNOWN_KEY, "compensation", key=repr(sorted(map(str, unknown))[0]))
     low = f.number(item.get("min", 0), "compensation.min", -10, 10)
     high = f.number(item.get("max"), "compensation.max", -10, 10)
     if high < low:
-        raise ScoringError(f"must not be below compensation.min ({low:g})", "compensation.max")
+        raise ScoringError(N_("must not be below compensation.min ({low})"), "compensation.max", low=f"{low:g}")
     return Compensation(f.number(item.get("factor"), "compensation.factor", -100, 100),
                         f.number(item.get("offset", 0), "compensation.offset", -100, 100), low, high,
                         f.choice(item.get("group", "legacy"), "compensation.group", {g: g for g in GROUPS}),
@@ -221,7 +235,7 @@ def _rule(raw: Any, where: str) -> Rule:
     item = f.obj(raw, where)
     unknown = set(item) - {"when", "points", "group", "roles"}
     if unknown:
-        raise ScoringError(f"unknown key {sorted(map(str, unknown))[0]!r}", where)
+        raise ScoringError(UNKNOWN_KEY, where, key=repr(sorted(map(str, unknown))[0]))
     when = f.choice(item.get("when"), f"{where}.when", {k: k for k in FACTS})
     points = None if item.get("points") == "extra" and when == "extra" else f.number(item.get("points"), f"{where}.points", -100, 100)
     group = f.choice(item.get("group", "main"), f"{where}.group", {g: g for g in GROUPS})
@@ -235,8 +249,8 @@ def _tie_key(raw: Any, where: str) -> str:
     parts = key.lstrip("-").split("+")
     bad = [p for p in parts if p not in TIE_KEYS]
     if bad:
-        raise ScoringError(f"{bad[0]!r} is not a tie-break; tie-breaks: {', '.join(TIE_KEYS)} (a sum with +, "
-                           "a leading - for fewer first)", where)
+        raise ScoringError(N_("{key} is not a tie-break; tie-breaks: {keys} (a sum with +, a leading - for fewer "
+                              "first)"), where, key=repr(bad[0]), keys=", ".join(TIE_KEYS))
     return key
 
 

@@ -1,9 +1,11 @@
 """The desk's tables, in the same database as the server's: SQLite by default, PostgreSQL by URL.
 
-Three tables, created if missing: ``desk_tournaments`` (settings as JSON, the scoring system's
-YAML inside), ``desk_seating`` (the players of each round's tables, seat order) and
+Four tables, created if missing: ``desk_tournaments`` (settings as JSON, the scoring system's
+YAML inside), ``desk_seating`` (the players of each round's tables, seat order),
 ``desk_games`` (every version of every game's protocol: a correction or a cancellation adds a
-version, nothing is overwritten, so the history of a table stays auditable). Each operation is
+version, nothing is overwritten, so the history of a table stays auditable) and
+``desk_settings`` (the database's own settings: the organiser's pass digest,
+:mod:`mafioso.desk.organiser`). Each operation is
 one transaction: an import that fails stores nothing.
 """
 
@@ -19,6 +21,7 @@ from typing import Any
 from mafioso.desk.errors import DeskError, TournamentError
 from mafioso.desk.record import Protocol
 from mafioso.desk.tournament import GameEntry, Tournament
+from mafioso.engine.errors import Words
 from mafioso.i18n import N_
 from mafioso.paths import default_db_path
 
@@ -32,6 +35,7 @@ SCHEMA = (
         tournament TEXT NOT NULL, round INTEGER NOT NULL, table_no INTEGER NOT NULL, version INTEGER NOT NULL,
         protocol TEXT NOT NULL, cancelled INTEGER NOT NULL, reason TEXT NOT NULL, at DOUBLE PRECISION NOT NULL,
         PRIMARY KEY (tournament, round, table_no, version))""",
+    """CREATE TABLE IF NOT EXISTS desk_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)""",
 )
 
 
@@ -83,8 +87,8 @@ class DeskStore:
     def tournament(self, name: str) -> Tournament:
         rows = self._rows("SELECT settings FROM desk_tournaments WHERE name = ?", (name,))
         if not rows:
-            known = ", ".join(self.names()) or "none yet"
-            raise TournamentError(f"no tournament named {name!r} (tournaments: {known})")
+            known: str | Words = ", ".join(self.names()) or Words(N_("none yet"))
+            raise TournamentError(N_("no tournament named {name} (tournaments: {known})"), name=repr(name), known=known)
         return Tournament.from_json(json.loads(rows[0][0]))
 
     def save_settings(self, tournament: Tournament) -> None:
@@ -97,6 +101,26 @@ class DeskStore:
                 self._rows("SELECT round, table_no, players FROM desk_seating WHERE tournament = ? ORDER BY round, table_no",
                            (name,))}
 
+    # -- the organiser's pass -----------------------------------------------------------------
+    ORGANISER = "organiser_pass"
+
+    def organiser_digest(self) -> str | None:
+        """The stored digest of the organiser's pass, ``None`` while the database has none."""
+        rows = self._rows("SELECT value FROM desk_settings WHERE key = ?", (self.ORGANISER,))
+        return str(rows[0][0]) if rows else None
+
+    def set_organiser(self, digest: str) -> None:
+        """Store a new organiser's pass digest: the old pass stops working at once."""
+        self._run([("DELETE FROM desk_settings WHERE key = ?", (self.ORGANISER,)),
+                   ("INSERT INTO desk_settings (key, value) VALUES (?, ?)", (self.ORGANISER, digest))])
+
+    def claim_organiser(self, digest: str) -> bool:
+        """Store ``digest`` as the organiser's pass only if the database has none yet: ``True`` when
+        this call stored it (several server processes starting at once: exactly one wins)."""
+        self._run([("INSERT INTO desk_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+                    (self.ORGANISER, digest))])
+        return self.organiser_digest() == digest
+
     # -- games -------------------------------------------------------------------------------
     def versions(self, name: str, round_: int, table: int) -> int:
         rows = self._rows("SELECT MAX(version) FROM desk_games WHERE tournament = ? AND round = ? AND table_no = ?",
@@ -108,9 +132,11 @@ class DeskStore:
         """Store a version of a table's game; ``expect_new`` guards recording twice or correcting nothing."""
         version = self.versions(name, round_, table)
         if expect_new is True and version:
-            raise TournamentError(f"round {round_}, table {table} already has a game; correct it instead")
+            raise TournamentError(N_("round {round}, table {table} already has a game; correct it instead"),
+                                  round=round_, table=table)
         if expect_new is False and not version:
-            raise TournamentError(f"round {round_}, table {table} has no game to correct or cancel yet")
+            raise TournamentError(N_("round {round}, table {table} has no game to correct or cancel yet"),
+                                  round=round_, table=table)
         self._run([("INSERT INTO desk_games (tournament, round, table_no, version, protocol, cancelled, reason, at) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (name, round_, table, version + 1, json.dumps(proto.to_json()), int(cancelled), reason, time.time()))])
@@ -125,15 +151,21 @@ class DeskStore:
         tour = self.tournament(name)
         players = self.seating(name).get((round_, table))
         if players is None:
-            raise TournamentError(f"there is no table {table} in round {round_} (rounds 1-{tour.rounds}, "
-                                  f"tables 1-{tour.tables})")
+            raise TournamentError(N_("there is no table {table} in round {round} (rounds 1-{rounds}, tables "
+                                     "1-{tables})"), table=table, round=round_, rounds=tour.rounds, tables=tour.tables)
         for seat, (said, seated) in enumerate(zip(proto.players, players, strict=True), start=1):
             if said and said != seated:
-                raise TournamentError(f"seat {seat} is {said!r} in the protocol, but {seated!r} sits there in round "
-                                      f"{round_}, table {table}", f"players[{seat - 1}]")
+                raise TournamentError(N_("seat {seat} is {said} in the protocol, but {seated} sits there in round "
+                                         "{round}, table {table}"), f"players[{seat - 1}]", seat=seat, said=repr(said),
+                                      seated=repr(seated), round=round_, table=table)
         if proto.cards and not tour.cards:
-            raise TournamentError("this tournament's rules have no yellow or red cards", "cards")
+            raise TournamentError(N_("this tournament's rules have no yellow or red cards"), "cards")
         proto.players = list(players)
+        if not new:  # a correction keeps what the recorded version's header says and the new file does not
+            before = next((g.protocol.header for g in self.games(name) if (g.round, g.table) == (round_, table)), None)
+            for key, value in vars(before or proto.header).items():
+                if value and not getattr(proto.header, key):
+                    setattr(proto.header, key, value)
         proto.header.tournament, proto.header.round, proto.header.table = name, str(round_), str(table)
         return self.add_game(name, round_, table, proto, reason=reason, expect_new=new)
 
@@ -144,9 +176,10 @@ class DeskStore:
         game = next((g for g in self.games(name) if (g.round, g.table) == (round_, table)), None)
         if game is None:
             self.tournament(name)  # an unknown tournament is named as such
-            raise TournamentError(f"round {round_}, table {table} has no game to cancel")
+            raise TournamentError(N_("round {round}, table {table} has no game to cancel"), round=round_, table=table)
         if game.cancelled:
-            raise TournamentError(f"the game of round {round_}, table {table} is cancelled already")
+            raise TournamentError(N_("the game of round {round}, table {table} is cancelled already"), round=round_,
+                                  table=table)
         return self.add_game(name, round_, table, game.protocol, cancelled=True, reason=reason, expect_new=False)
 
     def games(self, name: str) -> list[GameEntry]:

@@ -41,6 +41,7 @@ from typing import Any
 
 from mafioso.desk import fields as f
 from mafioso.desk.errors import TournamentError
+from mafioso.desk.normaliser import Played, factor
 from mafioso.desk.ratings import RatedGame, rate
 from mafioso.desk.record import Protocol
 from mafioso.desk.scoring import GROUPS, System, load
@@ -346,31 +347,44 @@ def standings(tournament: Tournament, games: list[GameEntry], up_to_round: int |
     table: the games before it in order of round and table, and it), sorted by the tie-breaks."""
     system = tournament.system
     rows = {name: _empty_row(name, system, tournament.team_of(name)) for name in tournament.players}
+    stages: dict[str, set[str]] = {}
     last = (up_to_round if up_to_round is not None else 10**9, up_to_table if up_to_table is not None else 10**9)
     for game in sorted(games, key=lambda g: (g.round, g.table)):
         if game.cancelled or game.protocol.winner is None or (game.round, game.table) > last:
             continue
-        scores = system.score(game.protocol, tournament.stage(game.round))
+        stage = tournament.stage(game.round)
+        scores = system.score(game.protocol, stage)
         stats = vote_stats(game.protocol)
         for seat, name in enumerate(game.players, start=1):
             _add(rows[name], game.protocol, seat, scores[seat], stats[seat])
+            stages.setdefault(name, set()).add(stage)
+    most_games = max((row["games"] for row in rows.values()), default=0)
+    most_stages = max((len(played) for played in stages.values()), default=0)
     for row in rows.values():
-        _finish(row, system)
+        row["stages"] = len(stages.get(row["player"], ()))
+        _finish(row, system, Played(row["games"], row["stages"], row["wins"], most_games, most_stages))
     ranked = sorted(rows.values(), key=lambda row: _sort_key(row, system.tie_breaks))
     for place, row in enumerate(ranked, start=1):
         row["place"] = place
     return ranked
 
 
-def _finish(row: dict[str, Any], system: System) -> None:
-    """What needs all of a player's games: the first-night compensation and points per game."""
+def _finish(row: dict[str, Any], system: System, played: Played) -> None:
+    """What needs all of a player's games (and the whole tournament's): the first-night
+    compensation, the normaliser's factor on the whole total, and points per game."""
     comp = system.compensation
     if comp is not None:
         each = comp.per_game(row["shot_first_as_red"], row["games"])
         row["compensation"] = round(each * row["shot_first_as_red"], 4)
         row[comp.group] += row["compensation"]
         row["points"] += row["compensation"]
-    for key in ("points", *GROUPS):
+    row["raw_points"] = round(row["points"], 4)
+    if system.normaliser:
+        scale = factor(system.normaliser, played)
+        row["normalisation"] = round(scale, 6)
+        for key in ("points", "compensation", *GROUPS):
+            row[key] *= scale
+    for key in ("points", "compensation", *GROUPS):
         row[key] = round(row[key], 4)
     row["average"] = round(row["points"] / row["games"], 4) if row["games"] else 0.0
 
@@ -378,7 +392,8 @@ def _finish(row: dict[str, Any], system: System) -> None:
 def _empty_row(name: str, system: System, team: str) -> dict[str, Any]:
     row: dict[str, Any] = {"place": 0, "player": name, "team": team, "points": 0.0, **dict.fromkeys(GROUPS, 0.0), "games": 0,
                            "average": 0.0, "wins": 0, "special_role_wins": 0, "killed_first_night": 0,
-                           "shot_first_as_red": 0, "compensation": 0.0, "against_red": 0,
+                           "shot_first_as_red": 0, "compensation": 0.0, "raw_points": 0.0, "normalisation": 1.0,
+                           "stages": 0, "against_red": 0,
                            "against_black": 0, "decisive": 0, "system": system.label}
     return row
 

@@ -5,7 +5,7 @@ Nothing here does I/O, reads a clock or uses a global random generator.
 
 from mafioso.engine.chance import Chance
 from mafioso.engine.choices import Ballot, Claim, Move, Payload, Speech, SpeechRules, Tied
-from mafioso.engine.edition import Edition, Flow, Role, Team
+from mafioso.engine.edition import Edition, FactFold, Flow, Role, Team
 from mafioso.engine.errors import (
     AlreadyDecided,
     GameOver,
@@ -79,6 +79,7 @@ __all__ = [
     "Edition",
     "Entry",
     "Event",
+    "FactFold",
     "Flow",
     "Game",
     "GameEnded",

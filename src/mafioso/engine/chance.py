@@ -34,6 +34,38 @@ def seeded(number: int) -> random.Random:
     return rng
 
 
+def below(rng: random.Random, n: int) -> int:
+    """A number in ``range(n)`` (``n > 0``) drawn as ``rng._randbelow(n)`` draws it from a plain
+    ``random.Random``: the same bits of the generator, the same number. The standard library's
+    ``choice`` and ``shuffle`` are interpreted Python even when this module is compiled; these
+    draws are not, and they leave the generator exactly where the library's would."""
+    getrandbits = rng.getrandbits
+    k = n.bit_length()  # (not of n - 1: n may be 1)
+    r: int = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
+def pick(rng: random.Random, items: Sequence[T]) -> T:
+    """``rng.choice(items)``: the same item, the generator left in the same state."""
+    if type(rng) is not random.Random:  # (a subclass may draw its own way)
+        return rng.choice(items)
+    if not len(items):
+        raise IndexError("Cannot choose from an empty sequence")
+    return items[below(rng, len(items))]
+
+
+def shuffled(rng: random.Random, items: list[T]) -> None:
+    """``rng.shuffle(items)``, in place: the same order, the generator left in the same state."""
+    if type(rng) is not random.Random:
+        rng.shuffle(items)
+        return
+    for i in range(len(items) - 1, 0, -1):
+        j = below(rng, i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
 class Chance:
     """The game's only source of randomness, recording what it draws."""
 
@@ -47,7 +79,7 @@ class Chance:
         items = list(population)
         if not items:
             raise ValueError(f"chance draw {key!r} from nothing")
-        drawn = self._rng.choice(items)
+        drawn = pick(self._rng, items)
         value: T = self._take(key, drawn, lambda recorded: _find(items, recorded))
         return value
 
@@ -55,7 +87,7 @@ class Chance:
         """A random order of ``population`` (a deal, a shuffled deck)."""
         items = list(population)
         drawn = list(items)
-        self._rng.shuffle(drawn)
+        shuffled(self._rng, drawn)
         recorded: list[T] = self._take(key, drawn, lambda value: _permutation_of(items, value))
         return list(recorded)
 
@@ -68,7 +100,7 @@ class Chance:
                                      recorded=Value(entry.key, repr(entry.key)), key=Value(key, repr(key)))
             value = check(entry.value)
         if self._on_draw is not None:
-            self._on_draw(Draw(key, _jsonable(value)))
+            self._on_draw(tuple.__new__(Draw, (key, _jsonable(value))))  # Draw(...), less an interpreted call
         return value
 
     @property

@@ -97,7 +97,14 @@ class Edition:
     observed: ClassVar[frozenset[str] | None] = None
     """The event kinds :meth:`observe` folds (``None``: it is shown every kind). Declaring them
     spares every seat's observer a call for each event the hook would ignore, which in a bot
-    game is most events times every seat."""
+    game is most events times every seat. An edition that only has :attr:`fact_folds` need not
+    declare them: they are its keys."""
+    fact_folds: ClassVar[Mapping[str, FactFold]] = {}
+    """How the edition's own events change what a seat knows, by kind: each folds an event's
+    data into the seat's ``observer.facts`` in the same way for every seat that sees it. The
+    simplest form of the hook: the engine applies the fold to every such seat at once, without
+    calling :meth:`observe` (which an edition overrides instead when what a seat learns depends
+    on who the seat is)."""
 
     # -- setup -------------------------------------------------------------------------------
     def default_players(self) -> int:
@@ -215,7 +222,11 @@ class Edition:
     def observe(self, observer: Observer, event: Event) -> None:
         """Fold an edition-specific event into a seat's knowledge (``observer.facts``); the
         engine has already folded the shared vocabulary. The event is one the seat may see, of
-        a kind listed in :attr:`observed` if the edition declares them."""
+        a kind listed in :attr:`observed` if the edition declares them. By default, the
+        :attr:`fact_folds` of its kind."""
+        fold = self.fact_folds.get(event.kind)
+        if fold is not None:
+            fold(observer.facts, event.data)
 
     def observe_seats(self, observers: Sequence[Observer], event: Event) -> None:
         """Fold one event into the knowledge of every seat in ``observers`` (all of one game, all
@@ -224,6 +235,10 @@ class Edition:
         observe = self.observe
         for observer in observers:
             observe(observer, event)
+
+
+FactFold = Callable[[dict[str, Any], Mapping[str, Any]], None]
+"""Folds one event's data into a seat's facts (see :attr:`Edition.fact_folds`)."""
 
 
 def _checked(option: Option, value: Any) -> Any:

@@ -306,14 +306,14 @@ class Game:
     def observers(self, seats: Sequence[int]) -> dict[int, Observer]:
         """The observers of ``seats`` (as :meth:`observer` gives each), those not yet made made
         together: each event so far is folded once for all of them."""
-        fresh = [seat for seat in dict.fromkeys(seats) if seat not in self.state.observers]
+        watched = self.state.observers
+        fresh = [seat for seat in dict.fromkeys(seats) if seat not in watched]
         if self.outcome is None and len(fresh) > 1:
-            for seat in fresh:
+            for seat in fresh:  # (all checked before any is made: a refusal changes nothing)
                 if type(seat) is not int or not 0 <= seat <= self.players:
                     raise InvalidDecision(N_("there is no {seat}; seats are 1 to {players}"), seat=SeatName(seat), players=self.players)
-            for observer in Observer.of_seats(self, fresh):
-                self.state.watch(observer.seat, observer)
-        return {seat: self.observer(seat) for seat in seats}
+            self.state.watch_new(Observer.of_seats(self, fresh))
+        return {seat: watched.get(seat) or self.observer(seat) for seat in seats}
 
     def view(self, seat: int) -> View:
         """A snapshot of what ``seat`` may know: its events and its own prompts. Seat 0 sees all."""

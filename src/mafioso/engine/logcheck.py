@@ -32,7 +32,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from mafioso.engine.errors import MafiosoError
+from mafioso.engine.errors import N_, MafiosoError, Words
 from mafioso.engine.options import json_problem, shown
 
 FORMATS = (1, 2)
@@ -54,15 +54,20 @@ RESULTS = ("events", "digest", "outcome")
 
 
 class LogError(MafiosoError):
-    """A game log whose JSON shape is wrong; ``field`` names where (``"history[12]"``)."""
+    """A game log whose JSON shape is wrong; ``field`` names where (``"history[12]"``).
 
-    def __init__(self, field: str, problem: str) -> None:
-        super().__init__(f"{field}: {problem}")
+    ``problem`` is words to translate (``str()`` of the error, and :attr:`problem`, are English);
+    the field is the log's own key path, the same in every language."""
+
+    def __init__(self, field: str, problem: str | Words) -> None:
+        words = problem if isinstance(problem, Words) else Words(problem)
+        super().__init__(Words("{field}: {problem}", field=field, problem=words))
         self.field = field
-        self.problem = problem
+        self.problem = str(words)
+        self.problem_words = words
 
     def __reduce__(self) -> tuple[Any, ...]:  # picklable across worker processes
-        return (type(self), (self.field, self.problem))
+        return (type(self), (self.field, self.problem_words))
 
 
 def json_type(value: Any) -> str:
@@ -82,46 +87,53 @@ def json_type(value: Any) -> str:
     return type(value).__name__
 
 
-def _got(value: Any) -> str:
+KINDS = {"a number": N_("a number"), "text": N_("text"), "a list": N_("a list"), "an object": N_("an object")}
+"""The JSON types :func:`json_type` names, in words to translate (``null``, ``true``: JSON's own)."""
+
+
+def _got(value: Any) -> Words:
     """``text 'ten'``, ``a number 1e+300``, ``a list``: the value's type, and the value when short."""
-    kind = json_type(value)
+    kind = Words(KINDS.get(json_type(value), json_type(value)))
     if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-        return f"{kind} {shown(value, 40)}"
+        return Words("{kind} {value}", kind=kind, value=shown(value, 40))
     return kind
 
 
 def _whole(field: str, value: Any, low: int, high: int) -> int:
     if type(value) is not int or not low <= value <= high:
-        raise LogError(field, f"expected a whole number from {low} to {high}, got {_got(value)}")
+        raise LogError(field, Words(N_("expected a whole number from {low} to {high}, got {got}"), low=low, high=high,
+                                    got=_got(value)))
     return value
 
 
 def _text(field: str, value: Any, longest: int = MAX_ID, empty: bool = False) -> str:
     if not isinstance(value, str) or len(value) > longest or (not value and not empty):
-        raise LogError(field, f"expected {'' if empty else 'non-empty '}text of at most {longest} characters, "
-                              f"got {_got(value)}")
+        template = N_("expected text of at most {longest} characters, got {got}") if empty else \
+            N_("expected non-empty text of at most {longest} characters, got {got}")
+        raise LogError(field, Words(template, longest=longest, got=_got(value)))
     return value
 
 
 def _data(field: str, value: Any) -> None:
     problem = json_problem(value)
     if problem:
-        raise LogError(field, f"not plain JSON data: {problem}")
+        raise LogError(field, Words(N_("not plain JSON data: {problem}"), problem=problem))
 
 
 def _list(field: str, value: Any, longest: int) -> list[Any]:
     if not isinstance(value, (list, tuple)):
-        raise LogError(field, f"expected a list, got {_got(value)}")
+        raise LogError(field, Words(N_("expected a list, got {got}"), got=_got(value)))
     if len(value) > longest:
-        raise LogError(field, f"expected at most {longest} entries, got {len(value)}")
+        raise LogError(field, Words(N_("expected at most {longest} entries, got {count}"), longest=longest,
+                                    count=len(value)))
     return list(value)
 
 
 # -- the fields ----------------------------------------------------------------------------------
 def _format(value: Any) -> None:
     if type(value) is not int or value not in FORMATS:
-        raise LogError("format", f"this mafioso reads log formats {' and '.join(map(str, FORMATS))}, "
-                                 f"not {_got(value)}")
+        raise LogError("format", Words(N_("this mafioso reads log formats {first} and {last}, not {got}"),
+                                       first=FORMATS[0], last=FORMATS[-1], got=_got(value)))
 
 
 def _players(value: Any) -> None:
@@ -133,7 +145,8 @@ def _options(value: Any) -> None:
     if value is None:
         return
     if not isinstance(value, Mapping):
-        raise LogError("options", f"expected an object of option names and values, got {_got(value)}")
+        raise LogError("options", Words(N_("expected an object of option names and values, got {got}"),
+                                        got=_got(value)))
     for name, option in value.items():
         _text("options", name)
         _data(f"options.{name}", option)
@@ -148,23 +161,25 @@ def _seats(value: Any) -> None:
 
 def _seed(value: Any) -> None:
     if type(value) is not int or not -SEED_LIMIT < value < SEED_LIMIT:
-        raise LogError("seed", f"expected a whole number of at most 64 bits, got {_got(value)}")
+        raise LogError("seed", Words(N_("expected a whole number of at most 64 bits, got {got}"), got=_got(value)))
 
 
 def _decoys(value: Any) -> None:
     if type(value) is not bool:
-        raise LogError("decoys", f"expected true or false, got {_got(value)}")
+        raise LogError("decoys", Words(N_("expected true or false, got {got}"), got=_got(value)))
 
 
 def _decision(field: str, entry: Any) -> None:
     items = _list(field, entry, 3)
     if len(items) != 3:
-        raise LogError(field, f"expected [seat, prompt_id, choice], got a list of {len(items)}")
+        raise LogError(field, Words(N_("expected [seat, prompt_id, choice], got a list of {count}"), count=len(items)))
     seat, prompt, choice = items
     if type(seat) is not int or not 0 <= seat <= MAX_PLAYERS:
-        raise LogError(field, f"the seat must be a whole number from 0 to {MAX_PLAYERS}, got {_got(seat)}")
+        raise LogError(field, Words(N_("the seat must be a whole number from 0 to {most}, got {got}"),
+                                    most=MAX_PLAYERS, got=_got(seat)))
     if not isinstance(prompt, str) or not 0 < len(prompt) <= MAX_ID:
-        raise LogError(field, f"the prompt id must be non-empty text of at most {MAX_ID} characters, got {_got(prompt)}")
+        raise LogError(field, Words(N_("the prompt id must be non-empty text of at most {most} characters, got {got}"),
+                                    most=MAX_ID, got=_got(prompt)))
     _data(field, choice)
 
 
@@ -172,14 +187,14 @@ def _history_entry(field: str, entry: Any) -> None:
     items = _list(field, entry, 3)
     if items and items[0] == CHANCE:
         if len(items) != 3:
-            raise LogError(field, f'expected ["chance", key, value], got a list of {len(items)}')
+            raise LogError(field, Words(N_('expected ["chance", key, value], got a list of {count}'), count=len(items)))
         if not isinstance(items[1], str) or not 0 < len(items[1]) <= MAX_ID:
-            raise LogError(field, f"a chance draw's key must be non-empty text, got {_got(items[1])}")
+            raise LogError(field, Words(N_("a chance draw's key must be non-empty text, got {got}"), got=_got(items[1])))
         _data(field, items[2])
         return
     if items and isinstance(items[0], str):
-        raise LogError(field, f'an entry is [seat, prompt_id, choice] or ["chance", key, value], '
-                              f"not one starting with {_got(items[0])}")
+        raise LogError(field, Words(N_('an entry is [seat, prompt_id, choice] or ["chance", key, value], not one '
+                                       "starting with {got}"), got=_got(items[0])))
     _decision(field, entry)
 
 
@@ -203,17 +218,19 @@ def _events(value: Any) -> None:
 
 def _digest(value: Any) -> None:
     if value not in (None, "") and not (isinstance(value, str) and DIGEST.fullmatch(value)):
-        raise LogError("digest", f"expected 64 hexadecimal digits (SHA-256) or null, got {_got(value)}")
+        raise LogError("digest", Words(N_("expected 64 hexadecimal digits (SHA-256) or null, got {got}"),
+                                       got=_got(value)))
 
 
 def _outcome(value: Any) -> None:
     if value is None:
         return
     if not isinstance(value, Mapping):
-        raise LogError("outcome", f"expected an object or null (an unfinished game), got {_got(value)}")
+        raise LogError("outcome", Words(N_("expected an object or null (an unfinished game), got {got}"),
+                                        got=_got(value)))
     for key in ("termination", "winners", "seats"):
         if key not in value:
-            raise LogError(f"outcome.{key}", "missing")
+            raise LogError(f"outcome.{key}", Words(N_("missing")))
     _text("outcome.termination", value["termination"])
     for number, winner in enumerate(_list("outcome.winners", value["winners"], MAX_PLAYERS + 1)):
         _text(f"outcome.winners[{number}]", winner)
@@ -247,22 +264,23 @@ def validate_log(raw: object) -> dict[str, Any]:
     present; it does not replay anything.
     """
     if not isinstance(raw, dict):
-        raise LogError("log", f"a game log is a JSON object, not {_got(raw)}")
+        raise LogError("log", Words(N_("a game log is a JSON object, not {got}"), got=_got(raw)))
     if "format" not in raw:
-        raise LogError("format", "missing (a game log names its format: 1 or 2)")
+        raise LogError("format", Words(N_("missing (a game log names its format: 1 or 2)")))
     _format(raw["format"])
     inputs = INPUTS_1 if raw["format"] == 1 else INPUTS_2
     for key in inputs:
         if key not in raw:
-            raise LogError(key, f"missing (log format {raw['format']} requires it)")
+            raise LogError(key, Words(N_("missing (log format {format} requires it)"), format=raw["format"]))
     for key in raw:
         if not isinstance(key, str):
-            raise LogError("log", f"a field name must be text, not {_got(key)}")
+            raise LogError("log", Words(N_("a field name must be text, not {got}"), got=_got(key)))
         if key in inputs or key in RESULTS or key.startswith("_"):
             continue
         if key in CHECKS:
-            raise LogError(key, f"a field of log format {3 - raw['format']}, not of format {raw['format']}")
-        raise LogError(key, "unknown field (start its name with _ for a comment)")
+            raise LogError(key, Words(N_("a field of log format {other}, not of format {format}"),
+                                      other=3 - raw["format"], format=raw["format"]))
+        raise LogError(key, Words(N_("unknown field (start its name with _ for a comment)")))
     for key in (*inputs, *RESULTS):
         if key in raw:
             CHECKS[key](raw[key])

@@ -16,15 +16,15 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from mafioso.engine.edition import Edition
+from mafioso.engine.edition import Edition, FactFold
 from mafioso.engine.events import Event
 from mafioso.engine.outcome import Outcome
 from mafioso.engine.phase import Phase
 from mafioso.engine.prompts import GM, Prompt
 from mafioso.engine.views import visible
-from mafioso.engine.vocabulary import ELIMINATED, FOLDED, RETURNED, ROLE_DEALT, ROLE_REVEALED, TEAM_KNOWN
+from mafioso.engine.vocabulary import ELIMINATED, RETURNED, ROLE_DEALT, ROLE_REVEALED, TEAM_KNOWN
 
 if TYPE_CHECKING:
     from mafioso.engine.game import Game
@@ -33,13 +33,30 @@ if TYPE_CHECKING:
 class Observer:
     """What ``seat`` knows of ``game`` (seat 0, the facilitator, knows everything)."""
 
+    __slots__ = (
+        "__weakref__",
+        "_history",
+        "_mates",
+        "_upto",
+        "facts",
+        "feeding",
+        "game",
+        "known_roles",
+        "known_teams",
+        "living",
+        "out",
+        "plan",
+        "role",
+        "seat",
+        "team",
+    )
+
     def __init__(self, game: Game, seat: int, *, fold: bool = True) -> None:
         self.game = game
         self.seat = seat
-        self._hook, self._hooked, self.folds = _plan(game.edition)
-        """(``folds``: the kinds of events this observer learns from, ``None`` for every kind:
-        the shared ones and those the edition's hook declares. Others only join its history.)"""
-        self._feeds: list[tuple[frozenset[str] | None, list[Event]]] = []
+        self.plan = plan_of(game.edition)
+        """How each kind of event changes what the seat knows (the same for every seat of a game)."""
+        self.feeding: list[tuple[frozenset[str] | None, list[Event]]] = []
         if fold:
             self.catch_up()
         else:
@@ -49,38 +66,58 @@ class Observer:
     def of_seats(cls, game: Game, seats: Sequence[int]) -> list[Observer]:
         """New observers of ``seats``, the events so far folded once each for all the seats that
         may see it (as many observers, each catching up alone, would fold them; a simulation
-        makes one per seat at the start of every game)."""
-        observers = [cls(game, seat, fold=False) for seat in seats]
-        if not observers:
-            return observers
-        folds = observers[0].folds
+        makes one per seat at the start of every game, so this is built for speed: the plan and
+        the list of living seats are worked out once for all of them)."""
+        if not seats:
+            return []
+        plan = plan_of(game.edition)
+        living = list(range(1, game.players + 1))
+        new = cls.__new__
+        observers = []
+        for seat in seats:  # (what _blank does, written out: a call less for each)
+            observer = new(cls)
+            observer.game, observer.seat, observer.plan, observer.feeding = game, seat, plan, []
+            observer.role = observer.team = observer._mates = None
+            observer.known_roles, observer.known_teams, observer.out, observer.facts = {}, {}, set(), {}
+            observer.living, observer._history, observer._upto = living, [], 0
+            observers.append(observer)
+        by_seat = {observer.seat: observer for observer in observers}
+        grimoire = by_seat.get(GM)
+        folds = plan.folds
         for event in game.events:
             if folds is not None and event.kind not in folds:
                 continue
             audience = event.audience
             if audience.public:
                 cls.teach(observers, event)
-            else:
-                told = [o for o in observers if o.seat == GM or o.seat in audience.seats]
-                if told:
-                    cls.teach(told, event)
+                continue
+            told = [by_seat[seat] for seat in audience.seats if seat in by_seat]
+            if grimoire is not None and GM not in audience.seats:
+                told.append(grimoire)
+            if told:
+                cls.teach(told, event)
         return observers
 
     def catch_up(self) -> None:
         """Forget everything and fold every event so far (when created, or after a restore,
         whose undone events also leave the feeds)."""
         self._forget()
-        folds = self.folds
+        folds = self.plan.folds
         for event in self.history:
             if folds is None or event.kind in folds:
                 self.teach((self,), event)
-        if self._feeds:
+        if self.feeding:
             events = self.game.events
-            for _, queue in self._feeds:  # a restored game: its feeds lose the events undone
+            for _, queue in self.feeding:  # a restored game: its feeds lose the events undone
                 queue[:] = [event for event in queue if event.index < len(events) and events[event.index] == event]
 
     def _forget(self) -> None:
         """Know nothing (what a seat knows before its first event)."""
+        self._blank(list(range(1, self.game.players + 1)))
+
+    def _blank(self, living: list[int]) -> None:
+        """Know nothing, every seat in ``living`` (a list the observers of one game share until
+        someone leaves: :func:`_eliminated` makes each new list once for all who shared it)."""
         self.role: str | None = None
         """The seat's own role, as last told to it."""
         self.team: str | None = None
@@ -91,12 +128,14 @@ class Observer:
         """Teams this seat knows, by seat: its own, its partners', revealed ones."""
         self.out: set[int] = set()
         """Seats this seat knows to be out of play."""
+        self.living: list[int] = living
+        """Seats this seat believes to be in play, in seat order (read it, do not change it: it
+        is replaced, never changed, when someone leaves or returns, and may be shared)."""
         self.facts: dict[str, Any] = {}
         """Edition-specific knowledge folded by the edition's ``observe`` hook."""
         self._history: list[Event] = []
         self._upto = 0
         self._mates: list[int] | None = None
-        self._living: list[int] | None = None
 
     @property
     def history(self) -> list[Event]:
@@ -119,39 +158,40 @@ class Observer:
         search through at every decision.
         """
         queue = [event for event in self.history if kinds is None or event.kind in kinds]
-        self._feeds.append((kinds, queue))
+        self.feeding.append((kinds, queue))
         self.game.state.feed(kinds, queue)
         return queue
 
     def receive(self, event: Event) -> None:
-        """Take in one private event this seat may see (the game calls it as it is emitted)."""
+        """Take in one private event this seat may see (as the game hands it to all its
+        audience's observers at once: see ``State.emit``)."""
+        self.teach((self,), event)
+        self.pass_on(event)
+
+    def pass_on(self, event: Event) -> None:
+        """Append a private event this seat saw to the feeds that want its kind (the game
+        appends public ones itself)."""
         kind = event.kind
-        folds = self.folds
-        if folds is None or kind in folds:
-            self.teach((self,), event)
-        for kinds, queue in self._feeds:
+        for kinds, queue in self.feeding:
             if kinds is None or kind in kinds:
                 queue.append(event)
 
     def feeds(self) -> list[tuple[frozenset[str] | None, list[Event]]]:
         """The feeds handed out so far, with their kinds (a restored game hands them on)."""
-        return self._feeds
+        return self.feeding
 
     @staticmethod
     def teach(observers: Sequence[Observer], event: Event) -> None:
-        """Fold one event into each of ``observers`` (one game's, for seats that all see it): the
-        shared vocabulary first, then the edition's hook for the kinds it declares.
+        """Fold one event into each of ``observers`` (one game's, for seats that all see it),
+        as the plan says for its kind: the shared vocabulary and the edition's own folds.
 
         A public event is taught to every seat at once, so the work per seat is a few dict
         stores rather than a chain of calls.
         """
-        kind = event.kind
-        fold = _FOLDS.get(kind)
+        plan = observers[0].plan
+        fold = plan.table.get(event.kind, plan.other)
         if fold is not None:
-            fold(observers, event.data)
-        hook, hooked = observers[0]._hook, observers[0]._hooked
-        if hook is not None and (hooked is None or kind in hooked):
-            hook(observers, event)
+            fold(observers, event)
 
     # -- what the seat knows besides (its attributes above are read, never changed) ----------
     @property
@@ -161,15 +201,6 @@ class Observer:
             team = self.team
             self._mates = sorted(s for s, t in self.known_teams.items() if t == team) if team else []
         return self._mates
-
-    @property
-    def living(self) -> list[int]:
-        """Seats this seat believes to be in play, in seat order (kept until someone leaves or
-        returns: read it, do not change it)."""
-        if self._living is None:
-            out = self.out
-            self._living = [n for n in range(1, self.game.players + 1) if n not in out]
-        return self._living
 
     @property
     def prompts(self) -> list[Prompt]:
@@ -197,28 +228,70 @@ class Observer:
         return [history[i].renumbered(i) for i in range(start, len(history))]
 
 
-Plan = tuple[Callable[[Sequence[Observer], Event], None] | None, frozenset[str] | None, frozenset[str] | None]
+Fold = Callable[[Sequence[Observer], Event], None]
+"""Folds one event into the knowledge of the observers given (one game's, all of whom see it)."""
 
-_PLANS: dict[int, tuple[Edition, tuple[object, object], frozenset[str] | None, Plan]] = {}
+
+class Plan(NamedTuple):
+    """How an edition's events change what its seats know, worked out once per edition."""
+
+    table: dict[str, Fold]
+    """The fold of each kind that changes anything: the shared vocabulary's, the edition's."""
+    other: Fold | None
+    """The fold of every other kind, when the edition's hook wants to see every kind."""
+    folds: frozenset[str] | None
+    """The kinds that change anything (``None``: every kind); others only join a history."""
 
 
-def _plan(edition: Edition) -> Plan:
-    """The edition's hook (``None`` when it has none), the kinds it declares, and the kinds an
-    observer folds: worked out once per edition (and again if its hook or kinds change) rather
-    than for every observer of every game."""
+_PLANS: dict[int, tuple[Edition, tuple[object, ...], Plan]] = {}
+
+
+def plan_of(edition: Edition) -> Plan:
+    """The edition's :class:`Plan`: worked out once per edition (and again if its hook, its
+    declared kinds or its fact folds change, as tests do) rather than for every observer."""
     kind = type(edition)
-    methods, observed = (kind.observe, kind.observe_seats), edition.observed
+    key = (kind.observe, kind.observe_seats, edition.observed, edition.fact_folds)
     known = _PLANS.get(id(edition))
-    if known is not None and known[0] is edition and known[1] == methods and known[2] is observed:
-        return known[3]
-    hooked = methods != (Edition.observe, Edition.observe_seats)
-    folds = (None if observed is None else FOLDED | observed) if hooked else FOLDED
-    plan: Plan = (edition.observe_seats if hooked else None, observed, folds)
-    _PLANS[id(edition)] = (edition, methods, observed, plan)
+    if known is not None and known[0] is edition and all(a is b for a, b in zip(known[1], key, strict=True)):
+        return known[2]
+    table: dict[str, Fold] = dict(_FOLDS)
+    other: Fold | None = None
+    if (kind.observe, kind.observe_seats) != (Edition.observe, Edition.observe_seats):
+        hook = edition.observe_seats  # the edition's own hook, for the kinds it declares
+        for seen in edition.observed if edition.observed is not None else ():
+            table[seen] = _both(table.get(seen), hook)
+        if edition.observed is None:
+            other, table = hook, {seen: _both(fold, hook) for seen, fold in table.items()}
+    else:
+        for seen, fact_fold in edition.fact_folds.items():
+            table[seen] = _both(table.get(seen), _to_facts(fact_fold))
+    plan = Plan(table, other, None if other is not None else frozenset(table))
+    _PLANS[id(edition)] = (edition, key, plan)
     return plan
 
 
-def _role_dealt(observers: Sequence[Observer], data: dict[str, Any]) -> None:
+def _both(first: Fold | None, then: Fold) -> Fold:
+    """``first`` then ``then`` (the shared vocabulary's fold, then the edition's)."""
+    if first is None:
+        return then
+
+    def fold(observers: Sequence[Observer], event: Event) -> None:
+        first(observers, event)
+        then(observers, event)
+    return fold
+
+
+def _to_facts(fact_fold: FactFold) -> Fold:
+    """An edition's fact fold applied to every observer's facts."""
+    def fold(observers: Sequence[Observer], event: Event) -> None:
+        data = event.data
+        for observer in observers:
+            fact_fold(observer.facts, data)
+    return fold
+
+
+def _role_dealt(observers: Sequence[Observer], event: Event) -> None:
+    data = event.data
     seat, role, team = data["seat"], data["role"], data["team"]
     for observer in observers:
         if observer.seat == seat:
@@ -228,7 +301,8 @@ def _role_dealt(observers: Sequence[Observer], data: dict[str, Any]) -> None:
         observer._mates = None
 
 
-def _role_revealed(observers: Sequence[Observer], data: dict[str, Any]) -> None:
+def _role_revealed(observers: Sequence[Observer], event: Event) -> None:
+    data = event.data
     seat, role, team = data["seat"], data["role"], data["team"]
     for observer in observers:
         observer.known_roles[seat] = role
@@ -236,7 +310,8 @@ def _role_revealed(observers: Sequence[Observer], data: dict[str, Any]) -> None:
         observer._mates = None
 
 
-def _team_known(observers: Sequence[Observer], data: dict[str, Any]) -> None:
+def _team_known(observers: Sequence[Observer], event: Event) -> None:
+    data = event.data
     team = data["team"]
     for observer in observers:
         for member in data["seats"]:
@@ -244,19 +319,33 @@ def _team_known(observers: Sequence[Observer], data: dict[str, Any]) -> None:
         observer._mates = None
 
 
-def _eliminated(observers: Sequence[Observer], data: dict[str, Any]) -> None:
+def _eliminated(observers: Sequence[Observer], event: Event) -> None:
+    data = event.data
+    seat = data["seat"]
+    made: dict[int, list[int]] = {}  # the new list of living seats, once per list shared before
     for observer in observers:
-        observer.out.add(data["seat"])
-        observer._living = None
+        observer.out.add(seat)
+        before = observer.living
+        after = made.get(id(before))
+        if after is None:
+            after = made[id(before)] = [n for n in before if n != seat]
+        observer.living = after
 
 
-def _returned(observers: Sequence[Observer], data: dict[str, Any]) -> None:
+def _returned(observers: Sequence[Observer], event: Event) -> None:
+    data = event.data
+    seat = data["seat"]
+    made: dict[int, list[int]] = {}
     for observer in observers:
-        observer.out.discard(data["seat"])
-        observer._living = None
+        observer.out.discard(seat)
+        before = observer.living
+        after = made.get(id(before))
+        if after is None:
+            after = made[id(before)] = before if seat in before else sorted([*before, seat])
+        observer.living = after
 
 
-_FOLDS: dict[str, Callable[[Sequence[Observer], dict[str, Any]], None]] = {
+_FOLDS: dict[str, Fold] = {
     ROLE_DEALT: _role_dealt,
     ROLE_REVEALED: _role_revealed,
     TEAM_KNOWN: _team_known,

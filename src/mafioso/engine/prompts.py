@@ -89,12 +89,15 @@ class Prompt(NamedTuple):
         """This question put to each of ``seats`` under the id ``f"{self.id}.{seat}"``, with its
         own options if ``options`` gives them by seat. A vote or a secret step asks many seats
         alike: the other fields are copied as they are rather than named again for every seat."""
-        key, act, rest, new = self.id, self.act, self[4:], tuple.__new__
-        # (what Prompt._make does, less its length check; joining tuples is faster than unpacking)
+        # (what Prompt._make does, less its length check; every field named, so that the compiled
+        # module builds each prompt's fields in one tuple rather than joining two)
+        key, _, act, same, kind, optional, default, timer, low, high, interrupt, decoy, data = self
+        new = tuple.__new__
         if options is None:
-            same = self.options
-            return [new(Prompt, (f"{key}.{seat}", seat, act, same) + rest) for seat in seats]  # noqa: RUF005
-        return [new(Prompt, (f"{key}.{seat}", seat, act, options[seat]) + rest) for seat in seats]  # noqa: RUF005
+            return [new(Prompt, (f"{key}.{seat}", seat, act, same, kind, optional, default, timer, low, high,
+                                 interrupt, decoy, data)) for seat in seats]
+        return [new(Prompt, (f"{key}.{seat}", seat, act, options[seat], kind, optional, default, timer, low, high,
+                             interrupt, decoy, data)) for seat in seats]
 
     def check(self, choice: Choice) -> Choice:
         """Return the normalised choice, or raise a typed error saying why it is not legal."""

@@ -9,7 +9,7 @@ flow steps of :mod:`mafioso.engine.steps`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -95,10 +95,15 @@ class State:
         self.observers: dict[int, Observer] = {}
         """The seats' observers (see :meth:`watch`); each event is handed to those of its audience."""
         self._watching: list[Observer] = []
-        self._teach: Callable[[list[Observer], Event], None] = lambda observers, event: None
-        self._folds: frozenset[str] | None = frozenset()
+        self._fold_table: Mapping[str, Callable[[Sequence[Observer], Event], None]] = {}
+        """The fold of each kind of event, from the observers' plan (see ``observer.Plan``)."""
+        self._fold_other: Callable[[Sequence[Observer], Event], None] | None = None
+        self._feeding = False
+        """Whether any feed was asked for (most bot games have none: no lookup per event)."""
         self._feeds_all: list[list[Event]] = []
+        """The feeds of every kind of public event."""
         self._feeds_of: dict[str, list[list[Event]]] = {}
+        """The feeds of each kind of public event, those of every kind included."""
 
     # -- seats -------------------------------------------------------------------------------
     def seat(self, number: int) -> Seat:
@@ -150,18 +155,15 @@ class State:
         self.events.append(event)
         if not self.observers:
             return event
-        if audience.public:  # most events: to the feeds of its kind, folded only if it tells something
-            for queue in self._feeds_all:
-                queue.append(event)
-            queues = self._feeds_of.get(kind)
-            if queues is not None:
-                for queue in queues:
+        if audience.public:  # to the feeds of its kind, and folded for all if it tells anything
+            if self._feeding:
+                for queue in self._feeds_of.get(kind, self._feeds_all):
                     queue.append(event)
-            folds = self._folds
-            if folds is None or kind in folds:
-                self._teach(self._watching, event)
-        else:
-            self._deliver(event)
+            fold = self._fold_table.get(kind, self._fold_other)
+            if fold is not None:
+                fold(self._watching, event)
+        elif kind in self._fold_table or self._feeding or self._fold_other is not None:
+            self._deliver(event)  # (a private event that changes nothing and feeds nobody is only history)
         return event
 
     def watch(self, seat: int, observer: Observer) -> None:
@@ -177,23 +179,34 @@ class State:
             self._feeds_of = {k: [q for q in qs if all(q is not g for g in gone)] for k, qs in self._feeds_of.items()}
         for kinds, queue in observer.feeds():  # (a restored game's observers bring theirs)
             self.feed(kinds, queue)
-        self._teach = observer.teach  # (the observer module imports this one: no import back)
-        folds, more = self._folds, observer.folds
-        if folds is None or more is None:
-            self._folds = None
-        elif not folds:
-            self._folds = more
-        elif more is not folds:  # (every observer of a game usually folds the very same kinds)
-            self._folds = folds | more
+        self._learn(observer)
+
+    def watch_new(self, observers: Sequence[Observer]) -> None:
+        """:meth:`watch` for new observers of one game's unwatched seats, made together (they
+        share one plan and have no feeds yet): a simulation watches every seat of every game."""
+        if not observers:
+            return
+        watched = self.observers
+        for observer in observers:
+            watched[observer.seat] = observer
+        self._watching += observers
+        self._learn(observers[0])
+
+    def _learn(self, observer: Observer) -> None:
+        """Fold events as ``observer``'s plan says (every observer of a game has its edition's)."""
+        self._fold_table, self._fold_other = observer.plan.table, observer.plan.other
 
     def feed(self, kinds: frozenset[str] | None, queue: list[Event]) -> None:
         """Append every public event of ``kinds`` (``None``: every kind) to ``queue`` as it is
         emitted (an observer's feed; the observer adds its private events itself)."""
+        self._feeding = True
         if kinds is None:
             self._feeds_all.append(queue)
+            for queues in self._feeds_of.values():
+                queues.append(queue)
         else:
             for kind in kinds:
-                self._feeds_of.setdefault(kind, []).append(queue)
+                self._feeds_of.setdefault(kind, list(self._feeds_all)).append(queue)
 
     def release(self) -> dict[int, Observer]:
         """Stop handing events to observers and return them (the game is over; none will come).
@@ -203,20 +216,35 @@ class State:
         Letting go at the end leaves a finished game to plain reference counting.
         """
         observers, self.observers = self.observers, {}
-        self._watching, self._folds, self._feeds_all, self._feeds_of = [], frozenset(), [], {}
+        self._watching, self._feeding, self._feeds_all, self._feeds_of = [], False, [], {}
+        self._fold_table, self._fold_other = {}, None
         return observers
 
     def _deliver(self, event: Event) -> None:
-        """Hand a private event to the observers of its audience and the facilitator's (public
-        events are handed to every observer by :meth:`emit` itself)."""
+        """Hand a private event to the observers of its audience and the facilitator's, folded
+        once for them all (public events are handed to every observer by :meth:`emit` itself)."""
         observers = self.observers
-        grimoire = observers.get(GM)
-        if grimoire is not None:
-            grimoire.receive(event)
-        for seat in event.audience.seats:
-            member = observers.get(seat)
-            if member is not None:
-                member.receive(event)
+        seats = event.audience.seats
+        if len(seats) == 1 and GM not in observers:  # most private events: one seat's, no grimoire
+            (seat,) = seats
+            only = observers.get(seat)
+            if only is None:
+                return
+            told: Sequence[Observer] = (only,)
+        else:
+            told = [observers[seat] for seat in seats if seat in observers]
+            grimoire = observers.get(GM)
+            if grimoire is not None and grimoire not in told:
+                told.append(grimoire)
+            if not told:
+                return
+        fold = self._fold_table.get(event.kind, self._fold_other)
+        if fold is not None:
+            fold(told, event)
+        if self._feeding:
+            for observer in told:
+                if observer.feeding:
+                    observer.pass_on(event)
 
     def enter(self, name: str, number: int | None = None, step: str = "") -> None:
         """Move to a phase (``enter("night", 2, "shooting")``), announcing it publicly."""

@@ -100,6 +100,15 @@ class Secret(NamedTuple):
         return self.prompts({seat: options}, decoy=decoy)[0]
 
 
+def secret(key: str, act: str, *, timer: float | None = None, picks: int = 1, exact: bool = False,
+           include_self: bool = False, optional: bool = True, neutral: Choice = None,
+           data: Payload | None = None) -> Secret:
+    """``Secret(key, act, ...)``, the same spec, built as the named tuple builds itself: a named
+    tuple's own constructor is interpreted Python even when its module is compiled, and editions
+    make a spec for almost every night step."""
+    return _new(Secret, (key, act, timer, picks, exact, include_self, optional, neutral, data))
+
+
 def secret_step(
     st: State,
     spec: Secret,
@@ -120,7 +129,7 @@ def secret_step(
     real = spec.prompts(offered)
     batch = SecretBatch(real)
     if acts:
-        batch = SecretBatch(p._replace(act=acts[p.seat]) if p.seat in acts else p for p in batch)
+        batch = SecretBatch([_new(Prompt, (p.id, p.seat, acts[p.seat], *p[3:])) if p.seat in acts else p for p in batch])
     if st.decoys:
         idle = [seat for seat in (st.living() if pool is None else pool) if seat not in own]
         batch += spec.prompts({seat: spec.targets(st, seat) for seat in idle}, decoy=True)
@@ -142,8 +151,9 @@ def _is_mapping(value: object) -> TypeGuard[Mapping[Any, Any]]:
 def tally(picks: Iterable[T | None]) -> Counter[T]:
     """How often each target was picked (``None``, a pass, is not counted), in the order first
     picked. Counted into an empty ``Counter`` by hand: its constructor, given a generator, costs
-    more than the count itself for a table's worth of votes."""
-    counts: Counter[T] = Counter()
+    more than the count itself for a table's worth of votes. The empty one is made without its
+    ``__init__`` (interpreted Python even when this module is compiled), which has nothing to do."""
+    counts: Counter[T] = Counter.__new__(Counter)
     get = counts.get
     for pick in picks:
         if pick is not None:
@@ -206,17 +216,17 @@ def agree(
         step = spec if rounds <= 1 else _new(Secret, (f"{spec.key}{number}", *spec[1:]))  # (spec, renamed)
         picks = yield from secret_step(st, step, offered)
         if not members:
-            return Agreement(None, {})
+            return _new(Agreement, (None, {}, False))  # Agreement(None, {}), less a call
         st.emit(POINTS, Audience.group(members), round=number, picks=[[m, picks.get(m)] for m in members])
         if len(set(picks.values())) == 1 and (None not in picks.values() or spec.optional):
             break  # all point at one target (or, where they may, all decline)
     counts = tally(picks.values())
     if settle == MAJORITY:
-        return Agreement(majority(counts, len(members)), picks)
+        return _new(Agreement, (majority(counts, len(members)), picks, False))
     top = leaders(counts, sorted(counts) if all(type(c) is int for c in counts) else sorted(counts, key=_order))
     if not top:
-        return Agreement(None, picks)
-    return Agreement(by_lot(st, f"{spec.key}.lots", top), picks, len(top) > 1)
+        return _new(Agreement, (None, picks, False))
+    return _new(Agreement, (by_lot(st, f"{spec.key}.lots", top), picks, len(top) > 1))
 
 
 def _order(value: Any) -> tuple[str, Any]:

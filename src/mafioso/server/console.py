@@ -13,7 +13,11 @@ the message in the table's language):
 - ``/api/console/state``: ``{"token"}`` -> ``{"state"}``;
 - ``/api/console/enter``: ``{"token", "revision", "entry"}`` -> ``{"state"}``;
 - ``/api/console/undo``: ``{"token", "revision", "index"}`` -> ``{"state", "changes", "dropped"}``;
-- ``/api/console/grimoire``, ``/api/console/log``, ``/api/console/protocol``: ``{"token"}``.
+- ``/api/console/grimoire``, ``/api/console/log``, ``/api/console/protocol``: ``{"token"}``;
+- ``/api/console/lobby``: ``{"setup", "token"?}`` -> the set-up's phone seats, joinable before
+  *Start* (a lobby: ``{"token", "phones", "lost"}``); ``/api/console`` with ``"lobby": token``
+  then starts that very table, its phones' passes kept by name;
+- ``/api/console/timer``: ``{"token", "revision", "seconds"}`` -> the clock the phones count down.
 """
 
 from __future__ import annotations
@@ -44,7 +48,16 @@ CONSOLE_SCHEMA = (
     "CREATE TABLE IF NOT EXISTS console_entries (token TEXT NOT NULL, number INTEGER NOT NULL, "
     "entry TEXT NOT NULL, PRIMARY KEY (token, number))",
     "CREATE TABLE IF NOT EXISTS console_phones (token TEXT PRIMARY KEY, console TEXT NOT NULL, seat INTEGER NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS console_lobbies (token TEXT PRIMARY KEY, setup TEXT NOT NULL, created REAL NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS console_joined (pass TEXT PRIMARY KEY)",
 )
+"""``console_lobbies``: a set-up whose phone seats can join before *Start* (the row goes when the
+table starts, under the same token). ``console_phones.seat`` is 0 for a pass whose seat a changed
+set-up took away (its phone is told so). ``console_joined``: the passes a phone has opened."""
+
+NO_CONSOLE = N_("No table has this facilitator's link: it may be mistyped or from another server. Set up a new table.")
+NO_PASS = N_("This phone's code is not valid: ask the facilitator to show your code again.")
+GONE = N_("The facilitator changed the table and your seat is no longer on a phone: ask for a new code.")
 
 
 class SetupForm(BaseModel):
@@ -64,6 +77,24 @@ class SetupForm(BaseModel):
 class NewConsole(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     setup: SetupForm
+    lobby: Token | None = None
+
+
+class LobbyBody(BaseModel):
+    """The set-up form sent when the facilitator opens *Phones* before *Start*."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    setup: SetupForm
+    token: Token | None = None
+
+
+class TimerBody(BaseModel):
+    """The facilitator's clock started (``seconds`` left) or stopped (0) on the step on screen."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    token: Token
+    revision: int = Field(ge=0)
+    seconds: float = Field(ge=0, le=3600)
 
 
 class TokenOnly(BaseModel):
@@ -92,6 +123,17 @@ class PhoneAnswer(BaseModel):
     choice: Finite = None
 
 
+class SeatGone(ConsoleError):
+    """A phone's pass whose seat the facilitator's changed set-up took away: said in the table's language."""
+
+    def __init__(self, template: str, lang: str) -> None:
+        super().__init__(template)
+        self.lang = lang
+
+    def say(self, lang: str = "en") -> str:
+        return _(self.template, self.lang)
+
+
 class Consoles:
     """The consoles in play, kept in memory and rebuilt from the store when first asked for."""
 
@@ -101,31 +143,145 @@ class Consoles:
         self.lock = threading.Lock()
         self.sizes: dict[str, int] = {}
         """The padded size of each console's phone messages: it never shrinks (see :meth:`padded`)."""
+        self.boot = new_token()[:8]
+        self.versions: dict[str, int] = {}
+        """A count of the changes to each console's phone messages since this process started:
+        with :attr:`boot`, the ``ETag`` a phone's poll is answered 304 for while nothing changed."""
+        self.names: dict[str, str] = {}
+        """Each table's random name in its tags (see :meth:`etag`)."""
+        self.timers: dict[str, tuple[int, float]] = {}
+        """The facilitator's running clock per console: (the revision it runs on, its end as a Unix time)."""
+        self.joined: set[str] = set()
+        self.passes: dict[str, tuple[str, int]] = {}
+        """The table and seat of each pass a phone used (forgotten whenever a set-up changes)."""
+        self.lost: dict[str, list[str]] = {}
+        """The joined phones whose seat the last change of a set-up took away, by table (to tell the facilitator)."""
         store.run(*[(statement, ()) for statement in CONSOLE_SCHEMA])
 
-    def create(self, setup: Setup) -> tuple[str, Console]:
-        """A new console, stored before its token is given out."""
+    def bump(self, token: str) -> None:
+        """Something a phone of this console shows changed: the next poll gets the new message."""
+        self.versions[token] = self.versions.get(token, 0) + 1
+
+    def etag(self, token: str) -> str:
+        """The version of every phone message of a console (one for all its seats: a 304 tells no
+        seat apart), and of the facilitator's state; a tag of its own for each table (a random
+        name, never drawn from its token), so no other table's tag can match it."""
+        name = self.names.setdefault(token, new_token()[:8])
+        return f'"{self.boot}.{name}.{self.versions.get(token, 0)}"'
+
+    def create(self, setup: Setup, lobby: str | None = None) -> tuple[str, Console]:
+        """A new console, stored before its token is given out; from a lobby, that lobby's token
+        and its phones' passes (kept by the players' names), in the same transaction."""
         console = Console(setup)
-        token = new_token()
-        phones = [("INSERT INTO console_phones (token, console, seat) VALUES (?, ?, ?)", (new_token(), token, seat))
-                  for seat in sorted(setup.phones)]
-        self.store.run(("INSERT INTO consoles (token, setup, created) VALUES (?, ?, ?)",
-                        (token, json.dumps(setup.to_json()), time.time())), *phones)
-        self.live[token] = console
-        return token, console
+        with self.lock:
+            if lobby is not None:
+                try:
+                    return lobby, self.get(lobby)  # Start tapped twice: the table already runs
+                except BadToken:
+                    pass
+            token = lobby or new_token()
+            old = self.draft(lobby) if lobby is not None else None
+            phones, self.lost[token] = self._seat_rows(token, old, setup)
+            started = [("DELETE FROM console_lobbies WHERE token = ?", (token,))] if lobby is not None else []
+            self.store.run(("INSERT INTO consoles (token, setup, created) VALUES (?, ?, ?)",
+                            (token, json.dumps(setup.to_json()), time.time())), *phones, *started)
+            self.live[token] = console
+            self.passes.clear()  # the passes are read again from the store, as changed
+            self.bump(token)
+            return token, console
+
+    def lobby(self, setup: Setup, token: str | None) -> tuple[str, list[str]]:
+        """Store a set-up whose phone seats may join before *Start*, or change it (``token``).
+        Returns its token and the names of joined phones whose seat the change took away."""
+        Console(setup)  # the same checks as Start: a set-up that could not start is refused now
+        with self.lock:
+            old = self.draft(token) if token is not None else None
+            token = token or new_token()
+            phones, lost = self._seat_rows(token, old, setup)
+            self.store.run(("DELETE FROM console_lobbies WHERE token = ?", (token,)),
+                           ("INSERT INTO console_lobbies (token, setup, created) VALUES (?, ?, ?)",
+                            (token, json.dumps(setup.to_json()), time.time())), *phones)
+            self.passes.clear()  # the passes are read again from the store, as changed
+            self.bump(token)
+            return token, lost
+
+    def draft(self, token: str) -> Setup:
+        """The set-up of a lobby (a table not started yet), or :class:`BadToken`; a started
+        table's token is :class:`NotNow` (its set-up can no longer change)."""
+        rows = self.store.rows("SELECT setup FROM console_lobbies WHERE token = ?", (token,))
+        if rows:
+            return Setup.from_json(json.loads(rows[0][0]))
+        if self.store.rows("SELECT token FROM consoles WHERE token = ?", (token,)):
+            raise NotNow(N_("This table has started: its set-up can no longer change."))
+        raise BadToken(NO_CONSOLE)
+
+    def _seat_rows(self, token: str, old: Setup | None, new: Setup) -> tuple[list[tuple[str, tuple[Any, ...]]], list[str]]:
+        """The statements that give ``new``'s phone seats their passes: a pass stays with its
+        player's name (at whatever seat the name now is), a name no longer on a phone loses its
+        pass (seat 0: its phone is told), a new phone seat gets a new pass. Also the names of the
+        phones that had joined and lost their seat, for the facilitator to be told."""
+        rows = self.store.rows("SELECT token, seat FROM console_phones WHERE console = ? AND seat > 0", (token,))
+        wanted = {new.name(seat).casefold(): seat for seat in new.phones}
+        out: list[tuple[str, tuple[Any, ...]]] = []
+        lost: list[str] = []
+        kept: set[int] = set()
+        for pass_, seat in rows:
+            name = old.name(int(seat)) if old is not None else ""
+            moved = wanted.get(name.casefold()) if name else None
+            if moved is None or moved in kept:
+                out.append(("UPDATE console_phones SET seat = 0 WHERE token = ?", (pass_,)))
+                if self.has_joined(str(pass_)):
+                    lost.append(name)
+                continue
+            kept.add(moved)
+            if moved != int(seat):
+                out.append(("UPDATE console_phones SET seat = ? WHERE token = ?", (moved, pass_)))
+        out += [("INSERT INTO console_phones (token, console, seat) VALUES (?, ?, ?)", (new_token(), token, seat))
+                for seat in sorted(new.phones - kept)]
+        return out, lost
+
+    def setup_of(self, token: str) -> tuple[Setup, bool]:
+        """A table's set-up and whether it has started (a console) or not (a lobby)."""
+        try:
+            return self.get(token).setup, True
+        except BadToken:
+            return self.draft(token), False
 
     def phones(self, token: str) -> list[tuple[int, str]]:
-        """The phone seats of a console and their passes (for the facilitator to hand out)."""
-        self.get(token)
-        rows = self.store.rows("SELECT seat, token FROM console_phones WHERE console = ? ORDER BY seat", (token,))
+        """The phone seats of a console or a lobby and their passes (for the facilitator to hand out)."""
+        self.setup_of(token)
+        rows = self.store.rows("SELECT seat, token FROM console_phones WHERE console = ? AND seat > 0 ORDER BY seat",
+                               (token,))
         return [(int(seat), str(pass_)) for seat, pass_ in rows]
 
     def phone(self, pass_: str) -> tuple[str, int]:
-        """The console and seat of a phone's pass."""
-        rows = self.store.rows("SELECT console, seat FROM console_phones WHERE token = ?", (pass_,))
-        if not rows:
-            raise BadToken("no seat has that pass")
-        return str(rows[0][0]), int(rows[0][1])
+        """The console (or lobby) and seat of a phone's pass; a pass whose seat a changed set-up
+        took away is told so in the table's language."""
+        known = self.passes.get(pass_)
+        if known is None:
+            rows = self.store.rows("SELECT console, seat FROM console_phones WHERE token = ?", (pass_,))
+            if not rows:
+                raise BadToken(NO_PASS)
+            known = self.passes[pass_] = (str(rows[0][0]), int(rows[0][1]))
+        token, seat = known
+        if seat == 0:
+            raise SeatGone(GONE, lang=self.setup_of(token)[0].lang)
+        return token, seat
+
+    def has_joined(self, pass_: str) -> bool:
+        """Whether a phone has opened this pass (on this server, or before a restart)."""
+        if pass_ in self.joined:
+            return True
+        if self.store.rows("SELECT pass FROM console_joined WHERE pass = ?", (pass_,)):
+            self.joined.add(pass_)
+            return True
+        return False
+
+    def join(self, pass_: str) -> None:
+        """A phone opened its pass: stored before its first message is sent."""
+        if not self.has_joined(pass_):
+            self.store.run(("INSERT INTO console_joined (pass) VALUES (?) ON CONFLICT DO NOTHING", (pass_,)))
+            self.joined.add(pass_)
 
     def phone_answer(self, pass_: str, prompt: str, choice: Any) -> Console:
         """A phone seat's answer: an entry like the facilitator's, stored before it is acknowledged."""
@@ -134,11 +290,7 @@ class Consoles:
             console = self.get(token)
             before = console.revision
             console.enter({"do": "answer", "seat": seat, "prompt": prompt, "choice": choice, "phone": True})
-            try:
-                self._store_from(token, console, before)
-            except Exception:
-                self.live.pop(token, None)
-                raise
+            self._stored(token, console, before)
             return console
 
     def get(self, token: str) -> Console:
@@ -148,7 +300,7 @@ class Consoles:
             return console
         rows = self.store.rows("SELECT setup FROM consoles WHERE token = ?", (token,))
         if not rows:
-            raise BadToken("no console has that token")
+            raise BadToken(NO_CONSOLE)
         entries = [json.loads(row[0]) for row in
                    self.store.rows("SELECT entry FROM console_entries WHERE token = ? ORDER BY number", (token,))]
         console = Console(Setup.from_json(json.loads(rows[0][0])), entries)
@@ -163,11 +315,7 @@ class Consoles:
                 raise NotNow(_("The game changed on another screen: look again.", console.lang))
             before = console.revision
             console.enter(entry)
-            try:
-                self._store_from(token, console, before)
-            except Exception:
-                self.live.pop(token, None)  # rebuilt from the store (without the entry) next time
-                raise
+            self._stored(token, console, before)
             return console
 
     def undo(self, token: str, revision: int, index: int) -> tuple[Console, list[str], int]:
@@ -175,12 +323,44 @@ class Consoles:
         with self.lock:
             console = self.get(token)
             undone = console.undo(index, revision)
-            try:
-                self._store_from(token, console, 0)
-            except Exception:
-                self.live.pop(token, None)
-                raise
+            self._stored(token, console, 0)
             return console, undone.changes, len(undone.dropped)
+
+    def _stored(self, token: str, console: Console, first: int) -> None:
+        """Store the entries changed from number ``first`` on; if the store fails, the console is
+        dropped from memory (rebuilt from the store, without the entry, next time)."""
+        try:
+            self._store_from(token, console, first)
+        except Exception:
+            self.live.pop(token, None)
+            raise
+        finally:
+            self.bump(token)
+
+    def timer(self, token: str, revision: int, seconds: float) -> None:
+        """The facilitator's clock on the step on screen (0: stopped), for every phone of the
+        table alike: a countdown that any phone shows, never only the seat that speaks.
+
+        Only on a public step (a speech, a defence, a vote): at night a countdown that came with
+        the calls of roles in play and not with the calls the facilitator pretends (a dead or
+        blocked role's) would tell every phone which roles still act, so no phone gets one."""
+        with self.lock:
+            console = self.get(token)
+            if revision != console.revision:
+                raise NotNow(_("The game changed on another screen: look again.", console.lang))
+            if console.game.secret_step or console.step().kind not in ("public", "phones"):
+                raise NotNow(N_("The phones show a clock by day only: at night it would tell which calls are pretended."))
+            if seconds > 0:
+                self.timers[token] = (revision, time.time() + seconds)
+            else:
+                self.timers.pop(token, None)
+            self.bump(token)
+
+    def time_left(self, token: str, console: Console) -> float | None:
+        """Seconds left on the facilitator's clock, while it runs on the step it was started on."""
+        revision, ends = self.timers.get(token, (-1, 0.0))
+        left = ends - time.time()
+        return round(left, 1) if revision == console.revision and left > 0 else None
 
     def padded(self, token: str, seat: int) -> str:
         """A phone seat's message padded to the size of the longest message of any phone seat of
@@ -188,8 +368,13 @@ class Consoles:
         of an answer tells a listener on the network nothing of the seat's role or story."""
         from mafioso.server.messages import PAD, encode
 
-        console = self.get(token)
-        texts = {phone: encode(phone_state(console, phone)) for phone in sorted(console.setup.phones)}
+        setup, started = self.setup_of(token)
+        if started:
+            console = self.get(token)
+            left = self.time_left(token, console)
+            texts = {phone: encode(phone_state(console, phone, left)) for phone in sorted(setup.phones)}
+        else:
+            texts = {phone: encode(lobby_state(setup, phone)) for phone in sorted(setup.phones)}
         longest = max(len(text.encode()) for text in texts.values())
         size = max(self.sizes.get(token, 0), longest + (-longest % PAD))
         self.sizes[token] = size
@@ -233,15 +418,26 @@ def _consoles(request: Request) -> Consoles:
     return consoles
 
 
-def _refused(error: Exception, lang: str = "en") -> JSONResponse:
-    from mafioso.server.routes import refused
+def _refused(error: Exception, request: Request, lang: str = "", edition: object = None,
+             console: Console | None = None) -> JSONResponse:
+    """A refusal in the facilitator's language: the console's own words, and the engine's reason
+    inside them (a cast, an option, a choice) said in that language too, options and roles by
+    their labels in the table's edition (``edition``: its id, or ``console``'s). Where the table
+    is not known (a mistyped token or pass, a body that could not be read), the request's language."""
+    from mafioso.server.errors import say
+    from mafioso.server.routes import _edition, refused, request_lang
 
+    lang = lang or request_lang(request)
+    if console is not None:
+        edition = console.edition
     if isinstance(error, ConsoleError):
-        body: dict[str, Any] = {"error": error.say(lang), "code": type(error).__name__}
+        names = {seat: console.name(seat) for seat in range(1, console.game.players + 1)} if console else None
+        text = error.say(lang) if isinstance(error, SeatGone) else say(error.words, lang, _edition(edition), names)
+        body: dict[str, Any] = {"error": text, "code": type(error).__name__}
         if isinstance(error, PeekFirst):
             body["peek"] = {"seat": error.fields["seat"], "roles": error.fields["roles"]}
         return JSONResponse(body, status_code=409, headers={"Cache-Control": "no-store"})
-    return refused(error, lang=lang)  # an engine refusal in the console's language too
+    return refused(error, lang=lang, edition=edition)  # an engine refusal in the console's language too
 
 
 def _ok(body: dict[str, Any]) -> JSONResponse:
@@ -262,17 +458,53 @@ async def console_page(request: Request) -> Response:
 
 async def create(request: Request) -> Response:
     """A new console from the page's set-up form."""
-    lang = "en"
+    lang, edition = "", ""
     try:
-        form = check_json(NewConsole, await _read(request), "set-up").setup
-        lang = form.lang
-        seed = form.seed if form.seed is not None else int.from_bytes(new_token().encode()[:4], "big")
-        setup = Setup(form.edition, names_of(form.names), form.roles, tuple(form.cast), dict(form.options), seed,
-                      form.lang, phones_of(form.phones))
-        token, console = _consoles(request).create(setup)
+        body = check_json(NewConsole, await _read(request), "set-up")
+        lang, edition = body.setup.lang, body.setup.edition
+        consoles = _consoles(request)
+        token, console = consoles.create(setup_of(body.setup), body.lobby)
     except Exception as error:
-        return _refused(error, lang)
-    return _ok({"token": token, "state": state(console)})
+        return _refused(error, request, lang, edition)
+    waiting = [console.name(seat) for seat, pass_ in consoles.phones(token) if not consoles.has_joined(pass_)]
+    return _ok({"token": token, "state": state(console), "lost": consoles.lost.pop(token, []),
+                "waiting": waiting if body.lobby else []})
+
+
+def setup_of(form: SetupForm) -> Setup:
+    """The set-up the form describes, its names and phone seats checked in words (the seed drawn
+    here when the form gives none)."""
+    seed = form.seed if form.seed is not None else int.from_bytes(new_token().encode()[:4], "big")
+    return Setup(form.edition, names_of(form.names), form.roles, tuple(form.cast), dict(form.options), seed,
+                 form.lang, phones_of(form.phones))
+
+
+async def lobby(request: Request) -> Response:
+    """The set-up's phone seats made joinable before *Start* (or the lobby's set-up changed):
+    their codes, whether each phone has joined, and the joined phones that lost their seat."""
+    lang, edition = "", ""
+    try:
+        body = check_json(LobbyBody, await _read(request), "set-up")
+        lang, edition = body.setup.lang, body.setup.edition
+        consoles = _consoles(request)
+        token, lost = consoles.lobby(setup_of(body.setup), body.token)
+        out = phone_codes(request, consoles, token)
+    except Exception as error:
+        return _refused(error, request, lang, edition)
+    return _ok({"token": token, "phones": out, "lost": lost})
+
+
+async def timer(request: Request) -> Response:
+    """The facilitator started (or stopped) the clock of the step on screen: the phones count it down."""
+    consoles = _consoles(request)
+    lang = ""
+    try:
+        body = check_json(TimerBody, await _read(request), "timer")
+        lang = consoles.get(body.token).lang
+        consoles.timer(body.token, body.revision, body.seconds)
+    except Exception as error:
+        return _refused(error, request, lang)
+    return _ok({"timer": body.seconds})
 
 
 def names_of(raw: list[Any]) -> tuple[str, ...]:
@@ -303,35 +535,43 @@ async def show(request: Request) -> Response:
     """The current state of a console (after a reload, or on another device)."""
     try:
         body = check_json(TokenOnly, await _read(request), "request")
-        console = _consoles(request).get(body.token)
+        consoles = _consoles(request)
+        setup, started = consoles.setup_of(body.token)
+        if not started:  # a lobby: the set-up form comes back as it was sent
+            return _ok({"lobby": {"setup": setup.to_json(), "phones": phone_codes(request, consoles, body.token)}})
+        tag = consoles.etag(body.token)  # read before the state is: never newer than it
+        if request.headers.get("if-none-match") == tag:  # the page's poll at a mixed table: nothing changed
+            return Response(status_code=304, headers={"Cache-Control": "no-store", "ETag": tag})
+        console = consoles.get(body.token)
     except Exception as error:
-        return _refused(error)
-    return _ok({"state": state(console)})
+        return _refused(error, request)
+    return JSONResponse({"state": state(console)}, headers={"Cache-Control": "no-store", "ETag": tag})
 
 
 async def enter(request: Request) -> Response:
     """One entry: stored before it is acknowledged."""
     consoles = _consoles(request)
-    lang = "en"
+    lang, table = "", None
     try:
         body = check_json(EnterBody, await _read(request), "entry")
-        lang = consoles.get(body.token).lang
+        table = consoles.get(body.token)
+        lang = table.lang
         console = consoles.enter(body.token, body.revision, dict(body.entry))
     except Exception as error:
-        return _refused(error, lang)
+        return _refused(error, request, lang, console=table)
     return _ok({"state": state(console)})
 
 
 async def undo(request: Request) -> Response:
     """Undo one entry (any earlier one, too), made against the revision the screen showed."""
     consoles = _consoles(request)
-    lang = "en"
+    lang = ""
     try:
         body = check_json(UndoBody, await _read(request), "undo")
         lang = consoles.get(body.token).lang
         console, changes, dropped = consoles.undo(body.token, body.revision, body.index)
     except Exception as error:
-        return _refused(error, lang)
+        return _refused(error, request, lang)
     return _ok({"state": state(console), "changes": changes, "dropped": dropped})
 
 
@@ -341,7 +581,7 @@ async def grimoire(request: Request) -> Response:
         body = check_json(TokenOnly, await _read(request), "request")
         console = _consoles(request).get(body.token)
     except Exception as error:
-        return _refused(error)
+        return _refused(error, request)
     return _ok({"grimoire": console.grimoire()})
 
 
@@ -353,7 +593,7 @@ async def game_log(request: Request) -> Response:
         if not console.game.is_over():
             raise NotNow(_("The log is ready when the game is over.", console.lang))
     except Exception as error:
-        return _refused(error)
+        return _refused(error, request)
     return JSONResponse(console.log(), headers={"Cache-Control": "no-store",
                                                 "Content-Disposition": 'attachment; filename="mafioso-console.json"'})
 
@@ -367,7 +607,7 @@ async def protocol(request: Request) -> Response:
             raise NotNow(_("A protocol is written for a finished sport game.", console.lang))
         sheet = sport_protocol(console)
     except Exception as error:
-        return _refused(error)
+        return _refused(error, request)
     return _ok({"protocol": sheet})
 
 
@@ -401,7 +641,7 @@ async def record(request: Request) -> Response:
     from mafioso.server.tournament import record_protocol
 
     consoles = _consoles(request)
-    lang = "en"
+    lang = ""
     try:
         body = check_json(RecordBody, await _read(request), "request")
         console = consoles.get(body.token)
@@ -410,7 +650,7 @@ async def record(request: Request) -> Response:
             raise NotNow(_("A protocol is written for a finished sport game.", lang))
         proto = finished_protocol(console, body.judge)
     except Exception as error:
-        return _refused(error, lang)
+        return _refused(error, request, lang)
     return record_protocol(request, body.name, body.round, body.table, body.judge_pass, proto, body.correct,
                            body.reason, lang)
 
@@ -429,20 +669,28 @@ def finished_protocol(console: Console, judge: str = "") -> Any:
 
 async def phones(request: Request) -> Response:
     """The facilitator's list of phone seats, each with its link and QR code to scan."""
-    from mafioso.server.qr import qr_svg
-    from mafioso.server.routes import join_base
-
     try:
         body = check_json(TokenOnly, await _read(request), "request")
         consoles = _consoles(request)
-        console = consoles.get(body.token)
-        out = []
-        for seat, pass_ in consoles.phones(body.token):
-            link = f"{join_base(request)}/p?console=1#c={pass_}"  # the table's own phone page
-            out.append({"seat": seat, "name": console.name(seat), "link": link, "qr": qr_svg(link).decode()})
+        out = phone_codes(request, consoles, body.token)
     except Exception as error:
-        return _refused(error)
+        return _refused(error, request)
     return _ok({"phones": out})
+
+
+def phone_codes(request: Request, consoles: Consoles, token: str) -> list[dict[str, Any]]:
+    """Each phone seat of a table (started or not) with its name, link, QR code and whether its
+    phone has joined."""
+    from mafioso.server.qr import qr_svg
+    from mafioso.server.routes import join_base
+
+    setup = consoles.setup_of(token)[0]
+    out = []
+    for seat, pass_ in consoles.phones(token):
+        link = f"{join_base(request)}/p?console=1#c={pass_}"  # the table's own phone page
+        out.append({"seat": seat, "name": setup.name(seat), "link": link, "qr": qr_svg(link).decode(),
+                    "joined": consoles.has_joined(pass_)})
+    return out
 
 
 class PhoneTable:
@@ -464,14 +712,23 @@ class PhoneTable:
         return self.names
 
     def timer_shown(self, prompt: Prompt) -> float | None:
-        """No countdown on a console's phones: the facilitator keeps the time (the same for every seat)."""
+        """A question's own timer is not shown: a console's phones count down the facilitator's
+        clock (``timer_ends``, the same for every seat) while it runs."""
         return None
 
 
-def phone_state(console: Console, seat: int) -> dict[str, Any]:
+def lobby_state(setup: Setup, seat: int) -> dict[str, Any]:
+    """A phone seat's message before the facilitator starts the table: its player's name and the
+    table's language only (no seat, no card yet; the phone page shows its waiting screen)."""
+    return {"type": "state", "as": "seat", "table": {"code": ""}, "stage": "lobby", "lang": setup.lang,
+            "seat": None, "name": setup.name(seat), "lobby": []}
+
+
+def phone_state(console: Console, seat: int, timer: float | None = None) -> dict[str, Any]:
     """A phone seat's message in the automated table's shape (``wire.State``), built from the
     seat's observer and its own prompts only, and no further than the table has been told:
-    public news, deaths, turned-up cards and the end wait for the facilitator's reading."""
+    public news, deaths, turned-up cards and the end wait for the facilitator's reading.
+    ``timer``: the seconds left on the facilitator's clock, the same for every seat."""
     from mafioso.server import messages
 
     game, adapter = console.game, PhoneTable(console)
@@ -502,7 +759,7 @@ def phone_state(console: Console, seat: int) -> dict[str, Any]:
         "private": [messages.event_json(table, e, n=n) for n, e in enumerate(events)
                     if not e.audience.public and messages.text_of(table, e)],
         "prompts": [] if over else [messages.prompt_json(table, p) for p in game.awaiting() if p.seat == seat],
-        "timer_ends": None,
+        "timer_ends": None if over else timer,
         "secret": bool(game.secret_step) and not over,
     }
 
@@ -525,12 +782,16 @@ async def phone_wire(request: Request) -> Response:
         body = check_json(TokenOnly, await _read(request), "request")
         consoles = _consoles(request)
         token, seat = consoles.phone(body.token)
+        consoles.join(body.token)  # stored before the first message is sent
+        tag = consoles.etag(token)  # read before the message is built: never newer than it
+        if request.headers.get("if-none-match") == tag:  # nothing changed: a few bytes, the same for every seat
+            return Response(status_code=304, headers={"Cache-Control": "no-store", "ETag": tag})
         text = consoles.padded(token, seat)
     except Exception as error:
-        return _refused(error)
+        return _refused(error, request)
     # "identity": never compressed on the way (the padding would be, and the size tell again)
     return Response(text, media_type="application/json",
-                    headers={"Cache-Control": "no-store", "Content-Encoding": "identity"})
+                    headers={"Cache-Control": "no-store", "Content-Encoding": "identity", "ETag": tag})
 
 
 async def phone_page(request: Request) -> Response:
@@ -547,21 +808,21 @@ async def phone_view(request: Request) -> Response:
         token, seat = consoles.phone(body.token)
         view = consoles.get(token).phone_view(seat)
     except Exception as error:
-        return _refused(error)
+        return _refused(error, request)
     return _ok({"view": view})
 
 
 async def phone_answer(request: Request) -> Response:
     """A phone seat answers one of its own questions."""
     consoles = _consoles(request)
-    lang = "en"
+    lang = ""
     try:
         body = check_json(PhoneAnswer, await _read(request), "answer")
         token = consoles.phone(body.token)[0]
         lang = consoles.get(token).lang
         consoles.phone_answer(body.token, body.prompt, body.choice)
     except Exception as error:
-        return _refused(error, lang)
+        return _refused(error, request, lang)
     return _ok({"recorded": True})  # the same for every seat: the page asks for its new message
 
 
@@ -577,6 +838,8 @@ def console_routes() -> list[BaseRoute]:
         Route("/api/console/log", game_log, methods=["POST"]),
         Route("/api/console/protocol", protocol, methods=["POST"]),
         Route("/api/console/phones", phones, methods=["POST"]),
+        Route("/api/console/lobby", lobby, methods=["POST"]),
+        Route("/api/console/timer", timer, methods=["POST"]),
         Route("/api/console/record", record, methods=["POST"]),
         Route("/console/phone", phone_page),
         Route("/api/console/phone", phone_view, methods=["POST"]),

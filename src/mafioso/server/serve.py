@@ -168,7 +168,7 @@ def fork_workers(workers: int) -> bool:
 
 def serve(host: str = "0.0.0.0", port: int = 8000, db: str | None = None, lang: str = "en",
           trusted_proxies: Sequence[str] = (), min_step_seconds: float | None = None,
-          redis: str | None = None, workers: int = 1) -> None:
+          redis: str | None = None, workers: int = 1, organiser_pass_file: Path | None = None) -> None:
     """Run the web app until interrupted (blocking). ``db``: a SQLite path or a PostgreSQL URL.
 
     ``lang`` is the default language of new tables' forms; ``trusted_proxies`` the reverse
@@ -176,6 +176,8 @@ def serve(host: str = "0.0.0.0", port: int = 8000, db: str | None = None, lang: 
     step (the default, :data:`~mafioso.server.hub.MIN_STEP_SECONDS`, unless a test asks for less).
     ``redis``: serve as one of several processes over one PostgreSQL database
     (:mod:`mafioso.server.cluster`); ``workers``: how many such processes share the port.
+    ``organiser_pass_file``: the tournament page's organiser's pass (:mod:`mafioso.desk.organiser`;
+    without it a database that has none gets one, printed once).
     Prints where to open the shared screen and the address phones can reach, once the port is bound.
     """
     import uvicorn
@@ -185,6 +187,7 @@ def serve(host: str = "0.0.0.0", port: int = 8000, db: str | None = None, lang: 
     from mafioso.server.hub import MIN_STEP_SECONDS
     from mafioso.server.limits import parse_proxies
     from mafioso.server.store import open_store
+    from mafioso.server.tournament import organiser_banner
 
     try:
         parse_proxies(trusted_proxies)
@@ -204,6 +207,12 @@ def serve(host: str = "0.0.0.0", port: int = 8000, db: str | None = None, lang: 
     except BaseException:
         listener.close()
         raise
+    try:
+        organiser_lines = organiser_banner(store, organiser_pass_file)
+    except BaseException:
+        listener.close()
+        store.close()
+        raise
     port = listener.getsockname()[1]
     screen, lan = addresses(host, port)
     app = create_app(store, join_base=lan or screen, trusted_proxies=trusted_proxies,
@@ -211,7 +220,7 @@ def serve(host: str = "0.0.0.0", port: int = 8000, db: str | None = None, lang: 
                      cluster=(path, redis) if redis is not None else None)
     app.state.default_lang = lang
     shown = str(Path(path)) if "://" not in path else path.split("@")[-1]
-    print("\n".join(banner(host, port, shown, screen, lan)), flush=True)
+    print("\n".join(banner(host, port, shown, screen, lan) + organiser_lines), flush=True)
     try:
         uvicorn.Server(uvicorn_config(app)).run(sockets=[listener])
     finally:

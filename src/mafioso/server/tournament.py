@@ -33,7 +33,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from mafioso.desk import formats, scoring, sheet
+from mafioso.desk import formats, organiser, scoring, sheet
 from mafioso.desk.errors import DeskError, ScoringError, TournamentError
 from mafioso.desk.record import Protocol
 from mafioso.desk.store import DeskStore
@@ -48,8 +48,10 @@ from mafioso.desk.tournament import (
     standings,
     team_standings,
 )
+from mafioso.engine.errors import Words
 from mafioso.i18n import N_, _
 from mafioso.server.errors import BadMessage
+from mafioso.server.limits import RateLimit, client_address, network_key
 from mafioso.server.schemas import check_data, check_json
 from mafioso.server.store import Store
 
@@ -73,6 +75,7 @@ class AtTable(BaseModel):
     round: int = Field(ge=1, le=100)
     table: int = Field(ge=1, le=1000)
     judge_pass: str = Field(alias="pass", min_length=1, max_length=200)
+    lang: str = Field(default="en", max_length=12)
 
 
 class RecordGame(AtTable):
@@ -87,10 +90,6 @@ class CancelGame(AtTable):
     """A judge's cancellation, and why."""
 
     reason: str = Field(min_length=1, max_length=500)
-
-
-class WrongPass(Exception):
-    """The judges' pass does not match: nothing is recorded."""
 
 
 class Unclean(Exception):
@@ -180,15 +179,16 @@ def _cached_now(request: Request, key: tuple[Any, ...], compute: Callable[[DeskS
     return value
 
 
-def _refused(error: Exception, status: int = 400) -> JSONResponse:
-    """A refused request as ``{"error": message}``: the desk's and the schema's reasons as they
-    are, anything else (a bug, a database failure) logged and answered without its details."""
+def _refused(error: Exception, status: int = 400, lang: str = "en") -> JSONResponse:
+    """A refused request as ``{"error": message}``: the desk's and the schema's reasons in
+    ``lang`` (a file's field named by its own key path), anything else (a bug, a database
+    failure) logged and answered without its details."""
     if not isinstance(error, DeskError | BadMessage):
         log.error("tournament page: %s", error, exc_info=error)
         return JSONResponse({"error": "the server could not do that; the error is in its log", "code": "internal"},
                             status_code=500, headers=NO_STORE)
-    message = str(error)
-    if isinstance(error, DeskError) and "no tournament named" in message:
+    message = error.said_with_field(lang) if isinstance(error, DeskError) else error.said(lang)
+    if isinstance(error, DeskError) and "no tournament named" in str(error):
         status = 404
     return JSONResponse({"error": message, "code": "no_tournament" if status == 404 else "bad_request"},
                         status_code=status, headers=NO_STORE)
@@ -255,6 +255,7 @@ def _overview(desk: DeskStore, which: Which) -> bytes:
         "name": tour.name, "system": tour.system.label, "event_class": tour.event_class, "rounds": tour.rounds,
         "players": len(tour.players), "cards": tour.cards, "compensation": comp.group if comp else None,
         "average": "average" in tour.system.tie_breaks,
+        "normalised": bool(tour.system.normaliser),
         # the system scores the night-1 victim's best move (FIIM): a console seating it asks for one
         "best_move": any(rule.when.startswith("best_move_") for rule in tour.system.rules),
         "stages": {str(r): tour.stage(r) for r in range(1, tour.rounds + 1)},
@@ -322,21 +323,101 @@ async def record_game(request: Request) -> Response:
     """Record (or, with ``correct`` and a ``reason``, correct) a table's game from a protocol file
     in mafioso's, mafiaratings' or Polemica's JSON, if the judges' pass matches and the protocol
     replays cleanly; the answer says what was stored, or why nothing was."""
+    lang = "en"
     try:
         body = await _limited_body(request)
+        lang = _lang_of(body)
         form = check_json(RecordGame, body, "upload")
-        if not _read(request, lambda desk: desk.tournament(form.name).pass_ok(form.judge_pass)):
-            raise WrongPass(WRONG_PASS)  # before the file is even read
-        proto, problems = formats.load_any(form.protocol, None, "the protocol")
-    except WrongPass as error:
-        return JSONResponse({"error": str(error), "code": "wrong_pass"}, status_code=403, headers=NO_STORE)
+        await check_pass(request, lambda: _read(request, lambda desk: desk.tournament(form.name).pass_ok(
+            form.judge_pass)), WRONG_PASS)  # before the file is even read
+        proto, problems = formats.load_any(form.protocol, None, THE_PROTOCOL)
+    except PassRefused as error:
+        return error.answer(lang)
     except Exception as error:
-        return _refused(error)
+        return _refused(error, lang=lang)
     return record_protocol(request, form.name, form.round, form.table, form.judge_pass, proto, form.correct,
-                           form.reason, problems=[str(problem) for problem in problems])
+                           form.reason, lang=lang, problems=[problem.say(lang) for problem in problems])
 
 
 WRONG_PASS = N_("that is not this tournament's judges' pass")
+THE_PROTOCOL = Words(N_("the protocol"))
+WRONG_ORGANISER = N_("that is not this server's organiser's pass")
+NO_ORGANISER = N_("this server has no organiser's pass yet: run mafioso tournament organiser-pass where it runs")
+TOO_MANY = N_("too many wrong passes from your network; wait a minute and try again")
+
+
+class PassRefused(Exception):
+    """A pass that does not open the door (wrong, none set, or too many wrong ones from the
+    client's network): nothing is done, and the answer says why in the reader's language."""
+
+    def __init__(self, message: str, code: str, status: int) -> None:
+        super().__init__(message)
+        self.message, self.code, self.status = message, code, status
+
+    def answer(self, lang: str) -> JSONResponse:
+        return JSONResponse({"error": _(self.message, lang), "code": self.code}, status_code=self.status,
+                            headers=NO_STORE)
+
+
+PASS_BURST, PASS_RATE = 10, 0.1
+"""Wrong passes (the organiser's or a tournament's judges') per client network: ten at once, then
+one every ten seconds, as the tables' join codes are guarded (a pass is far longer than a code, so
+the guard is stricter, and still never in an honest judge's way)."""
+
+
+def _guard(request: Request) -> RateLimit:
+    guard: RateLimit | None = getattr(request.app.state, "desk_guard", None)
+    if guard is None:
+        guard = request.app.state.desk_guard = RateLimit(PASS_BURST, PASS_RATE)
+    return guard
+
+
+def _client(request: Request) -> str:
+    """The client's network (through the trusted proxies only), as the tables' limits key it."""
+    return network_key(client_address(request.client.host if request.client else None, request.headers,
+                                      getattr(request.app.state, "proxies", ())))
+
+
+async def check_pass(request: Request, ok: Callable[[], bool], wrong: str) -> None:
+    """Raise :class:`PassRefused` unless ``ok()`` (run off the event loop: the organiser's digest
+    is slow on purpose); a client network that has sent too many wrong passes is refused before
+    anything is checked, and each wrong pass spends one of its tokens."""
+    if _guard(request).blocked(_client(request)):
+        raise PassRefused(TOO_MANY, "slow_down", 429)
+    if not await run_in_threadpool(ok):
+        _wrong(request, wrong)
+
+
+def _wrong(request: Request, message: str) -> None:
+    """Count a wrong pass against the client's network, and refuse."""
+    _guard(request).take(_client(request))
+    raise PassRefused(message, "wrong_pass", 403)
+
+
+async def check_organiser(request: Request, given: str) -> None:
+    """The organiser's pass must match the database's (:mod:`mafioso.desk.organiser`)."""
+    stored = _read(request, lambda desk: desk.organiser_digest())
+    if stored is None:
+        raise PassRefused(NO_ORGANISER, "no_organiser_pass", 403)
+    await check_pass(request, lambda: organiser.matches(given, stored), WRONG_ORGANISER)
+
+
+def organiser_banner(store: Store, pass_file: Path | None = None) -> list[str]:
+    """Set up the organiser's pass as ``mafioso serve`` starts, and the lines it prints about it:
+    the pass in ``pass_file`` replaces any stored one; otherwise a database without one gets a
+    fresh pass, printed here once (only its digest is kept)."""
+    desk = SharedDesk(store)
+    if pass_file is not None:
+        desk.set_organiser(organiser.digest(organiser.read_file(pass_file)))
+        return [f"  tournaments: created on /tournament with the organiser's pass in {pass_file}"]
+    if desk.organiser_digest() is None:
+        given = organiser.generate()
+        if desk.claim_organiser(organiser.digest(given)):
+            return [f"  tournaments: the organiser's pass is {given}",
+                    "    (shown only now: write it down; it creates tournaments on /tournament and changes their",
+                    "     scoring and judges' pass; a new one: mafioso tournament organiser-pass)"]
+    return ["  tournaments: created on /tournament with the organiser's pass (a new one: mafioso tournament "
+            "organiser-pass)"]
 
 
 def record_protocol(request: Request, name: str, round_: int, table: int, judge_pass: str, proto: Protocol,
@@ -346,18 +427,21 @@ def record_protocol(request: Request, name: str, round_: int, table: int, judge_
     through here. The answer says what was stored, or why nothing was, in ``lang``."""
     try:
         if problems is None:  # a protocol made here (the console's): replayed as an upload is
-            problems = [str(problem) for problem in formats.load_any(json.dumps(proto.to_json()), None,
-                                                                      "the protocol")[1]]
+            problems = [problem.say(lang) for problem in formats.load_any(json.dumps(proto.to_json()), None,
+                                                                           THE_PROTOCOL)[1]]
         if problems:
             raise Unclean(problems)
 
+        if _guard(request).blocked(_client(request)):  # the console's recording is guarded as the page's
+            raise PassRefused(TOO_MANY, "slow_down", 429)
+
         def write(desk: DeskStore) -> int:
             if not desk.tournament(name).pass_ok(judge_pass):
-                raise WrongPass(WRONG_PASS)
+                _wrong(request, WRONG_PASS)
             return desk.record(name, round_, table, proto, new=not correct, reason=reason)
         version = _read(request, write)
-    except WrongPass:
-        return JSONResponse({"error": _(WRONG_PASS, lang), "code": "wrong_pass"}, status_code=403, headers=NO_STORE)
+    except PassRefused as error:
+        return error.answer(lang)
     except Unclean as error:
         return JSONResponse({"error": str(error), "code": "unclean", "problems": error.problems[:50]},
                             status_code=400, headers=NO_STORE)
@@ -373,18 +457,18 @@ def record_protocol(request: Request, name: str, round_: int, table: int, judge_
 
 async def cancel_game(request: Request) -> Response:
     """Cancel a table's game with the judges' pass and a reason (it stops counting; kept in the history)."""
+    lang = "en"
     try:
-        form = check_json(CancelGame, await _limited_body(request), "cancellation")
-
-        def write(desk: DeskStore) -> int:
-            if not desk.tournament(form.name).pass_ok(form.judge_pass):
-                raise WrongPass(WRONG_PASS)
-            return desk.cancel(form.name, form.round, form.table, form.reason)
-        version = _read(request, write)
-    except WrongPass as error:
-        return JSONResponse({"error": str(error), "code": "wrong_pass"}, status_code=403, headers=NO_STORE)
+        body = await _limited_body(request)
+        lang = _lang_of(body)
+        form = check_json(CancelGame, body, "cancellation")
+        await check_pass(request, lambda: _read(request, lambda desk: desk.tournament(form.name).pass_ok(
+            form.judge_pass)), WRONG_PASS)
+        version = _read(request, lambda desk: desk.cancel(form.name, form.round, form.table, form.reason))
+    except PassRefused as error:
+        return error.answer(lang)
     except Exception as error:
-        return _refused(error)
+        return _refused(error, lang=lang)
     return JSONResponse({"round": form.round, "table": form.table, "version": version, "cancelled": True},
                         headers=NO_STORE)
 
@@ -411,6 +495,25 @@ class NewTournament(BaseModel):
     seed: int = Field(default=0, ge=0, le=2**32 - 1)
     cards: bool = True
     lang: str = Field(default="en", max_length=12)
+    organiser: str = Field(default="", max_length=200)
+    """The organiser's pass (:mod:`mafioso.desk.organiser`): nothing is created without it."""
+
+
+class Organised(BaseModel):
+    """An organiser's change to a tournament: its name, the organiser's pass, the page's language."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: str = Field(min_length=1, max_length=200, pattern=NAME_PATTERN)
+    organiser: str = Field(max_length=200)
+    lang: str = Field(default="en", max_length=12)
+
+
+class NewScoring(Organised):
+    """A new scoring system for a tournament: a preset's id, or ``custom`` and its YAML."""
+
+    scoring: str = Field(max_length=32)
+    system: str = Field(default="", max_length=256 * 1024)
 
 
 FIELD_WORDS = {"name": N_("Name"), "players": N_("Players"), "rounds": N_("Rounds"), "event_class": N_("Event class"),
@@ -423,8 +526,8 @@ def _said(error: Exception, lang: str) -> str:
     """A refusal of the page's form in the reader's language: the setting in words, then why."""
     if isinstance(error, BadMessage):
         return error.said(lang)
-    if isinstance(error, ScoringError):  # the system file's own field paths, as the command line says them
-        return _("The scoring system is not valid: {reason}", lang).format(reason=str(error))
+    if isinstance(error, ScoringError):  # the system file's own field paths (its keys), the reason in words
+        return _("The scoring system is not valid: {reason}", lang).format(reason=error.said_with_field(lang))
     if isinstance(error, DeskError):
         reason = error.say(lang)
         field = FIELD_WORDS.get((error.field or "").split(".")[0].split("[")[0])
@@ -432,17 +535,22 @@ def _said(error: Exception, lang: str) -> str:
     return str(error)
 
 
+def chosen_system(choice: str, text: str) -> scoring.System:
+    """The system a form chose: a preset by its id, or ``custom`` and the YAML pasted (a path on
+    the server is never read)."""
+    if choice == "custom":
+        if not text.strip():
+            raise TournamentError(N_("paste the scoring system's YAML, or pick a preset"), "system")
+        return scoring.load(text, Words(N_("the scoring system")))
+    if choice in scoring.PRESETS:
+        return scoring.preset(choice)
+    raise TournamentError(N_("must be one of {known}, not {given!r}"), "system",
+                          known=", ".join((*scoring.PRESETS, "custom")), given=choice)
+
+
 def new_tournament(form: NewTournament) -> Tournament:
     """The tournament a form describes, checked as the command line checks it."""
-    if form.scoring == "custom":
-        if not form.system.strip():
-            raise TournamentError(N_("paste the scoring system's YAML, or pick a preset"), "system")
-        system = scoring.load(form.system, "the scoring system")
-    elif form.scoring in scoring.PRESETS:
-        system = scoring.preset(form.scoring)
-    else:
-        raise TournamentError(N_("must be one of {known}, not {given!r}"), "system",
-                              known=", ".join((*scoring.PRESETS, "custom")), given=form.scoring)
+    system = chosen_system(form.scoring, form.system)
     stages: dict[int, str] = {}
     for key, value in form.stages.items():
         if not key.isdecimal() or not 1 <= int(key) <= form.rounds or not value.strip():
@@ -469,18 +577,73 @@ async def create_tournament(request: Request) -> Response:
         body = await _limited_body(request)
         lang = _lang_of(body)
         form = check_json(NewTournament, body, "tournament")
+        await check_organiser(request, form.organiser)  # before anything of the form is looked at
         tour = new_tournament(form)
         plan = await run_in_threadpool(seating, tour)  # the Hungarian method: not on the event loop
         given = tour.new_pass()
         _read(request, lambda desk: desk.create(tour, plan))
+    except PassRefused as error:
+        return error.answer(lang)
     except (DeskError, BadMessage) as error:
-        field = error.field if isinstance(error, DeskError) else None
-        return JSONResponse({"error": _said(error, lang), "code": "bad_request", "field": field}, status_code=400,
-                            headers=NO_STORE)
+        return _form_refused(error, lang)
     except Exception as error:
         return _refused(error)
     return JSONResponse({"name": tour.name, "pass": given, "players": len(tour.players), "rounds": tour.rounds,
                          "tables": tour.tables, "byes": tour.byes, "system": tour.system.label}, headers=NO_STORE)
+
+
+def _form_refused(error: DeskError | BadMessage, lang: str) -> JSONResponse:
+    """A form's setting refused: ``{"error", "field"}`` in the reader's language (404 for an
+    unknown tournament)."""
+    field = error.field if isinstance(error, DeskError) else None
+    status = 404 if isinstance(error, DeskError) and error.template.startswith("no tournament named") else 400
+    return JSONResponse({"error": _said(error, lang), "code": "no_tournament" if status == 404 else "bad_request",
+                         "field": field}, status_code=status, headers=NO_STORE)
+
+
+async def _organiser_change(request: Request, model: type[Organised], what: str,
+                            change: Callable[[Any, Tournament], dict[str, Any]]) -> Response:
+    """An organiser's change to one tournament: the form checked, the organiser's pass checked
+    before anything else, then ``change(form, tournament)`` (which says what the answer holds)
+    and the settings stored, all in the reader's language when refused."""
+    lang = "en"
+    try:
+        body = await _limited_body(request)
+        lang = _lang_of(body)
+        form = check_json(model, body, what)
+        await check_organiser(request, form.organiser)
+
+        def write(desk: DeskStore) -> dict[str, Any]:
+            tour = desk.tournament(form.name)
+            answer = change(form, tour)
+            desk.save_settings(tour)
+            return answer
+        answer = _read(request, write)
+    except PassRefused as error:
+        return error.answer(lang)
+    except (DeskError, BadMessage) as error:
+        return _form_refused(error, lang)
+    except Exception as error:
+        return _refused(error)
+    return JSONResponse({"name": form.name, **answer}, headers=NO_STORE)
+
+
+async def change_scoring(request: Request) -> Response:
+    """The organiser changes a tournament's scoring system (as ``mafioso tournament scoring``):
+    standings are computed from the stored protocols every time, so every score is recomputed
+    with the new system, and shown with its name and version."""
+    def change(form: NewScoring, tour: Tournament) -> dict[str, Any]:
+        system = chosen_system(form.scoring, form.system)
+        was, tour.system = tour.system.label, system
+        return {"system": system.label, "was": was}
+    return await _organiser_change(request, NewScoring, "scoring", change)
+
+
+async def renew_pass(request: Request) -> Response:
+    """The organiser issues a tournament a new judges' pass (as ``mafioso tournament pass``): shown
+    in this answer only, the old one stops working at once. It needs the organiser's pass, not the
+    judges': whoever learnt a judges' pass must not be able to lock the judges out with it."""
+    return await _organiser_change(request, Organised, "pass", lambda form, tour: {"pass": tour.new_pass()})
 
 
 def _lang_of(body: bytes) -> str:
@@ -522,5 +685,7 @@ def tournament_routes() -> list[BaseRoute]:
         Route("/api/desk/record", record_game, methods=["POST"]),
         Route("/api/desk/cancel", cancel_game, methods=["POST"]),
         Route("/api/desk/create", create_tournament, methods=["POST"]),
+        Route("/api/desk/scoring", change_scoring, methods=["POST"]),
+        Route("/api/desk/pass", renew_pass, methods=["POST"]),
         Route("/api/desk/systems", systems),
     ]

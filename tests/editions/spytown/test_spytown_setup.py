@@ -59,9 +59,9 @@ def test_last_shot_readings_follow_the_book_unless_set() -> None:
 @pytest.mark.parametrize(
     ("seats", "message"),
     [
-        (["police"] * 6, "at least one mafioso"),
-        (["mafioso"] * 6, "at least one police"),
-        (["agent", "agent", "police", "police", "police", "mafioso"], "one agent"),
+        (["police"] * 6, "at least one Mafioso"),
+        (["mafioso"] * 6, "at least one Police"),
+        (["agent", "agent", "police", "police", "police", "mafioso"], "one Agent"),
         (["agent", "police", "police", "mafioso", "mafioso", "mafioso"], "smaller side"),
         (["agent", "police", "police", "police", "police", "spy"], "no role 'spy'"),
     ],

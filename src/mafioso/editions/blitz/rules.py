@@ -9,7 +9,7 @@ bomb) only so that screens can grey it out; it still wins or loses by its card.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Generator, Mapping, Sequence
 from typing import Any, NoReturn
 
 from mafioso.editions.blitz.catalogue import (
@@ -48,8 +48,7 @@ from mafioso.engine import (
     PUBLIC,
     Audience,
     Edition,
-    Event,
-    Observer,
+    FactFold,
     OptionError,
     Outcome,
     Prompt,
@@ -60,14 +59,14 @@ from mafioso.engine import (
     Steps,
 )
 from mafioso.engine.errors import N_, OptionName, SeatName, Value, Words
-from mafioso.engine.steps import Secret, eliminate, reveal, secret_step, speech, tell_role
+from mafioso.engine.steps import eliminate, reveal, secret, secret_step, speech, tell_role
 
 
 def _facts_deck(facts: dict[str, Any], data: Mapping[str, Any]) -> None:
-    facts["deck"] = {role: count for role, count in data["deck"]}
+    facts["deck"] = dict(data["deck"])  # (pairs: one call in C for every seat that sees it)
 
 
-_FACTS: dict[str, Callable[[dict[str, Any], Mapping[str, Any]], None]] = {
+_FACTS: dict[str, FactFold] = {
     "setup.deck": _facts_deck,
     "draft.drew": lambda facts, data: facts.__setitem__("drawn", list(data["cards"])),
     "courier.package": lambda facts, data: facts.__setitem__("courier_card", data["card"]),
@@ -96,7 +95,7 @@ class BlitzEdition(Edition):
     texts = TEXTS
     narration_key = text_key
     reveals = REVEALS
-    observed = frozenset(_FACTS)
+    fact_folds = _FACTS
     players_by_default = 8
 
     def format_value(self, key: str, value: Any, lang: str) -> str | None:
@@ -178,15 +177,15 @@ class BlitzEdition(Edition):
         self.show(st, st.vigilante)
         st.emit("setup.deck", PUBLIC, deck=[[role, n] for role, n in sorted(st.setup.items())],
                 verdicts=st.verdict_cards, setup=st.options["setup"])
-        if st.setup[FIXER]:
+        if st.setup.get(FIXER, 0):
             st.packages = dict.fromkeys(PACKAGES)
-        if st.setup[COURIER]:
+        if st.setup.get(COURIER, 0):
             st.courier_card = st.chance.choice("courier.package", PACKAGES)
             st.packages = {st.courier_card: None}
-        if st.setup[GAMBLER]:
+        if st.setup.get(GAMBLER, 0):
             st.bet = "safe"  # the card lies either side up (Gambler); the side does not matter
-        if st.setup[HEAVY]:
-            deck = {m["id"]: m for m in _mission_deck(st.options, st.setup[OUTSIDER] > 0)}
+        if st.setup.get(HEAVY, 0):
+            deck = {m["id"]: m for m in _mission_deck(st.options, st.setup.get(OUTSIDER, 0) > 0)}
             st.mission = deck[st.chance.shuffle("missions", list(deck))[0]]
 
     # -- drafting ----------------------------------------------------------------------------
@@ -237,7 +236,7 @@ class BlitzEdition(Edition):
             GAMBLER: self.gambler, FIXER: self.fixer, SWEETHEART: self.sweetheart, COURIER: self.courier,
         }
         for role in NIGHT_ORDER:
-            if st.setup[role]:
+            if st.setup.get(role, 0):
                 st.enter_step(role)
                 yield from steps[role](st)
         st.enter_step("wake up")
@@ -246,7 +245,7 @@ class BlitzEdition(Edition):
     def stranger(self, st: BlitzState) -> Steps:
         """The Stranger swaps with the middle card and looks at the new role."""
         strangers = st.holders(STRANGER)
-        spec = Secret(st.prompt_id(STRANGER), "swap", optional=False, neutral="swap")
+        spec = secret(st.prompt_id(STRANGER), "swap", optional=False, neutral="swap")
         yield from secret_step(st, spec, dict.fromkeys(strangers, ("swap",)))
         for seat in strangers:
             new, st.middle = st.middle, STRANGER
@@ -258,7 +257,7 @@ class BlitzEdition(Edition):
         The Rat's raised hand is no choice, so the Rat answers a decoy like everyone else (the
         step's narration tells it to raise its hand)."""
         witnesses = st.holders(WITNESS)
-        spec = Secret(st.prompt_id(WITNESS), "watch", optional=False, neutral="watch")
+        spec = secret(st.prompt_id(WITNESS), "watch", optional=False, neutral="watch")
         yield from secret_step(st, spec, dict.fromkeys(witnesses, ("watch",)))
         for seat in witnesses:
             for rat in st.holders(RAT):
@@ -266,14 +265,14 @@ class BlitzEdition(Edition):
 
     def capo(self, st: BlitzState) -> Steps:
         """The Capo lays the Fish card before himself or a nearby player."""
-        spec = Secret(st.prompt_id(CAPO), "fish", include_self=True, optional=False)
+        spec = secret(st.prompt_id(CAPO), "fish", include_self=True, optional=False)
         laid = yield from secret_step(st, spec, {s: (s, *st.nearby(s)) for s in st.holders(CAPO)})
         for target in laid.values():
             st.fish = target
 
     def canary(self, st: BlitzState) -> Steps:
         """The Canary looks at a nearby player's card (as it is after the Stranger's swap)."""
-        spec = Secret(st.prompt_id(CANARY), "peek", optional=False)
+        spec = secret(st.prompt_id(CANARY), "peek", optional=False)
         peeks = yield from secret_step(st, spec, {s: tuple(st.nearby(s)) for s in st.holders(CANARY)})
         for seat, target in peeks.items():
             if target is not None:
@@ -281,7 +280,7 @@ class BlitzEdition(Edition):
 
     def gambler(self, st: BlitzState) -> Steps:
         """The Gambler turns the Bet card: the Rat will be shot, or stay safe."""
-        spec = Secret(st.prompt_id(GAMBLER), "bet", optional=False)
+        spec = secret(st.prompt_id(GAMBLER), "bet", optional=False)
         bets = yield from secret_step(st, spec, dict.fromkeys(st.holders(GAMBLER), BET_SIDES))
         for side in bets.values():
             st.bet = side
@@ -304,7 +303,7 @@ class BlitzEdition(Edition):
     def hand_package(self, st: BlitzState, role: str, card: str) -> Steps:
         """Any other player but the Vigilante may receive a Package. The prompt does not name the
         card: decoys share its spec, and the Courier's card is a secret."""
-        spec = Secret(st.prompt_id(role), "package", optional=False)
+        spec = secret(st.prompt_id(role), "package", optional=False)
         givers = {s: tuple([n for n in st.players() if n != s]) for s in st.holders(role)}
         given = yield from secret_step(st, spec, givers)
         for seat, holder in given.items():
@@ -313,9 +312,9 @@ class BlitzEdition(Edition):
 
     def morning_table(self, st: BlitzState) -> None:
         """Everyone wakes and sees the table: the Fish, the Bet, face-down Packages, the Mission."""
-        if st.setup[CAPO]:
+        if st.setup.get(CAPO, 0):
             st.emit("fish", PUBLIC, seat=st.fish)
-        if st.setup[GAMBLER]:
+        if st.setup.get(GAMBLER, 0):
             st.emit("bet", PUBLIC, side=st.bet)
         placed = sorted(seat for seat in st.packages.values() if seat is not None)
         for seat in placed:  # in seat order: the order must not tell the bullet from the ring
@@ -353,16 +352,19 @@ class BlitzEdition(Edition):
             return
         low = cards if last else 0
         stay = list(st.verdicts) if len(st.verdicts) >= low else None
-        prompt = Prompt(st.prompt_id("place"), st.vigilante, "place", tuple(st.players()), kind=CHOOSE_MANY,
-                        optional=False, default=stay, min_count=low, max_count=cards, data=Verdicts(cards))
+        # Prompt(..., kind=CHOOSE_MANY, optional=False, default=stay, min_count=low, max_count=cards,
+        # data=Verdicts(cards)), every field in order: a named tuple's constructor is interpreted Python
+        prompt: Prompt = tuple.__new__(Prompt, (st.prompt_id("place"), st.vigilante, "place", tuple(st.players()),
+                                                CHOOSE_MANY, False, stay, None, low, cards, False, False,
+                                                tuple.__new__(Verdicts, (cards,))))
         reply = yield [prompt]
         st.verdicts = sorted(reply[prompt.id])
         st.emit("verdicts", PUBLIC, seats=list(st.verdicts))
 
     def ask_bang(self, st: BlitzState) -> Generator[list[Prompt], Reply, bool]:
         """With every Verdict laid, the Vigilante may end the interrogation now (a timeout goes on)."""
-        prompt = Prompt(st.prompt_id("bang"), st.vigilante, "bang", ("bang", "continue"), optional=False,
-                        default="continue")
+        prompt: Prompt = tuple.__new__(Prompt, (st.prompt_id("bang"), st.vigilante, "bang", ("bang", "continue"), CHOOSE,
+                                                False, "continue", None, 0, 1, False, False, None))  # (less a call)
         reply = yield [prompt]
         return bool(reply[prompt.id] == "bang")
 
@@ -380,7 +382,7 @@ class BlitzEdition(Edition):
         safe = [g for g in goons if g not in st.shot]
         for seat in safe:
             self.show(st, seat)
-        spec = Secret(st.prompt_id("shoot"), "shoot", optional=bool(st.options["goons_may_hold_fire"]))
+        spec = secret(st.prompt_id("shoot"), "shoot", optional=bool(st.options["goons_may_hold_fire"]))
         aims = yield from secret_step(st, spec, {g: st.all_but(g) for g in safe}, pool=())
         self.fire(st, [Shot(g, target, GUN) for g, target in aims.items() if target is not None])
 
@@ -467,13 +469,6 @@ class BlitzEdition(Edition):
         if phase.name == "shooting":
             return Words(N_("only the safe Goons shoot"))
         return None
-
-    def observe(self, observer: Observer, event: Event) -> None:
-        """Fold what Blitz tells a seat into ``observer.facts``: the deck, the cards it drew, the
-        Package it handed out (and the Courier's card), the Bet, the Fish and the Mission."""
-        fold = _FACTS.get(event.kind)
-        if fold is not None:
-            fold(observer.facts, event.data)
 
 
 def _mission_deck(options: Mapping[str, Any], outsider: bool) -> list[dict[str, Any]]:

@@ -32,6 +32,17 @@ class BlitzSeat(Seat):
     """Set on the Vigilante's seat when its seat was drawn from the Stranger's place in the deal,
     which ties the deck's order to it: the state then shuffles the deck again."""
 
+    def __init__(self, number: int, role: str, team: str, alive: bool = True, dealt: str = "",
+                 reshuffle: bool = False) -> None:
+        """Every field, as the dataclass would set them. Written out (the dataclass keeps it): the
+        one it would write is interpreted Python even when this module is compiled."""
+        self.number = number
+        self.role = role
+        self.team = team
+        self.alive = alive
+        self.dealt = dealt
+        self.reshuffle = reshuffle
+
 
 @dataclass(frozen=True, slots=True)
 class Shot:
@@ -83,7 +94,7 @@ class BlitzState(State):
         self.turn: int | None = None
         """Whose turn it is to draft or to talk (public), for the errors of the others."""
         self.middle = ""
-        self.verdict_cards = self.setup[GOON]
+        self.verdict_cards = self.setup.get(GOON, 0)
         self.fish: int | None = None
         self.bet: str | None = None
         self.packages: dict[str, int | None] = {}

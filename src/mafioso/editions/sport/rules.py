@@ -41,6 +41,7 @@ from mafioso.engine import (
     Audience,
     Edition,
     Event,
+    FactFold,
     Outcome,
     Prompt,
     Seat,
@@ -57,13 +58,13 @@ from mafioso.engine.steps import (
     NO,
     YES,
     YES_NO,
-    Secret,
     ballot,
     count_votes,
     eliminate,
     introduce,
     leaders,
     reveal_all,
+    secret,
     secret_step,
     speech,
     tally,
@@ -71,7 +72,7 @@ from mafioso.engine.steps import (
 )
 
 if TYPE_CHECKING:
-    from mafioso.engine import Game, Observer
+    from mafioso.engine import Game
 
 CLAIMS = (SHERIFF, RED, BLACK)
 """What a speech may claim about a seat: the sheriff, red or black."""
@@ -179,13 +180,13 @@ class SportEdition(Edition):
         introduce(st, BLACK, blacks)
         for don in st.with_role(DON):
             st.emit("don.shown", Audience.group(blacks), seat=don)
-        spec = Secret(st.prompt_id("order"), "kill_order", timer=60, picks=3)
+        spec = secret(st.prompt_id("order"), "kill_order", timer=60, picks=3)
         orders = yield from secret_step(st, spec, st.with_role(DON))
         st.kill_order = next((orders[don] or [] for don in orders if st.is_alive(don)), [])
         st.emit("mafia.kill_order", Audience.group(st.in_team(BLACK)), order=st.kill_order)
         st.enter_step("sheriff")
         sheriffs = st.with_role(SHERIFF)
-        greeting = Secret(st.prompt_id("greet"), "greet", timer=10)
+        greeting = secret(st.prompt_id("greet"), "greet", timer=10)
         yield from secret_step(st, greeting, dict.fromkeys(sheriffs, (GREET,)))
         for sheriff in sheriffs:
             if st.is_alive(sheriff):
@@ -446,7 +447,7 @@ class SportEdition(Edition):
         """
         st.enter("night", number, "shooting")
         st.departures_at_dusk = st.departures
-        spec = Secret(st.prompt_id("shoot"), "shoot", timer=10, include_self=True)
+        spec = secret(st.prompt_id("shoot"), "shoot", timer=10, include_self=True)
         shots = yield from secret_step(st, spec, st.in_team(BLACK))
         aims = {seat: target for seat, target in shots.items() if st.is_alive(seat)}
         st.shot = agreed(aims)
@@ -458,7 +459,7 @@ class SportEdition(Edition):
     def check(self, st: SportState, role: str, act: str, step: str, test: Callable[[Seat], bool]) -> Steps:
         """One night check, answered to the checker alone (rulebook: the two Investigations; S16, S24)."""
         st.enter_step(step)
-        checks = yield from secret_step(st, Secret(st.prompt_id(act), act, timer=10), st.with_role(role))
+        checks = yield from secret_step(st, secret(st.prompt_id(act), act, timer=10), st.with_role(role))
         for seat, target in checks.items():
             if target is not None and st.is_alive(seat):
                 st.emit(f"{act}.result", Audience.to(seat), by=seat, seat=target, found=test(st.seat(target)))
@@ -534,13 +535,6 @@ class SportEdition(Edition):
             return Words(N_("{seat} has three fouls and loses today's speech"), seat=SeatName(seat))
         return None
 
-    def observe(self, observer: Observer, event: Event) -> None:
-        """Fold a seat's own night checks, the don's order and his sign into ``observer.facts``:
-        ``black_checks`` / ``sheriff_checks`` (``{seat: found}``), ``kill_order``, ``signal``."""
-        fold = _FACTS.get(event.kind)
-        if fold is not None:
-            fold(observer.facts, event.data)
-
     def score(self, game: Game) -> dict[int, float]:
         """Tournament points of a finished game (see :func:`mafioso.editions.sport.score`)."""
         from mafioso.editions.sport.scoring import score
@@ -566,13 +560,13 @@ def agreed(aims: Mapping[int, int | None]) -> int | None:
     return None
 
 
-def _fold_check(fact: str) -> Callable[[dict[str, Any], dict[str, Any]], None]:
-    def fold(facts: dict[str, Any], data: dict[str, Any]) -> None:
+def _fold_check(fact: str) -> FactFold:
+    def fold(facts: dict[str, Any], data: Mapping[str, Any]) -> None:
         facts.setdefault(fact, {})[data["seat"]] = data["found"]
     return fold
 
 
-_FACTS: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
+_FACTS: dict[str, FactFold] = {
     "check_black.result": _fold_check("black_checks"),
     "check_sheriff.result": _fold_check("sheriff_checks"),
     "mafia.kill_order": lambda facts, data: facts.__setitem__("kill_order", list(data["order"])),
@@ -580,7 +574,7 @@ _FACTS: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
 }
 """Events a seat folds into its observer's facts (what only sport tells a seat)."""
 
-SportEdition.observed = frozenset(_FACTS)  # the observers call the hook for these kinds only
+SportEdition.fact_folds = _FACTS  # (defined after the class, with the helpers it uses)
 
 
 def _is_sheriff(seat: Seat) -> bool:

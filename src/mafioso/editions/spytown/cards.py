@@ -34,7 +34,7 @@ from mafioso.editions.spytown.outs import put_out, show_token
 from mafioso.editions.spytown.setup import deal_cards
 from mafioso.editions.spytown.state import SpytownState
 from mafioso.engine import PUBLIC, Audience, Move, Prompt, Reply, Steps
-from mafioso.engine.steps import Secret, secret_step, tell_role
+from mafioso.engine.steps import secret, secret_step, tell_role
 
 TIMER = 15
 """Seconds every card and reaction window stays open, whoever holds what."""
@@ -70,7 +70,7 @@ def role_swap(st: SpytownState) -> Steps:
     st.enter_step("role swap")
     st.played.add(holder)
     st.emit("card.played", PUBLIC, seat=holder, card=ROLE_SWAP)
-    spec = Secret(st.prompt_id("swap"), "swap", timer=30)
+    spec = secret(st.prompt_id("swap"), "swap", timer=30)
     other = (yield from secret_step(st, spec, [holder])).get(holder)
     if other is None:
         st.emit("swap.declined", PUBLIC, seat=holder)
@@ -91,7 +91,7 @@ def role_swap(st: SpytownState) -> Steps:
 def card_window(st: SpytownState, phase: str, moment: str) -> Steps:
     """Every living seat may show its card now; plays resolve in seat order (ruling E20)."""
     offers = {seat: options for seat in st.living() if (options := offers_of(st, seat, phase, moment))}
-    spec = Secret(st.prompt_id("card", moment), "play_card", timer=TIMER, data=CardWindow(phase, moment))
+    spec = secret(st.prompt_id("card", moment), "play_card", timer=TIMER, data=CardWindow(phase, moment))
     plays = yield from secret_step(st, spec, offers)
     for seat in offers:
         move = plays.get(seat)
@@ -181,7 +181,7 @@ def reaction(st: SpytownState, victim: int, how: str, vest: bool) -> Generator[l
             holders[seat] = (VEST,)
         elif seat != victim and st.holds(seat, BANDAGE):
             holders[seat] = (BANDAGE,)
-    spec = Secret(st.prompt_id("react", how), "react", timer=TIMER, data=Reaction(victim))
+    spec = secret(st.prompt_id("react", how), "react", timer=TIMER, data=Reaction(victim))
     shown = yield from secret_step(st, spec, holders)
     for seat in sorted((s for s, card in shown.items() if card), key=lambda n: (n != victim, n)):
         card = str(shown[seat])

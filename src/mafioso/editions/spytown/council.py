@@ -7,7 +7,7 @@ vote with a final only among the tied (2.9, rule 3). The Commander card makes th
 round the table from its holder and settles ties with his vote (card 4; ruling E11).
 
 Pointing is not a yes/no hand, so these votes are prompts of their own rather than the
-engine's ``ballot``; plurality, ties and lots are the engine's ``tally``, ``leaders`` and
+engine's ``ballot``; plurality and ties are counted here (:func:`places`), lots are the engine's
 ``by_lot``, and every count is announced as the shared ``vote.count``.
 """
 
@@ -19,7 +19,7 @@ from typing import NamedTuple
 from mafioso.editions.spytown.catalogue import CLAIMS, Revote
 from mafioso.editions.spytown.state import SpytownState
 from mafioso.engine import CHOOSE, GM, PUBLIC, VOTE_TIE, Prompt, Reply, SpeechRules
-from mafioso.engine.steps import by_lot, count_votes, leaders, speech, tally
+from mafioso.engine.steps import by_lot, count_votes, speech, tally
 
 Votes = dict[int, int]
 """Who each voter pointed at."""
@@ -34,6 +34,10 @@ class Count(NamedTuple):
 
 
 NO_VOTE = Count({}, [], [])
+
+_new = tuple.__new__
+"""Builds a named tuple from all its fields in order: its own constructor is interpreted Python
+even when this module is compiled."""
 
 
 def council_vote(st: SpytownState) -> Generator[list[Prompt], Reply, tuple[int | None, bool]]:
@@ -62,7 +66,7 @@ def council_vote(st: SpytownState) -> Generator[list[Prompt], Reply, tuple[int |
         return candidates[0], False  # the Commander settled a tie for the lead (ruling E11a)
     st.emit("candidates", PUBLIC, seats=candidates)
     st.enter_step("defence")
-    rules = SpeechRules(CLAIMS, len(st.seats))
+    rules: SpeechRules = _new(SpeechRules, (CLAIMS, len(st.seats), ()))  # SpeechRules(CLAIMS, seats)
     for seat in candidates:
         yield from speech(st, st.prompt_id("defence", seat), seat, rules=rules, timer=60, act="defence")
     if len(candidates) == 1:
@@ -123,11 +127,11 @@ def point(
     stem = st.prompt_id(key)
     offered = {voter: _without(choices, voter) for voter in voting_order(st, voters)}
     if previous is None:  # one question put to each voter with his own options (his own seat left out)
-        question = Prompt(stem, GM, act, optional=False, timer=20)
+        question: Prompt = _new(Prompt, (stem, GM, act, (), CHOOSE, False, None, 20, 0, 1, False, False, None))
         prompts = question.to_each([voter for voter, options in offered.items() if options], offered)
     else:
         prompts = []
-        new = tuple.__new__  # Prompt(id, voter, act, options, ...) and Revote(seat), every field in order, less a call
+        new = _new  # Prompt(id, voter, act, options, ...) and Revote(seat), every field in order, less a call
         for voter, options in offered.items():
             if not options:
                 continue
@@ -172,21 +176,39 @@ def announce(st: SpytownState, votes: Votes) -> Count:
     """The hands against each player who got any (``vote.count``, seat order), then the leaders."""
     hands: dict[int, list[int]] = {}
     for voter, nominee in votes.items():
-        hands.setdefault(nominee, []).append(voter)
-    for nominee in sorted(hands):
+        raised = hands.get(nominee)
+        if raised is None:
+            hands[nominee] = [voter]
+        else:
+            raised.append(voter)
+    order = sorted(hands)
+    for nominee in order:
         count_votes(st, nominee, hands[nominee])
-    top, rest = standings(votes)
+    top, rest = places(order, [len(hands[nominee]) for nominee in order])
     st.emit("vote.result", PUBLIC, top=top)
-    return Count(votes, top, rest)
+    return _new(Count, (votes, top, rest))  # Count(votes, top, rest)
 
 
 def standings(votes: Votes) -> tuple[list[int], list[int]]:
     """Seats tied for the most votes, and seats tied for the next count (if any got votes)."""
     counts = tally(votes.values())
     order = sorted(counts)
-    top = leaders(counts, order)
-    rest = leaders({seat: n for seat, n in counts.items() if seat not in top}, order)
-    return top, rest
+    return places(order, [counts[seat] for seat in order])
+
+
+def places(order: list[int], counts: list[int]) -> tuple[list[int], list[int]]:
+    """The seats of ``order`` (each with its count) tied for the most, and those tied for the
+    next count, in that order: what :func:`~mafioso.engine.steps.leaders` gives of the counts,
+    then of the counts without the first, worked out on plain lists of ints."""
+    if not counts:
+        return [], []
+    best = max(counts)
+    top = [order[i] for i in range(len(order)) if counts[i] == best]
+    lower = [count for count in counts if count != best]
+    if not lower:
+        return top, []
+    second = max(lower)
+    return top, [order[i] for i in range(len(order)) if counts[i] == second]
 
 
 def voting_order(st: SpytownState, voters: list[int]) -> list[int]:

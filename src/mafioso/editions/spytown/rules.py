@@ -56,7 +56,7 @@ from mafioso.engine import (
     Steps,
 )
 from mafioso.engine.errors import N_, SeatName, Words
-from mafioso.engine.steps import LOTS, Secret, agree, reveal_all, secret_step, speech, tell_roles
+from mafioso.engine.steps import LOTS, agree, reveal_all, secret, secret_step, speech, tell_roles
 
 VOTING_STEPS = ("vote", "final")
 
@@ -151,7 +151,7 @@ class SpytownEdition(Edition):
         table, looking at a Mafioso puts the Agent out at once (2.8; ruling V2)."""
         st.enter("agent", turn, "look")
         agent = st.agent_seat()
-        spec = Secret(st.prompt_id("look"), "agent_check", timer=20, optional=False)
+        spec = secret(st.prompt_id("look"), "agent_check", timer=20, optional=False)
         looks = yield from secret_step(st, spec, [agent] if agent is not None else [])
         target = looks.get(agent) if agent is not None else None
         if agent is None or target is None:
@@ -188,7 +188,7 @@ class SpytownEdition(Edition):
         targets = tuple([n for n in st.living() if n not in awake and st.may_be_chosen(n)])
         if awake and not targets:
             st.emit("mafia.no_target", Audience.group(awake))
-        spec = Secret(st.prompt_id("kill"), "kill", timer=30, optional=False)
+        spec = secret(st.prompt_id("kill"), "kill", timer=30, optional=False)
         rounds = max(1, int(st.options["mafia_rounds"]))
         choice = yield from agree(st, spec, awake if targets else [], targets, rounds=rounds, settle=LOTS)
         if choice.target is not None:
@@ -232,7 +232,7 @@ class SpytownEdition(Edition):
 
     def discussion(self, st: SpytownState) -> Steps:
         """Every player still in speaks once, in seat order; speeches may carry claims (B4)."""
-        rules = SpeechRules(CLAIMS, len(st.seats))
+        rules: SpeechRules = tuple.__new__(SpeechRules, (CLAIMS, len(st.seats), ()))  # less an interpreted call
         for speaker in st.living():
             if st.is_alive(speaker):
                 yield from speech(st, st.prompt_id("speech", speaker), speaker, rules=rules, timer=60)

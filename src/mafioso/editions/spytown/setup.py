@@ -80,11 +80,11 @@ def check_cast(cast: Counter[str], options: Mapping[str, Any]) -> None:
     when the Agent is left out."""
     players = sum(cast.values())
     if cast[MAFIOSO] < 1:
-        raise SetupError(N_("spytown needs at least one mafioso"))
+        raise SetupError(N_("Spytown needs at least one Mafioso."))
     if cast[OFFICER] + cast[AGENT] < 1:
-        raise SetupError(N_("spytown needs at least one police officer or the agent"))
+        raise SetupError(N_("Spytown needs at least one Police Officer or the Agent."))
     if cast[AGENT] > 1:
-        raise SetupError(N_("spytown has one agent token, not {count}"), count=cast[AGENT])
+        raise SetupError(N_("Spytown has one Agent token, not {count}."), count=cast[AGENT])
     if cast[AGENT] and variants(players, options).no_agent:
         raise SetupError(N_("the agent is not used in the children's version (option {option})"),
                          option=OptionName("no_agent", quoted=False))

@@ -76,6 +76,7 @@ from mafioso.engine.steps import (
     introduce,
     leaders,
     reveal,
+    secret,
     secret_step,
     tell_roles,
 )
@@ -154,10 +155,10 @@ class VampiresEdition(Edition):
         st.enter("day", 0, "hunters")
         band = st.strike_group()
         self.hunters_meet(st, band)
-        yield from secret_step(st, Secret(st.prompt_id("meet"), "meet"), dict.fromkeys(band, OK))
+        yield from secret_step(st, secret(st.prompt_id("meet"), "meet"), dict.fromkeys(band, OK))
         for holder, role in st.called(INTRODUCED):
             st.enter_step(role)
-            yield from secret_step(st, Secret(st.prompt_id(role), "identify"), {holder: OK})
+            yield from secret_step(st, secret(st.prompt_id(role), "identify"), {holder: OK})
             reveal(st, holder, FACILITATOR)
 
     def hunters_meet(self, st: VampiresState, band: list[int]) -> None:
@@ -240,7 +241,7 @@ class VampiresEdition(Edition):
         """
         st.enter_step(role)
         picks = PICKS.get(role, 1)
-        spec = Secret(st.prompt_id(role), role, picks=picks, exact=picks > 1, include_self=include_self)
+        spec = secret(st.prompt_id(role), role, picks=picks, exact=picks > 1, include_self=include_self)
         choice = (yield from secret_step(st, spec, {holder: options}))[holder]
         works = st.effective(holder)
         st.emit("ability.used", FACILITATOR, seat=holder, role=st.role_of(holder), effective=works,
@@ -273,7 +274,7 @@ class VampiresEdition(Edition):
     def strike(self, st: VampiresState, band: list[int]) -> Generator[list[Prompt], dict[str, Any], int | None]:
         """The band points until all agree (31): at most ``strike_rounds`` rounds, then the most
         pointed, ties by lot. It strikes only if a hunter among it can act (22)."""
-        spec = Secret(st.prompt_id("strike"), "strike", include_self=True, optional=False)
+        spec = secret(st.prompt_id("strike"), "strike", include_self=True, optional=False)
         agreed = yield from agree(st, spec, band, tuple(st.living()), rounds=int(st.options["strike_rounds"]),
                                   settle=LOTS)
         target: int | None = agreed.target
@@ -295,12 +296,13 @@ class VampiresEdition(Edition):
         rounds are composed here from the engine's ``secret_step``, ``leaders`` and ``by_lot``,
         with the populations and order of draws of release 0.1.0.
         """
-        spec = Secret(st.prompt_id("bonus"), "bonus_strike", include_self=True)
+        spec = secret(st.prompt_id("bonus"), "bonus_strike", include_self=True)
         picks: dict[int, int | None] = {}
         rounds = int(st.options["strike_rounds"]) if band else 1
         for number in range(1, rounds + 1):
             targets = tuple(st.living())
-            picks = yield from secret_step(st, spec._replace(key=f"{spec.key}{number}"), dict.fromkeys(band, targets))
+            step = tuple.__new__(Secret, (f"{spec.key}{number}", *spec[1:]))  # (spec, renamed; _replace is interpreted)
+            picks = yield from secret_step(st, step, dict.fromkeys(band, targets))
             if not band:
                 return None
             st.emit(POINTS, Audience.group(band), round=number, picks=[[s, picks[s]] for s in band])
@@ -322,7 +324,8 @@ class VampiresEdition(Edition):
     def dusk_role(self, st: VampiresState, holder: int, role: str) -> Steps:
         """Call one dusk role; the Lord's one prompt offers both of his abilities as moves (L1)."""
         if role == LORD:
-            moves = tuple(Move(what, n) for n in st.living() for what in LORD_MOVES)
+            new = tuple.__new__  # Move(what, n), less a call (its constructor is interpreted Python)
+            moves = tuple([new(Move, (what, n)) for n in st.living() for what in LORD_MOVES])
             move, works = yield from self.call(st, holder, role, moves)
             if move is not None:
                 self.dusk_effect(st, holder, COUNT if move.what == "kill" else QUEEN, move.seat, works, LORD)

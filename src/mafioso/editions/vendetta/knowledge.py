@@ -32,6 +32,14 @@ class Knowledge:
     silenced: int | None = None
     """The player the last dawn named as silenced (for that day's vote)."""
 
+    def __init__(self) -> None:
+        """Nothing known yet. Written out (the dataclass keeps it): the one the dataclass would
+        write is interpreted Python even when this module is compiled, and every seat makes one."""
+        self.cards = {}
+        self.research = []
+        self.jailed = set()
+        self.silenced = None
+
 
 def knowledge(observer: Observer) -> Knowledge:
     """The vendetta knowledge of an observer's seat, kept up to date by the observer as the game

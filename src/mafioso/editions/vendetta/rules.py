@@ -56,6 +56,7 @@ from mafioso.editions.vendetta.knowledge import FOLDS, observe, observe_seats
 from mafioso.editions.vendetta.secrecy import REVEALS
 from mafioso.editions.vendetta.texts import TEXTS, format_value, text_key
 from mafioso.engine import (
+    CHOOSE,
     FACILITATOR,
     GM,
     NOMINATION,
@@ -82,6 +83,7 @@ from mafioso.engine.steps import (
     introduce,
     leaders,
     reveal_all,
+    secret,
     secret_step,
     speech,
     tally,
@@ -108,7 +110,7 @@ class Ability(NamedTuple):
 
     def secret(self, key: str) -> Secret:
         """The one spec of the call: the real prompt and every decoy are built from it."""
-        return Secret(key, self.act, picks=self.picks, exact=True)
+        return secret(key, self.act, picks=self.picks, exact=True)
 
 
 ABILITIES = {
@@ -142,6 +144,19 @@ class Night:
     attacks: list[tuple[str, int]] = field(default_factory=list)
     mafia_pick: int | None = None
     yakuza_pick: int | None = None
+
+    def __init__(self, number: int) -> None:
+        """A blank sheet. Written out (the dataclass keeps it): the one the dataclass would write
+        is interpreted Python even when this module is compiled."""
+        self.number = number
+        self.seduced = set()
+        self.blocked = set()
+        self.nursed = set()
+        self.guards = {}
+        self.badmouthed = set()
+        self.attacks = []
+        self.mafia_pick = None
+        self.yakuza_pick = None
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # (compiled: as its base, or mypyc leaks the base's fields)
@@ -360,7 +375,7 @@ class VendettaEdition(Edition):
             introduce(st, team, members)
             return
         voters = [m for m in members if not st.is_jailed(m)]
-        spec = Secret(st.prompt_id(team), "kill", optional=bool(st.options["family_may_decline"]))
+        spec = secret(st.prompt_id(team), "kill", optional=bool(st.options["family_may_decline"]))
         agreed = yield from agree(st, spec, voters, self.family_targets(st, team))
         chosen = agreed.target if self.family_awake(st, team, voters) else None
         if voters:
@@ -538,7 +553,10 @@ class VendettaEdition(Edition):
 
     def name_suspect(self, st: VendettaState, speaker: int, options: tuple[int, ...]) -> Steps:
         """A player who must name a suspect. No default: a timeout is a fair draw, never the lowest seat."""
-        prompt = Prompt(st.prompt_id("nominate", speaker), speaker, "nominate", options, optional=False)
+        # Prompt(id, speaker, "nominate", options, optional=False), every field in order: a named
+        # tuple's constructor is interpreted Python even in a compiled module
+        prompt: Prompt = tuple.__new__(Prompt, (st.prompt_id("nominate", speaker), speaker, "nominate", options, CHOOSE,
+                                                False, None, None, 0, 1, False, False, None))
         reply = yield [prompt]
         nominee: int = reply[prompt.id]
         st.emit(NOMINATION, PUBLIC, by=speaker, nominee=nominee)
@@ -563,7 +581,9 @@ class VendettaEdition(Edition):
 
         Not the engine's yes/no ``ballot``: 0.1 logs answered this prompt with the suspect's
         seat, and they must still replay."""
-        question = Prompt(st.prompt_id("vote", suspect), GM, "vote", (suspect,), data=Ballot(suspect))
+        # Prompt(id, GM, "vote", (suspect,), data=Ballot(suspect)), every field in order, less two calls
+        question: Prompt = tuple.__new__(Prompt, (st.prompt_id("vote", suspect), GM, "vote", (suspect,), CHOOSE, True,
+                                                  None, None, 0, 1, False, False, tuple.__new__(Ballot, (suspect,))))
         prompts = question.to_each(voters)
         if not prompts:
             return []
@@ -577,8 +597,8 @@ class VendettaEdition(Edition):
         votes = tally(counted.values())
         for judge in st.with_role(JUDGE):
             if judge in counted:
-                votes[counted[judge]] += 1  # the Judge's raised hand counts twice
-        st.emit("grimoire.tally", FACILITATOR, tally=[[s, votes[s]] for s in suspects])
+                votes[counted[judge]] = votes.get(counted[judge], 0) + 1  # the Judge's raised hand counts twice
+        st.emit("grimoire.tally", FACILITATOR, tally=[[s, votes.get(s, 0)] for s in suspects])
         top = leaders(votes, suspects)
         if len(top) != 1:
             st.emit("vote.none", PUBLIC)

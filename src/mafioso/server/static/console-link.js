@@ -23,23 +23,38 @@ async function post(path, body) {
 }
 
 /**
- * The console's link, shaped as common.js's socket link: the seat's state every 1.5 s (passed on
- * only when it changed), an answer posted and acknowledged once the console has stored it.
+ * The seat's state, asked for with the version last received (``If-None-Match``): while nothing
+ * changed the server answers 304 with no body. @param {string} pass @param {string} tag
+ * @returns {Promise<{status: number, tag: string, data: any}>}
+ */
+async function fetchState(pass, tag) {
+  const headers = /** @type {Record<string, string>} */ ({"Content-Type": "application/json"});
+  if (tag) headers["If-None-Match"] = tag;
+  const r = await fetch("/api/console/phone/state", {method: "POST", headers, body: JSON.stringify({token: pass}), cache: "no-store"});
+  if (r.status === 304) return {status: 304, tag, data: null};
+  return {status: r.status, tag: r.ok ? r.headers.get("ETag") || "" : "", data: await r.json().catch(() => ({}))};
+}
+
+/**
+ * The console's link, shaped as common.js's socket link: the seat's state every 1.5 s (a 304 of
+ * no body while it is unchanged; passed on only when it changed), an answer posted and
+ * acknowledged once the console has stored it.
  * @param {Record<string, unknown>} hello @param {(m: any) => void} onMessage
  * @param {(up: boolean) => void} onStatus @param {boolean} [_padded] (a socket's; nothing to pad here)
  * @returns {import("./common.js").Link}
  */
 export function consoleLink(hello, onMessage, onStatus, _padded) {
   const pass = String(hello.seat || "");
-  let stopped = false, timer = 0, last = "";
+  let stopped = false, timer = 0, last = "", tag = "";
   const poll = async () => {
     window.clearTimeout(timer);
     if (stopped) return;
     try {
-      const {ok, data} = await post("/api/console/phone/state", {token: pass});
+      const got = await fetchState(pass, tag);
       onStatus(true);
-      if (!ok) onMessage({type: "error", code: "console", message: data.error || ""});
-      else if (JSON.stringify(data) !== last) { last = JSON.stringify(data); onMessage(data); }
+      tag = got.tag;
+      if (got.status === 304) { /* unchanged */ } else if (got.status >= 400) onMessage({type: "error", code: "console", message: got.data.error || ""});
+      else if (JSON.stringify(got.data) !== last) { last = JSON.stringify(got.data); onMessage(got.data); }
     } catch (e) {
       onStatus(false);
     }
@@ -52,6 +67,7 @@ export function consoleLink(hello, onMessage, onStatus, _padded) {
       post("/api/console/phone/answer", {token: pass, prompt: m.prompt, choice: m.choice}).then(({ok, data}) => {
         onMessage(ok ? {type: "ack", prompt: m.prompt} : {type: "error", code: "console", message: data.error || ""});
         last = "";
+        tag = "";  // the answer's new message, even if the poll raced it
         poll();
       }, () => onStatus(false));
       return true;

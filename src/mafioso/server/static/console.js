@@ -11,7 +11,7 @@ import { speak, stopSpeaking, Timer } from "./console-sound.js";
 /** @typedef {{kind: string, phase: string, read: string[], wake: number[], asks: Ask[], tools: Ask[],
  *   announce: string[], show: string[], notes: string[], learn_role: string|null,
  *   learn_count: number, learn_seats: Option[], learn_required: boolean, roles: Option[], count_max: number,
- *   count_note: string, revision: number, script: {kind: string, text: string}[]}} Step */
+ *   count_note: string, clock: number|null, revision: number, script: {kind: string, text: string}[]}} Step */
 /** @typedef {{step: Step, entries: string[], revision: number, edition: string, names: string[],
  *   lang: string, over: boolean, phones: number[], story?: string[]}} State */
 
@@ -122,6 +122,21 @@ function peekControls(peek, entry, message) {
   $("controls").replaceChildren(el("p", {class: "peek-ask", role: "status", text: message}), el("div", {class: "grid peek"}, ...buttons), back);
 }
 
+let seenTag = "";
+
+/** The state asked for again at a mixed table, with the tag of the last one: a 304 while nothing changed. */
+async function lookAgain() {
+  if (!token) return;
+  try {
+    const r = await fetch("/api/console/state", {method: "POST", cache: "no-store",
+      headers: {"Content-Type": "application/json", ...(seenTag ? {"If-None-Match": seenTag} : {})}, body: JSON.stringify({token})});
+    if (r.status === 304) { if (state) render(state); return; }  // unchanged: the poll goes on
+    if (!r.ok) return refresh();
+    seenTag = r.headers.get("ETag") || "";
+    render((await r.json()).state);
+  } catch { if (state) render(state); }  // offline for a moment: look again later
+}
+
 async function refresh() {
   if (!token) return;
   try {
@@ -163,7 +178,9 @@ async function startSetup() {
   document.querySelectorAll("input[name=roles]").forEach(n => n.addEventListener("change", drawCast));
   $("names").oninput = drawCast;
   $("options").onchange = drawCast;
+  $("phones").oninput = phonesField;
   pickEdition();
+  phonesField();
 }
 
 /** The editions with their options' labels and choices in a language; the edition picked stays. @param {string} lang */
@@ -338,21 +355,92 @@ function readCast() {
   return [];
 }
 
-async function start() {
+/** The set-up as the form says it. */
+function readSetup() {
   const lang = /** @type {HTMLSelectElement} */ ($("lang")).value;
   const phones = /** @type {HTMLInputElement} */ ($("phones")).value.split(/[\s,]+/).filter(w => w).map(Number);
-  const setup = {edition: currentEdition().id, names: playerNames(), roles: rolesMode(), cast: readCast(), options: readOptions(),
+  return {edition: currentEdition().id, names: playerNames(), roles: rolesMode(), cast: readCast(), options: readOptions(),
     lang, phones};
+}
+
+/** Start the table; one whose phones' codes were shown (a lobby) starts under its token, and the
+ * phones that joined keep their seats (by name). */
+async function start() {
+  const setup = readSetup();
   try {
-    const data = await post("/api/console", {setup});
+    const data = await fromLobby("/api/console", lobby => lobby ? {setup, lobby} : {setup});
     token = data.token;
     localStorage.setItem(KEY, data.token);
     complain();
-    await loadWords(lang);
+    await loadWords(setup.lang);
     render(data.state);
+    const lines = data.lost.length ? [lostLine(data.lost)] : [];
+    if (data.waiting.length) lines.push(fill(t("Not joined yet: {names}. Show their codes under Phones."), {names: data.waiting.join(", ")}));
+    if (lines.length) tell(lines);
   } catch (error) {
     complain(String(/** @type {Error} */ (error).message));
   }
+}
+
+/**
+ * A request about this page's lobby; a lobby the server no longer has (its database was
+ * replaced) is forgotten and the set-up sent afresh, once.
+ * @param {string} path @param {(token: string|null) => Record<string, any>} body
+ */
+async function fromLobby(path, body) {
+  try {
+    return await post(path, body(token));
+  } catch (error) {
+    if (!token || /** @type {any} */ (error).data?.code !== "bad_token") throw error;
+    token = null;
+    localStorage.removeItem(KEY);
+    return post(path, body(null));
+  }
+}
+
+/** @param {string[]} names */
+const lostLine = names => fill(t("The set-up changed: these phones no longer have a seat and must scan a new code if they play: {names}"),
+  {names: names.join(", ")});
+
+/** A notice in the "What changed" dialog. @param {string[]} lines */
+function tell(lines) {
+  $("changes-list").replaceChildren(...lines.map(l => el("li", {text: l})));
+  /** @type {HTMLDialogElement} */ ($("changes")).showModal();
+}
+
+/** Before Start: the set-up is stored as a lobby, and its phone seats' codes are shown, so the
+ * players join while the others sit down; their phones wait for Start. */
+async function setupPhones() {
+  try {
+    const data = await fromLobby("/api/console/lobby", lobby => lobby ? {setup: readSetup(), token: lobby} : {setup: readSetup()});
+    token = data.token;
+    localStorage.setItem(KEY, data.token);
+    complain();
+    showPhones(data.phones, data.lost);
+  } catch (error) {
+    complain(String(/** @type {Error} */ (error).message));
+  }
+}
+
+/** The form as a lobby stored it (after a reload or a restart before Start). @param {any} setup */
+async function restoreSetup(setup) {
+  const lang = /** @type {HTMLSelectElement} */ ($("lang"));
+  if ([...lang.options].some(o => o.value === setup.lang) && lang.value !== setup.lang) { lang.value = setup.lang; await changeLanguage(); }
+  /** @type {HTMLSelectElement} */ ($("edition")).value = setup.edition;
+  /** @type {HTMLTextAreaElement} */ ($("names")).value = setup.names.join("\n");
+  pickEdition();
+  $("options").replaceChildren(...(currentEdition().options || []).map((/** @type {any} */ o) =>
+    optionField(o, o.name in setup.options ? setup.options[o.name] : o.default)));
+  const mode = /** @type {HTMLInputElement|null} */ (document.querySelector(`input[name=roles][value=${setup.roles}]`));
+  if (mode) mode.checked = true;
+  /** @type {HTMLInputElement} */ ($("phones")).value = setup.phones.join(" ");
+  phonesField();
+  await drawCast(setup.cast.length ? setup.cast : undefined);
+}
+
+/** The button to show the phones' codes before Start, when seats are on phones. */
+function phonesField() {
+  $("setup-phones-row").hidden = !/** @type {HTMLInputElement} */ ($("phones")).value.trim();
 }
 
 // -- a step -----------------------------------------------------------------------------------
@@ -378,7 +466,7 @@ function render(next) {
   }
   // a phone may answer while the console waits for a hand-played seat too: look again at a mixed table
   if (next.phones.length && !polling) {
-    polling = window.setTimeout(() => { polling = 0; refresh(); }, 1500);
+    polling = window.setTimeout(() => { polling = 0; lookAgain(); }, 1500);
   }
 }
 
@@ -406,7 +494,10 @@ function controls(step) {
     return [el("div", {class: "grid"}, ...step.roles.map(o => el("button", {type: "button", class: "seat", "data-role": o.value, text: o.label,
       onclick: () => enter({do: "learn", role: o.value, seats: [seat]})})))];
   }
-  if (step.kind === "phones") return [el("p", {class: "waiting", text: t("Waiting for the phones…")})];
+  if (step.kind === "phones") {  // a phone's speech still has the facilitator's clock
+    const waiting = el("p", {class: "waiting", text: t("Waiting for the phones…")});
+    return step.clock ? [timerControls(/** @type {Ask} */ ({timer: step.clock})), waiting] : [waiting];
+  }
   const asks = step.asks;
   if (asks.every(a => a.options.length === 1 && typeof a.options[0].value === "string")) return ackControls(asks);
   const hands = asks.every(a => a.kind === "choose" && a.question === asks[0].question && a.options.length <= 2);
@@ -527,7 +618,7 @@ async function sendVotes(asks, hands, hands_up) {
 /** One question: name buttons, a pass, a speech timer. @param {Ask} ask */
 function askControls(ask) {
   const out = [el("p", {class: "asked", text: ask.hint})];
-  if (ask.kind === "speech") out.push(timerControls(ask));
+  if (ask.kind === "speech") return [...out, timerControls(ask), ...speechControls(ask)];
   if (ask.kind === "choose_many") return [...out, ...manyControls(ask)];
   const grid = el("div", {class: "grid"}, ...ask.options.map(o => el("button", {type: "button", class: "seat", text: o.label,
     onclick: () => enter({do: "answer", seat: ask.seat, prompt: ask.prompt, choice: o.value})})));
@@ -537,6 +628,24 @@ function askControls(ask) {
     out.push(big(pass, () => enter({do: "answer", seat: ask.seat, prompt: ask.prompt, choice: null}), ask.kind === "speech" ? "primary" : ""));
   }
   return out;
+}
+
+/** A speech: tapping a name marks the nominee (tap again to take it back) and the speech goes
+ * on; *End of the speech* enters it with the nominee marked, if any. @param {Ask} ask */
+function speechControls(ask) {
+  /** @type {any} */
+  let nominee = null;
+  const grid = el("div", {class: "grid"}, ...ask.options.map(o => {
+    const b = el("button", {type: "button", class: "seat", "aria-pressed": "false", text: o.label});
+    b.addEventListener("click", () => {
+      nominee = JSON.stringify(nominee) === JSON.stringify(o.value) ? null : o.value;
+      grid.querySelectorAll("button").forEach((x, i) =>
+        x.setAttribute("aria-pressed", String(nominee !== null && JSON.stringify(ask.options[i].value) === JSON.stringify(nominee))));
+    });
+    return b;
+  }));
+  const end = big(t("End of the speech"), () => enter({do: "answer", seat: ask.seat, prompt: ask.prompt, choice: nominee}), "primary");
+  return ask.options.length ? [grid, end] : [end];
 }
 
 /** @param {Ask} ask */
@@ -568,8 +677,16 @@ function timerControls(ask) {
   const go = el("button", {type: "button", class: "timer-go", text: t("Start the clock")});
   go.addEventListener("click", () => {
     if (timer.running) { timer.stop(); go.textContent = t("Start the clock"); } else { timer.start(seconds); go.textContent = t("Stop the clock"); }
+    shareClock(timer.running ? seconds : 0);
   });
   return el("div", {class: "timer"}, face, go);
+}
+
+/** At a table with phones, the clock started (or stopped: 0) is counted down on every phone alike.
+ * @param {number} seconds */
+function shareClock(seconds) {
+  if (!state || !token || !state.phones.length) return;
+  post("/api/console/timer", {token, revision: state.revision, seconds}).catch(() => undefined);  // the console's own clock runs anyway
 }
 
 /** Read the step's lines aloud on this device's speaker, once per step. @param {Step} step */
@@ -788,30 +905,57 @@ async function openPhones() {
   if (!token) return;
   try {
     const data = await post("/api/console/phones", {token});
-    const dialog = /** @type {HTMLDialogElement} */ ($("phones-dialog"));
-    const list = $("phones-list");
-    const pick = () => {
-      dialog.classList.remove("handed");
-      list.replaceChildren(el("div", {class: "grid"}, ...data.phones.map((/** @type {any} */ p) =>
-        el("button", {type: "button", class: "seat", "data-seat": p.seat, text: p.name, onclick: () => handOver(p)}))));
-    };
-    /** @param {any} p */
-    const handOver = p => {
-      const qr = el("div", {class: "qr"});
-      qr.innerHTML = p.qr;
-      dialog.classList.add("handed");
-      list.replaceChildren(el("div", {id: "phone-code", class: "phone-code"}, el("h3", {text: p.name}), qr,
-        el("p", {text: fill(t("Only {name} scans this code with their phone, then taps Done."), {name: p.name})}),
-        el("button", {type: "button", class: "done primary", text: t("Done"), onclick: pick})));
-    };
-    // Escape on the handed-over screen returns to the names, never to the console behind
-    dialog.oncancel = event => { if (dialog.classList.contains("handed")) { event.preventDefault(); pick(); } };
-    dialog.addEventListener("close", () => { list.replaceChildren(); dialog.classList.remove("handed"); }, {once: true});
-    pick();
-    dialog.showModal();
+    showPhones(data.phones, []);
   } catch (error) {
     complain(String(/** @type {Error} */ (error).message));
   }
+}
+
+/**
+ * The dialog of the phones' codes: each name says whether its phone has joined; ``lost`` names
+ * the joined phones a changed set-up took the seat of.
+ * @param {any[]} phones @param {string[]} lost
+ */
+function showPhones(phones, lost) {
+  const dialog = /** @type {HTMLDialogElement} */ ($("phones-dialog"));
+  const list = $("phones-list");
+  $("phones-lost").hidden = !lost.length;
+  $("phones-lost").textContent = lost.length ? lostLine(lost) : "";
+  const pick = () => {
+    dialog.classList.remove("handed");
+    list.replaceChildren(el("div", {class: "grid"}, ...phones.map((/** @type {any} */ p) =>
+      el("button", {type: "button", class: "seat", "data-seat": p.seat, "data-joined": String(p.joined), onclick: () => handOver(p)},
+        el("span", {text: p.name}), el("span", {class: "joined", text: p.joined ? t("joined") : t("not joined yet")})))));
+  };
+  /** @param {any} p */
+  const handOver = p => {
+    const qr = el("div", {class: "qr"});
+    qr.innerHTML = p.qr;
+    dialog.classList.add("handed");
+    list.replaceChildren(el("div", {id: "phone-code", class: "phone-code"}, el("h3", {text: p.name}), qr,
+      el("p", {text: fill(t("Only {name} scans this code with their phone, then taps Done."), {name: p.name})}),
+      el("button", {type: "button", class: "done primary", text: t("Done"), onclick: back})));
+  };
+  // back to the names, each saying again whether its phone has joined (the player just scanned)
+  const back = () => {
+    list.replaceChildren();
+    post("/api/console/phones", {token}).then(data => { phones = data.phones; }, () => undefined).finally(pick);
+  };
+  // Escape on the handed-over screen returns to the names, never to the console behind
+  dialog.oncancel = event => { if (dialog.classList.contains("handed")) { event.preventDefault(); back(); } };
+  // on the names' screen, a phone that joins meanwhile is marked so (redrawn only when a mark changes)
+  const marks = () => phones.map(p => p.joined).join();
+  const watch = window.setInterval(() => {
+    if (dialog.classList.contains("handed")) return;
+    post("/api/console/phones", {token}).then(data => {
+      const before = marks();
+      phones = data.phones;
+      if (!dialog.classList.contains("handed") && marks() !== before) pick();
+    }, () => undefined);
+  }, 2000);
+  dialog.addEventListener("close", () => { window.clearInterval(watch); list.replaceChildren(); dialog.classList.remove("handed"); }, {once: true});
+  pick();
+  dialog.showModal();
 }
 
 function toggleVoice() {
@@ -829,6 +973,7 @@ async function main() {
   $("open-undo").onclick = openUndo;
   $("open-tools").onclick = openTools;
   $("open-phones").onclick = openPhones;
+  $("setup-phones").onclick = setupPhones;
   $("voice").onclick = toggleVoice;
   $("voice").setAttribute("aria-pressed", String(voiceOn));
   $("download-log").onclick = downloadLog;
@@ -846,6 +991,7 @@ async function main() {
   if (!token) { await loadWords(navigator.language.slice(0, 2)); return startSetup(); }
   try {
     const data = await post("/api/console/state", {token});
+    if (data.lobby) { await startSetup(); await restoreSetup(data.lobby.setup); return; }  // not started yet
     await loadWords(data.state.lang);
     render(data.state);
   } catch (error) {

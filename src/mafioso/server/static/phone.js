@@ -216,7 +216,11 @@ function draw(msg) {
   state = msg;
   if (msg.seat === null || msg.seat === undefined) {
     show("lobby");
-    setText($("hello"), t("You are at table {code} as {name}.", {code: msg.table.code, name: msg.name || ""}));
+    // a console's phone seat joins before the facilitator starts: no code, no host, no leaving
+    const byConsole = !!consoleSeat();
+    $("lobby").querySelectorAll("p, #leave").forEach(n => { if (n instanceof HTMLElement) n.hidden = byConsole; });
+    setText($("hello"), byConsole ? t("{name}: waiting for the facilitator to start the game.", {name: msg.name || ""})
+      : t("You are at table {code} as {name}.", {code: msg.table.code, name: msg.name || ""}));
     keyed($("people"), msg.lobby || [], p => String(p.id) + p.name + (p.bot ? t("bot") : ""), p => el("li", {text: p.name + (p.bot ? " · " + t("bot") : "")}));
     return;
   }

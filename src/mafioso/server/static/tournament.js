@@ -144,6 +144,7 @@ function createForm() {
     scoring: /** @type {HTMLSelectElement} */ ($("csystem")).value, system: /** @type {HTMLTextAreaElement} */ ($("cyaml")).value,
     event_class: /** @type {HTMLSelectElement} */ ($("cclass")).value, stages, pairs, teams,
     cards: /** @type {HTMLInputElement} */ ($("ccards")).checked, lang,
+    organiser: /** @type {HTMLInputElement} */ ($("corganiser")).value,
   };
 }
 
@@ -166,7 +167,9 @@ async function createTournament(event) {
         {name: data.name, players: data.players, rounds: data.rounds, tables: data.tables, system: data.system})}),
       el("p", {}, t("The judges' pass, shown only now: write it down."), " ", el("code", {id: "newpass", text: data.pass})),
       el("p", {}, el("a", {href: link, text: t("Open the tournament")})));
+    const organiser = /** @type {HTMLInputElement} */ ($("corganiser")).value;
     /** @type {HTMLFormElement} */ ($("createform")).reset();
+    /** @type {HTMLInputElement} */ ($("corganiser")).value = organiser;  // the next tournament needs it too
     await showList();
   } finally {
     button.disabled = false;
@@ -206,6 +209,7 @@ function render() {
   renderTeams(d);
   renderRatings(d);
   renderRecord(d);
+  $("onow").textContent = t("Scored now by {system}.", {system: d.system});
 }
 
 /** @param {string} kind */
@@ -241,6 +245,8 @@ function renderStandings(d) {
   ];
   if (d.teams.length) cols.push(["team", t("Team"), r => r.team, "l wide"]);
   cols.push(["points", t("Points"), r => num(r.points), "points"]);
+  if (d.normalised) cols.push(["raw_points", t("Before scaling"), r => num(r.raw_points), "wide"],
+    ["normalisation", t("Factor"), r => "×" + num(r.normalisation), "wide"]);
   if (d.average) cols.push(["average", t("Per game"), r => num(r.average), ""]);
   cols.push(["games", t("Games"), r => String(r.games), ""], ["wins", t("Wins"), r => String(r.wins), ""],
     ["legacy", t("Best move"), r => num(r.legacy - (d.compensation === "legacy" ? r.compensation : 0)), "wide"]);
@@ -433,8 +439,60 @@ async function cancelGame() {
   await load();
 }
 
+/** The organiser's tab: the presets to choose from (loaded once). */
+async function setUpOrganise() {
+  const systems = await getJson("/api/desk/systems");
+  $("osystem").replaceChildren(...systems.map((/** @type {any} */ s) => el("option", {value: s.id, text: s.label})),
+    el("option", {value: "custom", text: t("A system of your own (YAML)")}));
+  $("osystem").addEventListener("change", () => {
+    $("oyamlbox").hidden = /** @type {HTMLSelectElement} */ ($("osystem")).value !== "custom";
+  });
+  $("organiseform").addEventListener("submit", e => { e.preventDefault(); organise("scoring"); });
+  $("renew").addEventListener("click", () => { organise("pass"); });
+}
+
+/**
+ * Send the organiser's change: a new scoring system, or a new judges' pass (shown once).
+ * @param {"scoring" | "pass"} what
+ */
+async function organise(what) {
+  const d = state.data;
+  const out = $("organiseresult");
+  const pass = /** @type {HTMLInputElement} */ ($("opass"));
+  if (!pass.value) {
+    out.replaceChildren(el("p", {class: "no", text: t("Give the organiser's pass first.")}));
+    pass.focus();
+    return;
+  }
+  if (what === "pass" && !confirm(t("Give the judges of {name} a new pass? The old one stops working at once.", {name: d.name}))) return;
+  /** @type {Record<string, any>} */
+  const body = {name: d.name, organiser: pass.value, lang};
+  if (what === "scoring") {
+    body.scoring = /** @type {HTMLSelectElement} */ ($("osystem")).value;
+    body.system = /** @type {HTMLTextAreaElement} */ ($("oyaml")).value;
+  }
+  const r = await fetch("/api/desk/" + what, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+  const data = await r.json().catch(() => ({error: t("The server did not answer; try again.")}));
+  if (!r.ok) {
+    out.replaceChildren(el("p", {class: "no", text: t("Nothing was changed: {why}", {why: data.error || t("Refused.")})}));
+    return;
+  }
+  if (what === "pass") {
+    sessionStorage.removeItem("judge-pass:" + d.name);
+    out.replaceChildren(el("p", {class: "ok"}, t("The judges' new pass, shown only now: write it down. The old one no longer works."),
+      " ", el("code", {id: "judgespass", text: data.pass})));
+    return;
+  }
+  out.replaceChildren(el("p", {class: "ok", text: t("Now scored by {system} (was {was}): every score is recomputed.",
+    {system: data.system, was: data.was})}));
+  await load();
+}
+
 function wire() {
   $("recordform").addEventListener("submit", e => { submitRecord(/** @type {SubmitEvent} */ (e)); });
+  // a new file, a change or a new attempt (even one the browser refuses) clears the last answer
+  for (const kind of ["input", "change"]) $("recordform").addEventListener(kind, () => $("recordresult").replaceChildren());
+  $("recordform").addEventListener("invalid", () => $("recordresult").replaceChildren(), true);
   $("cancelgame").addEventListener("click", () => { cancelGame(); });
   $("correct").addEventListener("change", e => {
     const on = /** @type {HTMLInputElement} */ (e.target).checked;
@@ -465,6 +523,7 @@ async function main() {
     return;
   }
   wire();
+  await setUpOrganise().catch(e => banner(String(e.message || e)));
   await load();
   setInterval(() => { if (!document.hidden) load(); }, REFRESH_MS);
 }
