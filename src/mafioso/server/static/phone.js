@@ -201,8 +201,14 @@ function announce(msg, fresh) {
 function focusOn(node) {
   const active = document.activeElement;
   const busy = active instanceof HTMLElement && active !== node && !!active.closest(".prompt") && active.isConnected;
-  if (!busy) node.focus();
+  if (!busy) quietFocus(node);
 }
+
+/** Focus that a screen reader follows but that draws no ring: a ring drawn by a script's focus
+ * shows only on phones nobody has touched yet, so at night a phone that has answered would look
+ * unlike one that has not (the browser shows the ring again at the first key pressed).
+ * @param {HTMLElement} node */
+function quietFocus(node) { node.focus(/** @type {FocusOptions} */ (/** @type {any} */ ({focusVisible: false}))); }
 async function keepAwake() {
   const nav = /** @type {any} */ (navigator);
   if (wake || !nav.wakeLock || document.hidden) return;
@@ -337,8 +343,8 @@ setInterval(tick, 250);
  * where the answer is confirmed (at night, the closed panel, on every phone alike). */
 function focusAfterAnswer() {
   const next = document.querySelector("#prompts .prompt h3");
-  if (next instanceof HTMLElement) { next.tabIndex = -1; next.focus(); }
-  else ($("waiting").hidden ? $("nightq") : $("waiting")).focus();
+  if (next instanceof HTMLElement) { next.tabIndex = -1; quietFocus(next); }
+  else quietFocus($("waiting").hidden ? $("nightq") : $("waiting"));
 }
 
 /** @param {Prompt} p @param {unknown} choice */
