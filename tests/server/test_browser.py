@@ -23,6 +23,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from mafioso.engine import find_edition
+from mafioso.i18n import _ as translated
 from mafioso.server.app import create_app
 from mafioso.server.hub import Hub
 from mafioso.server.schemas import Again
@@ -105,14 +106,18 @@ def join(browser: Any, server: Server, code: str, name: str) -> Any:
 def play_until(phones: list[Any], host: Any, rng: random.Random, done: Any, stalled: Any = None, limit: float = 150) -> None:
     """Every phone answers, but ``stalled`` only at night: when only it is left in a public step,
     the host presses *Time is up*. (A stalled secret step ends by itself at its limit, 60 s or
-    its own timer: ``test_stall.py`` proves that over sockets; here it would only cost minutes.)"""
+    its own timer: ``test_stall.py`` proves that over sockets; here it would only cost minutes.)
+    ``done`` is asked after each answer, not only after a round of every phone: a secret step
+    everyone answers at once lasts only its hold (0.3 s here), and a round can outlast it."""
     deadline = time.monotonic() + limit
     idle = 0
     while not done():
         assert time.monotonic() < deadline, "the game did not get there in time"
         acted = False
         night = stalled is not None and is_night(host)
-        for phone in phones:
+        for phone in phones:  # looked at after each answer: a short secret step is not missed
+            if acted and done():
+                break
             if phone is not stalled or night:
                 acted |= answer_one(phone, rng, playwright_api.Error)
         idle = 0 if acted else idle + 1
@@ -665,13 +670,15 @@ def dealt_tables(db: Path, lang: str) -> list[tuple[str, str]]:
 
 
 def test_the_roles_sheet_and_the_announcements_fit_the_tv(browser: Any, tmp_path: Path) -> None:
-    """At 1920x1080, for every edition at eight seats and at its most: the roles sheet stays
-    within the side column (its list scrolls inside it when long) and the announcements keep a
-    visible height (they had none under Blitz's eight roles)."""
-    tables = dealt_tables(tmp_path / "tables.sqlite3", "ru")
+    """At 1920x1080, for every edition at eight seats and at its most, in Russian (the longest
+    words) and English: the whole roles sheet shows without scrolling (in columns when long),
+    in type readable from 3 m (24 px and more), within the side column, and the announcements
+    under it keep a visible height."""
+    tables = [(f"{lang}-{name}", host_pass) for lang in ("ru", "en")
+              for name, host_pass in dealt_tables(tmp_path / "tables.sqlite3", lang)]
     server = Server(tmp_path / "tables.sqlite3")
     server.start()
-    bad = {}
+    bad, columns = {}, {}
     try:
         context = browser.new_context(viewport=TV, locale="ru-RU")
         context.add_init_script("localStorage.setItem('mafioso.speak', 'off')")
@@ -685,16 +692,23 @@ def test_the_roles_sheet_and_the_announcements_fit_the_tv(browser: Any, tmp_path
             sizes = host.evaluate("""() => {
                 const side = document.querySelector('.side').getBoundingClientRect();
                 const box = document.querySelector('#rolesbox'), log = document.querySelector('#log').getBoundingClientRect();
-                const sheet = box.getBoundingClientRect(), last = [...box.querySelectorAll('li')].pop().getBoundingClientRect();
+                const sheet = box.getBoundingClientRect(), items = [...box.querySelectorAll('li')].map(li => li.getBoundingClientRect());
+                const type = [...box.querySelectorAll('li b, li span')].map(n => parseFloat(getComputedStyle(n).fontSize));
                 return {log: log.height, logBottom: log.bottom, sheetBottom: sheet.bottom, sideBottom: side.bottom,
-                        view: innerHeight, scrolls: box.scrollHeight > box.clientHeight, lastBottom: last.bottom};
+                        sideRight: side.right, view: innerHeight, scrolls: box.scrollHeight > box.clientHeight + 1,
+                        lowest: Math.max(...items.map(r => r.bottom)), rightmost: Math.max(...items.map(r => r.right)),
+                        type: Math.min(...type), columns: getComputedStyle(document.querySelector('#roles')).columnCount};
             }""")
             shoot(host, "tv-fit", name)
+            columns[name] = sizes["columns"]
             if sizes["log"] < 100 or sizes["logBottom"] > sizes["view"] or sizes["sheetBottom"] > sizes["sideBottom"] + 1 \
-                    or (sizes["lastBottom"] > sizes["sheetBottom"] + 1 and not sizes["scrolls"]):
+                    or sizes["scrolls"] or sizes["lowest"] > sizes["sheetBottom"] + 1 or sizes["lowest"] > sizes["view"] \
+                    or sizes["rightmost"] > sizes["sideRight"] + 1 or sizes["type"] < 24:
                 bad[name] = sizes
     finally:
         server.kill()
+    (SHOTS / "tv-fit").mkdir(parents=True, exist_ok=True)
+    (SHOTS / "tv-fit" / "columns.txt").write_text("".join(f"{name}: {count}\n" for name, count in columns.items()))
     assert not bad, bad
 
 
@@ -887,23 +901,89 @@ def russian_setup(host: Any, server: Server, edition: str) -> Any:
     return host
 
 
-def test_role_lists_in_the_setup_form_are_role_names(browser: Any, server: Server) -> None:
-    """Vendetta's specialists and mobsters show the roles' names in the form's language, never
-    ids, and take names typed in any case."""
-    roles = {r["id"]: r["name"] for e in api(server, "/api/editions?lang=ru") if e["id"] == "vendetta" for r in e["roles"]}
+def test_role_lists_in_the_setup_form_are_role_chips(browser: Any, server: Server) -> None:
+    """Vendetta's specialists and Vampires' special roles are choice chips named in the form's
+    language (never ids), in a named group of toggle buttons: worked by the keyboard alone, the
+    order pressed is said in words and is what the server gets; a choice that makes the cast
+    impossible is refused with the engine's own words, in Russian."""
+    ru = {e["id"]: e for e in api(server, "/api/editions?lang=ru")}
+    roles = {r["id"]: r["name"] for r in ru["vendetta"]["roles"]}
+    label = {o["name"]: o["label"] for o in ru["vendetta"]["options"]}
     host = russian_setup(browser.new_context(viewport=TV, locale="ru-RU").new_page(), server, "vendetta")
-    host.wait_for_selector("#opt-specialists")
-    for option in ("specialists", "mobsters"):
-        shown = host.input_value(f"#opt-{option}")
-        assert roles["nurse" if option == "specialists" else "thief"] in shown, shown
-        assert not [part for part in shown.split(",") if part.strip() in roles], f"role ids shown: {shown}"
-    host.fill("#opt-specialists", f"{roles['vixen'].lower()}, {roles['nurse'].upper()}")
+    group = host.get_by_role("group", name=label["specialists"], exact=True)
+    group.wait_for()
+    chips = group.get_by_role("button")
+    names = chips.all_inner_texts()
+    assert len(names) == 5 and all(any(roles[i] in n for n in names) for i in ("nurse", "vixen", "journalist")), names
+    assert not [i for i in roles if i in host.inner_text("#options")], "no role ids on the form"
+    assert group.get_by_role("button", pressed=True).count() == 5, "the rulebook's preference, all five in order"
+    shoot(host, "setup", "role-chips-ru")
+    while group.get_by_role("button", pressed=True).count():
+        group.get_by_role("button", pressed=True).first.focus()
+        host.keyboard.press("Space")  # the keyboard alone
+    for role in ("vixen", "nurse"):
+        group.get_by_role("button", name=roles[role]).press("Enter")
+    assert host.inner_text("#opt-specialists .count") == translated("Chosen in order: {list}", "ru").replace(
+        "{list}", f"{roles['vixen']}, {roles['nurse']}"), "the order said in words"
+    assert not axe_violations(host), "the chips pass axe-core"
     host.fill("#players", "8")
     host.evaluate("document.querySelector('#step').min = 0")
     host.fill("#step", "0.3")
-    host.click("#setupform button[type=submit]")
+    with host.expect_request(lambda r: r.url.endswith("/api/tables") and r.method == "POST") as sent:
+        host.click("#setupform button[type=submit]")
+    assert sent.value.post_data_json["options"]["specialists"] == "vixen,nurse"
     host.wait_for_selector("#code:not(:empty)")
     assert not host.inner_text("#banner")
+    vampires = russian_setup(browser.new_context(viewport=TV, locale="ru-RU").new_page(), server, "vampires")
+    vampires.fill("#players", "8")
+    vampires.evaluate("document.querySelector('#step').min = 0")
+    vampires.fill("#step", "0.3")
+    special = {o["name"]: o["label"] for o in ru["vampires"]["options"]}["special_vampires"]
+    unpressed = vampires.get_by_role("group", name=special, exact=True).get_by_role("button", pressed=False)
+    while unpressed.count():
+        unpressed.first.press("Enter")  # every special vampire: too many for eight seats
+    with vampires.expect_response(lambda r: r.url.endswith("/api/tables")) as answer:
+        vampires.click("#setupform button[type=submit]")
+    refusal = answer.value.json()["error"]
+    vampires.wait_for_selector("#banner.sticky")
+    assert vampires.inner_text("#banner") == refusal and not refusal.isascii(), refusal
+    shoot(vampires, "setup", "role-chips-refused-ru")
+
+
+def test_a_custom_cast_is_counted_with_steppers(browser: Any, server: Server) -> None:
+    """*Choose the roles yourself*: a count per role between buttons named for it in the form's
+    language ("Больше: Медсестра"), worked by the keyboard; the counts are what the server gets,
+    and a cast the edition refuses is refused in the engine's own (Russian) words."""
+    roles = {r["id"]: r["name"] for e in api(server, "/api/editions?lang=ru") if e["id"] == "vendetta" for r in e["roles"]}
+    host = russian_setup(browser.new_context(viewport=TV, locale="ru-RU").new_page(), server, "vendetta")
+    host.fill("#players", "8")
+    host.evaluate("document.querySelector('#step').min = 0")
+    host.fill("#step", "0.3")
+    host.get_by_role("checkbox", name=translated("Choose the roles yourself (instead of the rulebook's)", "ru")).check()
+    bystander = host.get_by_role("group", name=roles["bystander"], exact=True)
+    bystander.get_by_role("status").filter(has_text="4").wait_for()  # the rulebook's cast to start from
+
+    def press(word: str, role: str) -> None:
+        host.get_by_role("button", name=translated(word, "ru").replace("{role}", roles[role]), exact=True).press("Enter")
+
+    press("More: {role}", "bystander")
+    press("More: {role}", "bystander")
+    press("Fewer: {role}", "nurse")
+    shoot(host, "setup", "custom-cast-ru")
+    assert not axe_violations(host), "the steppers pass axe-core"
+    with host.expect_response(lambda r: r.url.endswith("/api/tables")) as answer:
+        host.click("#setupform button[type=submit]")
+    assert answer.value.request.post_data_json["cast"] == {**{r: 0 for r in roles}, "detective": 1, "thug": 2, "bystander": 6}
+    refusal = answer.value.json()["error"]
+    host.wait_for_selector("#banner.sticky")
+    assert host.inner_text("#banner") == refusal and not refusal.isascii(), "nine roles for eight seats: refused in Russian"
+    press("Fewer: {role}", "bystander")
+    press("More: {role}", "nurse")
+    press("Fewer: {role}", "bystander")
+    with host.expect_request(lambda r: r.url.endswith("/api/tables") and r.method == "POST") as sent:
+        host.click("#setupform button[type=submit]")
+    assert sent.value.post_data_json["cast"] == {**{r: 0 for r in roles}, "detective": 1, "nurse": 1, "thug": 2, "bystander": 4}
+    host.wait_for_selector("#code:not(:empty)")
 
 
 def test_a_setup_refusal_goes_once_the_table_is_made(browser: Any, server: Server) -> None:

@@ -29,7 +29,7 @@ from mafioso.server.schemas import CastQuery, CodeQuery, CreateTable, HostPass, 
 from mafioso.server.tables import Table, summary
 from mafioso.server.tokens import normalise_code
 from mafioso.server.tournament import tournament_routes
-from mafioso.server.ui import ui_strings
+from mafioso.server.ui import role_lists, ui_strings
 from mafioso.server.ws import Sockets, error_text, serve_socket
 
 STATIC = Path(__file__).parent / "static"
@@ -174,6 +174,7 @@ async def editions(request: Request) -> Response:
             "roles": [{"id": r.id, "name": role_name(edition, r.id, lang), "team": r.team, "icon": r.icon}
                       for r in edition.roles.values()],
             "options": [option_words(edition, o, lang) for o in edition.options],
+            "role_lists": role_lists(edition),  # the options the form shows as role chips
         })
     return JSONResponse(out)
 

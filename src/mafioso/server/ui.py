@@ -9,6 +9,8 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from mafioso.engine import Edition
+from mafioso.engine.options import TEXT
 from mafioso.i18n import N_, _, translation
 
 STATIC = Path(__file__).parent / "static"
@@ -64,3 +66,35 @@ def ui_strings(lang: str) -> dict[str, str | dict[str, str]]:
         if any(form != (one if n == "1" else many) for n, form in forms.items()):
             out[one] = forms
     return out
+
+
+@lru_cache(maxsize=32)
+def _role_lists(edition: Edition) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The edition's text options that are lists of roles, with the roles each takes, found by
+    asking the edition itself: a role is one an option takes when the recommended cast at the
+    most players, with the option naming that role alone, is accepted and deals it. An option
+    is such a list only when it refuses a word that is no role and takes some roles, not all
+    (a text the cast ignores, such as spytown's seat-by-seat card deal, takes every role)."""
+    found = []
+    for option in edition.options:
+        if option.kind != TEXT or _deals(edition, option.name, "-") is not None:
+            continue
+        takes = tuple(role for role in edition.roles if (_deals(edition, option.name, role) or {}).get(role))
+        if 0 < len(takes) < len(edition.roles):
+            found.append((option.name, takes))
+    return tuple(found)
+
+
+def _deals(edition: Edition, option: str, value: str) -> dict[str, int] | None:
+    """The recommended cast at the most players with ``option`` set to ``value``; ``None`` when
+    the edition refuses it."""
+    try:
+        return edition.recommended_cast(edition.max_players, edition.resolve_options({option: value}))
+    except Exception:  # refused by the edition's own checks, whatever they are
+        return None
+
+
+def role_lists(edition: Edition) -> dict[str, list[str]]:
+    """``{option: [role ids]}`` for the setup form, which shows such an option as choice chips of
+    role names (in the form's language) instead of a line of comma-separated ids."""
+    return {name: list(roles) for name, roles in _role_lists(edition)}

@@ -186,6 +186,13 @@ export function deadline(msg) {
   return left ? performance.now() + left * 1000 : 0;
 }
 
+/** A phase's name as the screens head it: a capital first letter in every language ("Ночь 1",
+ * "Noc 1", "Night 1"), while messages and stored events keep the engine's own words.
+ * @param {string | null | undefined} text @returns {string} */
+export function capital(text) {
+  return text ? text.charAt(0).toLocaleUpperCase(document.documentElement.lang || undefined) + text.slice(1) : "";
+}
+
 /** "0:42" or "7" seconds left before `end` (a performance.now() time); "" without one.
  * @param {number} end */
 export function clockText(end) {

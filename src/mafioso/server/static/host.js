@@ -1,7 +1,7 @@
 // @ts-check
 // The shared screen (a TV across the room): create a table, seat people, then show only public
 // information, large, and speak it. `/watch?code=X` is the same screen without the host's controls.
-import {$, t, tn, el, setText, patch, keyed, banner, post, connect, promptForm, promptKey, loadText, deadline, clockText} from "./common.js";
+import {$, t, tn, el, setText, patch, keyed, banner, post, connect, promptForm, promptKey, loadText, deadline, clockText, capital} from "./common.js";
 import {narrator, ambience} from "./narrator.js";
 
 /** @typedef {import("./wire").State} State */
@@ -12,7 +12,7 @@ import {narrator, ambience} from "./narrator.js";
 /** @typedef {{id: string, name: string, min: number, max: number, default_players: number, help?: string,
  *   roles: {id: string, name: string, team: string, icon: string}[],
  *   options: {name: string, label?: string, help?: string, doc?: string, default: unknown, choices: unknown[],
- *     choice_labels?: (string | {value: unknown, label: string})[]}[]}} Edition */
+ *     choice_labels?: (string | {value: unknown, label: string})[]}[], role_lists?: Record<string, string[]>}} Edition */
 
 const KEY = "mafioso.host";
 const params = new URLSearchParams(location.search);
@@ -65,6 +65,8 @@ function pickEdition() {
 const choiceLabel = c => c && typeof c === "object" ? c.label : c || "";
 /** @param {Edition["options"][number]} o */
 function optionField(o) {
+  const takes = (edition().role_lists || {})[o.name];
+  if (takes && takes.length) return roleChips(o, takes);
   let input;
   const id = "opt-" + o.name;
   if (o.choices.length) {
@@ -84,6 +86,45 @@ function optionField(o) {
   return el("div", {class: "opt-field" + (check ? " check" : "")},
     check ? input : label, check ? label : input, help ? el("small", {text: help}) : null);
 }
+/** A list of roles (Vendetta's specialists, Vampires' special vampires...) as choice chips named
+ * in the form's language, one per role the option takes: pressed in the order wanted (a number
+ * shows the order, and a live line says it in words), read as the ids the server takes. Each
+ * chip is a button with ``aria-pressed``, so a keyboard and a screen reader work it; a cast the
+ * choice makes impossible is refused by the engine when the table is created, in words.
+ * @param {Edition["options"][number]} o @param {string[]} takes */
+function roleChips(o, takes) {
+  const roles = new Map(edition().roles.map(r => [r.id, r]));
+  const picked = String(o.default || "").split(",").map(p => p.trim()).filter(id => takes.includes(id));
+  const label = o.label || spelled(o.name), help = forPeople(o.help || o.doc || "");
+  const said = el("p", {class: "count", "aria-live": "polite"});
+  const group = el("div", {class: "chips"});  // the fieldset, named by its legend, is the group
+  const box = el("fieldset", {class: "opt-field roles-field", id: "opt-" + o.name, "data-opt": o.name, "data-roles": ""},
+    el("legend", {text: label}), group, said, help ? el("small", {text: help}) : null);
+  const draw = () => {
+    box.dataset.roles = picked.join(",");
+    for (const chip of Array.from(group.children)) {
+      const at = picked.indexOf(/** @type {HTMLElement} */ (chip).dataset.role || "");
+      chip.setAttribute("aria-pressed", String(at >= 0));
+      setText(/** @type {Element} */ (chip.firstElementChild), at >= 0 ? String(at + 1) : "");
+    }
+    setText(said, picked.length ? t("Chosen in order: {list}", {list: picked.map(id => (roles.get(id) || {name: id}).name).join(", ")})
+      : t("None chosen: as the rulebook suggests"));
+  };
+  for (const id of takes) {
+    const r = roles.get(id);
+    const toggle = () => {
+      const at = picked.indexOf(id);
+      if (at >= 0) picked.splice(at, 1); else picked.push(id);
+      draw();
+      box.dispatchEvent(new Event("change", {bubbles: true}));  // the cast below follows
+    };
+    group.append(el("button", {type: "button", class: "chip", "data-role": id, on: {click: toggle}},
+      el("span", {class: "rank", "aria-hidden": "true"}), r ? `${r.icon} ${r.name}` : id));
+  }
+  draw();
+  return box;
+}
+
 /** A list of roles in a text option (Vendetta's specialists, Vampires' special vampires...)
  * reads as the roles' names in the form's language, never their ids.
  * @param {string} text @returns {string} */
@@ -109,15 +150,29 @@ async function fillCast() {
     const r = await fetch(`/api/cast?edition=${e.id}&players=${$("players").value}&options=${encodeURIComponent(JSON.stringify(readOptions()))}`);
     cast = (await r.json()).cast || {};
   } catch (err) { cast = {}; }
-  $("cast").replaceChildren(...e.roles.map(r => el("label", {}, el("span", {text: `${r.icon} ${r.name}`}),
-    el("input", {type: "number", min: 0, max: 40, "data-role": r.id, value: cast[r.id] || 0}))));
+  $("cast").replaceChildren(...e.roles.map(r => stepper(r, cast[r.id] || 0)));
+}
+/** A role's count in a custom cast: − and + buttons named for the role in the form's language
+ * ("Fewer: Sheriff"), the count between them said as it changes; a cast the edition does not
+ * allow is refused by the engine, in words, when the table is created.
+ * @param {Edition["roles"][number]} r @param {number} n */
+function stepper(r, n) {
+  const count = el("output", {class: "n", "data-role": r.id, "aria-live": "polite", text: String(n)});
+  /** @param {number} by */
+  const step = by => setText(count, String(Math.max(0, Math.min(40, Number(count.textContent) + by))));
+  return el("div", {class: "stepper", role: "group", "aria-label": r.name},
+    el("span", {class: "who", "aria-hidden": "true", text: `${r.icon} ${r.name}`}),
+    el("button", {type: "button", class: "icon", "aria-label": t("Fewer: {role}", {role: r.name}), on: {click: () => step(-1)}, text: "−"}),
+    count,
+    el("button", {type: "button", class: "icon", "aria-label": t("More: {role}", {role: r.name}), on: {click: () => step(1)}, text: "+"}));
 }
 function readOptions() {
   /** @type {Record<string, unknown>} */
   const out = {};
   document.querySelectorAll("#options [data-opt]").forEach(n => {
     const input = /** @type {HTMLInputElement} */ (n), name = input.dataset.opt || "";
-    if (input.type === "checkbox") out[name] = input.checked;
+    if (input.dataset.roles !== undefined) out[name] = input.dataset.roles;  // role chips, in the order pressed
+    else if (input.type === "checkbox") out[name] = input.checked;
     else if (input.tagName === "SELECT") out[name] = JSON.parse(input.value);
     else if (input.dataset.text) out[name] = idsOf(input.value);
     else out[name] = Number(input.value);
@@ -137,7 +192,7 @@ $("setupform").addEventListener("submit", async ev => {
   if ($("custom").checked) {
     /** @type {Record<string, number>} */
     const cast = {};
-    document.querySelectorAll("[data-role]").forEach(n => { const i = /** @type {HTMLInputElement} */ (n); cast[i.dataset.role || ""] = Number(i.value); });
+    document.querySelectorAll("#cast [data-role]").forEach(n => { const i = /** @type {HTMLElement} */ (n); cast[i.dataset.role || ""] = Number(i.textContent); });
     body.cast = cast;
   }
   try {
@@ -206,7 +261,7 @@ function drawPlay(msg) {
   const names = new Map(seats.map(s => [s.seat, s.name]));
   const speaking = msg.speaking || [];
   const publicStep = !msg.secret && !msg.outcome && speaking.length > 0;
-  setText($("phase"), msg.outcome ? t("Game over") : msg.phase + (msg.step ? " · " + msg.step : ""));
+  setText($("phase"), msg.outcome ? t("Game over") : capital(msg.phase) + (msg.step ? " · " + capital(msg.step) : ""));
   $("timeup").hidden = watching || !publicStep;
   drawCircle(msg, seats);
   drawNow(msg, names);
@@ -214,13 +269,14 @@ function drawPlay(msg) {
   const lines = (msg.events || []).filter(e => e.text).slice(-6);
   keyed($("log"), lines.slice().reverse(), e => String(e.n), e => el("li", {class: e.kind === "phase" ? "phase" : "", text: e.text || ""}));
   $("log").hidden = !!msg.outcome;
-  fitLog();
   const roles = msg.roles || [];
   patch($("roles"), JSON.stringify(roles), () => roles.map(r => el("li", {style: `border-color: ${r.colour}`},
     el("b", {text: `${r.icon} ${r.name}` + (r.count > 1 ? ` × ${r.count}` : "")}), el("span", {text: r.ability}))));
   const seal = msg.table.commitment;
   setText($("sealed"), seal ? t("Sealed deal {hash}", {hash: (seal.match(/.{1,4}/g) || []).join(" ")}) : "");
   drawEnd(msg, names);
+  fitRoles();  // once the whole side is drawn (a control, the sealed deal or a question takes room)
+  fitLog();
   if (!watching) voice.hear(msg.events || [], code, msg.lang, msg.spoken);
   night.night(!!msg.secret && !msg.outcome);
 }
@@ -234,7 +290,20 @@ function fitLog() {
   let full = false;
   for (const li of items) { full = full || li.getBoundingClientRect().bottom > bottom + 1; li.hidden = full; }
 }
-addEventListener("resize", fitLog);
+addEventListener("resize", () => { fitRoles(); fitLog(); });
+
+/** The roles sheet is read across the room without scrolling: its roles stand in as few columns
+ * as let the whole sheet show (one to three), with the announcements under it keeping their room.
+ * Measured again on every draw: the controls, the sealed deal and the host's questions above it
+ * come and go. */
+function fitRoles() {
+  const box = $("rolesbox"), list = $("roles");
+  if (!box.offsetParent) return;
+  for (const columns of [1, 2, 3]) {
+    list.style.columnCount = String(columns);
+    if (box.scrollHeight <= box.clientHeight + 1) return;
+  }
+}
 
 /** The table as a circle of seats: names, who is out, revealed roles, bots, the speaker.
  * @param {State} msg @param {Seat[]} seats */
@@ -439,6 +508,7 @@ function drawControls() {
   patch($("voice"), names.join("|") + voice.voice, () => [el("option", {value: "", text: t("Default voice")}),
     ...names.map(n => el("option", {value: n, text: n, selected: n === voice.voice}))]);
   /** @type {HTMLElement} */ ($("voice").parentElement).hidden = !names.length;
+  fitRoles();
 }
 $("speak").addEventListener("click", () => { voice.set(!voice.on); drawControls(); });
 $("ambience").addEventListener("click", () => { night.set(!night.on); drawControls(); });

@@ -1,6 +1,6 @@
 // @ts-check
 // The phone: join by code and name, then the secret card, prompts, private results, the end.
-import {$, t, el, setText, patch, keyed, banner, post, connect, promptForm, promptKey, loadText, deadline, clockText} from "./common.js";
+import {$, t, el, setText, patch, keyed, banner, post, connect, promptForm, promptKey, loadText, deadline, clockText, capital} from "./common.js";
 import {consoleSeat, consoleLink} from "./console-link.js";
 
 /** @typedef {import("./wire").State} State */
@@ -137,23 +137,78 @@ function receive(msg) {
   // a new language: every part built in the old one is built again, the questions' forms too
   // (kept by key, they would keep "Pass" and "Send my choice" in the words they were made in)
   if (msg.lang !== lang) { lang = msg.lang; loadText(lang).then(() => { if (state) { clearSigs(); $("prompts").replaceChildren(); draw(state); } }); }
-  clockEnd = deadline(msg);
-  nudge(msg);
+  const end = deadline(msg);
+  if (Math.abs(end - clockEnd) > 1500) lastLeft = null;  // another step's clock: no milestone crossed yet
+  clockEnd = end;
+  const fresh = nudge(msg);
   draw(msg);
+  announce(msg, fresh);
 }
 
 const clearSigs = () => document.querySelectorAll("[data-sig]").forEach(n => { if (n instanceof HTMLElement) delete n.dataset.sig; });
 
 /** Your turn: the phone vibrates and its screen stays awake (where the browser can). Every seat
  * is asked at the same moments (decoys at night), so this tells a neighbour nothing.
- * @param {State} msg */
+ * @param {State} msg @returns {Set<string>} the ids of the prompts asked for the first time */
 function nudge(msg) {
   const ids = new Set((msg.prompts || []).map(p => p.id));
-  const fresh = [...ids].some(id => !seenPrompts.has(id));
+  const fresh = new Set([...ids].filter(id => !seenPrompts.has(id)));
   seenPrompts = ids;
-  if (fresh && navigator.vibrate) navigator.vibrate([120, 80, 120]);
+  if (fresh.size && navigator.vibrate) navigator.vibrate([120, 80, 120]);
   if (msg.seat && !msg.outcome) keepAwake(); else release();
+  return fresh;
 }
+
+/** Says something to a screen reader: one more line in the phone's hidden live log (role "log",
+ * polite), which keeps its newest three; a line said twice in a row is still read twice.
+ * @param {string} text */
+function say(text) {
+  const log = $("say");
+  if (!text) return;
+  log.append(el("p", {text}));
+  while (log.children.length > 3) /** @type {Element} */ (log.firstElementChild).remove();
+}
+
+let heard = -1, heardTable = "", heardOutcome = "";
+/** What a screen reader user must hear as it happens, in the table's language: every new line
+ * of the table (a phase, a speech, a death, a vote), each new question, and the result. The
+ * focus goes to a new question (or to the closed night panel, on every phone alike), unless
+ * the player is in the middle of another question's form. A page opened or reloaded in the
+ * middle of a game reads nothing of the past: it is on screen, under "At the table".
+ * @param {State} msg @param {Set<string>} fresh */
+function announce(msg, fresh) {
+  const lines = (msg.events || []).filter(e => e.text);
+  const top = lines.length ? lines[lines.length - 1].n : -1;
+  if (heardTable !== msg.table.code) { heardTable = msg.table.code; heard = msg.seat ? top : -1; heardOutcome = msg.outcome ? "old" : ""; }
+  for (const e of lines) if (e.n > heard) say(e.text || "");
+  heard = Math.max(heard, top);
+  const shown = (msg.prompts || []).filter(p => fresh.has(p.id) && !answered.has(p.id));
+  const panel = $("nightq");
+  if (shown.length && !panel.hidden) { say(panel.textContent || ""); focusOn(panel); }
+  else if (shown.length) {
+    for (const p of shown) say(t("New question: {title}", {title: p.title}));
+    const form = document.querySelector(`[data-prompt="${CSS.escape(shown[0].id)}"] h3`);
+    if (form instanceof HTMLElement) { form.tabIndex = -1; focusOn(form); }
+  }
+  const o = msg.outcome;
+  if (o && !heardOutcome) say(Array.from($("outcome").children).map(n => n.textContent).join(" "));
+  heardOutcome = o ? heardOutcome || "said" : "";
+}
+
+/** Moves the focus to a new question, unless it is inside a question's form still on screen
+ * (a half-made choice is never taken away from under the player).
+ * @param {HTMLElement} node */
+function focusOn(node) {
+  const active = document.activeElement;
+  const busy = active instanceof HTMLElement && active !== node && !!active.closest(".prompt") && active.isConnected;
+  if (!busy) quietFocus(node);
+}
+
+/** Focus that a screen reader follows but that draws no ring: a ring drawn by a script's focus
+ * shows only on phones nobody has touched yet, so at night a phone that has answered would look
+ * unlike one that has not (the browser shows the ring again at the first key pressed).
+ * @param {HTMLElement} node */
+function quietFocus(node) { node.focus(/** @type {FocusOptions} */ (/** @type {any} */ ({focusVisible: false}))); }
 async function keepAwake() {
   const nav = /** @type {any} */ (navigator);
   if (wake || !nav.wakeLock || document.hidden) return;
@@ -178,7 +233,7 @@ function draw(msg) {
   show("game");
   const seats = msg.seats || [];
   setText($("me"), t("{name} · seat {seat}", {name: msg.name || "", seat: msg.seat}));
-  setText($("phase"), msg.phase + (msg.step ? " · " + msg.step : ""));
+  setText($("phase"), capital(msg.phase) + (msg.step ? " · " + capital(msg.step) : ""));
   drawCard();
   const mine = seats.find(s => s.seat === msg.seat);
   const prompts = (msg.prompts || []).filter(p => !answered.has(p.id));
@@ -263,7 +318,7 @@ function drawCard() {
   card.style.borderColor = open && c ? c.colour : "";
   $("secret").hidden = !open || !c;
   if (!dealt) { patch(card, "none", () => [el("span", {text: t("Your card will appear here.")})]); return; }
-  if (!open) { patch(card, "down", () => [el("span", {class: "face", text: "?"}), el("span", {text: t("Tap to see your secret card")})]); return; }
+  if (!open) { patch(card, "down", () => [el("span", {class: "face", "aria-hidden": "true", text: "?"}), el("span", {text: t("Tap to see your secret card")})]); return; }
   if (!c) { patch(card, "empty", () => [el("span", {text: t("Your card will appear here.")}), el("small", {text: t("Tap to hide")})]); return; }
   patch(card, "up" + JSON.stringify(c), () => [
     el("span", {class: "icon", "aria-hidden": "true", text: c.icon}), el("strong", {class: "role", text: c.name}),
@@ -271,8 +326,26 @@ function drawCard() {
     el("small", {text: t("Tap to hide")})]);
 }
 
-function tick() { setText($("clock"), clockText(clockEnd)); }
+/** @type {number | null} */
+let lastLeft = null;
+const MILESTONES = [30, 10, 5];
+/** The countdown in the header; 30, 10 and 5 seconds before the end are said to a screen reader
+ * (the same moments on every phone: every phone has the same clock). */
+function tick() {
+  setText($("clock"), clockText(clockEnd));
+  const left = clockEnd ? Math.max(0, Math.ceil((clockEnd - performance.now()) / 1000)) : null;
+  for (const m of MILESTONES) if (lastLeft !== null && left !== null && lastLeft > m && left <= m) say(t("{n} seconds left", {n: m}));
+  lastLeft = left;
+}
 setInterval(tick, 250);
+
+/** The focus after an answer does not fall to the page's top: it goes to the next question, or
+ * where the answer is confirmed (at night, the closed panel, on every phone alike). */
+function focusAfterAnswer() {
+  const next = document.querySelector("#prompts .prompt h3");
+  if (next instanceof HTMLElement) { next.tabIndex = -1; quietFocus(next); }
+  else quietFocus($("waiting").hidden ? $("nightq") : $("waiting"));
+}
 
 /** @param {Prompt} p @param {unknown} choice */
 function answer(p, choice) {
@@ -280,9 +353,11 @@ function answer(p, choice) {
     answered.add(p.id);
     recorded = false;
     const form = document.querySelector(`[data-prompt="${CSS.escape(p.id)}"]`);
+    const focused = !!form && form.contains(document.activeElement);
     if (form) form.remove();
     setText($("waiting"), t("Sent. Waiting for the table…"));
     if (questionOpen) { questionOpen = false; if (state) draw(state); }
+    if (focused) focusAfterAnswer();
   }
 }
 
