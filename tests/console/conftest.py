@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.server.browser import browser, server  # noqa: F401 - fixtures shared with the server tests
 from tests.server.conftest import db_url, postgres_server, postgres_url  # noqa: F401 - fixtures shared with the server tests
 
 

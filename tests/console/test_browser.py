@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import random
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,7 @@ import pytest
 
 from tests.console.play import EDITIONS, names
 from tests.console.test_console import dealt_roles
-from tests.server.browser import ARGS, CHROMIUM, Server
+from tests.server.browser import Server
 
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots" / "console"
 TABLET = {"width": 768, "height": 1024}
@@ -28,22 +27,6 @@ PHONE = {"width": 390, "height": 844}
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [pytest.mark.browser]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path / "tables.sqlite3")
-    running.start()
-    yield running
-    running.kill()
 
 
 def api_state(server: Server, token: str) -> dict[str, Any]:

@@ -9,8 +9,12 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+import pytest
+from playwright import sync_api as playwright_api
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -118,3 +122,21 @@ def answer_one(phone: Any, rng: random.Random, errors: Any) -> bool:
     except errors:
         return False  # the prompt went away under us (time is up, a new step): try again next round
     return True
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One Chromium for a test module's pages (Debian's, driven by Playwright)."""
+    with playwright_api.sync_playwright() as driver:
+        chromium = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    """A real ``mafioso serve`` process of the test's own, on a SQLite file (killed at the end)."""
+    running = Server(tmp_path / "tables.sqlite3")
+    running.start()
+    yield running
+    running.kill()

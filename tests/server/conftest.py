@@ -30,6 +30,7 @@ from mafioso.engine import GM
 from mafioso.server.hub import Hub
 from mafioso.server.store import Store, open_store
 from mafioso.server.tables import Table
+from tests.server.browser import browser, server  # noqa: F401 - the browser tests' fixtures, one copy
 
 warnings.filterwarnings("ignore", message=".*httpx.*")
 
@@ -260,14 +261,14 @@ def postgres_server() -> Iterator[PostgresServer]:
     if initdb is None or pg_ctl is None:
         postgres_missing("PostgreSQL's initdb and pg_ctl were not found (PATH, /usr/lib/postgresql/*/bin)")
     assert initdb is not None and pg_ctl is not None
-    server = PostgresServer(initdb, pg_ctl)
+    running = PostgresServer(initdb, pg_ctl)
     try:
-        server.start()
+        running.start()
     except Exception as error:
-        server.stop()
+        running.stop()
         pytest.fail(f"could not start a throwaway PostgreSQL server: {error}", pytrace=False)
-    yield server
-    server.stop()
+    yield running
+    running.stop()
 
 
 @pytest.fixture

@@ -10,16 +10,16 @@ must survive incoming messages. Screenshots go to ``artifacts/screenshots/EDITIO
 from __future__ import annotations
 
 import contextlib
-import hashlib
+import io
 import json
 import os
 import random
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image, ImageChops
 from starlette.testclient import TestClient
 
 from mafioso.engine import find_edition
@@ -28,7 +28,7 @@ from mafioso.server.app import create_app
 from mafioso.server.hub import Hub
 from mafioso.server.schemas import Again
 from mafioso.server.store import open_store
-from tests.server.browser import ARGS, AXE, CHROMIUM, PHONE, SHOTS, TV, Server, answer_one, api, axe_violations, shoot
+from tests.server.browser import AXE, CHROMIUM, PHONE, SHOTS, TV, Server, answer_one, api, axe_violations, shoot
 from tests.server.conftest import FakeClock, play_out
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -37,29 +37,15 @@ pytestmark = [
     pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK), reason="Debian's chromium is not installed"),
 ]
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kai", "Lu"]
-PLAYERS = {"sport": 10, "vendetta": 7, "vampires": 7, "spytown": 7, "blitz": 7}
+PLAYERS = {"sport": 10, "vendetta": 7, "vampires": 7, "spytown": 8, "blitz": 7}
+"""(Spytown at 8 has two Mafiosi: at 7 its police could vote the only one out on day 1, and the
+game end before the night whose screens the test compares.)"""
 VOICE = {"vendetta"}
 """Editions played with the shared screen's voice on (the script waits for its lines)."""
 OPEN_VOTES = {"sport"}
 """Editions whose day votes are open (hands up): their tally must show on the shared screen."""
 AGAIN = "vendetta"
 """The edition whose game ends with *Play again* (into blitz, seats shuffled)."""
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path / "tables.sqlite3")
-    running.start()
-    yield running
-    running.kill()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as driver:
-        chromium = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield chromium
-        chromium.close()
 
 
 PHASE_CLOCK = """
@@ -158,8 +144,11 @@ def hidden_cards_alike(phones: list[Any], edition: str) -> None:
         if same_secret_step(alive, wait=0) == step:
             break
     (SHOTS / edition / "phone-night.png").write_bytes(screens[0])
-    shots = {hashlib.sha256(screen).hexdigest() for screen in screens}
-    assert len(shots) == 1, "a phone at night must look the same for every role"
+    differs = [index for index, screen in enumerate(screens) if not looks_alike(screens[0], screen)]
+    if differs:  # kept for whoever reads the failure: each phone's screen, by seat order
+        for index, screen in enumerate(screens):
+            (SHOTS / edition / f"phone-night-differs-{index}.png").write_bytes(screen)
+    assert not differs, "a phone at night must look the same for every role"
     assert all(phone.is_hidden("#secret") for phone in phones)
     colours = set()
     for phone in phones:
@@ -170,6 +159,18 @@ def hidden_cards_alike(phones: list[Any], edition: str) -> None:
             shoot(phone, edition, "phone-card-shown")
         phone.click("#card")
     assert len(colours) > 1, "shown, the border is the team's colour (the teams differ)"
+
+
+def looks_alike(one: bytes, other: bytes, tolerance: int = 3) -> bool:
+    """Two screenshots are the same picture: the same size, and no pixel's colour apart by more
+    than ``tolerance`` levels in any channel. Chromium's software rasteriser now and then
+    antialiases a rounded corner one or two levels differently from one page to another, which
+    no eye can see; anything a neighbour could tell apart (a team's colour, a word, a shape)
+    differs by far more (the test shows the team colours differ, below)."""
+    first, second = Image.open(io.BytesIO(one)).convert("RGB"), Image.open(io.BytesIO(other)).convert("RGB")
+    if first.size != second.size:
+        return False
+    return all(high <= tolerance for _, high in ImageChops.difference(first, second).getextrema())
 
 
 def same_secret_step(phones: list[Any], wait: float = 30) -> str:
@@ -1027,7 +1028,7 @@ def blitz_deal_looks_alike(phones: list[Any], rng: random.Random) -> None:
             phone.wait_for_selector("#card .face")
             phone.evaluate("window.scrollTo(0, 0)")
         screens = [whole_screen(phone) for phone in waiting]
-        if len({hashlib.sha256(screen).hexdigest() for screen in screens}) == 1:
+        if all(looks_alike(screens[0], screen) for screen in screens):
             break
     (SHOTS / "ru-blitz").mkdir(parents=True, exist_ok=True)
     (SHOTS / "ru-blitz" / "phone-deal.png").write_bytes(screens[0])
@@ -1038,7 +1039,7 @@ def blitz_deal_looks_alike(phones: list[Any], rng: random.Random) -> None:
         if not holders[-1]:
             shoot(phone, "ru-blitz", "phone-deal-no-card-yet-tapped")
         phone.click("#card")
-    assert len({hashlib.sha256(screen).hexdigest() for screen in screens}) == 1, \
+    assert all(looks_alike(screens[0], screen) for screen in screens), \
         "during the deal, a phone with a card and one without must look the same"
     assert any(holders) and not all(holders), f"the comparison saw phones with and without a card: {holders}"
 

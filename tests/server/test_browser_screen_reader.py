@@ -20,7 +20,6 @@ import random
 import re
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +28,7 @@ import pytest
 from mafioso.agents.base import random_choice
 from mafioso.i18n import _
 from mafioso.server.ws import pad_frame
-from tests.server.browser import ARGS, CHROMIUM, PHONE, Server, api, shoot
+from tests.server.browser import CHROMIUM, PHONE, Server, api, shoot
 from tests.server.helpers import as_prompt
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -85,22 +84,6 @@ def said(text: str, **slots: Any) -> str:
     for key, value in slots.items():
         out = out.replace("{" + key + "}", str(value))
     return out
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path / "tables.sqlite3")
-    running.start()
-    yield running
-    running.kill()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as driver:
-        chromium = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield chromium
-        chromium.close()
 
 
 class Others(threading.Thread):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,7 @@ from mafioso.engine import find_edition
 from mafioso.i18n import _
 from mafioso.server.hub import Hub
 from mafioso.server.store import open_store
-from tests.server.browser import ARGS, CHROMIUM, PHONE, TV, Server, shoot
+from tests.server.browser import CHROMIUM, PHONE, TV, Server, shoot
 from tests.server.conftest import FakeClock, play_out
 from tests.server.test_browser import left_out_of_play_again
 
@@ -31,14 +30,6 @@ pytestmark = [
 ]
 EDITIONS = ["sport", "vendetta", "vampires", "spytown", "blitz"]
 FOLDER = "table"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as driver:
-        chromium = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield chromium
-        chromium.close()
 
 
 def new_hub(db: Path) -> Hub:
