@@ -102,7 +102,10 @@ def test_the_exports_and_the_protocol_sheet(client: TestClient) -> None:
     ("/api/desk/tournament", {"name": "x" * 500}, 400, "name"),
     ("/api/desk/tournament", {"name": "Autumn\x00Cup"}, 400, "name"),
     ("/api/desk/sheet", {"name": NAME, "round": 3, "table": 2}, 404, "has no game recorded"),
-    ("/api/desk/standings.xml", {"name": NAME}, 404, "csv or json"),
+    ("/api/desk/standings.xml", {"name": NAME}, 404, "CSV or JSON"),
+    ("/api/desk/sheet", {"name": NAME, "round": 3, "table": 2, "lang": "ru"}, 404, "в туре 3 за столом 2 игра не записана"),
+    ("/api/desk/standings.xml", {"name": NAME, "lang": "pl"}, 404, "CSV albo JSON, nie 'xml'"),
+    ("/api/desk/tournament", {"name": "Spring Cup", "lang": "ru"}, 404, "Spring Cup"),
 ])
 def test_bad_requests_get_a_reason(client: TestClient, url: str, params: dict[str, Any], status: int, says: str) -> None:
     answer = client.get(url, params=params)
@@ -424,3 +427,12 @@ def test_the_tournament_page_puts_no_count_before_a_plural_noun() -> None:
     source = (STATIC / "tournament.js").read_text(encoding="utf-8")
     counted = re.findall(r"\{\w+\} (?:players|rounds|tables|games)\b", source)
     assert counted == [], counted
+
+
+@pytest.mark.parametrize(("lang", "says"), [("ru", "слишком велик"), ("pl", "za duży"), ("en", "too large")])
+def test_an_upload_too_large_is_refused_unread_in_the_browsers_language(client: TestClient, lang: str,
+                                                                        says: str) -> None:
+    answer = client.post("/api/desk/record", content=b"{" + b" " * (3 << 20) + b"}",
+                         headers={"Content-Type": "application/json", "Accept-Language": lang})
+    assert answer.status_code == 400 and says in answer.json()["error"], answer.text
+

@@ -180,14 +180,21 @@ def _cached_now(request: Request, key: tuple[Any, ...], compute: Callable[[DeskS
     return value
 
 
+def _reader(request: Request) -> str:
+    """The language of a page's reader: ``?lang=``, else the browser's (the GET requests)."""
+    from mafioso.server.routes import request_lang
+
+    return request_lang(request)
+
+
 def _refused(error: Exception, status: int = 400, lang: str = "en") -> JSONResponse:
     """A refused request as ``{"error": message}``: the desk's and the schema's reasons in
     ``lang`` (a file's field named by its own key path), anything else (a bug, a database
     failure) logged and answered without its details."""
     if not isinstance(error, DeskError | BadMessage):
         log.error("tournament page: %s", error, exc_info=error)
-        return JSONResponse({"error": "the server could not do that; the error is in its log", "code": "internal"},
-                            status_code=500, headers=NO_STORE)
+        return JSONResponse({"error": _("the server could not do that; the error is in its log", lang),
+                             "code": "internal"}, status_code=500, headers=NO_STORE)
     message = error.said_with_field(lang) if isinstance(error, DeskError) else error.said(lang)
     if isinstance(error, DeskError) and "no tournament named" in str(error):
         status = 404
@@ -212,7 +219,7 @@ async def index(request: Request) -> Response:
     try:
         return JSONResponse(await _cached(request, (None, "index"), read), headers=NO_STORE)
     except DeskError as error:
-        return _refused(error)
+        return _refused(error, lang=_reader(request))
 
 
 async def all_ratings(request: Request) -> Response:
@@ -224,7 +231,7 @@ async def all_ratings(request: Request) -> Response:
     try:
         return JSONResponse(await _cached(request, (None, "ratings"), read), headers=NO_STORE)
     except DeskError as error:
-        return _refused(error)
+        return _refused(error, lang=_reader(request))
 
 
 def _loaded(request: Request) -> tuple[Which, Tournament, list[GameEntry], dict[tuple[int, int], list[str]]]:
@@ -242,7 +249,7 @@ async def overview(request: Request) -> Response:
         which = check_data(Which, dict(request.query_params), "query")
         body = await _cached(request, (which.name, "overview", which.round), lambda desk: _overview(desk, which))
     except Exception as error:
-        return _refused(error)
+        return _refused(error, lang=_reader(request))
     return Response(body, media_type="application/json", headers=NO_STORE)
 
 
@@ -279,12 +286,12 @@ async def export(request: Request) -> Response:
     kind = request.path_params["kind"]
     try:
         if kind not in ("csv", "json"):
-            raise DeskError(f"standings are exported as csv or json, not {kind!r}")
+            raise DeskError(N_("standings are exported as CSV or JSON, not {kind}"), kind=repr(kind))
         which = check_data(Which, dict(request.query_params), "query")
         filename, body = await _cached(request, (which.name, "export", which.round, kind),
                                        lambda desk: _export(desk, which, kind))
     except Exception as error:
-        return _refused(error, 404 if kind not in ("csv", "json") else 400)
+        return _refused(error, 404 if kind not in ("csv", "json") else 400, _reader(request))
     media = "application/json" if kind == "json" else "text/csv; charset=utf-8"
     return Response(body, media_type=media, headers={
         **NO_STORE, "Content-Disposition": f'attachment; filename="{filename}-standings.{kind}"'})
@@ -307,12 +314,12 @@ async def protocol_sheet(request: Request) -> Response:
         which, tour, games, _ = _loaded(request)
         game = next((g for g in games if (g.round, g.table) == (which.round, which.table)), None)
         if game is None or game.cancelled:
-            raise DeskError(f"round {which.round}, table {which.table} has no game recorded")
+            raise DeskError(N_("round {round}, table {table} has no game recorded"), round=which.round, table=which.table)
         if game.protocol.winner is None:  # the sheet shows every role: not while the game may go on
-            raise DeskError(f"the game of round {which.round}, table {which.table} is not finished, and its protocol "
-                            "shows every role: it is shown once the game is over")
+            raise DeskError(N_("the game of round {round}, table {table} is not finished, and its protocol shows "
+                               "every role: it is shown once the game is over"), round=which.round, table=which.table)
     except Exception as error:
-        return _refused(error, 404 if isinstance(error, DeskError) else 400)
+        return _refused(error, 404 if isinstance(error, DeskError) else 400, _reader(request))
     proto = copy.deepcopy(game.protocol)
     head = proto.header  # a protocol stored without its place gets it from where it is stored
     head.tournament, head.round, head.table = head.tournament or tour.name, head.round or str(game.round), \
@@ -324,10 +331,10 @@ async def record_game(request: Request) -> Response:
     """Record (or, with ``correct`` and a ``reason``, correct) a table's game from a protocol file
     in mafioso's, mafiaratings' or Polemica's JSON, if the judges' pass matches and the protocol
     replays cleanly; the answer says what was stored, or why nothing was."""
-    lang = "en"
+    lang = _reader(request)  # (until the body says which: an upload too large is refused unread)
     try:
         body = await _limited_body(request)
-        lang = _lang_of(body)
+        lang = _lang_of(body, lang)
         form = check_json(RecordGame, body, "upload")
         await check_pass(request, lambda: _read(request, lambda desk: desk.tournament(form.name).pass_ok(
             form.judge_pass)), WRONG_PASS)  # before the file is even read
@@ -451,17 +458,17 @@ def record_protocol(request: Request, name: str, round_: int, table: int, judge_
         return JSONResponse({"error": _said(error, lang), "code": "bad_request"}, status_code=status,
                             headers=NO_STORE)
     except Exception as error:
-        return _refused(error)
+        return _refused(error, lang=lang)
     return JSONResponse({"round": round_, "table": table, "version": version, "winner": proto.winner},
                         headers=NO_STORE)
 
 
 async def cancel_game(request: Request) -> Response:
     """Cancel a table's game with the judges' pass and a reason (it stops counting; kept in the history)."""
-    lang = "en"
+    lang = _reader(request)  # (until the body says which: an upload too large is refused unread)
     try:
         body = await _limited_body(request)
-        lang = _lang_of(body)
+        lang = _lang_of(body, lang)
         form = check_json(CancelGame, body, "cancellation")
         await check_pass(request, lambda: _read(request, lambda desk: desk.tournament(form.name).pass_ok(
             form.judge_pass)), WRONG_PASS)
@@ -573,10 +580,10 @@ def new_tournament(form: NewTournament) -> Tournament:
 async def create_tournament(request: Request) -> Response:
     """Create a tournament and its seating from the page, with the checks of ``mafioso tournament
     create``; the answer carries the judges' pass, shown once (only its digest is stored)."""
-    lang = "en"
+    lang = _reader(request)  # (until the body says which: an upload too large is refused unread)
     try:
         body = await _limited_body(request)
-        lang = _lang_of(body)
+        lang = _lang_of(body, lang)
         form = check_json(NewTournament, body, "tournament")
         await check_organiser(request, form.organiser)  # before anything of the form is looked at
         tour = new_tournament(form)
@@ -588,7 +595,7 @@ async def create_tournament(request: Request) -> Response:
     except (DeskError, BadMessage) as error:
         return _form_refused(error, lang)
     except Exception as error:
-        return _refused(error)
+        return _refused(error, lang=lang)
     return JSONResponse({"name": tour.name, "pass": given, "players": len(tour.players), "rounds": tour.rounds,
                          "tables": tour.tables, "byes": tour.byes, "system": tour.system.label}, headers=NO_STORE)
 
@@ -607,10 +614,10 @@ async def _organiser_change(request: Request, model: type[Organised], what: str,
     """An organiser's change to one tournament: the form checked, the organiser's pass checked
     before anything else, then ``change(form, tournament)`` (which says what the answer holds)
     and the settings stored, all in the reader's language when refused."""
-    lang = "en"
+    lang = _reader(request)  # (until the body says which: an upload too large is refused unread)
     try:
         body = await _limited_body(request)
-        lang = _lang_of(body)
+        lang = _lang_of(body, lang)
         form = check_json(model, body, what)
         await check_organiser(request, form.organiser)
 
@@ -625,7 +632,7 @@ async def _organiser_change(request: Request, model: type[Organised], what: str,
     except (DeskError, BadMessage) as error:
         return _form_refused(error, lang)
     except Exception as error:
-        return _refused(error)
+        return _refused(error, lang=lang)
     return JSONResponse({"name": form.name, **answer}, headers=NO_STORE)
 
 
@@ -647,13 +654,14 @@ async def renew_pass(request: Request) -> Response:
     return await _organiser_change(request, Organised, "pass", lambda form, tour: {"pass": tour.new_pass()})
 
 
-def _lang_of(body: bytes) -> str:
-    """The page's language in a request, read before the request is checked (its refusal speaks it)."""
+def _lang_of(body: bytes, otherwise: str = "en") -> str:
+    """The page's language in a request, read before the request is checked (its refusal speaks
+    it); ``otherwise`` when the body names none."""
     try:
-        lang = json.loads(body).get("lang", "en")
+        lang = json.loads(body).get("lang", otherwise)
     except (ValueError, AttributeError, RecursionError):
-        return "en"
-    return lang if isinstance(lang, str) and len(lang) <= 12 else "en"
+        return otherwise
+    return lang if isinstance(lang, str) and len(lang) <= 12 else otherwise
 
 
 async def systems(request: Request) -> Response:
@@ -665,12 +673,12 @@ async def systems(request: Request) -> Response:
 async def _limited_body(request: Request) -> bytes:
     declared = request.headers.get("content-length", "")
     if declared.isdecimal() and int(declared) > MAX_UPLOAD * 2:
-        raise DeskError("that upload is too large for a protocol")
+        raise DeskError(N_("that upload is too large for a protocol"))
     body = b""
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_UPLOAD * 2:
-            raise DeskError("that upload is too large for a protocol")
+            raise DeskError(N_("that upload is too large for a protocol"))
     return body
 
 
