@@ -12,12 +12,11 @@ from typing import Any
 import pytest
 
 from tests.console.play import names
-from tests.console.test_browser import PHONE, TABLET, answer_on_phone, api_state, browser, post_json, server, shoot, tap
+from tests.console.test_browser import PHONE, TABLET, answer_on_phone, api_state, post_json, shoot, tap
 from tests.server.browser import Server, axe_violations
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [pytest.mark.browser]
-__all__ = ["browser", "server"]  # the fixtures, shared with the console's other browser tests
 
 SMALL_PHONE = {"width": 360, "height": 740}
 
