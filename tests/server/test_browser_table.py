@@ -168,3 +168,30 @@ def test_the_dropped_phones_message_and_the_join_form_both_show(browser: Any, tm
         assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], "no sideways scrolling"
     finally:
         server.kill()
+
+
+SMALL_TARGETS = """() => [...document.querySelectorAll('#setup button, #setup input, #setup select')]
+  .filter(control => control.offsetParent !== null)
+  .map(control => {
+    const box = control.getBoundingClientRect();
+    // a checkbox's label taps it too: its target is the larger of the two
+    const label = control.type === 'checkbox' && control.labels.length ? control.labels[0].getBoundingClientRect() : box;
+    return [control.id || control.textContent.trim() || control.type, Math.max(box.height, label.height),
+            control.type === 'text' || control.type === 'number' || control.tagName === 'SELECT' ? 44 : Math.max(box.width, label.width)];
+  })
+  .filter(([, high, wide]) => high < 43.5 || wide < 43.5)"""
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_every_control_of_the_setup_form_is_a_44_pixel_target(browser: Any, server: Server, edition: str) -> None:
+    """Issue 11 §12: tap targets of at least 44x44 px, the setup form's checkboxes included (the
+    audit found them at 28x28), with the custom cast's steppers open."""
+    page = browser.new_context(viewport=TV).new_page()
+    page.goto(server.url + "/host")
+    page.wait_for_selector(f"#edition option[value={edition}]", state="attached")
+    page.select_option("#edition", edition)
+    page.wait_for_selector("[data-opt]", state="attached")
+    page.check("#custom")
+    small = page.evaluate(SMALL_TARGETS)
+    assert not small, f"controls under 44x44 px (name, height, width): {small}"
+    page.context.close()
