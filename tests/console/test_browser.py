@@ -131,7 +131,8 @@ def shoot(page: Any, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
 
 
-def play_through(page: Any, server: Server, edition: str, mode: str, label: str, *, restart: bool = False) -> None:
+def play_through(page: Any, server: Server, edition: str, mode: str, label: str, *, restart: bool = False,
+                 undo: bool = False) -> None:
     """A whole game through the page, with screenshots of a call, a vote, the grimoire, undo and the end."""
     truth = dealt_roles(edition, 7)
     set_up(page, edition, mode, truth)
@@ -153,7 +154,20 @@ def play_through(page: Any, server: Server, edition: str, mode: str, label: str,
             page.click("#grimoire .close")
             page.click("#open-undo")
             shoot(page, f"{label}-undo")
-            page.click("#undo .close")
+            if undo:  # undo the last entry through the page: confirmed, then what changed
+                entries = len(state["entries"])
+                page.locator("#undo-list .undo-one").first.click()
+                page.wait_for_selector("#confirm[open]")
+                assert f"{entries}:" in page.inner_text("#confirm-text"), "the entry undone is named"
+                page.click("#confirm-yes")
+                page.wait_for_selector("#changes[open] #changes-list li")
+                shoot(page, f"{label}-undone")
+                page.click("#changes .close")
+                undone = api_state(server, token)
+                assert len(undone["entries"]) == entries - 1 and undone["entries"] == state["entries"][:-1]
+                state = undone
+            else:
+                page.click("#undo .close")
         if count == 20 and restart:
             page.reload()
             page.wait_for_selector("#play:not([hidden])")
@@ -182,7 +196,7 @@ def test_a_whole_game_through_the_console_page(browser: Any, server: Server, edi
     page.goto(f"{server.url}/console")
     page.wait_for_selector("#setup:not([hidden]) #edition option", state="attached")
     play_through(page, server, edition, mode, f"{edition}-{mode}-{size}",
-                 restart=(edition, mode, size) == ("sport", "dealt", "tablet"))
+                 restart=(edition, mode, size) == ("sport", "dealt", "tablet"), undo=size == "tablet")
     assert not errors
     context.close()
 
