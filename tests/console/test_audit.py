@@ -203,3 +203,18 @@ def test_a_blitz_grimoire_before_the_draft_says_no_card_yet() -> None:
     cards = console.grimoire()
     assert all(card["role"] for card in cards), "no seat without words for its card"
     assert sum(card["role"] == "no card yet" for card in cards) == len(cards) - 1, "all but the Vigilante"
+
+
+def test_the_grimoire_says_what_was_chosen_in_the_editions_words() -> None:
+    """A word choice in the grimoire reads as on the phones (the Stranger's "Swap with the middle
+    card"), never as its id ("swapped cards: swap", seen in a screenshot)."""
+    swapped = []
+    for seed in range(1, 12):
+        console = table("blitz", seed=seed)
+        rng = random.Random(seed)
+        while console.step().kind != "end":
+            act(console, rng, [])
+        lines = [line for card in console.grimoire() for line in card["did"]]
+        assert not any(line.endswith(": swap") for line in lines), lines
+        swapped += [line for line in lines if line.endswith("Swap with the middle card")]
+    assert swapped, "some game's Stranger swapped"

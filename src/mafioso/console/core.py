@@ -40,7 +40,7 @@ from mafioso.engine import (
 )
 from mafioso.engine.choices import choice_to_json
 from mafioso.engine.errors import P_
-from mafioso.i18n import N_, _, narrate, phase_name, role_name, seat_words, seats_words
+from mafioso.i18n import N_, _, choice_label, narrate, phase_name, role_name, seat_words, seats_words
 from mafioso.i18n import SEAT_KEYS as I18N_SEAT_KEYS
 
 QUIET = frozenset({PHASE, "role.dealt"})
@@ -924,11 +924,10 @@ class Console:
         if type(option) is int:
             return self._seat_label(option)
         if type(option) is Move:
-            what = _(option.what, self.lang)
+            what = choice_label(self.edition, option.what, self.lang) or option.what
             return what if option.seat is None else f"{what}: {self._seat_label(option.seat)}"
-        if type(option) is str and option in self.edition.roles:
-            return role_name(self.edition, option, self.lang)
-        return _(str(option), self.lang)
+        # a word in the edition's words, as the phones show it (a role or team by its name)
+        return choice_label(self.edition, str(option), self.lang) or str(option)
 
     def _news(self, lo: int, hi: int, learned: set[int] | None = None) -> tuple[list[str], list[str]]:
         """The public announcements and the private things to show among events ``lo`` to ``hi``

@@ -4,6 +4,7 @@
 // only the token (local storage, or #t=TOKEN to open the same table on another device).
 
 import { speak, stopSpeaking, Timer } from "./console-sound.js";
+import { capital } from "./common.js";
 
 /** @typedef {{value: any, label: string}} Option */
 /** @typedef {{prompt: string, seat: number, name: string, question: string, kind: string,
@@ -450,7 +451,7 @@ function render(next) {
   state = next;
   document.body.dataset.revision = String(next.revision);
   const step = next.step;
-  $("phase").textContent = step.phase;
+  $("phase").textContent = capital(step.phase);  // "Night 1", as the table's screens head it
   if (next.over) { $("open-tools").hidden = true; return renderEnd(next); }
   showSection("play");
   const wake = $("wake");
@@ -830,7 +831,7 @@ async function openGrimoire() {
     $("grimoire-list").replaceChildren(...data.grimoire.map((/** @type {any} */ card) => el("article", {class: `card ${card.alive ? "" : "out"}`},
       el("h3", {text: `${card.seat}. ${card.name}`}),
       el("p", {class: "role", text: `${card.known ? card.role : t("not known yet")} · ${card.alive ? t("in play") : t("out")}${card.phone ? " · " + t("phone") : ""}`}),
-      el("ul", {}, ...card.did.map((/** @type {string} */ l) => el("li", {text: l})), ...card.told.map((/** @type {string} */ l) => el("li", {class: "told", text: l}))))));
+      el("ul", {}, ...card.did.map((/** @type {string} */ l) => el("li", {text: capital(l)})), ...card.told.map((/** @type {string} */ l) => el("li", {class: "told", text: l}))))));
     /** @type {HTMLDialogElement} */ ($("grimoire")).showModal();
   } catch (error) {
     complain(String(/** @type {Error} */ (error).message));
