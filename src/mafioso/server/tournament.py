@@ -590,14 +590,20 @@ async def create_tournament(request: Request) -> Response:
         plan = await run_in_threadpool(seating, tour)  # the Hungarian method: not on the event loop
         given = tour.new_pass()
         _read(request, lambda desk: desk.create(tour, plan))
-    except PassRefused as error:
-        return error.answer(lang)
-    except (DeskError, BadMessage) as error:
-        return _form_refused(error, lang)
     except Exception as error:
-        return _refused(error, lang=lang)
+        return _form_answer(error, lang)
     return JSONResponse({"name": tour.name, "pass": given, "players": len(tour.players), "rounds": tour.rounds,
                          "tables": tour.tables, "byes": tour.byes, "system": tour.system.label}, headers=NO_STORE)
+
+
+def _form_answer(error: Exception, lang: str) -> JSONResponse:
+    """A refused organiser's form in ``lang``: a wrong pass, a setting named in words, or (a bug,
+    a database failure) the logged internal error."""
+    if isinstance(error, PassRefused):
+        return error.answer(lang)
+    if isinstance(error, DeskError | BadMessage):
+        return _form_refused(error, lang)
+    return _refused(error, lang=lang)
 
 
 def _form_refused(error: DeskError | BadMessage, lang: str) -> JSONResponse:
@@ -627,12 +633,8 @@ async def _organiser_change(request: Request, model: type[Organised], what: str,
             desk.save_settings(tour)
             return answer
         answer = _read(request, write)
-    except PassRefused as error:
-        return error.answer(lang)
-    except (DeskError, BadMessage) as error:
-        return _form_refused(error, lang)
     except Exception as error:
-        return _refused(error, lang=lang)
+        return _form_answer(error, lang)
     return JSONResponse({"name": form.name, **answer}, headers=NO_STORE)
 
 
