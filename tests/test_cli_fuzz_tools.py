@@ -134,6 +134,7 @@ def test_serve_cluster_options_fuzz(data: st.DataObject) -> None:
         "--workers": st.sampled_from(["1", "2", "0", "-1", "65", "abc", ""]),
         "--trusted-proxy": st.sampled_from(["127.0.0.1", "10.0.0.0/8", "::1", "abc", "10.0.0.0/99", ""]),
         "--port": values, "--lang": values,
+        "--organiser-pass-file": st.sampled_from(["/nonexistent/pass", "/dev/null", "", "/etc/hostname", "/"]),
     }
     invoke(command(data.draw, ["serve"], [], known))
 
@@ -157,7 +158,9 @@ def test_desk_fuzz(paths: dict[str, Path], data: st.DataObject) -> None:
                                             "--format": st.sampled_from(["table", "csv", "json", "x"])}),
         "tournament seating": ([values], {"--round": SMALL, "--json": None}),
         "tournament list": ([], {}),
-        "protocol check": ([files], {"--format": formats, "--json": None}),
+        "tournament organiser-pass": ([], {"--from-file": files}),
+        "protocol check": ([files], {"--format": formats, "--json": None,
+                                     "--lang": st.sampled_from(["en", "ru", "pl", "de", "", "x" * 40])}),
         "protocol show": ([files], {"--format": formats, "--json": None}),
         "protocol export": ([files], {"--to": formats, "--format": formats,
                                       "--output": st.sampled_from([str(paths["out"] / "p.json"), ""])}),

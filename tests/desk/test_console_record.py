@@ -325,3 +325,39 @@ def test_a_correction_from_the_downloaded_protocol_keeps_the_judge_who_recorded_
     finally:
         desk.close()
     assert (header.judge, header.game, header.tournament) == ("Olga", "7", "Winter Cup")
+
+
+ORGANISER_FIELDS = ["name", "organiser", "lang", "scoring", "system", "extra"]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(url=st.sampled_from(["/api/desk/scoring", "/api/desk/pass"]),
+       fields=st.dictionaries(st.sampled_from(ORGANISER_FIELDS), JUNK, max_size=4))
+def test_any_organiser_body_is_refused_cleanly_and_changes_nothing(client: TestClient, url: str,
+                                                                   fields: dict[str, Any]) -> None:
+    """The organiser's forms (a new scoring system, a renewed judges' pass) with junk in any field:
+    a 200, or a 4xx with a reason in words and the tournament as it was; never a server error."""
+    create(client)  # (a 409 once it exists)
+    before = client.get("/api/desk/tournament", params={"name": "Winter Cup"}).json()
+    answer = client.post(url, json={"name": "Winter Cup", "organiser": ORGANISER, "scoring": "mwc"} | fields)
+    assert answer.status_code in (200, 400, 403, 404, 409, 413, 422, 429), (url, fields, answer.text)
+    if answer.status_code != 200:
+        assert isinstance(answer.json()["error"], str) and answer.json()["error"], fields
+        assert client.get("/api/desk/tournament", params={"name": "Winter Cup"}).json() == before
+
+
+CONSOLE_FIELDS = ["setup", "token", "revision", "seconds", "extra"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(url=st.sampled_from(["/api/console/lobby", "/api/console/timer"]),
+       fields=st.dictionaries(st.sampled_from(CONSOLE_FIELDS), JUNK, max_size=4))
+def test_any_lobby_or_timer_body_is_refused_cleanly(client: TestClient, url: str, fields: dict[str, Any]) -> None:
+    """The console's lobby and clock with junk in any field (no real token): a 4xx with a reason
+    in words, never a server error."""
+    base: dict[str, Any] = ({"setup": {"edition": "sport", "names": PLAYERS[:10], "phones": [2]}}
+                            if url.endswith("lobby") else {"token": "x" * 22, "revision": 0, "seconds": 30})
+    answer = client.post(url, json=base | fields)
+    assert answer.status_code < 500, (url, fields, answer.text)
+    if answer.status_code != 200:
+        assert isinstance(answer.json()["error"], str) and answer.json()["error"], fields
