@@ -338,3 +338,10 @@ def test_rare_collections_put_the_collectors_threshold_back_and_change_no_game()
     with pytest.raises(RuntimeError), rare_collections():
         raise RuntimeError("a chunk that fails")
     assert gc.get_threshold() == before
+
+
+def test_the_observer_folds_exactly_the_shared_kinds_the_vocabulary_lists() -> None:
+    from mafioso.engine.observer import _FOLDS
+    from mafioso.engine.vocabulary import FOLDED
+
+    assert set(_FOLDS) == FOLDED
