@@ -45,7 +45,11 @@ class DeskStore:
     def __init__(self, connection: Any, placeholder: str = "?") -> None:
         self._db = connection
         self._mark = placeholder
-        self._run([(sql, ()) for sql in SCHEMA])
+        self._create_tables(SCHEMA)
+
+    def _create_tables(self, schema: tuple[str, ...]) -> None:
+        """Create the desk's tables if they are not there yet."""
+        self._run([(sql, ()) for sql in schema])
 
     def _sql(self, sql: str) -> str:
         return sql if self._mark == "?" else sql.replace("?", self._mark)

@@ -156,7 +156,7 @@ class Consoles:
         """The table and seat of each pass a phone used (forgotten whenever a set-up changes)."""
         self.lost: dict[str, list[str]] = {}
         """The joined phones whose seat the last change of a set-up took away, by table (to tell the facilitator)."""
-        store.run(*[(statement, ()) for statement in CONSOLE_SCHEMA])
+        store.create_tables(*CONSOLE_SCHEMA)
 
     def bump(self, token: str) -> None:
         """Something a phone of this console shows changed: the next poll gets the new message."""

@@ -225,6 +225,17 @@ class Store:
         reconnection, instead of reaching into the store's internals."""
         self._write(*statements)
 
+    def create_tables(self, *statements: str) -> None:
+        """Create the tables another module keeps in this database (``CREATE TABLE IF NOT
+        EXISTS``), in one transaction under the same lock as the store's own schema: several
+        server processes starting together over a new PostgreSQL database would otherwise race
+        (the statement alone is not safe then, and the losing process dies at start)."""
+        self._write(*self._schema_lock(), *[(statement, ()) for statement in statements])
+
+    def _schema_lock(self) -> list[tuple[str, tuple[Any, ...]]]:
+        """What creating tables takes first (nothing for SQLite, whose writes are serialised)."""
+        return []
+
     def rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         """The rows of one query (``?`` placeholders), read under the store's lock."""
         return self._read(sql, params)
@@ -474,7 +485,10 @@ class PostgresStore(Store):
                             f"{row[0] if row else 'gone'}, this process holds {epoch})")
 
     def _schema(self) -> list[tuple[str, tuple[Any, ...]]]:
-        return [("SELECT pg_advisory_xact_lock(?)", (SCHEMA_LOCK,)), *super()._schema()]
+        return [*self._schema_lock(), *super()._schema()]
+
+    def _schema_lock(self) -> list[tuple[str, tuple[Any, ...]]]:
+        return [("SELECT pg_advisory_xact_lock(?)", (SCHEMA_LOCK,))]
 
     def _exclusive(self) -> None:
         self._db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))

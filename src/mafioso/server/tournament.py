@@ -125,6 +125,9 @@ class SharedDesk(DeskStore):
     def _run(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
         self._store.run(*statements)
 
+    def _create_tables(self, schema: tuple[str, ...]) -> None:
+        self._store.create_tables(*schema)  # (under the schema lock: workers start together)
+
     def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         return self._store.rows(sql, params)
 
