@@ -218,3 +218,16 @@ def test_the_grimoire_says_what_was_chosen_in_the_editions_words() -> None:
         assert not any(line.endswith(": swap") for line in lines), lines
         swapped += [line for line in lines if line.endswith("Swap with the middle card")]
     assert swapped, "some game's Stranger swapped"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_with_no_eyes_to_close_the_news_and_what_to_show_come_in_the_order_they_happened(seed: int) -> None:
+    """Finding 10 (audit 2026-11-24): Blitz's first step put "Show Emil: You drew ..." above the
+    announcements that set the draft up ("Emil (seat 5) draws two cards.")."""
+    console = table("blitz", seed=seed)
+    said = console.step().script
+    kinds = [item["kind"] for item in said]
+    draws = next(i for i, item in enumerate(said) if item["kind"] == "announce" and "draws two cards" in item["text"])
+    shown = kinds.index("show")
+    assert "announce" not in kinds[shown:], said
+    assert draws < shown, said

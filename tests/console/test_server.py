@@ -261,3 +261,29 @@ def test_an_impossible_cast_is_refused_in_the_facilitators_language_with_names(
         assert said[lang] in error and "spytown" not in error, error
         if lang != "en":
             assert not any(word in error for word in ("needs", "players", "played")), error
+
+
+def test_one_network_cannot_make_consoles_without_end(tmp_path: Path) -> None:
+    """A console (or a console's lobby) is a new table: it spends the network's allowance of new
+    tables, the table page's tables alike, and only when its set-up is accepted. Starting a lobby
+    or changing it makes nothing new."""
+    store = open_store(str(tmp_path / "tables.sqlite3"))
+    setup = {"edition": "vendetta", "names": list(names("vendetta"))}
+    with TestClient(create_app(store)) as client:
+        refused = [client.post("/api/console", json={"setup": {**setup, "roles": "guessed"}}).status_code
+                   for _ in range(12)]
+        assert all(400 <= status < 500 and status != 429 for status in refused), refused
+        lobby = client.post("/api/console/lobby", json={"setup": {**setup, "phones": [2]}}).json()["token"]
+        for _ in range(3):
+            assert client.post("/api/console/lobby", json={"token": lobby, "setup": {**setup, "phones": [3]}}).status_code == 200
+        made = [client.post("/api/console", json={"setup": setup}).status_code for _ in range(8)]
+        assert made == [200] * 8
+        table = client.post("/api/tables", json={"edition": "sport", "players": 10})
+        assert table.status_code == 200, "the tenth new table of this network"
+        started = client.post("/api/console", json={"setup": {**setup, "phones": [3]}, "lobby": lobby})
+        assert started.status_code == 200, "a lobby that starts makes nothing new"
+        answer = client.post("/api/console", json={"setup": setup})
+        assert answer.status_code == 429 and "new tables" in answer.json()["error"]
+        assert client.post("/api/console/lobby", json={"setup": setup}).status_code == 429
+        assert client.post("/api/tables", json={"edition": "sport", "players": 10}).status_code == 429
+    store.close()

@@ -89,3 +89,16 @@ def test_the_built_catalog_serves_polish(polish: dict[str, str]) -> None:
         assert mafioso.i18n._("Seat {seat}", "pl").format(seat=3) == "Miejsce 3"
     finally:
         mafioso.i18n.translation.cache_clear()
+
+
+@pytest.mark.parametrize("name", sorted(str(p.relative_to(SERVER.parent)) for p in [
+    *SERVER.glob("locale_*.po"), *(SERVER.parent / "editions").glob("*/locale_*.po")]))
+def test_every_shipped_translation_is_of_a_message_the_program_says(name: str) -> None:
+    """A translation whose English is no longer said anywhere (a message reworded, a plural
+    written out as "card(s)" before plurals) is dead weight that hides the live entries: the
+    catalog's template lists every message the program says."""
+    with (SERVER.parent / "locale" / "mafioso.pot").open("rb") as source:
+        said = {m.id if isinstance(m.id, str) else tuple(m.id) for m in read_po(source) if m.id}
+    with (SERVER.parent / name).open("rb") as source:
+        shipped = [m.id if isinstance(m.id, str) else tuple(m.id) for m in read_po(source) if m.id]
+    assert [msgid for msgid in shipped if msgid not in said] == []

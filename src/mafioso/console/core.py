@@ -197,6 +197,8 @@ class Console:
         """The call at which the last role was learned as it woke (its players are awake)."""
         self._show_audience: dict[str, frozenset[int]] = {}
         """Who each line to show is for (filled as the lines are made): to order the lines."""
+        self._said_at: dict[str, int] = {}
+        """The event each line of news or to show was made from, by its text: to tell them in order."""
         self.woken_calls: set[str] = set()
         """Every call at which a role was learned as it woke: its wake line has been read."""
         self.acts: dict[str, str] = {}
@@ -711,6 +713,8 @@ class Console:
         sleep = ("read", _(script.EVERYONE_SLEEP, self.lang))
         at = lines.index(sleep) if sleep in lines else len(lines)  # the news is told before eyes close
         lines[at:at] = news
+        if not opening:  # nobody closes their eyes first: what was shown and said, in the order it happened
+            lines.sort(key=lambda item: self._said_at.get(item[1], -1))
         closing = [body.pop()] if step.kind == "silent" and body else []
         woke = 1 if late and body and self._is_wake_line(body[0]) else 0
         lines += [("read", line) for line in body[:woke]] + [("show", line) for line in late]
@@ -946,10 +950,12 @@ class Console:
                 continue
             if event.audience.public:
                 announce.append(line)
+                self._said_at[line] = index
             elif event.audience.seats:
                 names = ", ".join(self.name(s) for s in sorted(event.audience.seats))
                 show.append(_("Show {names}: {line}", self.lang).format(names=names, line=line))
                 self._show_audience[show[-1]] = frozenset(event.audience.seats)
+                self._said_at[show[-1]] = index
         return announce, show
 
     def _unlearned(self) -> set[int]:

@@ -37,7 +37,8 @@ from starlette.routing import BaseRoute, Route
 from mafioso.console import BadCast, Console, ConsoleError, PeekFirst, Setup
 from mafioso.engine import ELIMINATED, ROLE_REVEALED, Prompt
 from mafioso.i18n import N_, _, role_name, step_name
-from mafioso.server.errors import BadToken, NotNow
+from mafioso.server.errors import BadToken, NotNow, SlowDown
+from mafioso.server.limits import network_key
 from mafioso.server.schemas import Finite, Token, check_json
 from mafioso.server.store import Store
 from mafioso.server.tables import Knowledge, Table
@@ -463,12 +464,35 @@ async def create(request: Request) -> Response:
         body = check_json(NewConsole, await _read(request), "set-up")
         lang, edition = body.setup.lang, body.setup.edition
         consoles = _consoles(request)
+        network = _allowance(request, fresh=body.lobby is None)
         token, console = consoles.create(setup_of(body.setup), body.lobby)
+        _spend(request, network)
     except Exception as error:
         return _refused(error, request, lang, edition)
     waiting = [console.name(seat) for seat, pass_ in consoles.phones(token) if not consoles.has_joined(pass_)]
     return _ok({"token": token, "state": state(console), "lost": consoles.lost.pop(token, []),
                 "waiting": waiting if body.lobby else []})
+
+
+def _allowance(request: Request, *, fresh: bool) -> str | None:
+    """The client network whose allowance of new tables a new console (or lobby) spends, the one
+    the table page's new tables spend too (``None``: nothing new is made). Refused now when it is
+    spent, before anything is stored; a lobby that starts, or changes, makes nothing new."""
+    if not fresh:
+        return None
+    from mafioso.server.routes import _address
+
+    network = network_key(_address(request))
+    if request.app.state.hub.creations.blocked(network):
+        raise SlowDown(N_("too many new tables from your network; wait a few minutes"))
+    return network
+
+
+def _spend(request: Request, network: str | None) -> None:
+    """Spend the allowance once the set-up was accepted and stored: a refused form spends
+    nothing, so a facilitator correcting a form one refusal at a time is never locked out."""
+    if network is not None:
+        request.app.state.hub.creations.take(network)
 
 
 def setup_of(form: SetupForm) -> Setup:
@@ -487,7 +511,9 @@ async def lobby(request: Request) -> Response:
         body = check_json(LobbyBody, await _read(request), "set-up")
         lang, edition = body.setup.lang, body.setup.edition
         consoles = _consoles(request)
+        network = _allowance(request, fresh=body.token is None)
         token, lost = consoles.lobby(setup_of(body.setup), body.token)
+        _spend(request, network)
         out = phone_codes(request, consoles, token)
     except Exception as error:
         return _refused(error, request, lang, edition)

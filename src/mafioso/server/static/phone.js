@@ -243,7 +243,7 @@ function draw(msg) {
   setText($("waiting"), prompts.length || msg.outcome ? "" :
     (out ? t("You are out of the game. Thank you for playing; keep your secrets.") :
       (msg.prompts || []).length ? (recorded ? t("Your answer is recorded.") : t("Sent. Waiting for the table…")) :
-        t("Nothing to do now. Watch the shared screen.")));
+        t("Nothing to do now. What happens at the table is listed below and on the shared screen.")));
   // a question offering the cards just drawn (Blitz's deal) hides behind the same panel by day
   const roleIds = new Set((msg.roles || []).map(r => r.id));
   const cards = !msg.secret && !msg.outcome && prompts.some(p => p.kind === "choose"
