@@ -26,6 +26,8 @@ import json
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import SimpleNamespace
 from typing import Any, Literal, cast
 
@@ -464,9 +466,8 @@ async def create(request: Request) -> Response:
         body = check_json(NewConsole, await _read(request), "set-up")
         lang, edition = body.setup.lang, body.setup.edition
         consoles = _consoles(request)
-        network = _allowance(request, fresh=body.lobby is None)
-        token, console = consoles.create(setup_of(body.setup), body.lobby)
-        _spend(request, network)
+        with _new_table(request, fresh=body.lobby is None):
+            token, console = consoles.create(setup_of(body.setup), body.lobby)
     except Exception as error:
         return _refused(error, request, lang, edition)
     waiting = [console.name(seat) for seat, pass_ in consoles.phones(token) if not consoles.has_joined(pass_)]
@@ -474,25 +475,23 @@ async def create(request: Request) -> Response:
                 "waiting": waiting if body.lobby else []})
 
 
-def _allowance(request: Request, *, fresh: bool) -> str | None:
-    """The client network whose allowance of new tables a new console (or lobby) spends, the one
-    the table page's new tables spend too (``None``: nothing new is made). Refused now when it is
-    spent, before anything is stored; a lobby that starts, or changes, makes nothing new."""
+@contextmanager
+def _new_table(request: Request, *, fresh: bool) -> Iterator[None]:
+    """A new console (or lobby) spends one of its client network's new tables, the allowance the
+    table page's new tables spend too: refused at once when it is spent, before anything is
+    stored, and spent only once the set-up was accepted and stored (a refused form spends
+    nothing, so a facilitator correcting it one refusal at a time is never locked out). Starting
+    a lobby, or changing it, makes nothing new (``fresh`` false)."""
     if not fresh:
-        return None
+        yield
+        return
     from mafioso.server.routes import _address
 
-    network = network_key(_address(request))
-    if request.app.state.hub.creations.blocked(network):
+    network, creations = network_key(_address(request)), request.app.state.hub.creations
+    if creations.blocked(network):
         raise SlowDown(N_("too many new tables from your network; wait a few minutes"))
-    return network
-
-
-def _spend(request: Request, network: str | None) -> None:
-    """Spend the allowance once the set-up was accepted and stored: a refused form spends
-    nothing, so a facilitator correcting a form one refusal at a time is never locked out."""
-    if network is not None:
-        request.app.state.hub.creations.take(network)
+    yield
+    creations.take(network)
 
 
 def setup_of(form: SetupForm) -> Setup:
@@ -511,9 +510,8 @@ async def lobby(request: Request) -> Response:
         body = check_json(LobbyBody, await _read(request), "set-up")
         lang, edition = body.setup.lang, body.setup.edition
         consoles = _consoles(request)
-        network = _allowance(request, fresh=body.token is None)
-        token, lost = consoles.lobby(setup_of(body.setup), body.token)
-        _spend(request, network)
+        with _new_table(request, fresh=body.token is None):
+            token, lost = consoles.lobby(setup_of(body.setup), body.token)
         out = phone_codes(request, consoles, token)
     except Exception as error:
         return _refused(error, request, lang, edition)
