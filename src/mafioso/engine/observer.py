@@ -46,6 +46,7 @@ class Observer:
         "__weakref__",
         "_history",
         "_mates",
+        "_shares_out",
         "_upto",
         "facts",
         "feeding",
@@ -82,14 +83,16 @@ class Observer:
             return []
         plan = plan_of(game.edition)
         living = list(range(1, game.players + 1))
+        out: set[int] = set()  # (one set for all, as long as every seat is told the same: see _eliminated)
         new = cls.__new__
         observers = []
         for seat in seats:  # (what _blank does, written out: this is most of a short game's observers)
             observer = new(cls)
             observer.game, observer.seat, observer.plan, observer.feeding = game, seat, plan, _NO_FEEDS
             observer.role = observer.team = observer._mates = None
-            observer.known_roles, observer.known_teams, observer.out, observer.facts = {}, {}, set(), {}
-            observer.living, observer._history, observer._upto = living, _NOT_READ, 0
+            observer.known_roles, observer.known_teams, observer.facts = {}, {}, {}
+            observer.out, observer._shares_out, observer.living = out, True, living
+            observer._history, observer._upto = _NOT_READ, 0
             observers.append(observer)
         by_seat = {observer.seat: observer for observer in observers}
         grimoire = by_seat.get(GM)
@@ -145,7 +148,9 @@ class Observer:
         self.known_teams: dict[int, str] = {}
         """Teams this seat knows, by seat: its own, its partners', revealed ones."""
         self.out: set[int] = set()
-        """Seats this seat knows to be out of play."""
+        """Seats this seat knows to be out of play (changed as seats leave and return; the observers
+        made together share one set while every seat is told the same)."""
+        self._shares_out = False
         self.living: list[int] = living
         """Seats this seat believes to be in play, in seat order (read it, do not change it: it
         is replaced, never changed, when someone leaves or returns, and may be shared)."""
@@ -201,6 +206,13 @@ class Observer:
         for kinds, queue in self.feeding:
             if kinds is None or kind in kinds:
                 queue.append(event)
+
+    def keep_apart(self) -> None:
+        """Own what this observer shared with the observers made with it (the set of seats out):
+        the game no longer hands it events (another observer took its seat), so it must not
+        change as theirs do."""
+        if self._shares_out:
+            _own_out(self)
 
     def feeds(self) -> list[tuple[frozenset[str] | None, list[Event]]]:
         """The feeds handed out so far, with their kinds (a restored game hands them on)."""
@@ -383,13 +395,19 @@ def _team_known(observers: Sequence[Observer], event: Event) -> None:
 
 
 def _eliminated(observers: Sequence[Observer], event: Event) -> None:
-    data = event.data
-    seat = data["seat"]
+    seat = event.data["seat"]
+    public = event.audience.public
+    shared: set[int] | None = None
     made: dict[int, list[int]] = {}  # the new list of living seats, once per list shared before
     before: list[int] | None = None
     after: list[int] = []
     for observer in observers:
-        observer.out.add(seat)
+        out = observer.out
+        if out is not shared:  # (a set shared by observers made together: changed once)
+            if observer._shares_out:
+                shared = out if public else None
+                out = out if public else _own_out(observer)
+            out.add(seat)
         living = observer.living
         if living is not before:  # (observers made together share one list: worked out once)
             before = living
@@ -399,19 +417,37 @@ def _eliminated(observers: Sequence[Observer], event: Event) -> None:
 
 
 def _returned(observers: Sequence[Observer], event: Event) -> None:
-    data = event.data
-    seat = data["seat"]
+    seat = event.data["seat"]
+    public = event.audience.public
+    shared: set[int] | None = None
     made: dict[int, list[int]] = {}
     before: list[int] | None = None
     after: list[int] = []
     for observer in observers:
-        observer.out.discard(seat)
+        out = observer.out
+        if out is not shared:
+            if observer._shares_out:
+                shared = out if public else None
+                out = out if public else _own_out(observer)
+            out.discard(seat)
         living = observer.living
         if living is not before:
             before = living
             known = made.get(id(living))
             after = made[id(living)] = (living if seat in living else sorted([*living, seat])) if known is None else known
         observer.living = after
+
+
+def _own_out(observer: Observer) -> set[int]:
+    """A copy of the set of seats out that ``observer`` shared with the observers made with it
+    (``Observer.of_seats``), its own from now on: a private event is about to change it.
+
+    Shared, the set is changed in place for a public event, which the game hands to every one of
+    them; a private one reaches only some. Every elimination in the editions is public, so the
+    copy is rare.
+    """
+    observer.out, observer._shares_out = set(observer.out), False
+    return observer.out
 
 
 _FOLDS: dict[str, Fold] = {
