@@ -62,7 +62,6 @@ from mafioso.engine.errors import N_, OptionName, SeatName, Value, Words
 from mafioso.engine.observer import set_fact
 from mafioso.engine.steps import eliminate, reveal, secret, secret_step, speech, tell_role
 
-
 _FACTS: dict[str, FactFold] = {  # (each value worked out once per event, for every seat that sees it)
     "setup.deck": set_fact("deck", lambda data: dict(data["deck"])),
     "draft.drew": set_fact("drawn", lambda data: list(data["cards"])),
