@@ -88,7 +88,7 @@ def _plain(fold: Any) -> Any:
 
 
 def test_a_set_fact_is_worked_out_once_for_every_seat_that_sees_it() -> None:
-    made: list[Any] = []
+    made: list[list[int]] = []
 
     def value_of(data: Any) -> list[int]:
         made.append(list(data["seats"]))
