@@ -397,10 +397,10 @@ def _team_known(observers: Sequence[Observer], event: Event) -> None:
 def _eliminated(observers: Sequence[Observer], event: Event) -> None:
     seat = event.data["seat"]
     public = event.audience.public
+    first = observers[0].living  # (observers made together share one list: worked out once)
+    first_after = _without(first, seat)
+    made: dict[int, list[int]] | None = None  # the new list of every other list shared before
     shared: set[int] | None = None
-    made: dict[int, list[int]] = {}  # the new list of living seats, once per list shared before
-    before: list[int] | None = None
-    after: list[int] = []
     for observer in observers:
         out = observer.out
         if out is not shared:  # (a set shared by observers made together: changed once)
@@ -409,11 +409,21 @@ def _eliminated(observers: Sequence[Observer], event: Event) -> None:
                 out = out if public else _own_out(observer)
             out.add(seat)
         living = observer.living
-        if living is not before:  # (observers made together share one list: worked out once)
-            before = living
-            known = made.get(id(living))
-            after = made[id(living)] = [n for n in living if n != seat] if known is None else known
-        observer.living = after
+        if living is first:
+            observer.living = first_after
+            continue
+        if made is None:
+            made = {}
+        after = made.get(id(living))
+        observer.living = made[id(living)] = _without(living, seat) if after is None else after
+
+
+def _without(living: list[int], seat: int) -> list[int]:
+    """A new list of the living seats but ``seat`` (a copy, then one removal: in C)."""
+    after = living.copy()
+    if seat in after:
+        after.remove(seat)
+    return after
 
 
 def _returned(observers: Sequence[Observer], event: Event) -> None:
