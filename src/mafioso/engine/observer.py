@@ -15,7 +15,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mafioso.engine.edition import Edition, FactFold
@@ -30,6 +30,15 @@ if TYPE_CHECKING:
     from mafioso.engine.game import Game
 
 
+_NO_FEEDS: list[tuple[frozenset[str] | None, list[Event]]] = []
+"""The feeds of an observer that has handed out none (shared, never changed: :meth:`Observer.feed`
+makes an observer its own list; most observers of a bot game never hand one out)."""
+
+_NOT_READ: list[Event] = []
+"""The history of an observer not read yet (shared, never changed: the first reading makes the
+observer its own list)."""
+
+
 class Observer:
     """What ``seat`` knows of ``game`` (seat 0, the facilitator, knows everything)."""
 
@@ -37,6 +46,7 @@ class Observer:
         "__weakref__",
         "_history",
         "_mates",
+        "_shares_out",
         "_upto",
         "facts",
         "feeding",
@@ -56,7 +66,8 @@ class Observer:
         self.seat = seat
         self.plan = plan_of(game.edition)
         """How each kind of event changes what the seat knows (the same for every seat of a game)."""
-        self.feeding: list[tuple[frozenset[str] | None, list[Event]]] = []
+        self.feeding: list[tuple[frozenset[str] | None, list[Event]]] = _NO_FEEDS
+        """The feeds handed out (see :meth:`feed`): none until one is asked for."""
         if fold:
             self.catch_up()
         else:
@@ -72,28 +83,40 @@ class Observer:
             return []
         plan = plan_of(game.edition)
         living = list(range(1, game.players + 1))
+        out: set[int] = set()  # (one set for all, as long as every seat is told the same: see _eliminated)
         new = cls.__new__
         observers = []
-        for seat in seats:
+        for seat in seats:  # (what _blank does, written out: this is most of a short game's observers)
             observer = new(cls)
-            observer.game, observer.seat, observer.plan, observer.feeding = game, seat, plan, []
-            observer._blank(living)
+            observer.game, observer.seat, observer.plan, observer.feeding = game, seat, plan, _NO_FEEDS
+            observer.role = observer.team = observer._mates = None
+            observer.known_roles, observer.known_teams, observer.facts = {}, {}, {}
+            observer.out, observer._shares_out, observer.living = out, True, living
+            observer._history, observer._upto = _NOT_READ, 0
             observers.append(observer)
         by_seat = {observer.seat: observer for observer in observers}
         grimoire = by_seat.get(GM)
-        folds = plan.folds
+        table, other = plan.table, plan.other
         for event in game.events:
-            if folds is not None and event.kind not in folds:
+            fold = table.get(event.kind, other)
+            if fold is None:  # (a kind that changes nothing)
                 continue
             audience = event.audience
             if audience.public:
-                cls.teach(observers, event)
+                fold(observers, event)
                 continue
-            told = [by_seat[seat] for seat in audience.seats if seat in by_seat]
-            if grimoire is not None and GM not in audience.seats:
+            seen = audience.seats
+            if grimoire is None and len(seen) == 1:  # most private events: one seat's
+                for seat in seen:
+                    only = by_seat.get(seat)
+                    if only is not None:
+                        fold((only,), event)
+                continue
+            told = [by_seat[seat] for seat in seen if seat in by_seat]
+            if grimoire is not None and GM not in seen:
                 told.append(grimoire)
             if told:
-                cls.teach(told, event)
+                fold(told, event)
         return observers
 
     def catch_up(self) -> None:
@@ -125,13 +148,15 @@ class Observer:
         self.known_teams: dict[int, str] = {}
         """Teams this seat knows, by seat: its own, its partners', revealed ones."""
         self.out: set[int] = set()
-        """Seats this seat knows to be out of play."""
+        """Seats this seat knows to be out of play (changed as seats leave and return; the observers
+        made together share one set while every seat is told the same)."""
+        self._shares_out = False
         self.living: list[int] = living
         """Seats this seat believes to be in play, in seat order (read it, do not change it: it
         is replaced, never changed, when someone leaves or returns, and may be shared)."""
         self.facts: dict[str, Any] = {}
         """Edition-specific knowledge folded by the edition's ``observe`` hook."""
-        self._history: list[Event] = []
+        self._history: list[Event] = _NOT_READ
         self._upto = 0
         self._mates: list[int] | None = None
 
@@ -144,8 +169,14 @@ class Observer:
         """
         events = self.game.events
         if self._upto != len(events):
-            self._history += visible(events, self.seat, self._upto)
+            seen = visible(events, self.seat, self._upto)
+            if self._history is _NOT_READ:  # (the first reading: the list is the seat's own from now on)
+                self._history = seen
+            else:
+                self._history += seen
             self._upto = len(events)
+        elif self._history is _NOT_READ:
+            self._history = []
         return self._history
 
     def feed(self, kinds: frozenset[str] | None = None) -> list[Event]:
@@ -156,6 +187,8 @@ class Observer:
         search through at every decision.
         """
         queue = [event for event in self.history if kinds is None or event.kind in kinds]
+        if self.feeding is _NO_FEEDS:
+            self.feeding = []
         self.feeding.append((kinds, queue))
         self.game.state.feed(kinds, queue)
         return queue
@@ -173,6 +206,13 @@ class Observer:
         for kinds, queue in self.feeding:
             if kinds is None or kind in kinds:
                 queue.append(event)
+
+    def keep_apart(self) -> None:
+        """Own what this observer shared with the observers made with it (the set of seats out):
+        the game no longer hands it events (another observer took its seat), so it must not
+        change as theirs do."""
+        if self._shares_out:
+            _own_out(self)
 
     def feeds(self) -> list[tuple[frozenset[str] | None, list[Event]]]:
         """The feeds handed out so far, with their kinds (a restored game hands them on)."""
@@ -250,8 +290,10 @@ def plan_of(edition: Edition) -> Plan:
     kind = type(edition)
     key = (kind.observe, kind.observe_seats, edition.observed, edition.fact_folds)
     known = _PLANS.get(id(edition))
-    if known is not None and known[0] is edition and all(a is b for a, b in zip(known[1], key, strict=True)):
-        return known[2]
+    if known is not None and known[0] is edition:
+        was = known[1]  # (compared item by item, by identity: a game asks once, a test changes a hook)
+        if was[0] is key[0] and was[1] is key[1] and was[2] is key[2] and was[3] is key[3]:
+            return known[2]
     table: dict[str, Fold] = dict(_FOLDS)
     other: Fold | None = None
     if (kind.observe, kind.observe_seats) != (Edition.observe, Edition.observe_seats):
@@ -279,8 +321,43 @@ def _both(first: Fold | None, then: Fold) -> Fold:
     return fold
 
 
+class SetFact:
+    """A fact fold that sets one fact to a value worked out from the event's data alone (see
+    :func:`set_fact`): the engine works the value out once per event, not once per seat."""
+
+    __slots__ = ("fact", "value_of")
+
+    def __init__(self, fact: str, value_of: Callable[[Mapping[str, Any]], Any]) -> None:
+        self.fact = fact
+        self.value_of = value_of
+
+    def __call__(self, facts: dict[str, Any], data: Mapping[str, Any]) -> None:
+        facts[self.fact] = self.value_of(data)
+
+
+def set_fact(fact: str, value_of: Callable[[Mapping[str, Any]], Any]) -> SetFact:
+    """The fact fold that sets ``facts[fact]`` to ``value_of(event.data)`` for every seat that
+    sees the event (``fact_folds = {"verdicts": set_fact("verdicts", lambda data: ...)}``).
+
+    Most of an edition's facts are such values. Worked out once per event, the value is shared by
+    the facts of every seat that sees it (a public event: all of them), which read it and never
+    change it; a fold whose value depends on what the seat knew before (adding to a list) stays a
+    plain function.
+    """
+    return SetFact(fact, value_of)
+
+
 def _to_facts(fact_fold: FactFold) -> Fold:
     """An edition's fact fold applied to every observer's facts."""
+    if isinstance(fact_fold, SetFact):
+        fact, value_of = fact_fold.fact, fact_fold.value_of
+
+        def set_for_all(observers: Sequence[Observer], event: Event) -> None:
+            value = value_of(event.data)
+            for observer in observers:
+                observer.facts[fact] = value
+        return set_for_all
+
     def fold(observers: Sequence[Observer], event: Event) -> None:
         data = event.data
         for observer in observers:
@@ -318,29 +395,69 @@ def _team_known(observers: Sequence[Observer], event: Event) -> None:
 
 
 def _eliminated(observers: Sequence[Observer], event: Event) -> None:
-    data = event.data
-    seat = data["seat"]
-    made: dict[int, list[int]] = {}  # the new list of living seats, once per list shared before
+    seat = event.data["seat"]
+    public = event.audience.public
+    first = observers[0].living  # (observers made together share one list: worked out once)
+    first_after = _without(first, seat)
+    made: dict[int, list[int]] | None = None  # the new list of every other list shared before
+    shared: set[int] | None = None
     for observer in observers:
-        observer.out.add(seat)
-        before = observer.living
-        after = made.get(id(before))
-        if after is None:
-            after = made[id(before)] = [n for n in before if n != seat]
-        observer.living = after
+        out = observer.out
+        if out is not shared:  # (a set shared by observers made together: changed once)
+            if observer._shares_out:
+                shared = out if public else None
+                out = out if public else _own_out(observer)
+            out.add(seat)
+        living = observer.living
+        if living is first:
+            observer.living = first_after
+            continue
+        if made is None:
+            made = {}
+        after = made.get(id(living))
+        observer.living = made[id(living)] = _without(living, seat) if after is None else after
+
+
+def _without(living: list[int], seat: int) -> list[int]:
+    """A new list of the living seats but ``seat`` (a copy, then one removal: in C)."""
+    after = living.copy()
+    if seat in after:
+        after.remove(seat)
+    return after
 
 
 def _returned(observers: Sequence[Observer], event: Event) -> None:
-    data = event.data
-    seat = data["seat"]
+    seat = event.data["seat"]
+    public = event.audience.public
+    shared: set[int] | None = None
     made: dict[int, list[int]] = {}
+    before: list[int] | None = None
+    after: list[int] = []
     for observer in observers:
-        observer.out.discard(seat)
-        before = observer.living
-        after = made.get(id(before))
-        if after is None:
-            after = made[id(before)] = before if seat in before else sorted([*before, seat])
+        out = observer.out
+        if out is not shared:
+            if observer._shares_out:
+                shared = out if public else None
+                out = out if public else _own_out(observer)
+            out.discard(seat)
+        living = observer.living
+        if living is not before:
+            before = living
+            known = made.get(id(living))
+            after = made[id(living)] = (living if seat in living else sorted([*living, seat])) if known is None else known
         observer.living = after
+
+
+def _own_out(observer: Observer) -> set[int]:
+    """A copy of the set of seats out that ``observer`` shared with the observers made with it
+    (``Observer.of_seats``), its own from now on: a private event is about to change it.
+
+    Shared, the set is changed in place for a public event, which the game hands to every one of
+    them; a private one reaches only some. Every elimination in the editions is public, so the
+    copy is rare.
+    """
+    observer.out, observer._shares_out = set(observer.out), False
+    return observer.out
 
 
 _FOLDS: dict[str, Fold] = {

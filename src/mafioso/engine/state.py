@@ -173,6 +173,7 @@ class State:
         if replaced is None:
             self._watching.append(observer)
         else:  # another observer for a watched seat: the old one's feeds go with it
+            replaced.keep_apart()
             self._watching = list(self.observers.values())
             gone = [queue for _, queue in replaced.feeds()]
             self._feeds_all = [q for q in self._feeds_all if all(q is not g for g in gone)]

@@ -59,22 +59,18 @@ from mafioso.engine import (
     Steps,
 )
 from mafioso.engine.errors import N_, OptionName, SeatName, Value, Words
+from mafioso.engine.observer import set_fact
 from mafioso.engine.steps import eliminate, reveal, secret, secret_step, speech, tell_role
 
-
-def _facts_deck(facts: dict[str, Any], data: Mapping[str, Any]) -> None:
-    facts["deck"] = dict(data["deck"])  # (pairs: one call in C for every seat that sees it)
-
-
-_FACTS: dict[str, FactFold] = {
-    "setup.deck": _facts_deck,
-    "draft.drew": lambda facts, data: facts.__setitem__("drawn", list(data["cards"])),
-    "courier.package": lambda facts, data: facts.__setitem__("courier_card", data["card"]),
-    "package.given": lambda facts, data: facts.__setitem__("package", (data["card"], data["seat"])),
-    "bet": lambda facts, data: facts.__setitem__("bet", data["side"]),
-    "fish": lambda facts, data: facts.__setitem__("fish", data["seat"]),
-    "mission": lambda facts, data: facts.__setitem__("mission", data["id"]),
-    "verdicts": lambda facts, data: facts.__setitem__("verdicts", list(data["seats"])),
+_FACTS: dict[str, FactFold] = {  # (each value worked out once per event, for every seat that sees it)
+    "setup.deck": set_fact("deck", lambda data: dict(data["deck"])),
+    "draft.drew": set_fact("drawn", lambda data: list(data["cards"])),
+    "courier.package": set_fact("courier_card", lambda data: data["card"]),
+    "package.given": set_fact("package", lambda data: (data["card"], data["seat"])),
+    "bet": set_fact("bet", lambda data: data["side"]),
+    "fish": set_fact("fish", lambda data: data["seat"]),
+    "mission": set_fact("mission", lambda data: data["id"]),
+    "verdicts": set_fact("verdicts", lambda data: list(data["seats"])),
 }
 """How each Blitz event a seat sees adds to its facts (the shared vocabulary is folded by the engine)."""
 

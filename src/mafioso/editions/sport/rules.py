@@ -53,6 +53,7 @@ from mafioso.engine import (
 )
 from mafioso.engine.chance import Chance
 from mafioso.engine.errors import N_, Cast, SeatName, Words
+from mafioso.engine.observer import set_fact
 from mafioso.engine.state import Judge, no_judge
 from mafioso.engine.steps import (
     NO,
@@ -569,8 +570,8 @@ def _fold_check(fact: str) -> FactFold:
 _FACTS: dict[str, FactFold] = {
     "check_black.result": _fold_check("black_checks"),
     "check_sheriff.result": _fold_check("sheriff_checks"),
-    "mafia.kill_order": lambda facts, data: facts.__setitem__("kill_order", list(data["order"])),
-    "don.signal": lambda facts, data: facts.__setitem__("signal", data["seat"]),
+    "mafia.kill_order": set_fact("kill_order", lambda data: list(data["order"])),
+    "don.signal": set_fact("signal", lambda data: data["seat"]),
 }
 """Events a seat folds into its observer's facts (what only sport tells a seat)."""
 

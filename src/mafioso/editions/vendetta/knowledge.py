@@ -57,14 +57,14 @@ def _of(observer: Observer) -> Knowledge:
 def observe(observer: Observer, event: Event) -> None:
     """Fold one event the seat saw into its :class:`Knowledge` (the engine's ``observe`` hook)."""
     kind, data = event.kind, event.data
-    if kind == "phase":  # the most frequent by far, and only a dawn or a night changes anything
+    if kind == "phase":  # the most frequent by far, and only a dawn or a night's start changes anything
         name = event.phase.name
         known = observer.facts.get(FACTS_KEY)
         if not isinstance(known, Knowledge):  # nothing known yet: nothing to forget
             return
         if name == "dawn":
             known.jailed = set()  # a dawn names every prisoner still in play, or says nothing
-        elif name == "night":
+        elif name == "night" and not event.phase.step:  # (a night's later steps: nobody is silenced at night)
             known.silenced = None
         return
     if kind not in FOLDS:
@@ -87,20 +87,26 @@ def observe(observer: Observer, event: Event) -> None:
 
 def observe_seats(observers: Sequence[Observer], event: Event) -> None:
     """:func:`observe` for each seat that sees ``event``, the phase (the most frequent event by
-    far, which only changes anything at a dawn or a night) looked at once for them all."""
+    far, which only changes anything at a dawn or the start of a night) looked at once for them
+    all. The silenced player is forgotten when a night starts: only a dawn names one, so a night's
+    later steps (one per role that acts) find nothing to forget."""
     if event.kind != "phase":
         for observer in observers:
             observe(observer, event)
         return
     name = event.phase.name  # what observe does with a phase, for every seat at once
-    if name == "dawn" or name == "night":
+    if name == "dawn":
         for observer in observers:
-            known = observer.facts.get(FACTS_KEY)
-            if isinstance(known, Knowledge):  # nothing known yet: nothing to forget
-                if name == "dawn":
-                    known.jailed = set()
-                else:
-                    known.silenced = None
+            facts = observer.facts  # (empty until the seat learns something: nothing to forget)
+            known = facts.get(FACTS_KEY) if facts else None
+            if isinstance(known, Knowledge) and known.jailed:  # (an empty set needs no new one)
+                known.jailed = set()
+    elif name == "night" and not event.phase.step:  # (the start of a night, not each of its steps)
+        for observer in observers:
+            facts = observer.facts
+            known = facts.get(FACTS_KEY) if facts else None
+            if isinstance(known, Knowledge):
+                known.silenced = None
 
 
 FOLDS = frozenset({"investigation", "priest.seen", "research", "jail", "jail.freed", "silenced", "phase"})
