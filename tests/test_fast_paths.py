@@ -35,7 +35,7 @@ from mafioso.engine import (
     visible,
 )
 from mafioso.engine import game as game_module
-from mafioso.engine.chance import seeded
+from mafioso.engine.chance import between, sampled, seeded
 from mafioso.engine.edition import Edition
 from mafioso.engine.errors import IllegalTarget, InvalidDecision
 from mafioso.engine.steps import Secret
@@ -305,6 +305,37 @@ def _known_at_every_decision(log: dict[str, Any]) -> list[Any]:
             game.decide(*entry)
             known.append([_knowledge(observer) for observer in observers.values()])
     return known
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_draws_made_without_the_library_are_the_librarys(seed: int) -> None:
+    fast, plain = random.Random(seed), random.Random(seed)
+    for size in (0, 1, 2, 5, 9, 21, 22, 40):
+        items = [f"option {i}" for i in range(size)]
+        for k in range(0, min(size, 8) + 1):
+            assert sampled(fast, items, k) == plain.sample(items, k)
+        assert between(fast, 0, size) == plain.randint(0, size)
+        assert between(fast, size, size + 3) == plain.randint(size, size + 3)
+    assert fast.getstate() == plain.getstate()
+
+
+def test_the_bots_of_a_game_share_one_generator_and_replay_the_same() -> None:
+    bots = make_bots("heuristic", find_edition("spytown"), {}, 9, 4)
+    assert len({id(bot.rng) for bot in bots.values()}) == 1
+    assert bots[1].rng.getstate() == random.Random(4 * 1000003).getstate()
+    for edition in ("sport", "vampires", "spytown", "blitz"):
+        first, second = (play_game(edition, seed=5, bots="heuristic") for _ in range(2))
+        assert first.digest() == second.digest() and first.decisions == second.decisions
+
+
+@pytest.mark.parametrize("edition", edition_params())
+def test_the_options_worked_out_once_are_those_worked_out_every_time(edition: str) -> None:
+    found = find_edition(edition)
+    games = [Game(edition, seed=1, decoys=False), Game(edition, seed=1, decoys=False, options={})]
+    assert games[0].options == games[1].options == found.resolve_options(None)
+    assert games[0].options is not games[1].options  # (each game its own dict)
+    games[0].options["spare"] = 1
+    assert "spare" not in Game(edition, seed=2, decoys=False).options
 
 
 @pytest.mark.parametrize("number", [0, 1, 7, -3, 2**40 + 5, 10**30, 1000003 * 4999 + 12])

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 from mypy_extensions import mypyc_attr
 
 from mafioso.engine import CHOOSE, CHOOSE_MANY, Choice, Edition, Event, Observer, Prompt
-from mafioso.engine.chance import seeded
+from mafioso.engine.chance import between, sampled, seeded
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled (mypyc): plug-ins and tests subclass it
@@ -88,8 +88,8 @@ def random_choice(prompt: Prompt, rng: random.Random) -> Choice:
         high = min(prompt.max_count, len(options))
         if prompt.optional and rng.random() < 0.5:
             return None
-        size = rng.randint(low, high) if high >= low else 0
-        return rng.sample(options, size)
+        size = between(rng, low, high) if high >= low else 0
+        return sampled(rng, options, size)
     # a speech: nominate one of the options or nobody
     count = len(options) + 1
     index = int(rng.random() * count)

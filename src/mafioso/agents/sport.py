@@ -33,7 +33,7 @@ from mafioso.engine import (
     Prompt,
     Tied,
 )
-from mafioso.engine.chance import pick
+from mafioso.engine.chance import pick, sampled
 
 BLACK_ROLES = ("mafia", "don")
 
@@ -191,7 +191,7 @@ class HeuristicBot(Bot):
 
     def on_kill_order(self, prompt: Prompt) -> Choice:
         others = [o for o in prompt.options if o not in self.family]
-        return self.rng.sample(others, min(3, len(others)))
+        return sampled(self.rng, others, min(3, len(others)))
 
     def on_greet(self, prompt: Prompt) -> Choice:
         return prompt.options[0]

@@ -25,7 +25,7 @@ from mypy_extensions import mypyc_attr
 from mafioso.agents.base import Bot, random_choice
 from mafioso.editions.vendetta.knowledge import Knowledge, knowledge
 from mafioso.engine import CHOOSE, CHOOSE_MANY, SPEECH, Ballot, Choice, Edition, Event, Observer, Prompt
-from mafioso.engine.chance import pick
+from mafioso.engine.chance import pick, sampled
 
 CRIMINAL_TEAMS = ("mafia", "yakuza")
 CRIMINAL_CLAIMS = ("mafia", "yakuza", "thug", "thief", "godfather", "lawyer", "snitch")
@@ -356,7 +356,7 @@ class HeuristicBot(Bot):
         if anchor and unknown:
             return [pick(self.rng, anchor), pick(self.rng, unknown)]
         if len(prompt.options) >= 2:
-            return self.rng.sample(list(prompt.options), 2)
+            return sampled(self.rng, list(prompt.options), 2)
         return None
 
     def act_nominate(self, prompt: Prompt) -> Choice:

@@ -66,6 +66,29 @@ def shuffled(rng: random.Random, items: list[T]) -> None:
         items[i], items[j] = items[j], items[i]
 
 
+def between(rng: random.Random, low: int, high: int) -> int:
+    """``rng.randint(low, high)`` (``low <= high``): the same number, the generator left in the same state."""
+    if type(rng) is not random.Random:
+        return rng.randint(low, high)
+    return low + below(rng, high - low + 1)
+
+
+def sampled(rng: random.Random, items: Sequence[T], k: int) -> list[T]:
+    """``rng.sample(items, k)``: the same items in the same order, the generator left in the same
+    state. The library draws from a pool of the items when there are few (21 or fewer always
+    are), which is the only way a game's options are drawn here; more go to the library."""
+    n = len(items)
+    if type(rng) is not random.Random or n > 21 or not 0 <= k <= n:
+        return rng.sample(items, k)
+    pool = list(items)
+    result: list[T] = []
+    for i in range(k):
+        j = below(rng, n - i)
+        result.append(pool[j])
+        pool[j] = pool[n - i - 1]
+    return result
+
+
 class Chance:
     """The game's only source of randomness, recording what it draws."""
 

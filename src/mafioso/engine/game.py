@@ -74,7 +74,7 @@ class Game:
         draws: Sequence[Draw] = (),
     ) -> None:
         self.edition = find_edition(edition)
-        self.options = self.edition.resolve_options(options)
+        self.options = _options(self.edition, options)
         self.seed = seed
         self.decoys = decoys
         self._seat_input = list(seats) if seats is not None else None
@@ -344,6 +344,22 @@ class Game:
         from mafioso.engine.log import replay
 
         return replay(log, check=check)
+
+
+_DEFAULTS: dict[int, tuple[Edition, dict[str, Any]]] = {}
+"""Each edition's options with nothing given (every default), worked out once per process."""
+
+
+def _options(edition: Edition, given: Mapping[str, Any] | None) -> dict[str, Any]:
+    """``edition.resolve_options(given)``. With no options given (every simulation), a copy of
+    the defaults worked out the first time: resolving them is interpreted Python that walks
+    every option, a few microseconds of every game."""
+    if given is not None and (not isinstance(given, Mapping) or given):
+        return edition.resolve_options(given)
+    known = _DEFAULTS.get(id(edition))
+    if known is None or known[0] is not edition:
+        known = _DEFAULTS[id(edition)] = (edition, edition.resolve_options(given))
+    return dict(known[1])
 
 
 _CASTS: dict[tuple[int, int, tuple[tuple[str, Any], ...]], tuple[Edition, tuple[str, ...]]] = {}

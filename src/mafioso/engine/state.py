@@ -60,6 +60,14 @@ class Seat:
     team: str
     alive: bool = True
 
+    def __init__(self, number: int, role: str, team: str, alive: bool = True) -> None:
+        # written out (the dataclass keeps it): the generated one is interpreted Python even in
+        # the compiled engine, and every game makes a seat per player
+        self.number = number
+        self.role = role
+        self.team = team
+        self.alive = alive
+
 
 def no_judge(state: State) -> Outcome | None:
     """The win check of a state made without one: nothing is ever decided."""

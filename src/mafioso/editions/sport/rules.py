@@ -109,8 +109,8 @@ class SportState(State):
         # Named, not ``*args``: compiled (mypyc) classes need their constructor's parameters spelled out.
         super().__init__(seats, options, chance, events, decoys, judge)
         self.day = 0
-        self.fouls: Counter[int] = Counter()
-        self.technical: Counter[int] = Counter()
+        self.fouls: Counter[int] = Counter.__new__(Counter)  # Counter(), less its interpreted __init__
+        self.technical: Counter[int] = Counter.__new__(Counter)
         self.silenced: dict[int, int] = {}
         """Seat -> the day whose speech its third foul costs it (S11)."""
         self.kill_order: list[int] = []
