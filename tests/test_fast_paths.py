@@ -35,7 +35,7 @@ from mafioso.engine import (
     visible,
 )
 from mafioso.engine import game as game_module
-from mafioso.engine.chance import between, sampled, seeded
+from mafioso.engine.chance import between, sampled, seeded, weighted
 from mafioso.engine.edition import Edition
 from mafioso.engine.errors import IllegalTarget, InvalidDecision
 from mafioso.engine.steps import Secret
@@ -316,6 +316,9 @@ def test_draws_made_without_the_library_are_the_librarys(seed: int) -> None:
             assert sampled(fast, items, k) == plain.sample(items, k)
         assert between(fast, 0, size) == plain.randint(0, size)
         assert between(fast, size, size + 3) == plain.randint(size, size + 3)
+        if size:
+            weights = [(i * 7) % 5 + 0.5 * (i % 2) + 1 for i in range(size)]
+            assert weighted(fast, items, weights) == plain.choices(items, weights=weights)[0]
     assert fast.getstate() == plain.getstate()
 
 

@@ -28,7 +28,7 @@ from mafioso.agents.base import Bot, random_choice
 from mafioso.editions.blitz.missions import MISSIONS
 from mafioso.editions.blitz.state import Drawn
 from mafioso.engine import Choice, Edition, Event, Prompt
-from mafioso.engine.chance import pick
+from mafioso.engine.chance import pick, weighted
 
 CIVILIAN_ROLES = frozenset({"civilian", "driver", "gumshoe", "lookout", "canary", "lover"})
 VOUCHES = CIVILIAN_ROLES | {"trusted"}
@@ -340,7 +340,7 @@ class HeuristicBot(Bot):
         if not weights:
             return "civilian"
         roles = sorted(weights)
-        return self.rng.choices(roles, weights=[weights[r] for r in roles])[0]
+        return weighted(self.rng, roles, [weights[r] for r in roles])
 
     # -- the Vigilante -----------------------------------------------------------------------
     def suspicion(self, seat: int) -> float:

@@ -12,8 +12,11 @@ from __future__ import annotations
 import _random
 import json
 import random
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
+from itertools import accumulate
+from math import inf
 from typing import Any, TypeVar
 
 from mafioso.engine.errors import N_, ReplayMismatch, Value
@@ -71,6 +74,18 @@ def between(rng: random.Random, low: int, high: int) -> int:
     if type(rng) is not random.Random:
         return rng.randint(low, high)
     return low + below(rng, high - low + 1)
+
+
+def weighted(rng: random.Random, items: Sequence[T], weights: Sequence[float]) -> T:
+    """``rng.choices(items, weights=weights)[0]``: the same item, the generator left in the same
+    state (one ``random()``, placed among the running totals of the weights)."""
+    if type(rng) is not random.Random or len(weights) != len(items) or not items:
+        return rng.choices(items, weights=weights)[0]
+    totals = list(accumulate(weights))
+    total = totals[-1] + 0.0
+    if not 0.0 < total < inf:
+        return rng.choices(items, weights=weights)[0]  # (the library says what is wrong)
+    return items[bisect_right(totals, rng.random() * total, 0, len(items) - 1)]
 
 
 def sampled(rng: random.Random, items: Sequence[T], k: int) -> list[T]:

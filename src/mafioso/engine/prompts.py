@@ -177,6 +177,8 @@ class Prompt(NamedTuple):
             raise IllegalTarget(N_("no signal {value} can be given in this speech"), value=_value(signal))
         if nominee is None and not claims and signal is None:
             return None
+        if claims is said and type(choice) is Speech:  # a bot's speech, checked as it is: kept
+            return choice
         return tuple.__new__(Speech, (nominee, claims, signal))  # Speech(nominee, claims, signal), less a call
 
     @staticmethod
@@ -199,6 +201,8 @@ class Prompt(NamedTuple):
                 raise IllegalTarget(N_("{value} cannot be claimed; claims: {legal}"), value=_value(says),
                                     legal=Values(tuple(rules.claims), text=", ".join(rules.claims) or "none"))
             checked.append(claim if type(claim) is Claim else tuple.__new__(Claim, (seat, says)))  # Claim(seat, says)
+        if type(claims) is tuple and all(a is b for a, b in zip(checked, claims)):
+            return claims  # (a bot's claims, every one a Claim: the very tuple, not a copy)
         return tuple(checked)
 
     def to_json(self) -> dict[str, Any]:

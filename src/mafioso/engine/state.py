@@ -61,8 +61,9 @@ class Seat:
     alive: bool = True
 
     def __init__(self, number: int, role: str, team: str, alive: bool = True) -> None:
-        # written out (the dataclass keeps it): the generated one is interpreted Python even in
-        # the compiled engine, and every game makes a seat per player
+        """Every field, as the dataclass would set them. Written out (the dataclass keeps it): the
+        one it would write is interpreted Python even when this module is compiled, and every
+        game makes a seat per player."""
         self.number = number
         self.role = role
         self.team = team
