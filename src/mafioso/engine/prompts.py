@@ -201,7 +201,7 @@ class Prompt(NamedTuple):
                 raise IllegalTarget(N_("{value} cannot be claimed; claims: {legal}"), value=_value(says),
                                     legal=Values(tuple(rules.claims), text=", ".join(rules.claims) or "none"))
             checked.append(claim if type(claim) is Claim else tuple.__new__(Claim, (seat, says)))  # Claim(seat, says)
-        if type(claims) is tuple and all(a is b for a, b in zip(checked, claims)):
+        if type(claims) is tuple and all(claim is claims[i] for i, claim in enumerate(checked)):
             return claims  # (a bot's claims, every one a Claim: the very tuple, not a copy)
         return tuple(checked)
 
