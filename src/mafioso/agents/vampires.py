@@ -31,6 +31,7 @@ from mafioso.engine import (
     Speech,
 )
 from mafioso.engine.chance import pick
+from mafioso.engine.prompts import check_choice
 
 HUNTER_SIDE = "hunters"
 VAMPIRE_SIDE = "vampires"
@@ -347,7 +348,7 @@ def _plurality(picks: dict[int, int | None], options: tuple[Any, ...]) -> Any:
 
 def _legal(prompt: Prompt, choice: Choice) -> bool:
     try:
-        prompt.check(choice)
+        check_choice(prompt, choice)  # (prompt.check, less a generic call)
     except ValueError:
         return False
     return prompt.kind in (CHOOSE, CHOOSE_MANY, SPEECH)

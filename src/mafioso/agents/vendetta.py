@@ -26,6 +26,7 @@ from mafioso.agents.base import Bot, random_choice
 from mafioso.editions.vendetta.knowledge import Knowledge, knowledge
 from mafioso.engine import CHOOSE, CHOOSE_MANY, SPEECH, Ballot, Choice, Edition, Event, Observer, Prompt
 from mafioso.engine.chance import pick, sampled
+from mafioso.engine.prompts import check_choice
 
 CRIMINAL_TEAMS = ("mafia", "yakuza")
 CRIMINAL_CLAIMS = ("mafia", "yakuza", "thug", "thief", "godfather", "lawyer", "snitch")
@@ -275,7 +276,7 @@ class HeuristicBot(Bot):
         self.look()
         choice = self.decide(prompt)
         try:
-            return prompt.check(choice)
+            return check_choice(prompt, choice)  # (prompt.check, less a generic call)
         except ValueError:
             return random_choice(prompt, self.rng)
 

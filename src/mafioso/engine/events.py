@@ -9,6 +9,7 @@ when the event is emitted: a player who joins a team later does not learn its pa
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from mafioso.engine.phase import SETUP, Phase
@@ -46,6 +47,17 @@ class Audience(NamedTuple):
     def group(cls, seats: Any) -> Audience:
         """An audience of an iterable of seats."""
         return tuple.__new__(cls, (False, frozenset(seats)))
+
+
+def audience_to(*seats: int) -> Audience:
+    """``Audience.to(*seats)``: a function, so that compiled flows call it directly (a named
+    tuple's class method is a generic call, and most private events make an audience)."""
+    return tuple.__new__(Audience, (False, frozenset(seats)))
+
+
+def audience_of(seats: Iterable[int]) -> Audience:
+    """``Audience.group(seats)``, as a function (see :func:`audience_to`)."""
+    return tuple.__new__(Audience, (False, frozenset(seats)))
 
 
 PUBLIC = Audience(public=True)

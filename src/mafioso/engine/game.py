@@ -41,7 +41,7 @@ from mafioso.engine.events import PUBLIC, Event
 from mafioso.engine.observer import Observer
 from mafioso.engine.outcome import GameEnded, Outcome
 from mafioso.engine.phase import END, Phase
-from mafioso.engine.prompts import CHOOSE_MANY, GM, SPEECH, Choice, Decision, Draw, Entry, Prompt
+from mafioso.engine.prompts import CHOOSE_MANY, GM, SPEECH, Choice, Decision, Draw, Entry, Prompt, check_choice
 from mafioso.engine.registry import find_edition
 from mafioso.engine.state import Reply, SecretBatch, State
 from mafioso.engine.views import View, build_view
@@ -195,7 +195,7 @@ class Game:
         prompt = self._pending.get(prompt_id)
         if prompt is None or prompt.seat != seat or type(seat) is not int:  # True == 1, but is no seat
             prompt = self._find(seat, prompt_id)
-        value = prompt.check(choice)
+        value = check_choice(prompt, choice)  # (prompt.check, less a generic call)
         decision: Decision = tuple.__new__(Decision, (seat, prompt_id, value))  # Decision(...), less a call
         mark = len(self.history)
         self.history.append(decision)
