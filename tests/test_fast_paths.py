@@ -22,6 +22,7 @@ from mafioso.agents.base import Bot, RandomBot, bot_generator, make_bots, random
 from mafioso.agents.play import play_game, run_bots
 from mafioso.engine import (
     CHOOSE_MANY,
+    PUBLIC,
     SPEECH,
     Ballot,
     Claim,
@@ -379,3 +380,23 @@ def test_the_observer_folds_exactly_the_shared_kinds_the_vocabulary_lists() -> N
     from mafioso.engine.vocabulary import FOLDED
 
     assert set(_FOLDS) == FOLDED
+
+
+def _recorder(name: str, called: list[str]) -> Any:
+    def record(self: Bot, event: Event) -> None:
+        called.append(name)
+    return record
+
+
+def test_the_vampires_bot_reads_each_kind_it_listens_to_with_its_own_method() -> None:
+    from mafioso.agents.vampires import HANDLERS, HeuristicBot
+
+    called: list[str] = []
+    recording = type("Recording", (HeuristicBot,), {name: _recorder(name, called) for name in HANDLERS.values()})
+    bot = recording(1, find_edition("vampires"), {}, 8, random.Random(1))
+    for kind, name in HANDLERS.items():
+        called.clear()
+        bot.observe(Event(0, kind, PUBLIC, {}))
+        assert called == [name]
+    bot.observe(Event(0, "phase", PUBLIC, {}))
+    assert called == [HANDLERS["strike.chosen"]]  # (another kind: nothing more)

@@ -66,9 +66,17 @@ class HeuristicBot(Bot):
 
     # -- what the seat infers ----------------------------------------------------------------
     def observe(self, event: Event) -> None:
-        handler = _HANDLERS.get(event.kind)
-        if handler is not None:
-            handler(self, event.data)
+        """What :data:`_HANDLERS` says, each method called on the bot (compiled, a direct call; the
+        table's functions were each a generic call)."""
+        kind, data = event.kind, event.data
+        if kind == "speech" or kind == "last_words":  # a defence is a speech too
+            self.heard(data)
+        elif kind == VOTE_COUNT:
+            self.saw_votes(data)
+        elif kind == NOMINATION:
+            self.saw_nomination(data)
+        elif kind == "check_black.result" or kind == "check_sheriff.result":
+            self.checked_tonight(data)
 
     def heard(self, data: dict[str, Any]) -> None:
         self.hear(data["seat"], data.get("claims") or [])
