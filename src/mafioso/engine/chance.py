@@ -28,7 +28,7 @@ T = TypeVar("T")
 def seeded(number: int) -> random.Random:
     """``random.Random(number)``, the same generator in the same state, made without the Python
     ``__init__`` and ``seed`` frames that wrap the C seeding of an integer (a simulation makes
-    one per game and one per bot, and for short games those frames cost as much as some steps)."""
+    one per game and one for its bots, and for short games those frames cost as much as some steps)."""
     if type(number) is not int:
         return random.Random(number)
     rng = random.Random.__new__(random.Random)
