@@ -20,8 +20,8 @@ import hashlib
 import random
 import weakref
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, Final
 
 from mafioso.engine.chance import Chance
 from mafioso.engine.edition import Edition
@@ -50,6 +50,9 @@ from mafioso.engine.vocabulary import GAME_OVER
 FIELDS = ("edition", "options", "seed", "decoys", "_seat_input", "events", "history", "chance", "state", "players",
           "outcome", "_pending", "_secret", "_answers", "_answered", "_required", "_finished_observers", "_flow")
 """Every attribute of a :class:`Game`: what :meth:`Game._restore` takes from the rebuilt game."""
+
+_new: Final[Callable[..., Any]] = tuple.__new__
+"""``tuple.__new__``, looked up once (see ``state._new``)."""
 
 
 class Game:
@@ -196,7 +199,7 @@ class Game:
         if prompt is None or prompt.seat != seat or type(seat) is not int:  # True == 1, but is no seat
             prompt = self._find(seat, prompt_id)
         value = check_choice(prompt, choice)  # (prompt.check, less a generic call)
-        decision: Decision = tuple.__new__(Decision, (seat, prompt_id, value))  # Decision(...), less a call
+        decision: Decision = _new(Decision, (seat, prompt_id, value))  # Decision(...), less a call
         mark = len(self.history)
         self.history.append(decision)
         try:
