@@ -83,13 +83,15 @@ class HeuristicBot(Bot):
         many looks a decision takes (a score per seat) read plain dicts."""
         knows = self.knows
         # Knowledge(...) with every field in order, built as the named tuple builds itself: its
-        # own constructor (and ``_replace``) is interpreted Python even in a compiled module
-        fields = (knows.role or "", knows.team or "", knows.known_roles, knows.known_teams,
-                  knows.facts.get("tokens", {}), knows.out)
-        self.now = tuple.__new__(Knowledge, (*fields, None))
-        trusted = self.trusted_agent()
+        # own constructor (and ``_replace``) is interpreted Python even in a compiled module; the
+        # fields named one by one, not unpacked from a tuple (a list joined, then a tuple made)
+        role, team, roles, teams = knows.role or "", knows.team or "", knows.known_roles, knows.known_teams
+        seen, out = knows.facts.get("tokens", {}), knows.out
+        new = tuple.__new__
+        self.now = new(Knowledge, (role, team, roles, teams, seen, out, None))
+        trusted = self.trusted_agent() if self.agent_claims else None
         if trusted is not None:  # (rarely: one lone claimant)
-            self.now = tuple.__new__(Knowledge, (*fields, trusted))
+            self.now = new(Knowledge, (role, team, roles, teams, seen, out, trusted))
 
     def token(self, seat: int) -> str | None:
         """The token this seat knows ``seat`` holds: told, turned up or seen in secret; a seat
