@@ -92,7 +92,8 @@ def _random_game(edition: str, players: int | None, seed: int, watch: str) -> No
     game = Game(edition, players, seed=seed, decoys=False)
     if watch in (KNOWN, READ):  # the random bots' own generators, one set of bots
         kind = ObservingBot if watch == READ else KnowingBot
-        bots: dict[int, Bot] = {seat: kind(seat, game.edition, game.options, game.players, bot_generator(seed, seat))
+        rng = bot_generator(seed)
+        bots: dict[int, Bot] = {seat: kind(seat, game.edition, game.options, game.players, rng)
                                 for seat in range(1, game.players + 1)}
     else:
         bots = make_bots("random", game.edition, game.options, game.players, seed)

@@ -20,7 +20,9 @@ another compiled build (another checkout's ``build/compiled/<digest>``, run by t
 benchmark) to the same rounds, so a compiled tree before and after a change are measured side by
 side; ``--no-pure`` leaves this checkout's pure Python out. ``--gc-threshold N`` adds the compiled
 build once more with the garbage collector's first threshold at ``N`` (``compiled+gcN``): what a
-process that plays many games would gain by collecting less often (the games are the same).
+process that plays many games would gain by collecting less often (the games are the same). A
+folder given as ``FOLDER@gcN`` (to ``--also-compiled``) runs that build with the threshold at ``N``:
+``--also-compiled main=MAIN main+gc10000=MAIN@gc10000`` puts main's build in both ways beside this one.
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ from mafioso.agents.base import Bot, RandomBot, bot_generator, make_bots, random
 from mafioso.agents.play import play_game, run_bots
 from mafioso.engine import (
     CHOOSE_MANY,
+    PUBLIC,
     SPEECH,
     Ballot,
     Claim,
@@ -35,7 +36,7 @@ from mafioso.engine import (
     visible,
 )
 from mafioso.engine import game as game_module
-from mafioso.engine.chance import seeded
+from mafioso.engine.chance import between, sampled, seeded, weighted
 from mafioso.engine.edition import Edition
 from mafioso.engine.errors import IllegalTarget, InvalidDecision
 from mafioso.engine.steps import Secret
@@ -307,10 +308,44 @@ def _known_at_every_decision(log: dict[str, Any]) -> list[Any]:
     return known
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_draws_made_without_the_library_are_the_librarys(seed: int) -> None:
+    fast, plain = random.Random(seed), random.Random(seed)
+    for size in (0, 1, 2, 5, 9, 21, 22, 40):
+        items = [f"option {i}" for i in range(size)]
+        for k in range(0, min(size, 8) + 1):
+            assert sampled(fast, items, k) == plain.sample(items, k)
+        assert between(fast, 0, size) == plain.randint(0, size)
+        assert between(fast, size, size + 3) == plain.randint(size, size + 3)
+        if size:
+            weights = [(i * 7) % 5 + 0.5 * (i % 2) + 1 for i in range(size)]
+            assert weighted(fast, items, weights) == plain.choices(items, weights=weights)[0]
+    assert fast.getstate() == plain.getstate()
+
+
+def test_the_bots_of_a_game_share_one_generator_and_replay_the_same() -> None:
+    bots = make_bots("heuristic", find_edition("spytown"), {}, 9, 4)
+    assert len({id(bot.rng) for bot in bots.values()}) == 1
+    assert bots[1].rng.getstate() == random.Random(4 * 1000003).getstate()
+    for edition in ("sport", "vampires", "spytown", "blitz"):
+        first, second = (play_game(edition, seed=5, bots="heuristic") for _ in range(2))
+        assert first.digest() == second.digest() and first.decisions == second.decisions
+
+
+@pytest.mark.parametrize("edition", edition_params())
+def test_the_options_worked_out_once_are_those_worked_out_every_time(edition: str) -> None:
+    found = find_edition(edition)
+    games = [Game(edition, seed=1, decoys=False), Game(edition, seed=1, decoys=False, options={})]
+    assert games[0].options == games[1].options == found.resolve_options(None)
+    assert games[0].options is not games[1].options  # (each game its own dict)
+    games[0].options["spare"] = 1
+    assert "spare" not in Game(edition, seed=2, decoys=False).options
+
+
 @pytest.mark.parametrize("number", [0, 1, 7, -3, 2**40 + 5, 10**30, 1000003 * 4999 + 12])
 def test_a_generator_seeded_fast_is_the_plain_one(number: int) -> None:
     assert seeded(number).getstate() == random.Random(number).getstate()
-    assert bot_generator(3, 5).getstate() == random.Random(3 * 1000003 + 5).getstate()
+    assert bot_generator(3).getstate() == random.Random(3 * 1000003).getstate()
 
 
 @pytest.mark.parametrize("edition", edition_params())
@@ -345,3 +380,23 @@ def test_the_observer_folds_exactly_the_shared_kinds_the_vocabulary_lists() -> N
     from mafioso.engine.vocabulary import FOLDED
 
     assert set(_FOLDS) == FOLDED
+
+
+def _recorder(name: str, called: list[str]) -> Any:
+    def record(self: Bot, event: Event) -> None:
+        called.append(name)
+    return record
+
+
+def test_the_vampires_bot_reads_each_kind_it_listens_to_with_its_own_method() -> None:
+    from mafioso.agents.vampires import HANDLERS, HeuristicBot
+
+    called: list[str] = []
+    recording = type("Recording", (HeuristicBot,), {name: _recorder(name, called) for name in HANDLERS.values()})
+    bot = recording(1, find_edition("vampires"), {}, 8, random.Random(1))
+    for kind, name in HANDLERS.items():
+        called.clear()
+        bot.observe(Event(0, kind, PUBLIC, {}))
+        assert called == [name]
+    bot.observe(Event(0, "phase", PUBLIC, {}))
+    assert called == [HANDLERS["strike.chosen"]]  # (another kind: nothing more)

@@ -27,8 +27,9 @@ from mypy_extensions import mypyc_attr
 from mafioso.agents.base import Bot, random_choice
 from mafioso.editions.blitz.missions import MISSIONS
 from mafioso.editions.blitz.state import Drawn
-from mafioso.engine import Choice, Edition, Event, Prompt
-from mafioso.engine.chance import pick
+from mafioso.engine import Choice, Edition, Event, Prompt, Speech
+from mafioso.engine import Claim as SpokenClaim
+from mafioso.engine.chance import pick, weighted
 
 CIVILIAN_ROLES = frozenset({"civilian", "driver", "gumshoe", "lookout", "canary", "lover"})
 VOUCHES = CIVILIAN_ROLES | {"trusted"}
@@ -246,7 +247,13 @@ class HeuristicBot(Bot):
             target = self.least_trusted()
             if target is not None and all(c["seat"] != target for c in claims):
                 claims.append({"seat": target, "is": "suspect"})
-        return {"claims": claims} if claims else None
+        if not claims:
+            return None
+        # Speech(claims=(Claim(seat, is), ...)) built typed, every field in order, less the calls: the
+        # dict {"claims": [...]} the prompt would check and turn into these, field by field
+        new = tuple.__new__
+        said = tuple([new(SpokenClaim, (claim["seat"], claim["is"])) for claim in claims])
+        return new(Speech, (None, said, None))
 
     def make_story(self) -> list[Claim]:
         """One consistent story for the whole interrogation: a self-claim and remarks on others."""
@@ -340,7 +347,7 @@ class HeuristicBot(Bot):
         if not weights:
             return "civilian"
         roles = sorted(weights)
-        return self.rng.choices(roles, weights=[weights[r] for r in roles])[0]
+        return weighted(self.rng, roles, [weights[r] for r in roles])
 
     # -- the Vigilante -----------------------------------------------------------------------
     def suspicion(self, seat: int) -> float:

@@ -22,18 +22,18 @@ def run_bots(game: Game, bots: dict[int, Bot], max_decisions: int = 100_000) -> 
         if bot.wants_events:
             bot.attach(watched[bot.seat])
     decided = 0
-    awaiting, is_pending, decide = game.awaiting, game.is_pending, game.decide  # (looked up once)
-    answers = {seat: (bot.sync if _syncs(bot) else None, bot.choose) for seat, bot in bots.items()}
+    syncing = {seat for seat, bot in bots.items() if _syncs(bot)}
     while game.outcome is None:
-        for prompt in awaiting():
+        for prompt in game.awaiting():  # (the game's methods called on it: compiled, direct calls)
             if game.outcome is not None:
                 break
-            if not is_pending(prompt.id):
+            if not game.is_pending(prompt.id):
                 continue
-            sync, choose = answers[prompt.seat]
-            if sync is not None:
-                sync()
-            decide(prompt.seat, prompt.id, choose(prompt))
+            seat = prompt.seat
+            bot = bots[seat]  # (its methods called on it, not kept bound: compiled, these calls are direct)
+            if seat in syncing:
+                bot.sync()
+            game.decide(seat, prompt.id, bot.choose(prompt))
             decided += 1
         if decided > max_decisions:
             raise RuntimeError(f"{game.edition.id} game (seed {game.seed}) did not end in {max_decisions} decisions")

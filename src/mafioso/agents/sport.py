@@ -33,7 +33,7 @@ from mafioso.engine import (
     Prompt,
     Tied,
 )
-from mafioso.engine.chance import pick
+from mafioso.engine.chance import pick, sampled
 
 BLACK_ROLES = ("mafia", "don")
 
@@ -66,9 +66,17 @@ class HeuristicBot(Bot):
 
     # -- what the seat infers ----------------------------------------------------------------
     def observe(self, event: Event) -> None:
-        handler = _HANDLERS.get(event.kind)
-        if handler is not None:
-            handler(self, event.data)
+        """What :data:`_HANDLERS` says, each method called on the bot (compiled, a direct call; the
+        table's functions were each a generic call)."""
+        kind, data = event.kind, event.data
+        if kind == "speech" or kind == "last_words":  # a defence is a speech too
+            self.heard(data)
+        elif kind == VOTE_COUNT:
+            self.saw_votes(data)
+        elif kind == NOMINATION:
+            self.saw_nomination(data)
+        elif kind == "check_black.result" or kind == "check_sheriff.result":
+            self.checked_tonight(data)
 
     def heard(self, data: dict[str, Any]) -> None:
         self.hear(data["seat"], data.get("claims") or [])
@@ -181,17 +189,48 @@ class HeuristicBot(Bot):
 
     # -- answers -----------------------------------------------------------------------------
     def choose(self, prompt: Prompt) -> Choice:
-        handler = getattr(self, f"on_{prompt.act}", None)
-        if handler is None:
-            return prompt.default if not prompt.optional else None
-        return handler(prompt)
+        """``self.on_<act>(prompt)``: each act this class answers called directly (compiled, a
+        method looked up by its name and called bound is a generic call, at every decision),
+        the most frequent first; an act only a subclass answers, by name; another, the default."""
+        act = prompt.act
+        choice: Choice
+        if act == "vote":
+            choice = self.on_vote(prompt)
+        elif act == "speech":
+            choice = self.on_speech(prompt)
+        elif act == "defence":
+            choice = self.on_defence(prompt)
+        elif act == "last_words":
+            choice = self.on_last_words(prompt)
+        elif act == "lift":
+            choice = self.on_lift(prompt)
+        elif act == "shoot":
+            choice = self.on_shoot(prompt)
+        elif act == "check_sheriff":
+            choice = self.on_check_sheriff(prompt)
+        elif act == "check_black":
+            choice = self.on_check_black(prompt)
+        elif act == "kill_order":
+            choice = self.on_kill_order(prompt)
+        elif act == "greet":
+            choice = self.on_greet(prompt)
+        elif act == "best_move":
+            choice = self.on_best_move(prompt)
+        elif act == "decoy":
+            choice = self.on_decoy(prompt)
+        else:
+            handler = getattr(self, f"on_{act}", None)
+            if handler is None:
+                return prompt.default if not prompt.optional else None
+            choice = handler(prompt)
+        return choice
 
     def best(self, options: tuple[Any, ...]) -> Any:
         return max(options, key=self.score) if options else None
 
     def on_kill_order(self, prompt: Prompt) -> Choice:
         others = [o for o in prompt.options if o not in self.family]
-        return self.rng.sample(others, min(3, len(others)))
+        return sampled(self.rng, others, min(3, len(others)))
 
     def on_greet(self, prompt: Prompt) -> Choice:
         return prompt.options[0]

@@ -83,13 +83,15 @@ class HeuristicBot(Bot):
         many looks a decision takes (a score per seat) read plain dicts."""
         knows = self.knows
         # Knowledge(...) with every field in order, built as the named tuple builds itself: its
-        # own constructor (and ``_replace``) is interpreted Python even in a compiled module
-        fields = (knows.role or "", knows.team or "", knows.known_roles, knows.known_teams,
-                  knows.facts.get("tokens", {}), knows.out)
-        self.now = tuple.__new__(Knowledge, (*fields, None))
-        trusted = self.trusted_agent()
+        # own constructor (and ``_replace``) is interpreted Python even in a compiled module; the
+        # fields named one by one, not unpacked from a tuple (a list joined, then a tuple made)
+        role, team, roles, teams = knows.role or "", knows.team or "", knows.known_roles, knows.known_teams
+        seen, out = knows.facts.get("tokens", {}), knows.out
+        new = tuple.__new__
+        self.now = new(Knowledge, (role, team, roles, teams, seen, out, None))
+        trusted = self.trusted_agent() if self.agent_claims else None
         if trusted is not None:  # (rarely: one lone claimant)
-            self.now = tuple.__new__(Knowledge, (*fields, trusted))
+            self.now = new(Knowledge, (role, team, roles, teams, seen, out, trusted))
 
     def token(self, seat: int) -> str | None:
         """The token this seat knows ``seat`` holds: told, turned up or seen in secret; a seat
@@ -205,11 +207,42 @@ class HeuristicBot(Bot):
 
     # -- answers -----------------------------------------------------------------------------
     def choose(self, prompt: Prompt) -> Choice:
-        handler = getattr(self, f"on_{prompt.act}", None)
-        if handler is None or (not prompt.options and prompt.kind != SPEECH):
+        act = prompt.act
+        if (act not in ANSWERED and getattr(self, f"on_{act}", None) is None) or (
+                not prompt.options and prompt.kind != SPEECH):
             return None if prompt.optional else random_choice(prompt, self.rng)
         self.read()
-        choice: Choice = handler(prompt)
+        return self.answer(act, prompt)
+
+    def answer(self, act: str, prompt: Prompt) -> Choice:
+        """``self.on_<act>(prompt)``: each act this class answers called directly (compiled, a
+        method looked up by its name and called bound is a generic call, at every decision),
+        the most frequent first; an act only a subclass answers, by name."""
+        choice: Choice
+        if act == "vote":
+            choice = self.on_vote(prompt)
+        elif act == "final_vote":
+            choice = self.on_final_vote(prompt)
+        elif act == "revote":
+            choice = self.on_revote(prompt)
+        elif act == "speech":
+            choice = self.on_speech(prompt)
+        elif act == "defence":
+            choice = self.on_defence(prompt)
+        elif act == "kill":
+            choice = self.on_kill(prompt)
+        elif act == "agent_check":
+            choice = self.on_agent_check(prompt)
+        elif act == "last_shot":
+            choice = self.on_last_shot(prompt)
+        elif act == "swap":
+            choice = self.on_swap(prompt)
+        elif act == "react":
+            choice = self.on_react(prompt)
+        elif act == "play_card":
+            choice = self.on_play_card(prompt)
+        else:
+            choice = getattr(self, f"on_{act}")(prompt)
         return choice
 
     def on_agent_check(self, prompt: Prompt) -> Choice:
@@ -297,3 +330,7 @@ class HeuristicBot(Bot):
         if card == KIDNAPPING or (card == SHOT and self.enemy_score(best) >= 5):
             return Move(card, best)
         return None
+
+
+ANSWERED = frozenset(name[3:] for name in dir(HeuristicBot) if name.startswith("on_"))
+"""The acts :class:`HeuristicBot` answers with a method of its own (``on_<act>``)."""

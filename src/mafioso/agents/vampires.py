@@ -31,6 +31,7 @@ from mafioso.engine import (
     Speech,
 )
 from mafioso.engine.chance import pick
+from mafioso.engine.prompts import check_choice
 
 HUNTER_SIDE = "hunters"
 VAMPIRE_SIDE = "vampires"
@@ -123,9 +124,23 @@ class HeuristicBot(Bot):
     listens = frozenset(HANDLERS)
 
     def observe(self, event: Event) -> None:
-        handler = _READERS.get(event.kind)
-        if handler is not None:
-            handler(self, event)
+        """Each kind of :data:`HANDLERS` to its method, called on the bot (compiled, a direct call;
+        a table of the class's functions made each a generic call), the most frequent first."""
+        kind = event.kind
+        if kind == "speech":
+            self._on_speech(event)
+        elif kind == "vote.count":
+            self._on_vote_count(event)
+        elif kind == "nomination":
+            self._on_nomination(event)
+        elif kind == "role.revealed":
+            self._on_role_revealed(event)
+        elif kind == "points":
+            self._on_points(event)
+        elif kind == "check.sides":
+            self._on_check_sides(event)
+        elif kind == "strike.chosen":
+            self._on_strike_chosen(event)
 
     def _on_role_revealed(self, event: Event) -> None:
         seat, team = event.data["seat"], event.data["team"]
@@ -318,10 +333,6 @@ class HeuristicBot(Bot):
         return self.safest(prompt.options)
 
 
-_READERS = {kind: getattr(HeuristicBot, name) for kind, name in HANDLERS.items()}
-"""The reading method of each event kind, looked up once for every bot."""
-
-
 def _rank(scores: list[float], at: int) -> int:
     """Where the score at ``at`` stands in ``sorted(..., reverse=True)`` of the scores (0: first),
     a stable sort's place counted without sorting: the higher scores, and the equal ones before it."""
@@ -347,7 +358,7 @@ def _plurality(picks: dict[int, int | None], options: tuple[Any, ...]) -> Any:
 
 def _legal(prompt: Prompt, choice: Choice) -> bool:
     try:
-        prompt.check(choice)
+        check_choice(prompt, choice)  # (prompt.check, less a generic call)
     except ValueError:
         return False
     return prompt.kind in (CHOOSE, CHOOSE_MANY, SPEECH)

@@ -25,7 +25,8 @@ from mypy_extensions import mypyc_attr
 from mafioso.agents.base import Bot, random_choice
 from mafioso.editions.vendetta.knowledge import Knowledge, knowledge
 from mafioso.engine import CHOOSE, CHOOSE_MANY, SPEECH, Ballot, Choice, Edition, Event, Observer, Prompt
-from mafioso.engine.chance import pick
+from mafioso.engine.chance import pick, sampled
+from mafioso.engine.prompts import check_choice
 
 CRIMINAL_TEAMS = ("mafia", "yakuza")
 CRIMINAL_CLAIMS = ("mafia", "yakuza", "thug", "thief", "godfather", "lawyer", "snitch")
@@ -275,7 +276,7 @@ class HeuristicBot(Bot):
         self.look()
         choice = self.decide(prompt)
         try:
-            return prompt.check(choice)
+            return check_choice(prompt, choice)  # (prompt.check, less a generic call)
         except ValueError:
             return random_choice(prompt, self.rng)
 
@@ -356,7 +357,7 @@ class HeuristicBot(Bot):
         if anchor and unknown:
             return [pick(self.rng, anchor), pick(self.rng, unknown)]
         if len(prompt.options) >= 2:
-            return self.rng.sample(list(prompt.options), 2)
+            return sampled(self.rng, list(prompt.options), 2)
         return None
 
     def act_nominate(self, prompt: Prompt) -> Choice:

@@ -12,8 +12,11 @@ from __future__ import annotations
 import _random
 import json
 import random
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
+from itertools import accumulate
+from math import inf
 from typing import Any, TypeVar
 
 from mafioso.engine.errors import N_, ReplayMismatch, Value
@@ -25,7 +28,7 @@ T = TypeVar("T")
 def seeded(number: int) -> random.Random:
     """``random.Random(number)``, the same generator in the same state, made without the Python
     ``__init__`` and ``seed`` frames that wrap the C seeding of an integer (a simulation makes
-    one per game and one per bot, and for short games those frames cost as much as some steps)."""
+    one per game and one for its bots, and for short games those frames cost as much as some steps)."""
     if type(number) is not int:
         return random.Random(number)
     rng = random.Random.__new__(random.Random)
@@ -64,6 +67,41 @@ def shuffled(rng: random.Random, items: list[T]) -> None:
     for i in range(len(items) - 1, 0, -1):
         j = below(rng, i + 1)
         items[i], items[j] = items[j], items[i]
+
+
+def between(rng: random.Random, low: int, high: int) -> int:
+    """``rng.randint(low, high)`` (``low <= high``): the same number, the generator left in the same state."""
+    if type(rng) is not random.Random:
+        return rng.randint(low, high)
+    return low + below(rng, high - low + 1)
+
+
+def weighted(rng: random.Random, items: Sequence[T], weights: Sequence[float]) -> T:
+    """``rng.choices(items, weights=weights)[0]``: the same item, the generator left in the same
+    state (one ``random()``, placed among the running totals of the weights)."""
+    if type(rng) is not random.Random or len(weights) != len(items) or not items:
+        return rng.choices(items, weights=weights)[0]
+    totals = list(accumulate(weights))
+    total = totals[-1] + 0.0
+    if not 0.0 < total < inf:
+        return rng.choices(items, weights=weights)[0]  # (the library says what is wrong)
+    return items[bisect_right(totals, rng.random() * total, 0, len(items) - 1)]
+
+
+def sampled(rng: random.Random, items: Sequence[T], k: int) -> list[T]:
+    """``rng.sample(items, k)``: the same items in the same order, the generator left in the same
+    state. The library draws from a pool of the items when there are few (21 or fewer always
+    are), which is the only way a game's options are drawn here; more go to the library."""
+    n = len(items)
+    if type(rng) is not random.Random or n > 21 or not 0 <= k <= n:
+        return rng.sample(items, k)
+    pool = list(items)
+    result: list[T] = []
+    for i in range(k):
+        j = below(rng, n - i)
+        result.append(pool[j])
+        pool[j] = pool[n - i - 1]
+    return result
 
 
 class Chance:

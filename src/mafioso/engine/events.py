@@ -9,7 +9,8 @@ when the event is emitted: a player who joins a team later does not learn its pa
 from __future__ import annotations
 
 import json
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterable
+from typing import Any, Final, NamedTuple
 
 from mafioso.engine.phase import SETUP, Phase
 from mafioso.engine.prompts import GM
@@ -46,6 +47,23 @@ class Audience(NamedTuple):
     def group(cls, seats: Any) -> Audience:
         """An audience of an iterable of seats."""
         return tuple.__new__(cls, (False, frozenset(seats)))
+
+
+def audience_to(*seats: int) -> Audience:
+    """``Audience.to(*seats)``: a function, so that compiled flows call it directly (a named
+    tuple's class method is a generic call, and most private events make an audience)."""
+    audience: Audience = _new(Audience, (False, frozenset(seats)))
+    return audience
+
+
+def audience_of(seats: Iterable[int]) -> Audience:
+    """``Audience.group(seats)``, as a function (see :func:`audience_to`)."""
+    audience: Audience = _new(Audience, (False, frozenset(seats)))
+    return audience
+
+
+_new: Final[Callable[..., Any]] = tuple.__new__
+"""``tuple.__new__``, looked up once (see ``state._new``)."""
 
 
 PUBLIC = Audience(public=True)

@@ -20,8 +20,8 @@ import hashlib
 import random
 import weakref
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, Final
 
 from mafioso.engine.chance import Chance
 from mafioso.engine.edition import Edition
@@ -41,7 +41,7 @@ from mafioso.engine.events import PUBLIC, Event
 from mafioso.engine.observer import Observer
 from mafioso.engine.outcome import GameEnded, Outcome
 from mafioso.engine.phase import END, Phase
-from mafioso.engine.prompts import CHOOSE_MANY, GM, SPEECH, Choice, Decision, Draw, Entry, Prompt
+from mafioso.engine.prompts import CHOOSE_MANY, GM, SPEECH, Choice, Decision, Draw, Entry, Prompt, check_choice
 from mafioso.engine.registry import find_edition
 from mafioso.engine.state import Reply, SecretBatch, State
 from mafioso.engine.views import View, build_view
@@ -50,6 +50,9 @@ from mafioso.engine.vocabulary import GAME_OVER
 FIELDS = ("edition", "options", "seed", "decoys", "_seat_input", "events", "history", "chance", "state", "players",
           "outcome", "_pending", "_secret", "_answers", "_answered", "_required", "_finished_observers", "_flow")
 """Every attribute of a :class:`Game`: what :meth:`Game._restore` takes from the rebuilt game."""
+
+_new: Final[Callable[..., Any]] = tuple.__new__
+"""``tuple.__new__``, looked up once (see ``state._new``)."""
 
 
 class Game:
@@ -74,7 +77,7 @@ class Game:
         draws: Sequence[Draw] = (),
     ) -> None:
         self.edition = find_edition(edition)
-        self.options = self.edition.resolve_options(options)
+        self.options = _options(self.edition, options)
         self.seed = seed
         self.decoys = decoys
         self._seat_input = list(seats) if seats is not None else None
@@ -195,8 +198,8 @@ class Game:
         prompt = self._pending.get(prompt_id)
         if prompt is None or prompt.seat != seat or type(seat) is not int:  # True == 1, but is no seat
             prompt = self._find(seat, prompt_id)
-        value = prompt.check(choice)
-        decision: Decision = tuple.__new__(Decision, (seat, prompt_id, value))  # Decision(...), less a call
+        value = check_choice(prompt, choice)  # (prompt.check, less a generic call)
+        decision: Decision = _new(Decision, (seat, prompt_id, value))  # Decision(...), less a call
         mark = len(self.history)
         self.history.append(decision)
         try:
@@ -344,6 +347,22 @@ class Game:
         from mafioso.engine.log import replay
 
         return replay(log, check=check)
+
+
+_DEFAULTS: dict[int, tuple[Edition, dict[str, Any]]] = {}
+"""Each edition's options with nothing given (every default), worked out once per process."""
+
+
+def _options(edition: Edition, given: Mapping[str, Any] | None) -> dict[str, Any]:
+    """``edition.resolve_options(given)``. With no options given (every simulation), a copy of
+    the defaults worked out the first time: resolving them is interpreted Python that walks
+    every option, a few microseconds of every game."""
+    if given is not None and (not isinstance(given, Mapping) or given):
+        return edition.resolve_options(given)
+    known = _DEFAULTS.get(id(edition))
+    if known is None or known[0] is not edition:
+        known = _DEFAULTS[id(edition)] = (edition, edition.resolve_options(given))
+    return dict(known[1])
 
 
 _CASTS: dict[tuple[int, int, tuple[tuple[str, Any], ...]], tuple[Edition, tuple[str, ...]]] = {}

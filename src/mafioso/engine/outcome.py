@@ -18,6 +18,13 @@ class Outcome:
     winners: tuple[str, ...] = ()
     seats: tuple[int, ...] = ()
 
+    def __init__(self, termination: str, winners: tuple[str, ...] = (), seats: tuple[int, ...] = ()) -> None:
+        """Every field, as the frozen dataclass would set them. Written out (the dataclass keeps
+        it): the one it would write is interpreted Python even when this module is compiled."""
+        object.__setattr__(self, "termination", termination)
+        object.__setattr__(self, "winners", winners)
+        object.__setattr__(self, "seats", seats)
+
     def to_json(self) -> dict[str, Any]:
         """The outcome as a JSON object."""
         return {"termination": self.termination, "winners": list(self.winners), "seats": list(self.seats)}

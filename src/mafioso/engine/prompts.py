@@ -87,38 +87,13 @@ class Prompt(NamedTuple):
 
     def to_each(self, seats: Iterable[int], options: Mapping[int, tuple[Any, ...]] | None = None) -> list[Prompt]:
         """This question put to each of ``seats`` under the id ``f"{self.id}.{seat}"``, with its
-        own options if ``options`` gives them by seat. A vote or a secret step asks many seats
-        alike: the other fields are copied as they are rather than named again for every seat."""
-        # (what Prompt._make does, less its length check; every field named, so that the compiled
-        # module builds each prompt's fields in one tuple rather than joining two)
-        key, _, act, same, kind, optional, default, timer, low, high, interrupt, decoy, data = self
-        new = tuple.__new__
-        if options is None:
-            return [new(Prompt, (f"{key}.{seat}", seat, act, same, kind, optional, default, timer, low, high,
-                                 interrupt, decoy, data)) for seat in seats]
-        return [new(Prompt, (f"{key}.{seat}", seat, act, options[seat], kind, optional, default, timer, low, high,
-                             interrupt, decoy, data)) for seat in seats]
+        own options if ``options`` gives them by seat (:func:`put_to_each`)."""
+        return put_to_each(self, seats, options)
 
     def check(self, choice: Choice) -> Choice:
-        """Return the normalised choice, or raise a typed error saying why it is not legal."""
-        if choice is None:
-            if self.optional:
-                return None
-            raise IllegalTarget(N_("{seat} must answer {act}; it cannot be declined"), seat=SeatName(self.seat),
-                                act=Act(self.act))
-        kind = self.kind
-        if kind == CHOOSE:
-            if (type(choice) is int or type(choice) is str) and choice in self.options:
-                return choice  # the common case, first
-            choice = _as_move(choice)
-            if not _is_option(choice):
-                raise InvalidDecision(N_("{act} takes one option, not {value}"), act=Act(self.act), value=_value(choice))
-            if choice not in self.options:
-                raise self._not_legal(choice)
-            return choice
-        if kind == CHOOSE_MANY:
-            return self._check_many(choice)
-        return self._check_speech(choice)
+        """Return the normalised choice, or raise a typed error saying why it is not legal
+        (:func:`check_choice`)."""
+        return check_choice(self, choice)
 
     def describe_options(self) -> str:
         """The legal options as text, for error messages."""
@@ -133,73 +108,6 @@ class Prompt(NamedTuple):
         """The error for a well-formed choice that this prompt does not offer."""
         return IllegalTarget(N_("{value} is not a legal choice for {act}; legal: {legal}"), value=_value(choice),
                              act=Act(self.act), legal=self._legal())
-
-    def _check_many(self, choice: Choice) -> list[Any]:
-        if not isinstance(choice, (list, tuple)) or type(choice) is Move:
-            raise InvalidDecision(N_("{act} takes a list of options, not {value}"), act=Act(self.act),
-                                  value=_value(choice))
-        picked = [_as_move(item) for item in choice]
-        if not all(_is_option(item) for item in picked):
-            raise InvalidDecision(N_("{act} takes a list of options, not {value}"), act=Act(self.act),
-                                  value=_value(choice))
-        if len(set(picked)) != len(picked):
-            raise IllegalTarget(N_("{act} takes distinct options, got {value}"), act=Act(self.act), value=_value(picked))
-        if not self.min_count <= len(picked) <= self.max_count:
-            raise IllegalTarget(N_("{act} takes {low} to {high} options, got {count}"), act=Act(self.act),
-                                low=self.min_count, high=self.max_count, count=len(picked))
-        for item in picked:
-            if item not in self.options:
-                raise self._not_legal(item)
-        return picked
-
-    def _check_speech(self, choice: Choice) -> Speech | None:
-        if type(choice) is int:
-            if choice in self.options:
-                return tuple.__new__(Speech, (choice, (), None))  # Speech(choice), less a call
-            choice = {"nominate": choice}
-        said: Any
-        if type(choice) is Speech:  # typed already (bots): checked as it is, not through JSON
-            nominee, said, signal = choice
-        elif isinstance(choice, dict):
-            unknown = set(choice) - {"nominate", "claims", "signal"}
-            if unknown:
-                raise InvalidDecision(N_("a speech has no field {field}"), field=repr(sorted(unknown, key=str)[0]))
-            nominee, said, signal = choice.get("nominate"), choice.get("claims") or [], choice.get("signal")
-        else:
-            raise InvalidDecision(N_("a speech is a seat to nominate, an object or null, not {value}"),
-                                  value=_value(choice))
-        if nominee is not None and (type(nominee) is not int or nominee not in self.options):
-            raise IllegalTarget(N_("{seat} cannot be nominated now; legal: {legal}"), seat=SeatName(nominee),
-                                legal=self._legal())
-        rules = self.data if isinstance(self.data, SpeechRules) else SpeechRules()
-        claims = self._check_claims(said, rules)
-        if signal is not None and (type(signal) is not int or signal not in rules.signal):
-            raise IllegalTarget(N_("no signal {value} can be given in this speech"), value=_value(signal))
-        if nominee is None and not claims and signal is None:
-            return None
-        return tuple.__new__(Speech, (nominee, claims, signal))  # Speech(nominee, claims, signal), less a call
-
-    @staticmethod
-    def _check_claims(claims: Any, rules: SpeechRules) -> tuple[Claim, ...]:
-        if not isinstance(claims, (list, tuple)):
-            raise InvalidDecision(N_("claims are a list, not {value}"), value=_value(claims))
-        checked: list[Claim] = []
-        for claim in claims:
-            if type(claim) is dict and len(claim) == 2 and "seat" in claim and "is" in claim:
-                seat, says = claim["seat"], claim["is"]
-            elif type(claim) is Claim:
-                seat, says = claim
-            elif isinstance(claim, dict) and set(claim) == {"seat", "is"}:  # a dict of another type
-                seat, says = claim["seat"], claim["is"]
-            else:
-                raise InvalidDecision(N_("a claim is {{'seat': n, 'is': value}}, not {value}"), value=_value(claim))
-            if type(seat) is not int or not 1 <= seat <= rules.seats:
-                raise IllegalTarget(N_("no {seat} to make a claim about"), seat=SeatName(seat))
-            if type(says) is not str or says not in rules.claims:
-                raise IllegalTarget(N_("{value} cannot be claimed; claims: {legal}"), value=_value(says),
-                                    legal=Values(tuple(rules.claims), text=", ".join(rules.claims) or "none"))
-            checked.append(claim if type(claim) is Claim else tuple.__new__(Claim, (seat, says)))  # Claim(seat, says)
-        return tuple(checked)
 
     def to_json(self) -> dict[str, Any]:
         """The prompt as sent to its seat's client."""
@@ -220,6 +128,119 @@ class Prompt(NamedTuple):
         if self.data is not None:
             out["data"] = payload_to_json(self.data)
         return out
+
+
+def put_to_each(prompt: Prompt, seats: Iterable[int], options: Mapping[int, tuple[Any, ...]] | None = None) -> list[Prompt]:
+    """``prompt`` put to each of ``seats`` under the id ``f"{prompt.id}.{seat}"``, with its
+    own options if ``options`` gives them by seat. A vote or a secret step asks many seats
+    alike: the other fields are copied as they are rather than named again for every seat.
+    A function rather than only a method: compiled, a named tuple's method is a generic call."""
+    # (what Prompt._make does, less its length check; every field named, so that the compiled
+    # module builds each prompt's fields in one tuple rather than joining two)
+    key, _, act, same, kind, optional, default, timer, low, high, interrupt, decoy, data = prompt
+    new = tuple.__new__
+    if options is None:
+        return [new(Prompt, (f"{key}.{seat}", seat, act, same, kind, optional, default, timer, low, high,
+                             interrupt, decoy, data)) for seat in seats]
+    return [new(Prompt, (f"{key}.{seat}", seat, act, options[seat], kind, optional, default, timer, low, high,
+                         interrupt, decoy, data)) for seat in seats]
+
+
+def check_choice(prompt: Prompt, choice: Choice) -> Choice:
+    """``prompt.check(choice)``: the normalised choice, or a typed error saying why it is not legal.
+    A function, so that the compiled game calls it directly (a named tuple's method is a generic
+    call, and every decision is checked)."""
+    if choice is None:
+        if prompt.optional:
+            return None
+        raise IllegalTarget(N_("{seat} must answer {act}; it cannot be declined"), seat=SeatName(prompt.seat),
+                            act=Act(prompt.act))
+    kind = prompt.kind
+    if kind == CHOOSE:
+        if (type(choice) is int or type(choice) is str) and choice in prompt.options:
+            return choice  # the common case, first
+        choice = _as_move(choice)
+        if not _is_option(choice):
+            raise InvalidDecision(N_("{act} takes one option, not {value}"), act=Act(prompt.act), value=_value(choice))
+        if choice not in prompt.options:
+            raise prompt._not_legal(choice)
+        return choice
+    if kind == CHOOSE_MANY:
+        return _check_many(prompt, choice)
+    return _check_speech(prompt, choice)
+
+
+def _check_many(prompt: Prompt, choice: Choice) -> list[Any]:
+    if not isinstance(choice, (list, tuple)) or type(choice) is Move:
+        raise InvalidDecision(N_("{act} takes a list of options, not {value}"), act=Act(prompt.act),
+                              value=_value(choice))
+    picked = [_as_move(item) for item in choice]
+    if not all(_is_option(item) for item in picked):
+        raise InvalidDecision(N_("{act} takes a list of options, not {value}"), act=Act(prompt.act),
+                              value=_value(choice))
+    if len(set(picked)) != len(picked):
+        raise IllegalTarget(N_("{act} takes distinct options, got {value}"), act=Act(prompt.act), value=_value(picked))
+    if not prompt.min_count <= len(picked) <= prompt.max_count:
+        raise IllegalTarget(N_("{act} takes {low} to {high} options, got {count}"), act=Act(prompt.act),
+                            low=prompt.min_count, high=prompt.max_count, count=len(picked))
+    for item in picked:
+        if item not in prompt.options:
+            raise prompt._not_legal(item)
+    return picked
+
+
+def _check_speech(prompt: Prompt, choice: Choice) -> Speech | None:
+    if type(choice) is int:
+        if choice in prompt.options:
+            return tuple.__new__(Speech, (choice, (), None))  # Speech(choice), less a call
+        choice = {"nominate": choice}
+    said: Any
+    if type(choice) is Speech:  # typed already (bots): checked as it is, not through JSON
+        nominee, said, signal = choice
+    elif isinstance(choice, dict):
+        unknown = set(choice) - {"nominate", "claims", "signal"}
+        if unknown:
+            raise InvalidDecision(N_("a speech has no field {field}"), field=repr(sorted(unknown, key=str)[0]))
+        nominee, said, signal = choice.get("nominate"), choice.get("claims") or [], choice.get("signal")
+    else:
+        raise InvalidDecision(N_("a speech is a seat to nominate, an object or null, not {value}"),
+                              value=_value(choice))
+    if nominee is not None and (type(nominee) is not int or nominee not in prompt.options):
+        raise IllegalTarget(N_("{seat} cannot be nominated now; legal: {legal}"), seat=SeatName(nominee),
+                            legal=prompt._legal())
+    rules = prompt.data if isinstance(prompt.data, SpeechRules) else SpeechRules()
+    claims = _check_claims(said, rules)
+    if signal is not None and (type(signal) is not int or signal not in rules.signal):
+        raise IllegalTarget(N_("no signal {value} can be given in this speech"), value=_value(signal))
+    if nominee is None and not claims and signal is None:
+        return None
+    if claims is said and type(choice) is Speech:  # a bot's speech, checked as it is: kept
+        return choice
+    return tuple.__new__(Speech, (nominee, claims, signal))  # Speech(nominee, claims, signal), less a call
+
+
+def _check_claims(claims: Any, rules: SpeechRules) -> tuple[Claim, ...]:
+    if not isinstance(claims, (list, tuple)):
+        raise InvalidDecision(N_("claims are a list, not {value}"), value=_value(claims))
+    checked: list[Claim] = []
+    for claim in claims:
+        if type(claim) is dict and len(claim) == 2 and "seat" in claim and "is" in claim:
+            seat, says = claim["seat"], claim["is"]
+        elif type(claim) is Claim:
+            seat, says = claim
+        elif isinstance(claim, dict) and set(claim) == {"seat", "is"}:  # a dict of another type
+            seat, says = claim["seat"], claim["is"]
+        else:
+            raise InvalidDecision(N_("a claim is {{'seat': n, 'is': value}}, not {value}"), value=_value(claim))
+        if type(seat) is not int or not 1 <= seat <= rules.seats:
+            raise IllegalTarget(N_("no {seat} to make a claim about"), seat=SeatName(seat))
+        if type(says) is not str or says not in rules.claims:
+            raise IllegalTarget(N_("{value} cannot be claimed; claims: {legal}"), value=_value(says),
+                                legal=Values(tuple(rules.claims), text=", ".join(rules.claims) or "none"))
+        checked.append(claim if type(claim) is Claim else tuple.__new__(Claim, (seat, says)))  # Claim(seat, says)
+    if type(claims) is tuple and all(claim is claims[i] for i, claim in enumerate(checked)):
+        return claims  # (a bot's claims, every one a Claim: the very tuple, not a copy)
+    return tuple(checked)
 
 
 def _value(value: Any) -> Value:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 from mypy_extensions import mypyc_attr
 
@@ -28,6 +28,12 @@ Batch = list[Prompt]
 """What a flow yields: the prompts awaited now. The engine replies with ``{prompt_id: choice}``."""
 
 Reply = dict[str, Any]
+
+
+_new: Final[Callable[..., Any]] = tuple.__new__
+"""``tuple.__new__``, looked up once: compiled, ``tuple.__new__(...)`` looks the method up on
+``tuple`` by name at every call, and a game builds a named tuple for every event (a ``Final``
+module constant is read as a C static)."""
 
 
 @mypyc_attr(native_class=False)  # compiled (mypyc), a list subclass must stay a Python class
@@ -59,6 +65,15 @@ class Seat:
     role: str
     team: str
     alive: bool = True
+
+    def __init__(self, number: int, role: str, team: str, alive: bool = True) -> None:
+        """Every field, as the dataclass would set them. Written out (the dataclass keeps it): the
+        one it would write is interpreted Python even when this module is compiled, and every
+        game makes a seat per player."""
+        self.number = number
+        self.role = role
+        self.team = team
+        self.alive = alive
 
 
 def no_judge(state: State) -> Outcome | None:
@@ -151,7 +166,7 @@ class State:
     def emit(self, kind: str, audience: Audience = PUBLIC, **data: Any) -> Event:
         """Record an event of the current phase. ``data`` must hold only JSON values."""
         # Event(...) with every field, built the way the named tuple builds itself, less a call
-        event: Event = tuple.__new__(Event, (len(self.events), kind, audience, data, self.phase))
+        event: Event = _new(Event, (len(self.events), kind, audience, data, self.phase))
         self.events.append(event)
         if not self.observers:
             return event
@@ -249,12 +264,13 @@ class State:
 
     def enter(self, name: str, number: int | None = None, step: str = "") -> None:
         """Move to a phase (``enter("night", 2, "shooting")``), announcing it publicly."""
-        self.phase = tuple.__new__(Phase, (name, number, step))  # Phase(name, number, step), less a call
+        self.phase = _new(Phase, (name, number, step))  # Phase(name, number, step), less a call
         self.emit(PHASE, PUBLIC)
 
     def enter_step(self, step: str) -> None:
         """Move to another step of the current phase, announcing it publicly."""
-        self.phase = self.phase.at_step(step)
+        phase = self.phase  # phase.at_step(step), less a generic call
+        self.phase = _new(Phase, (phase.name, phase.number, step))
         self.emit(PHASE, PUBLIC)
 
     def prompt_id(self, *parts: object) -> str:

@@ -24,8 +24,8 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple, TypeGuard, TypeVar
 
 from mafioso.engine.choices import Ballot, Payload, Speech, SpeechRules
-from mafioso.engine.events import PUBLIC, Audience
-from mafioso.engine.prompts import CHOOSE, CHOOSE_MANY, GM, SPEECH, Choice, Prompt
+from mafioso.engine.events import PUBLIC, Audience, audience_of, audience_to
+from mafioso.engine.prompts import CHOOSE, CHOOSE_MANY, GM, SPEECH, Choice, Prompt, put_to_each
 from mafioso.engine.state import SecretBatch, State, Steps
 from mafioso.engine.vocabulary import (
     ELIMINATED,
@@ -93,7 +93,7 @@ class Secret(NamedTuple):
             decoy,
             self.data,
         ))
-        return question.to_each(offered, offered)
+        return put_to_each(question, offered, offered)
 
     def prompt(self, seat: int, options: tuple[Any, ...], *, decoy: bool = False) -> Prompt:
         """The prompt of this step for one seat."""
@@ -217,7 +217,7 @@ def agree(
         picks = yield from secret_step(st, step, offered)
         if not members:
             return _new(Agreement, (None, {}, False))  # Agreement(None, {}), less a call
-        st.emit(POINTS, Audience.group(members), round=number, picks=[[m, picks.get(m)] for m in members])
+        st.emit(POINTS, audience_of(members), round=number, picks=[[m, picks.get(m)] for m in members])
         if len(set(picks.values())) == 1 and (None not in picks.values() or spec.optional):
             break  # all point at one target (or, where they may, all decline)
     counts = tally(picks.values())
@@ -274,7 +274,7 @@ def ballot(st: State, key: str, voters: Iterable[int], nominee: int, *, act: str
     # Prompt(key, GM, act, YES_NO, optional=False, default=NO, timer=timer, data=Ballot(nominee)), less two calls
     question: Prompt = _new(Prompt, (key, GM, act, YES_NO, CHOOSE, False, NO, timer, 0, 1, False, False,
                                      _new(Ballot, (nominee,))))
-    prompts = question.to_each(voters)
+    prompts = put_to_each(question, voters)
     if not prompts:
         return []
     reply = yield prompts
@@ -291,13 +291,13 @@ def count_votes(st: State, nominee: int, voters: Sequence[int], audience: Audien
 def tell_roles(st: State) -> None:
     """Tell every seat its own role, and nobody else's (a ``role.dealt`` event per seat)."""
     for seat in st.seats:
-        st.emit(ROLE_DEALT, Audience.to(seat.number), seat=seat.number, role=seat.role, team=seat.team)
+        st.emit(ROLE_DEALT, audience_to(seat.number), seat=seat.number, role=seat.role, team=seat.team)
 
 
 def tell_role(st: State, number: int) -> None:
     """Tell one seat its (new) role."""
     seat = st.seat(number)
-    st.emit(ROLE_DEALT, Audience.to(number), seat=number, role=seat.role, team=seat.team)
+    st.emit(ROLE_DEALT, audience_to(number), seat=number, role=seat.role, team=seat.team)
 
 
 def reveal(st: State, number: int, audience: Audience = PUBLIC) -> None:
@@ -314,7 +314,7 @@ def reveal_all(st: State) -> None:
 
 def introduce(st: State, team: str, members: Sequence[int], audience: Audience | None = None) -> None:
     """A team meets: its members (or ``audience``) learn who belongs to it (``team.known``)."""
-    st.emit(TEAM_KNOWN, audience or Audience.group(members), team=team, seats=list(members))
+    st.emit(TEAM_KNOWN, audience or audience_of(members), team=team, seats=list(members))
 
 
 def eliminate(st: State, number: int, how: str, *, reveal_to: Audience | None = None,

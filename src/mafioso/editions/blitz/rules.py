@@ -46,7 +46,6 @@ from mafioso.engine import (
     CHOOSE,
     CHOOSE_MANY,
     PUBLIC,
-    Audience,
     Edition,
     FactFold,
     OptionError,
@@ -59,6 +58,7 @@ from mafioso.engine import (
     Steps,
 )
 from mafioso.engine.errors import N_, OptionName, SeatName, Value, Words
+from mafioso.engine.events import audience_to
 from mafioso.engine.observer import set_fact
 from mafioso.engine.steps import eliminate, reveal, secret, secret_step, speech, tell_role
 
@@ -197,7 +197,7 @@ class BlitzEdition(Edition):
             other = drawn[1] if kept == drawn[0] else drawn[0]
             if seat == last:
                 st.middle = other
-                st.emit("draft.middle", Audience.to(seat), seat=seat, role=other)
+                st.emit("draft.middle", audience_to(seat), seat=seat, role=other)
             else:
                 deck.insert(0, other)
 
@@ -206,7 +206,7 @@ class BlitzEdition(Edition):
         at random (no default), so even the player who passed the top card cannot tell which."""
         st.turn = seat
         st.emit("draft.turn", PUBLIC, seat=seat)
-        st.emit("draft.drew", Audience.to(seat), seat=seat, cards=list(drawn))
+        st.emit("draft.drew", audience_to(seat), seat=seat, cards=list(drawn))
         # Prompt(id, seat, "draft", cards, optional=False, data=Drawn(drawn)), every field in order, less two calls
         prompt: Prompt = tuple.__new__(Prompt, (st.prompt_id("draft", seat), seat, "draft", tuple(dict.fromkeys(drawn)),
                                                 CHOOSE, False, None, None, 0, 1, False, False,
@@ -257,7 +257,7 @@ class BlitzEdition(Edition):
         yield from secret_step(st, spec, dict.fromkeys(witnesses, ("watch",)))
         for seat in witnesses:
             for rat in st.holders(RAT):
-                reveal(st, rat, Audience.to(seat))
+                reveal(st, rat, audience_to(seat))
 
     def capo(self, st: BlitzState) -> Steps:
         """The Capo lays the Fish card before himself or a nearby player."""
@@ -272,7 +272,7 @@ class BlitzEdition(Edition):
         peeks = yield from secret_step(st, spec, {s: tuple(st.nearby(s)) for s in st.holders(CANARY)})
         for seat, target in peeks.items():
             if target is not None:
-                reveal(st, target, Audience.to(seat))
+                reveal(st, target, audience_to(seat))
 
     def gambler(self, st: BlitzState) -> Steps:
         """The Gambler turns the Bet card: the Rat will be shot, or stay safe."""
@@ -293,7 +293,7 @@ class BlitzEdition(Edition):
         """The Courier looks at the secret Package and hands it face down to another player."""
         card = st.courier_card or PACKAGES[1]
         for seat in st.holders(COURIER):
-            st.emit("courier.package", Audience.to(seat), seat=seat, card=card)
+            st.emit("courier.package", audience_to(seat), seat=seat, card=card)
         yield from self.hand_package(st, COURIER, card)
 
     def hand_package(self, st: BlitzState, role: str, card: str) -> Steps:
@@ -304,7 +304,7 @@ class BlitzEdition(Edition):
         given = yield from secret_step(st, spec, givers)
         for seat, holder in given.items():
             st.packages[card] = holder
-            st.emit("package.given", Audience.to(seat), by=seat, seat=holder, card=card)
+            st.emit("package.given", audience_to(seat), by=seat, seat=holder, card=card)
 
     def morning_table(self, st: BlitzState) -> None:
         """Everyone wakes and sees the table: the Fish, the Bet, face-down Packages, the Mission."""

@@ -57,6 +57,14 @@ class Shot:
     how: str
     origin: tuple[int, ...] = ()
 
+    def __init__(self, shooter: int, target: int, how: str, origin: tuple[int, ...] = ()) -> None:
+        """Every field, as the frozen dataclass would set them. Written out (the dataclass keeps
+        it): the one it would write is interpreted Python even when this module is compiled."""
+        object.__setattr__(self, "shooter", shooter)
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "how", how)
+        object.__setattr__(self, "origin", origin)
+
 
 class Drawn(NamedTuple):
     """The payload of a draft prompt: the two cards drawn, the top one first."""

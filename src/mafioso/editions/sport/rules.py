@@ -38,7 +38,6 @@ from mafioso.engine import (
     PUBLIC,
     SPEECH,
     VOTE_TIE,
-    Audience,
     Edition,
     Event,
     FactFold,
@@ -53,6 +52,7 @@ from mafioso.engine import (
 )
 from mafioso.engine.chance import Chance
 from mafioso.engine.errors import N_, Cast, SeatName, Words
+from mafioso.engine.events import audience_of, audience_to
 from mafioso.engine.observer import set_fact
 from mafioso.engine.state import Judge, no_judge
 from mafioso.engine.steps import (
@@ -110,8 +110,8 @@ class SportState(State):
         # Named, not ``*args``: compiled (mypyc) classes need their constructor's parameters spelled out.
         super().__init__(seats, options, chance, events, decoys, judge)
         self.day = 0
-        self.fouls: Counter[int] = Counter()
-        self.technical: Counter[int] = Counter()
+        self.fouls: Counter[int] = Counter.__new__(Counter)  # Counter(), less its interpreted __init__
+        self.technical: Counter[int] = Counter.__new__(Counter)
         self.silenced: dict[int, int] = {}
         """Seat -> the day whose speech its third foul costs it (S11)."""
         self.kill_order: list[int] = []
@@ -180,11 +180,11 @@ class SportEdition(Edition):
         blacks = st.in_team(BLACK)
         introduce(st, BLACK, blacks)
         for don in st.with_role(DON):
-            st.emit("don.shown", Audience.group(blacks), seat=don)
+            st.emit("don.shown", audience_of(blacks), seat=don)
         spec = secret(st.prompt_id("order"), "kill_order", timer=60, picks=3)
         orders = yield from secret_step(st, spec, st.with_role(DON))
         st.kill_order = next((orders[don] or [] for don in orders if st.is_alive(don)), [])
-        st.emit("mafia.kill_order", Audience.group(st.in_team(BLACK)), order=st.kill_order)
+        st.emit("mafia.kill_order", audience_of(st.in_team(BLACK)), order=st.kill_order)
         st.enter_step("sheriff")
         sheriffs = st.with_role(SHERIFF)
         greeting = secret(st.prompt_id("greet"), "greet", timer=10)
@@ -274,7 +274,7 @@ class SportEdition(Edition):
             if said is None:
                 continue
             if said.signal is not None:
-                st.emit("don.signal", Audience.group(st.in_team(BLACK)), by=speaker, seat=said.signal)
+                st.emit("don.signal", audience_of(st.in_team(BLACK)), by=speaker, seat=said.signal)
             if said.nominate is not None:
                 nominees.append(said.nominate)
         return nominees
@@ -463,7 +463,7 @@ class SportEdition(Edition):
         checks = yield from secret_step(st, secret(st.prompt_id(act), act, timer=10), st.with_role(role))
         for seat, target in checks.items():
             if target is not None and st.is_alive(seat):
-                st.emit(f"{act}.result", Audience.to(seat), by=seat, seat=target, found=test(st.seat(target)))
+                st.emit(f"{act}.result", audience_to(seat), by=seat, seat=target, found=test(st.seat(target)))
 
     # -- winning, fouls, the end -------------------------------------------------------------
     def check_win(self, state: State) -> Outcome | None:

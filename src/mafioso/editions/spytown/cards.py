@@ -33,7 +33,8 @@ from mafioso.editions.spytown.meetings import mafia_meets
 from mafioso.editions.spytown.outs import put_out, show_token
 from mafioso.editions.spytown.setup import deal_cards
 from mafioso.editions.spytown.state import SpytownState
-from mafioso.engine import PUBLIC, Audience, Move, Prompt, Reply, Steps
+from mafioso.engine import PUBLIC, Move, Prompt, Reply, Steps
+from mafioso.engine.events import audience_of, audience_to
 from mafioso.engine.steps import secret, secret_step, tell_role
 
 TIMER = 15
@@ -50,7 +51,7 @@ def deal(st: SpytownState) -> None:
 def tell_card(st: SpytownState, seat: int) -> None:
     """A player reads his card, and whether its symbols let him use it with his token (E2)."""
     card = st.cards[seat]
-    st.emit("card.dealt", Audience.to(seat), seat=seat, card=card, usable=st.usable(seat) and card != NEUTRAL)
+    st.emit("card.dealt", audience_to(seat), seat=seat, card=card, usable=st.usable(seat) and card != NEUTRAL)
 
 
 def show_commander(st: SpytownState) -> None:
@@ -83,7 +84,7 @@ def role_swap(st: SpytownState) -> Steps:
         tell_role(st, seat)
         tell_card(st, seat)
     for seat in (holder, other):
-        show_token(st, seat, Audience.to(holder, other))
+        show_token(st, seat, audience_to(holder, other))
     st.end_if_decided()
 
 
@@ -142,7 +143,7 @@ def play(st: SpytownState, seat: int, move: Move, phase: str) -> Steps:
         return
     if card == WIRETAP and target is not None:
         st.emit("card.played", PUBLIC, seat=seat, card=card)
-        st.emit("wiretap.result", Audience.to(seat), seat=seat, target=target, role=st.seat(target).role)
+        st.emit("wiretap.result", audience_to(seat), seat=seat, target=target, role=st.seat(target).role)
         return
     st.emit("card.played", PUBLIC, seat=seat, card=card, target=target)
     if card == SHOT and target is not None:
@@ -160,12 +161,12 @@ def play(st: SpytownState, seat: int, move: Move, phase: str) -> Steps:
 def recruit(st: SpytownState, seat: int, target: int) -> None:
     """Shown to the Game Master only; the table hears that a recruitment happens, not whom. The
     recruit is woken: he learns his new side and the Mafia, and the Mafia learns him (card 3; E10)."""
-    st.emit("card.played", Audience.to(seat), seat=seat, card=RECRUITMENT, target=target)
+    st.emit("card.played", audience_to(seat), seat=seat, card=RECRUITMENT, target=target)
     st.emit("recruitment", PUBLIC)
     st.recruited.add(target)
     st.refresh_teams()
     tell_role(st, target)
-    st.emit("recruited", Audience.group(st.awake_at_mafia()), seat=target)
+    st.emit("recruited", audience_of(st.awake_at_mafia()), seat=target)
     mafia_meets(st)
     st.end_if_decided()
 

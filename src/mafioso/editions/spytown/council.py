@@ -19,6 +19,7 @@ from typing import NamedTuple
 from mafioso.editions.spytown.catalogue import CLAIMS, Revote
 from mafioso.editions.spytown.state import SpytownState
 from mafioso.engine import CHOOSE, GM, PUBLIC, VOTE_TIE, Prompt, Reply, SpeechRules
+from mafioso.engine.prompts import put_to_each
 from mafioso.engine.steps import by_lot, count_votes, speech, tally
 
 Votes = dict[int, int]
@@ -128,7 +129,7 @@ def point(
     offered = {voter: _without(choices, voter) for voter in voting_order(st, voters)}
     if previous is None:  # one question put to each voter with his own options (his own seat left out)
         question: Prompt = _new(Prompt, (stem, GM, act, (), CHOOSE, False, None, 20, 0, 1, False, False, None))
-        prompts = question.to_each([voter for voter, options in offered.items() if options], offered)
+        prompts = put_to_each(question, [voter for voter, options in offered.items() if options], offered)
     else:
         prompts = []
         new = _new  # Prompt(id, voter, act, options, ...) and Revote(seat), every field in order, less a call

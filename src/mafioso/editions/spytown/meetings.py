@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from mafioso.editions.spytown.catalogue import GANG, MAFIA
 from mafioso.editions.spytown.state import SpytownState
-from mafioso.engine import TEAM_KNOWN, Audience
+from mafioso.engine import TEAM_KNOWN
+from mafioso.engine.events import audience_to
 from mafioso.engine.steps import introduce
 
 
@@ -21,7 +22,7 @@ def mafia_meets(st: SpytownState) -> None:
     awake = st.awake_at_mafia()
     for seat in awake:
         seats = awake if st.seat(seat).team == MAFIA else [m for m in awake if m != seat]
-        st.emit(TEAM_KNOWN, Audience.to(seat), team=MAFIA, seats=seats)
+        st.emit(TEAM_KNOWN, audience_to(seat), team=MAFIA, seats=seats)
 
 
 def gang_meets(st: SpytownState) -> None:

@@ -44,7 +44,6 @@ from mafioso.editions.spytown.state import SpytownState
 from mafioso.editions.spytown.texts import TEXTS, format_value, text_key
 from mafioso.engine import (
     PUBLIC,
-    Audience,
     Edition,
     Event,
     Observer,
@@ -56,6 +55,7 @@ from mafioso.engine import (
     Steps,
 )
 from mafioso.engine.errors import N_, SeatName, Words
+from mafioso.engine.events import audience_of, audience_to
 from mafioso.engine.steps import LOTS, agree, reveal_all, secret, secret_step, speech, tell_roles
 
 VOTING_STEPS = ("vote", "final")
@@ -161,7 +161,7 @@ class SpytownEdition(Edition):
         if agent is None or target is None:
             return
         token = st.seat(target).role
-        st.emit("agent.check", Audience.to(agent), seat=agent, target=target, role=token)
+        st.emit("agent.check", audience_to(agent), seat=agent, target=target, role=token)
         if st.rules.small and token == MAFIOSO:
             st.emit("agent.exposed", PUBLIC, seat=agent)
             yield from put_out(st, agent, "exposed")
@@ -191,12 +191,12 @@ class SpytownEdition(Edition):
         awake = st.awake_at_mafia()
         targets = tuple([n for n in st.living() if n not in awake and st.may_be_chosen(n)])
         if awake and not targets:
-            st.emit("mafia.no_target", Audience.group(awake))
+            st.emit("mafia.no_target", audience_of(awake))
         spec = secret(st.prompt_id("kill"), "kill", timer=30, optional=False)
         rounds = max(1, int(st.options["mafia_rounds"]))
         choice = yield from agree(st, spec, awake if targets else [], targets, rounds=rounds, settle=LOTS)
         if choice.target is not None:
-            st.emit("mafia.choice", Audience.group(awake), target=choice.target, lots=choice.by_lot)
+            st.emit("mafia.choice", audience_of(awake), target=choice.target, lots=choice.by_lot)
         victim: int | None = choice.target
         return victim
 

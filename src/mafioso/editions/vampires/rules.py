@@ -57,7 +57,6 @@ from mafioso.engine import (
     FACILITATOR,
     POINTS,
     PUBLIC,
-    Audience,
     Edition,
     Event,
     Move,
@@ -68,6 +67,7 @@ from mafioso.engine import (
     Steps,
 )
 from mafioso.engine.errors import N_, SeatName, Words
+from mafioso.engine.events import audience_of, audience_to
 from mafioso.engine.steps import (
     LOTS,
     Secret,
@@ -165,9 +165,9 @@ class VampiresEdition(Edition):
         """The band sees each other: the hunters take the Novice for one of them; he knows better (30)."""
         novices = [seat for seat in band if st.role_of(seat) == NOVICE]
         hunters = [seat for seat in band if seat not in novices]
-        introduce(st, HUNTERS, band, Audience.group(hunters))
+        introduce(st, HUNTERS, band, audience_of(hunters))
         for novice in novices:
-            introduce(st, HUNTERS, hunters, Audience.to(novice))
+            introduce(st, HUNTERS, hunters, audience_to(novice))
 
     # -- Night: the news, discussion, the one execution ----------------------------------------
     def night(self, st: VampiresState, turn: int) -> Steps:
@@ -251,7 +251,7 @@ class VampiresEdition(Edition):
     def show_role(self, st: VampiresState, seat: int, target: int, works: bool) -> None:
         """A check: the facilitator shows the small card of the target's role, to the checker alone."""
         if works or st.options["void_checks"] == "shown":
-            reveal(st, target, Audience.to(seat))
+            reveal(st, target, audience_to(seat))
 
     # -- Day -----------------------------------------------------------------------------------
     def day(self, st: VampiresState, turn: int) -> Steps:
@@ -263,7 +263,7 @@ class VampiresEdition(Edition):
         bonus = st.novice_struck
         again = [s for s in band if s != target] if bonus else []
         if bonus:
-            st.emit("strike.bonus", Audience.group(again), seat=target)  # 30c: the band learns it; he does not
+            st.emit("strike.bonus", audience_of(again), seat=target)  # 30c: the band learns it; he does not
         extra = yield from self.bonus_strike(st, again)
         if bonus and extra is not None:
             works = any(st.is_hunter(s) and st.effective(s) for s in again)
@@ -279,7 +279,7 @@ class VampiresEdition(Edition):
                                   settle=LOTS)
         target: int | None = agreed.target
         if band:
-            st.emit("strike.chosen", Audience.group(band), seat=target)
+            st.emit("strike.chosen", audience_of(band), seat=target)
         strikers = [s for s in band if st.is_hunter(s) and st.effective(s)]  # 22
         st.emit("strike", FACILITATOR, seat=target, effective=bool(strikers))
         if strikers and target is not None:
@@ -305,13 +305,13 @@ class VampiresEdition(Edition):
             picks = yield from secret_step(st, step, dict.fromkeys(band, targets))
             if not band:
                 return None
-            st.emit(POINTS, Audience.group(band), round=number, picks=[[s, picks[s]] for s in band])
+            st.emit(POINTS, audience_of(band), round=number, picks=[[s, picks[s]] for s in band])
             if len(set(picks.values())) == 1:
                 break
         tally = Counter(picks.values())
         top = leaders(tally, sorted(tally, key=lambda pick: -1 if pick is None else pick))
         target = by_lot(st, f"{spec.key}.lots", top)
-        st.emit("strike.chosen", Audience.group(band), seat=target)
+        st.emit("strike.chosen", audience_of(band), seat=target)
         return target
 
     # -- Dusk ----------------------------------------------------------------------------------
@@ -346,9 +346,9 @@ class VampiresEdition(Edition):
         elif role == REVENANT and shown:
             first, second = choice
             same = st.seat(first).team == st.seat(second).team != SHAPESHIFTER  # 35
-            st.emit("check.sides", Audience.to(holder), seats=[first, second], same=same)
+            st.emit("check.sides", audience_to(holder), seats=[first, second], same=same)
         elif role == BRIDE and shown:
-            st.emit("check.master", Audience.to(holder), seat=choice, master=st.role_of(choice) in MASTERS)  # 36
+            st.emit("check.master", audience_to(holder), seat=choice, master=st.role_of(choice) in MASTERS)  # 36
         elif role == LEADER and works:
             st.silenced = choice
             st.emit("leader.silences", FACILITATOR, seat=choice)

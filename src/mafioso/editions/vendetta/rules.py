@@ -61,7 +61,6 @@ from mafioso.engine import (
     GM,
     NOMINATION,
     PUBLIC,
-    Audience,
     Ballot,
     Edition,
     Event,
@@ -74,6 +73,8 @@ from mafioso.engine import (
 )
 from mafioso.engine.chance import Chance
 from mafioso.engine.errors import N_, SeatName, Words
+from mafioso.engine.events import audience_of, audience_to
+from mafioso.engine.prompts import put_to_each
 from mafioso.engine.state import Judge, no_judge
 from mafioso.engine.steps import (
     Secret,
@@ -300,7 +301,7 @@ class VendettaEdition(Edition):
         why = why or self.blocked_why(st, seat)
         if why is None:
             return [seat]
-        st.emit("night.blocked", Audience.to(seat), seat=seat)
+        st.emit("night.blocked", audience_to(seat), seat=seat)
         st.emit("grimoire.blocked", FACILITATOR, seat=seat, why=why)
         return []
 
@@ -343,10 +344,10 @@ class VendettaEdition(Edition):
         Priest's target learns who the Priest is; the Jailer jails criminals at once."""
         badmouthed = target in st.tonight.badmouthed
         shown = THUG if badmouthed else st.seat(target).role
-        st.emit("investigation", Audience.to(seat), seat=seat, target=target, role=shown)
+        st.emit("investigation", audience_to(seat), seat=seat, target=target, role=shown)
         role = st.seat(seat).role
         if role == PRIEST:
-            st.emit("priest.seen", Audience.to(target), seat=target, priest=seat)
+            st.emit("priest.seen", audience_to(target), seat=target, priest=seat)
         if role == JAILER:
             criminal = st.seat(target).team in (MAFIA, YAKUZA)
             if (criminal or (badmouthed and st.options["badmouth_jails"])) and st.seat(target).team != LONER \
@@ -358,7 +359,7 @@ class VendettaEdition(Edition):
         """The Journalist's nod or shake: a Loner shares a team with nobody; Mafia and Yakuza differ."""
         first, second = (st.seat(n) for n in targets)
         same = first.team == second.team and first.team != LONER
-        st.emit("research", Audience.to(seat), seat=seat, targets=list(targets), same=same)
+        st.emit("research", audience_to(seat), seat=seat, targets=list(targets), same=same)
 
     # -- the crime families ------------------------------------------------------------------
     def crime_family(self, st: VendettaState, team: str) -> Steps:
@@ -379,7 +380,7 @@ class VendettaEdition(Edition):
         agreed = yield from agree(st, spec, voters, self.family_targets(st, team))
         chosen = agreed.target if self.family_awake(st, team, voters) else None
         if voters:
-            st.emit(f"{team}.choice", Audience.group(voters), target=chosen)
+            st.emit(f"{team}.choice", audience_of(voters), target=chosen)
         cancelled = chosen is not None and team == MAFIA and self.mafia_seduced(st)
         st.emit("grimoire.kill", FACILITATOR, team=team, target=chosen, cancelled=cancelled)
         if chosen is None or cancelled:
@@ -584,7 +585,7 @@ class VendettaEdition(Edition):
         # Prompt(id, GM, "vote", (suspect,), data=Ballot(suspect)), every field in order, less two calls
         question: Prompt = tuple.__new__(Prompt, (st.prompt_id("vote", suspect), GM, "vote", (suspect,), CHOOSE, True,
                                                   None, None, 0, 1, False, False, tuple.__new__(Ballot, (suspect,))))
-        prompts = question.to_each(voters)
+        prompts = put_to_each(question, voters)
         if not prompts:
             return []
         reply = yield prompts
@@ -618,7 +619,7 @@ class VendettaEdition(Edition):
         counted.pop(subject, None)
         if follows is not None:
             counted[subject] = follows
-        st.emit("hypnotized", Audience.to(subject), seat=subject, nominee=follows)
+        st.emit("hypnotized", audience_to(subject), seat=subject, nominee=follows)
         return counted
 
     # -- winning, idleness and the end -------------------------------------------------------
