@@ -374,19 +374,18 @@ def seat_parts(table: Table, members: Iterable[MemberRecord]) -> dict[str, SeatP
     countdown = f',"timer_ends":{_dumps(table.timer_ends())}'
     rest = f',"secret":{_dumps(secret_now(table, table.public_batch()))}}}'
     out = {}
-    public_roles = frozenset(table.knowledge(NOBODY).known_roles.items())
     names = table.seat_names()
+    common = (frozenset(table.knowledge(NOBODY).known_roles.items()), table.bot_seats(), tuple(names.items()))
     timer_of = table.timers_shown()
     for member in members:
         if member.seat is not None:
-            body, size = _seat_text(table, member, member.seat, (head, outcome, names), public_roles, timer_of)
+            body, size = _seat_text(table, member, member.seat, (head, outcome, names), common, timer_of)
             out[member.token] = SeatParts(body, size, countdown, rest)
     return out
 
 
 def _seat_text(table: Table, member: MemberRecord, seat: int, shared: tuple[str, str, dict[int, str]],
-               public_roles: frozenset[tuple[int, str]], timer_of: Callable[[Prompt], float | None]
-               ) -> tuple[str, int]:
+               common: tuple[Any, ...], timer_of: Callable[[Prompt], float | None]) -> tuple[str, int]:
     """One seat's message up to its countdown, and its size in bytes (see :func:`seat_parts`).
     Its key holds everything the text is built from:
     the shared parts, the seat and name, its stream (events are only ever added to a stream, so
@@ -397,7 +396,7 @@ def _seat_text(table: Table, member: MemberRecord, seat: int, shared: tuple[str,
     events = known.events
     prompts = tuple(table.published_prompts(seat))
     timers = tuple(timer_of(p) for p in prompts)
-    seats, card = _seats_text(table, known, seat, public_roles), _card_text(table, known)
+    seats, card = _seats_text(table, known, seat, common), _card_text(table, known)
     key = (shared, seat, member.name, len(events), events[-1] if events else None, seats, card, prompts, timers)
     kept = table.seat_cache.get(member.token)
     if kept is not None and kept[0] == key:
@@ -495,12 +494,11 @@ def _head_text(table: Table) -> str:
     return text
 
 
-def _seats_text(table: Table, known: Knowledge, seat: int, public_roles: frozenset[tuple[int, str]]) -> str:
+def _seats_text(table: Table, known: Knowledge, seat: int, common: tuple[Any, ...]) -> str:
     """:func:`seats_json` of a phone as JSON text, kept for as long as what it is built from
-    stays the same (the seat, what it knows of roles and deaths, the public's roles, the bots and
-    the names): most decisions change none of it."""
-    key = ("seats", seat, known.out, frozenset(known.known_roles.items()), public_roles, table.bot_seats(),
-           tuple(table.seat_names().items()))
+    stays the same (the seat, what it knows of roles and deaths, and ``common``: the public's
+    roles, the bots and the names, the same for every seat): most decisions change none of it."""
+    key = ("seats", seat, known.out, frozenset(known.known_roles.items()), common)
     text = table.part_texts.get(key)
     if text is None:
         text = table.part_texts[key] = _dumps(seats_json(table, known, seat))

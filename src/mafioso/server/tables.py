@@ -276,6 +276,8 @@ class Table:
         self._digest: RunningDigest | None = None
         self.known: dict[int, Knowledge] = {}
         """Knowledge snapshots of the current :attr:`version` (a change is read once per screen)."""
+        self.snapshots: dict[int, Knowledge] = {}
+        """Each seat's last knowledge snapshot, handed out again while it is still true."""
         self.known_at = -1
         self.writing = False
         """A decision is applied and being stored: nothing is published, timers wait."""
@@ -519,6 +521,7 @@ class Table:
         self.prompt_texts.clear()
         self.head_cache = None
         self.known.clear()
+        self.snapshots.clear()
         self.known_at = -1
         self.rendered.clear()
         self.rendered_at = -1
@@ -576,9 +579,19 @@ class Table:
         return known
 
     def _snapshot(self, seat: int) -> Knowledge:
+        """The observer's knowledge now; the very snapshot of last time when nothing in it changed
+        (a seat's stream only grows, so its length and last event tell it): the messages compare
+        it part by part, and the same objects compare at once."""
         observer = self.observer(seat)
-        return Knowledge(observer.role, observer.team, dict(observer.known_roles), frozenset(observer.out),
-                         tuple(observer.history))
+        history = observer.history
+        last = self.snapshots.get(seat)
+        if (last is not None and len(last.events) == len(history) and (not history or last.events[-1] is history[-1])
+                and last.role == observer.role and last.team == observer.team
+                and last.known_roles == observer.known_roles and last.out == observer.out):
+            return last
+        known = self.snapshots[seat] = Knowledge(observer.role, observer.team, dict(observer.known_roles),
+                                                 frozenset(observer.out), tuple(history))
+        return known
 
     def is_gated(self) -> bool:
         """Whether a secret step is being held open now."""
