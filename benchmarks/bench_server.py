@@ -3,7 +3,8 @@
 Usage::
 
     PYTHONPATH=src python benchmarks/bench_server.py --tables 10,100 --db sqlite,postgresql \
-        --seconds 20 [--think 2,5] [--workers 1,2] [--clients 2] [--base /path/to/other/tree]
+        --seconds 20 [--think 2,5] [--workers 1,2] [--clients 2] [--base /path/to/other/tree] \
+        [--compiled] [--ws websockets|websockets-sansio|wsproto]
 
 For each number of tables and each database, a server is started in a process of its own
 (``mafioso.server.serve.serve`` with the secret steps at zero seconds, trusting this machine's
