@@ -3,7 +3,8 @@
 Usage::
 
     PYTHONPATH=src python benchmarks/bench_server.py --tables 10,100 --db sqlite,postgresql \
-        --seconds 20 [--think 2,5] [--workers 1,2] [--clients 2] [--base /path/to/other/tree]
+        --seconds 20 [--think 2,5] [--workers 1,2] [--clients 2] [--base /path/to/other/tree] \
+        [--compiled] [--ws websockets|websockets-sansio|wsproto]
 
 For each number of tables and each database, a server is started in a process of its own
 (``mafioso.server.serve.serve`` with the secret steps at zero seconds, trusting this machine's
@@ -18,6 +19,11 @@ Reported per run: decisions/s; p50 and p99 from a decision to its acknowledgemen
 other seat's next state; the server's CPU per decision and its memory per table (resident set
 size after setup, less the size before); and each as a ratio to the echo server's. Times are
 measured on this machine, client and server sharing its cores: read them as ratios.
+
+``--compiled`` also runs this tree's compiled build (``scripts/build_compiled.py``: the engine,
+editions and bots compiled by mypyc, the server itself pure Python), after its pure Python
+server, labelled ``@compiled``; a ``--base`` may name such a build folder too. ``--ws`` picks
+uvicorn's WebSocket implementation for every server of the run, the echo server's included.
 
 ``--base TREE`` also runs, right before each mafioso server, the same server from another source
 tree (a checkout of an older commit: its ``src`` is put first on the path), with the same phones,
@@ -117,8 +123,28 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def package_path(source: Path) -> Path:
+    """Where ``mafioso`` is found in ``source``: a checkout's ``src``, or the folder itself for an
+    installed build (``pip install --target``, as ``scripts/build_compiled.py`` makes)."""
+    return source / "src" if (source / "src" / "mafioso").is_dir() else source
+
+
+WS_CHOICE = ""
+"""uvicorn's WebSocket implementation for every server of the run (``--ws``; empty: its default)."""
+
+
+def with_ws(code: str) -> str:
+    """``code`` run with uvicorn's ``ws`` set to :data:`WS_CHOICE` (for both servers alike, and
+    for any source tree: the servers' own code is not changed)."""
+    if not WS_CHOICE:
+        return code
+    return ("import uvicorn; _Config = uvicorn.Config; "
+            f"uvicorn.Config = lambda *a, **k: _Config(*a, **{{**k, 'ws': {WS_CHOICE!r}}}); " + code)
+
+
 def _start(code: str, port: int, what: str, source: Path = ROOT) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "PYTHONPATH": f"{source / 'src'}:{ROOT}"}
+    env = {**os.environ, "PYTHONPATH": f"{package_path(source)}:{ROOT}"}
+    code = with_ws(code)
     process = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while True:
@@ -323,12 +349,13 @@ async def _tell(clients: list[asyncio.subprocess.Process], word: str) -> None:
 
 
 async def run_one(kind: str, db: str | None, count: int, seconds: float, think: tuple[float, float],
-                  workers: int = 1, redis: str | None = None, clients: int = 1, source: Path = ROOT) -> Result:
+                  workers: int = 1, redis: str | None = None, clients: int = 1, source: Path = ROOT,
+                  name: str = "") -> Result:
     label = "echo" if kind == "echo" else ("postgresql" if db and db.startswith("postgresql") else "sqlite")
     if workers > 1:
         label += f" x{workers}"
-    if source != ROOT:
-        label += f" @{source.name}"
+    if name or source != ROOT:
+        label += f" @{name or source.name}"
     with server_process(kind, db, workers, redis, source) as (base, processes):
         await asyncio.sleep(0.5)
         before = resident(processes)
@@ -357,8 +384,8 @@ def report(results: list[Result]) -> list[str]:
         one = single.get((r.label.split(" x")[0], r.tables))
         if " x" in r.label and " @" not in r.label and one is not None:
             line += "   to 1 process: " + ratios(r, one)
-        before = next((b for b in results if b.tables == r.tables and b.label.startswith(r.label.split(" @")[0] + " @")),
-                      None)
+        before = next((b for b in results if b.tables == r.tables and b.label.split(" @")[0] == r.label.split(" @")[0]),
+                      None)  # the first server of this kind: the first --base, else this tree's pure Python one
         if before is not None and before is not r:
             line += f"   to {before.label.split(' ')[-1]}: " + ratios(r, before)
         if f.errors:
@@ -394,8 +421,14 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=1, help="client processes driving the phones")
     parser.add_argument("--base", type=Path, action="append", default=[], help="another source tree (an older "
                         "checkout) whose server is run too, before each of this tree's, for ratios to it (repeatable)")
+    parser.add_argument("--compiled", action="store_true", help="also run this tree's compiled build (made by "
+                        "scripts/build_compiled.py, the documented option), after its pure Python server")
+    parser.add_argument("--ws", default="", choices=["", "websockets", "websockets-sansio", "wsproto"],
+                        help="uvicorn's WebSocket implementation for every server of the run (default: uvicorn's)")
     parser.add_argument("--echo-server", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    global WS_CHOICE
+    WS_CHOICE = args.ws
     if args.echo_server is not None:
         run_echo_server(args.echo_server)
         return
@@ -415,7 +448,7 @@ def main() -> None:
                     for workers in [int(n) for n in args.workers.split(",")]:
                         if workers > 1 and db != "postgresql":
                             continue  # several processes share a PostgreSQL database only
-                        for source in [tree.resolve() for tree in args.base] + [ROOT]:
+                        for source, name in servers(args.base, args.compiled):
                             if db == "postgresql":
                                 if postgres is None:
                                     postgres = start_postgres()
@@ -425,12 +458,23 @@ def main() -> None:
                                           / f"bench-{os.getpid()}-{count}-{len(results)}.sqlite3")
                             redis = stack.enter_context(redis_server()) if workers > 1 else None
                             results.append(asyncio.run(run_one("mafioso", url, count, args.seconds, think, workers,
-                                                               redis, args.clients, source)))
+                                                               redis, args.clients, source, name)))
                             print("\n".join(report(results)[-1:]), flush=True)
         finally:
             if postgres is not None:
                 postgres.stop()
     print("\n".join(report(results)))
+
+
+def servers(bases: list[Path], compiled: bool) -> list[tuple[Path, str]]:
+    """The source trees whose servers are run in turn, with their labels: each ``--base`` (by
+    its folder's name), this tree, and with ``--compiled`` this tree's compiled build."""
+    trees = [(tree.resolve(), "") for tree in bases] + [(ROOT, "")]
+    if compiled:
+        built = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_compiled.py")], check=True,
+                               capture_output=True, text=True).stdout.strip().splitlines()[-1]
+        trees.append((Path(built), "compiled"))
+    return trees
 
 
 def start_postgres() -> Any:

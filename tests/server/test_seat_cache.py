@@ -14,6 +14,7 @@ import random
 import pytest
 
 from mafioso.agents.base import random_choice
+from mafioso.server.errors import ServerError
 from mafioso.server.hub import Hub
 from mafioso.server.messages import PAD, encode, seat_message
 from mafioso.server.tables import Table
@@ -171,3 +172,40 @@ def test_a_kept_prompt_text_is_for_the_same_prompt_only(hub: Hub) -> None:
     assert _prompt_text(table, prompt, table.timer_shown(prompt)) is first
     other = prompt._replace(options=tuple(prompt.options)[:1], act="other")  # the same id, asking another thing
     assert _prompt_text(table, other, table.timer_shown(other)) == encode(prompt_json(table, other)) != first
+
+
+def test_kept_streams_are_read_afresh_after_a_refused_write(hub: Hub, clock: FakeClock,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A decision whose write is refused is undone by rebuilding the game (other event objects,
+    the seats' kept streams forgotten, ``messages._stream_texts``): every message after it is
+    still exactly a fresh one, to the game's end."""
+    table = seated_table(hub, "vendetta", 10)  # no held steps: the first prompt waiting is shown
+    watcher = Watcher(table)
+    rng = random.Random(5)
+    game = table.game
+    assert game is not None
+    for _ in range(12):
+        prompt = game.awaiting()[0]
+        table.decide(prompt.seat, prompt.id, random_choice(prompt, rng))
+    assert table.streams
+    kept_game, refused = table.game, False
+
+    def refuse(*args: object) -> None:
+        raise RuntimeError("the disk is full")
+
+    def exact(table: Table) -> None:  # a rebuilt game builds every seat again: only exactness holds
+        prerender(table)
+        assert {token: table.rendered["seat:" + token] for token in fresh(table)} == fresh(table)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(table.store, "add_entries", refuse)
+        patch.setattr(table, "on_change", exact)
+        prompt = game.awaiting()[0]
+        with pytest.raises(ServerError):
+            table.decide(prompt.seat, prompt.id, random_choice(prompt, rng))
+        refused = True
+    assert refused and table.game is not kept_game
+    watcher.last, watcher.bodies = {}, {}
+    changes = watcher.changes
+    play_one_at_a_time(table, clock, seed=6, tick=0.35)
+    assert watcher.changes > changes + 20

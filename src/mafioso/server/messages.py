@@ -374,17 +374,18 @@ def seat_parts(table: Table, members: Iterable[MemberRecord]) -> dict[str, SeatP
     countdown = f',"timer_ends":{_dumps(table.timer_ends())}'
     rest = f',"secret":{_dumps(secret_now(table, table.public_batch()))}}}'
     out = {}
-    public_roles = frozenset(table.knowledge(NOBODY).known_roles.items())
     names = table.seat_names()
+    common = (frozenset(table.knowledge(NOBODY).known_roles.items()), table.bot_seats(), tuple(names.items()))
+    timer_of = table.timers_shown()
     for member in members:
         if member.seat is not None:
-            body, size = _seat_text(table, member, member.seat, (head, outcome, names), public_roles)
+            body, size = _seat_text(table, member, member.seat, (head, outcome, names), common, timer_of)
             out[member.token] = SeatParts(body, size, countdown, rest)
     return out
 
 
 def _seat_text(table: Table, member: MemberRecord, seat: int, shared: tuple[str, str, dict[int, str]],
-               public_roles: frozenset[tuple[int, str]]) -> tuple[str, int]:
+               common: tuple[Any, ...], timer_of: Callable[[Prompt], float | None]) -> tuple[str, int]:
     """One seat's message up to its countdown, and its size in bytes (see :func:`seat_parts`).
     Its key holds everything the text is built from:
     the shared parts, the seat and name, its stream (events are only ever added to a stream, so
@@ -394,27 +395,77 @@ def _seat_text(table: Table, member: MemberRecord, seat: int, shared: tuple[str,
     known = table.knowledge(seat)
     events = known.events
     prompts = tuple(table.published_prompts(seat))
-    timers = tuple(table.timer_shown(p) for p in prompts)
-    seats, card = _seats_text(table, known, seat, public_roles), _card_text(table, known)
+    timers = tuple(timer_of(p) for p in prompts)
+    seats, card = _seats_text(table, known, seat, common), _card_text(table, known)
     key = (shared, seat, member.name, len(events), events[-1] if events else None, seats, card, prompts, timers)
     kept = table.seat_cache.get(member.token)
     if kept is not None and kept[0] == key:
         return kept[1], kept[2]
-    phase = events[-1].phase if events else None
-    lang = table.config.lang
-    public, private = _split(table, events)
+    public, private = _stream_texts(table, member.token, events)
     text = "".join((
         head, ',"seat":', _dumps(seat), ',"name":', _dumps(member.name),
-        ',"phase":', _dumps(phase_label(phase, lang, table.edition) if phase else ""),
-        ',"step":', _dumps(step_name(phase, lang, table.edition) if phase else ""),
+        _phase_text(table, events[-1].phase if events else None),
         ',"seats":', seats,
-        ',"events":[', ",".join(event_text(table, e, n) for n, e in public), ']',
+        ',"events":[', public, ']',
         ',"outcome":', outcome, ',"card":', card,
-        ',"private":[', ",".join(event_text(table, e, n) for n, e in private), ']',
+        ',"private":[', private, ']',
         ',"prompts":[', ",".join(_prompt_text(table, p, timer) for p, timer in zip(prompts, timers, strict=True)), "]"))
     size = len(text) if text.isascii() else len(text.encode())
     table.seat_cache[member.token] = (key, text, size)
     return text, size
+
+
+class Stream(NamedTuple):
+    """A seat's stream as JSON texts so far (see :func:`_stream_texts`)."""
+
+    read: int
+    """How many events of the stream were read."""
+    last: Event | None
+    """The last of them (a rebuilt game's events are other objects: then it is read afresh)."""
+    public: list[str]
+    """The public events' texts, the last :data:`PHONE_EVENTS` at least, oldest first."""
+    private: str
+    """The private events that have a narration line, joined by commas."""
+
+
+def _stream_texts(table: Table, token: str, events: tuple[Event, ...]) -> tuple[str, str]:
+    """A seat's events as its message lists them: its last :data:`PHONE_EVENTS` public events and
+    every private one with a narration line, each as :func:`event_text` (numbered by position in
+    the seat's stream), joined by commas.
+
+    A stream only grows, so only the events added since the seat's last message are read: the
+    whole stream was read again for every seat each time one was built (a day's speech changes
+    every seat's events). Kept by pass; read afresh when the stream is not the one kept (a
+    shorter one, or another last event where the kept one ended: a rebuilt game).
+    """
+    kept = table.streams.get(token)
+    if kept is None or kept.read > len(events) or (kept.read and events[kept.read - 1] is not kept.last):
+        kept = Stream(0, None, [], "")
+    if kept.read < len(events):
+        public, private = kept.public, [kept.private] if kept.private else []
+        for n in range(kept.read, len(events)):
+            event = events[n]
+            if event.audience.public:
+                public.append(event_text(table, event, n))
+            elif text_of(table, event):
+                private.append(event_text(table, event, n))
+        if len(public) > 2 * PHONE_EVENTS:
+            del public[:-PHONE_EVENTS]
+        kept = table.streams[token] = Stream(len(events), events[-1], public, ",".join(private))
+    return ",".join(kept.public[-PHONE_EVENTS:]), kept.private
+
+
+def _phase_text(table: Table, phase: Phase | None) -> str:
+    """``,"phase":...,"step":...`` of a seat's message, worded once per phase (by its name, number
+    and step: the same for every seat, and for every message until the phase moves on)."""
+    key = ("phase", phase)
+    text = table.part_texts.get(key)
+    if text is None:
+        lang = table.config.lang
+        text = table.part_texts[key] = "".join((
+            ',"phase":', _dumps(phase_label(phase, lang, table.edition) if phase else ""),
+            ',"step":', _dumps(step_name(phase, lang, table.edition) if phase else "")))
+    return text
 
 
 def _prompt_text(table: Table, prompt: Prompt, timer: float | None) -> str:
@@ -443,12 +494,11 @@ def _head_text(table: Table) -> str:
     return text
 
 
-def _seats_text(table: Table, known: Knowledge, seat: int, public_roles: frozenset[tuple[int, str]]) -> str:
+def _seats_text(table: Table, known: Knowledge, seat: int, common: tuple[Any, ...]) -> str:
     """:func:`seats_json` of a phone as JSON text, kept for as long as what it is built from
-    stays the same (the seat, what it knows of roles and deaths, the public's roles, the bots and
-    the names): most decisions change none of it."""
-    key = ("seats", seat, known.out, frozenset(known.known_roles.items()), public_roles, table.bot_seats(),
-           tuple(table.seat_names().items()))
+    stays the same (the seat, what it knows of roles and deaths, and ``common``: the public's
+    roles, the bots and the names, the same for every seat): most decisions change none of it."""
+    key = ("seats", seat, known.out, frozenset(known.known_roles.items()), common)
     text = table.part_texts.get(key)
     if text is None:
         text = table.part_texts[key] = _dumps(seats_json(table, known, seat))
@@ -462,19 +512,6 @@ def _card_text(table: Table, known: Knowledge) -> str:
     if text is None:
         text = table.part_texts[key] = _dumps(card_json(table, known))
     return text
-
-
-def _split(table: Table, events: tuple[Event, ...]) -> tuple[list[tuple[int, Event]], list[tuple[int, Event]]]:
-    """A seat's stream numbered by position: its last :data:`PHONE_EVENTS` public events, and
-    every private one that has a narration line."""
-    public: list[tuple[int, Event]] = []
-    private: list[tuple[int, Event]] = []
-    for n, event in enumerate(events):
-        if event.audience.public:
-            public.append((n, event))
-        elif text_of(table, event):
-            private.append((n, event))
-    return public[-PHONE_EVENTS:], private
 
 
 def event_text(table: Table, event: Event, n: int) -> str:

@@ -17,7 +17,7 @@ import time
 import unicodedata
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, NamedTuple, NoReturn
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
 from mafioso.engine import (
     CHOOSE,
@@ -46,6 +46,9 @@ from mafioso.server.seal import LOG_FIELD, Sealed, deal_roles
 from mafioso.server.store import LeaseLost, MemberRecord, Store, TableRecord, release_version
 from mafioso.server.timeline import Timeline
 from mafioso.server.tokens import new_token, same
+
+if TYPE_CHECKING:
+    from mafioso.server.messages import Stream
 
 MAX_NAME = 24
 SPEAK_WAIT = 30.0
@@ -239,6 +242,8 @@ class Table:
         """Each seat's last message up to its countdown by pass, with the key of what it was built
         from and its size in bytes (see ``messages.seat_parts``): a seat whose parts did not change
         is not built again."""
+        self.streams: dict[str, Stream] = {}
+        """Each seat's stream as JSON texts so far, by pass (see ``messages._stream_texts``)."""
         self.prompt_texts: dict[str, tuple[Prompt, float | None, str]] = {}
         """Prompts as a phone is sent them (JSON text) by id, with the prompt and the timer shown
         (see ``messages.seat_parts``)."""
@@ -271,6 +276,8 @@ class Table:
         self._digest: RunningDigest | None = None
         self.known: dict[int, Knowledge] = {}
         """Knowledge snapshots of the current :attr:`version` (a change is read once per screen)."""
+        self.snapshots: dict[int, Knowledge] = {}
+        """Each seat's last knowledge snapshot, handed out again while it is still true."""
         self.known_at = -1
         self.writing = False
         """A decision is applied and being stored: nothing is published, timers wait."""
@@ -510,9 +517,11 @@ class Table:
         self.event_texts.clear()
         self.part_texts.clear()
         self.seat_cache.clear()
+        self.streams.clear()
         self.prompt_texts.clear()
         self.head_cache = None
         self.known.clear()
+        self.snapshots.clear()
         self.known_at = -1
         self.rendered.clear()
         self.rendered_at = -1
@@ -570,9 +579,19 @@ class Table:
         return known
 
     def _snapshot(self, seat: int) -> Knowledge:
+        """The observer's knowledge now; the very snapshot of last time when nothing in it changed
+        (a seat's stream only grows, so its length and last event tell it): the messages compare
+        it part by part, and the same objects compare at once."""
         observer = self.observer(seat)
-        return Knowledge(observer.role, observer.team, dict(observer.known_roles), frozenset(observer.out),
-                         tuple(observer.history))
+        history = observer.history
+        last = self.snapshots.get(seat)
+        if (last is not None and len(last.events) == len(history) and (not history or last.events[-1] is history[-1])
+                and last.role == observer.role and last.team == observer.team
+                and last.known_roles == observer.known_roles and last.out == observer.out):
+            return last
+        known = self.snapshots[seat] = Knowledge(observer.role, observer.team, dict(observer.known_roles),
+                                                 frozenset(observer.out), tuple(history))
+        return known
 
     def is_gated(self) -> bool:
         """Whether a secret step is being held open now."""
@@ -1102,6 +1121,16 @@ class Table:
             return max((p.timer for p in batch if p.timer), default=None)
         return max((p.timer for p in decoys if p.timer), default=None)
 
+    def timers_shown(self) -> Callable[[Prompt], float | None]:
+        """:meth:`timer_shown` for the current step's prompts, with what is the same for all of
+        them (the step, whether it is secret, its timer) worked out once, not once per prompt."""
+        game = self.require_game()
+        batch = self.frozen if self.frozen is not None else game.awaiting()
+        if not is_secret(game, batch):
+            return _own_timer
+        secret = self.secret_timer(batch)
+        return lambda prompt: secret if prompt.seat != GM and not prompt.interrupt else prompt.timer
+
     def timer_shown(self, prompt: Prompt) -> float | None:
         """A prompt's timer as its phone shows it (a secret step's is the same for all seats)."""
         game = self.require_game()
@@ -1137,6 +1166,11 @@ def merged_write(writes: list[tuple[str, int, list[list[Any]], str, str | None]]
         entries.extend(more)
         stage = stage or ended
     return table_id, first, entries, writes[-1][3], stage
+
+
+def _own_timer(prompt: Prompt) -> float | None:
+    """A prompt's own timer (outside a secret step, each prompt shows its own)."""
+    return prompt.timer
 
 
 def _settle_all(futures: list[asyncio.Future[None]], error: BaseException | None) -> None:

@@ -145,6 +145,9 @@ class Session:
         must hear "accepted" before it sees the next step, whose prompt ids may be the same."""
         self.outbox: deque[tuple[str, bool]] = deque()
         """``(text, is_state)`` in order; at most one state waits (the newest)."""
+        self.state_size: tuple[str, int] = ("", 0)
+        """The last state queued and its size in bytes (a seat's is known from its padding, see
+        :meth:`unread`)."""
         self.ready = asyncio.Event()
         self.later = False
         """Inside :meth:`receive_async`: what stores to the database is left in :attr:`pending`."""
@@ -233,22 +236,25 @@ class Session:
         if text is self.last_text and not force:
             return  # the very message queued last (from the table's render cache): unchanged
         self.last_text = text
-        key = self._unaged(text)
+        kept = self._padded(text)
+        key = kept.key if kept is not None else COUNTDOWN.sub("", text).rstrip()
         if force or key != self.last:
             self.last = key
             if self.outbox and self.outbox[-1][1]:
                 self.outbox.pop()
+            self.state_size = (text, kept.size if kept is not None else _bytes(text))
             self._queue(text, True)
 
-    def _unaged(self, text: str) -> object:
-        """``text`` without its countdown, to compare with the last one sent: for a seat, the
-        parts its message was joined from (the same body object while it does not change: no
-        scan of 8 KiB), else the text with its countdown cut out."""
+    def _padded(self, text: str) -> PaddedSeat | None:
+        """The seat's padded message that ``text`` is (``ws.prerender``), if it is one: its key
+        is the parts it was joined from without its countdown, to compare with the last one sent
+        (the same body object while it does not change: no scan of 8 KiB), and its size in bytes
+        is known. Other screens' texts are compared with their countdown cut out."""
         if self.table is not None and self.member is not None:
             kept = self.table.padded.get(self.member.token)
             if kept is not None and kept.text is text:
-                return kept.key
-        return COUNTDOWN.sub("", text).rstrip()
+                return kept
+        return None
 
     def reply(self, reply: dict[str, Any]) -> None:
         """Queue a reply (ack, error): padded on a phone, so its size tells nothing of the prompt."""
@@ -273,7 +279,8 @@ class Session:
 
     def unread(self) -> int:
         """Bytes this client has not read yet: waiting here, in the transport and in the kernel."""
-        return sum(_bytes(text) for text, _state in self.outbox) + self.unsent()
+        kept, size = self.state_size
+        return sum(size if text is kept else _bytes(text) for text, _state in self.outbox) + self.unsent()
 
     # -- messages in -------------------------------------------------------------------------
     def receive(self, text: str) -> None:
@@ -567,7 +574,7 @@ async def serve_socket(socket: WebSocket, hub: Hub, sockets: Sockets, address: s
     """Run one socket: hello, then messages in, states out, until it closes."""
     await socket.accept()
     transport = socket.scope.get("mafioso.transport")
-    session = Session(socket, hub, address, unsent=lambda: unsent_bytes(transport))
+    session = Session(socket, hub, address, unsent=unsent_counter(transport))
     closed = asyncio.Event()
     session.cut = lambda: _cut(transport, closed)
     writer: asyncio.Task[None] | None = None
@@ -580,7 +587,7 @@ async def serve_socket(socket: WebSocket, hub: Hub, sockets: Sockets, address: s
         admitted = True
         writer = asyncio.create_task(_write(session, closed))
         session.push(force=True)
-        await _read(session, closed)
+        await _read(session, closed, transport is not None)
         if not closed.is_set():  # the session ended itself (a phone left): say so, then close
             session.ready.set()
             await asyncio.wait_for(asyncio.shield(writer), FLUSH_SECONDS)
@@ -595,16 +602,26 @@ async def serve_socket(socket: WebSocket, hub: Hub, sockets: Sockets, address: s
             writer.cancel()
 
 
-async def _read(session: Session, closed: asyncio.Event) -> None:
-    """Messages in until the client goes away (or the server cut it off)."""
+async def _read(session: Session, closed: asyncio.Event, aborts: bool = False) -> None:
+    """Messages in until the client goes away (or the server cut it off).
+
+    ``aborts``: cutting this socket off aborts its transport, so the server itself hands the
+    reader a disconnect; each frame is then awaited as it is. (Without a transport, each frame
+    is raced against :func:`_cut`'s event: two more futures and a wait per frame.)"""
     while session.state is not SessionState.CLOSED:
-        message = await _next(session.socket, closed)
+        message = await _next_frame(session.socket) if aborts else await _next(session.socket, closed)
         if message is None:
             return
         if "text" not in message or message["text"] is None:
             session.reply(error_text(BadMessage(N_("send JSON text frames, not binary ones")), session.lang))
             continue
         await session.receive_async(message["text"])
+
+
+async def _next_frame(socket: WebSocket) -> dict[str, Any] | None:
+    """The next received frame, or ``None`` once the socket is closed (or cut off: aborted)."""
+    message: dict[str, Any] = dict(await socket.receive())
+    return None if message["type"] == "websocket.disconnect" else message
 
 
 async def _next(socket: WebSocket, closed: asyncio.Event) -> dict[str, Any] | None:
@@ -683,10 +700,36 @@ async def _write(session: Session, closed: asyncio.Event) -> None:
                 return
     except (WebSocketDisconnect, RuntimeError, OSError):
         session.state = SessionState.CLOSED
-        closed.set()
+        session.cut()  # the connection is dropped, and its reader handed a disconnect
 
 
 # -- the transport under the socket ---------------------------------------------------------
+def unsent_counter(transport: Any) -> Callable[[], int]:
+    """:func:`unsent_bytes` of one connection, with its socket looked up once (it is asked on
+    every message queued): the transport's buffer plus the kernel's send queue while the
+    transport is open, its buffer alone once it is closing (its descriptor may be reused)."""
+    if transport is None:
+        return lambda: 0
+    try:
+        descriptor = transport.get_extra_info("socket").fileno()
+    except Exception:
+        return lambda: unsent_bytes(transport)
+
+    def unsent() -> int:
+        try:
+            total = int(transport.get_write_buffer_size())
+            if not transport.is_closing():
+                total += _INT.unpack(fcntl.ioctl(descriptor, termios.TIOCOUTQ, b"\0\0\0\0"))[0]
+            return total
+        except Exception:
+            return unsent_bytes(transport)
+
+    return unsent
+
+
+_INT = struct.Struct("i")
+
+
 def unsent_bytes(transport: Any) -> int:
     """Bytes written to a connection that its client has not taken yet: the asyncio transport's
     buffer plus the kernel's send queue (Linux ``SIOCOUTQ``). ``0`` when they cannot be seen (the
