@@ -289,7 +289,9 @@ def test_a_seat_is_shown_every_event_of_its_view_and_nothing_else() -> None:
 
 
 def test_sport_says_where_a_silent_vote_goes_before_it_counts() -> None:
-    _, screen = play("sport", 3, 5, [""] * 200, timed=False)
+    # seed 4: the bots put seat 3 last on the ballot (they share one generator since the lab's
+    # third speed pass, so each seed's game changed; seed 5 no longer nominates seat 3 last)
+    _, screen = play("sport", 3, 4, [""] * 200, timed=False)
     assert "Whoever raises no hand counts against seat 3, the last nominee" in screen
     assert "If you raise no hand before the last nominee, your vote counts against seat 3." in screen
     assert "Last chance: if you answer no here, your vote counts against seat 3" in screen
