@@ -15,10 +15,10 @@ from pathlib import Path
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-ENGINE = ["chance", "choices", "events", "game", "outcome", "phase", "prompts", "state", "steps", "views",
-          "vocabulary"]
-"""Not ``observer``: the game keeps weak references to finished games' observers, which compiled
-(native) classes do not support."""
+ENGINE = ["chance", "choices", "events", "game", "observer", "outcome", "phase", "prompts", "state", "steps",
+          "views", "vocabulary"]
+"""Not ``weak_observer``: the interpreted subclass of ``Observer`` a game makes, which can be weakly
+referenced (a finished game keeps weak references to its observers; compiled classes cannot be)."""
 EDITIONS = {
     "sport": ["rules"],
     "vendetta": ["rules", "knowledge", "casting"],

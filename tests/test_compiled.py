@@ -119,6 +119,46 @@ def test_finished_compiled_games_are_freed(compiled_tree: Path) -> None:
     assert sum(left.values()) < 50, left
 
 
+WEAK_CHECK = """
+import gc, weakref
+import mafioso.engine.observer as module
+from mafioso.agents.play import play_game
+from mafioso.engine import Game
+from mafioso.engine.observer import Observer
+
+print(module.__file__.endswith(".so"))
+for seed in range(30):  # every observer dropped before its finished game, then asked for again
+    game = play_game("blitz" if seed % 2 else "spytown", seed=seed, bots="heuristic")
+    seat = seed % game.players + 1
+    first = game.observer(seat)
+    held = weakref.ref(first)
+    assert game.observer(seat) is first  # the same while someone holds it
+    known = (first.role, dict(first.known_roles), list(first.living))
+    del first
+    gc.collect()
+    assert held() is None  # freed with the game alive: the game's weak reference let go of it
+    again = game.observer(seat)
+    assert (again.role, dict(again.known_roles), list(again.living)) == known
+game = Game("sport", seed=1, decoys=False)
+public = Observer(game, -1)  # an observer made by hand and watched (as the server's public one)
+game.state.watch(-1, public)
+from mafioso.agents.base import make_bots
+from mafioso.agents.play import run_bots
+run_bots(game, make_bots("random", game.edition, game.options, game.players, 1))
+print(game.outcome is not None and public.outcome is not None)
+"""
+
+
+def test_a_finished_game_holds_its_compiled_observers_weakly(compiled_tree: Path) -> None:
+    """``Observer`` is compiled, and a compiled class cannot be weakly referenced safely (its
+    deallocator leaves the references pointing at freed memory); the game makes an interpreted
+    subclass, so an observer freed before its finished game is freed cleanly, in both paths."""
+    for tree, compiled in ((compiled_tree, "True"), (ROOT / "src", "False")):
+        done = run_in(tree, "-c", WEAK_CHECK, **{QUIET: "1"})
+        assert done.returncode == 0, done.stderr[-3000:]
+        assert done.stdout.split() == [compiled, "True"], done.stdout
+
+
 def test_the_compiled_path_is_named_and_not_warned_about(compiled_tree: Path) -> None:
     version = run_in(compiled_tree, "-m", "mafioso", "--version")
     assert version.returncode == 0 and version.stdout.strip().endswith("(compiled)"), version.stdout + version.stderr

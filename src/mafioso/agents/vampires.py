@@ -12,7 +12,7 @@ Novice, knowing the band, nudges their strike onto a hunter; the shapeshifter th
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -33,8 +33,8 @@ from mafioso.engine import (
 from mafioso.engine.chance import pick
 from mafioso.engine.prompts import check_choice
 
-HUNTER_SIDE = "hunters"
-VAMPIRE_SIDE = "vampires"
+HUNTER_SIDE: Final = "hunters"
+VAMPIRE_SIDE: Final = "vampires"
 NO_SIDES: dict[int, str] = {}
 """What a seat knows of sides before the edition has told it any (read, never written)."""
 

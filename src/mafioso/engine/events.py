@@ -66,10 +66,10 @@ _new: Final[Callable[..., Any]] = tuple.__new__
 """``tuple.__new__``, looked up once (see ``state._new``)."""
 
 
-PUBLIC = Audience(public=True)
+PUBLIC: Final = Audience(public=True)
 """Everyone at the table."""
 
-FACILITATOR = Audience()
+FACILITATOR: Final = Audience()
 """The facilitator only: the grimoire."""
 
 

@@ -46,6 +46,7 @@ from mafioso.engine.registry import find_edition
 from mafioso.engine.state import Reply, SecretBatch, State
 from mafioso.engine.views import View, build_view
 from mafioso.engine.vocabulary import GAME_OVER
+from mafioso.engine.weak_observer import WeakObserver
 
 FIELDS = ("edition", "options", "seed", "decoys", "_seat_input", "events", "history", "chance", "state", "players",
           "outcome", "_pending", "_secret", "_answers", "_answered", "_required", "_finished_observers", "_flow")
@@ -145,7 +146,8 @@ class Game:
         self.state.phase = END
         self.state.emit(GAME_OVER, PUBLIC, **outcome.to_json())
         for seat, observer in self.state.release().items():
-            self._finished_observers[seat] = weakref.ref(observer)
+            if type(observer).__weakrefoffset__:  # (not an Observer made elsewhere, compiled: it has no weak references)
+                self._finished_observers[seat] = weakref.ref(observer)
 
     # -- the verbs ---------------------------------------------------------------------------
     @property
@@ -299,7 +301,7 @@ class Game:
         if observer is None:
             if type(seat) is not int or not 0 <= seat <= self.players:
                 raise InvalidDecision(N_("there is no {seat}; seats are 1 to {players}"), seat=SeatName(seat), players=self.players)
-            observer = Observer(self, seat)
+            observer = WeakObserver(self, seat)
             if self.outcome is None:
                 self.state.watch(seat, observer)
             else:
@@ -315,7 +317,7 @@ class Game:
             for seat in fresh:  # (all checked before any is made: a refusal changes nothing)
                 if type(seat) is not int or not 0 <= seat <= self.players:
                     raise InvalidDecision(N_("there is no {seat}; seats are 1 to {players}"), seat=SeatName(seat), players=self.players)
-            self.state.watch_new(Observer.of_seats(self, fresh))
+            self.state.watch_new(WeakObserver.of_seats(self, fresh))
         return {seat: watched.get(seat) or self.observer(seat) for seat in seats}
 
     def view(self, seat: int) -> View:

@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from mafioso.engine.edition import Edition, FactFold
 from mafioso.engine.events import Event
 from mafioso.engine.outcome import Outcome
@@ -39,11 +41,16 @@ _NOT_READ: list[Event] = []
 observer its own list)."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled (mypyc): the game makes WeakObserver's
 class Observer:
-    """What ``seat`` knows of ``game`` (seat 0, the facilitator, knows everything)."""
+    """What ``seat`` knows of ``game`` (seat 0, the facilitator, knows everything).
+
+    Compiled with the engine; a game makes ``WeakObserver`` instances (``engine/weak_observer.py``),
+    an interpreted subclass that can be weakly referenced (a finished game keeps weak references
+    to its observers; a compiled class's would outlive it).
+    """
 
     __slots__ = (
-        "__weakref__",
         "_history",
         "_mates",
         "_shares_out",
@@ -61,13 +68,18 @@ class Observer:
         "team",
     )
 
-    def __init__(self, game: Game, seat: int, *, fold: bool = True) -> None:
+    def __init__(self, game: Game, seat: int, *, fold: bool = True,
+                 together: tuple[Plan, list[int], set[int]] | None = None) -> None:
         self.game = game
         self.seat = seat
-        self.plan = plan_of(game.edition)
-        """How each kind of event changes what the seat knows (the same for every seat of a game)."""
         self.feeding: list[tuple[frozenset[str] | None, list[Event]]] = _NO_FEEDS
         """The feeds handed out (see :meth:`feed`): none until one is asked for."""
+        if together is not None:  # (made with others by of_seats: their plan, living seats and seats out)
+            self.plan = together[0]
+            self._blank(together[1], together[2])
+            return
+        self.plan = plan_of(game.edition)
+        """How each kind of event changes what the seat knows (the same for every seat of a game)."""
         if fold:
             self.catch_up()
         else:
@@ -84,16 +96,8 @@ class Observer:
         plan = plan_of(game.edition)
         living = list(range(1, game.players + 1))
         out: set[int] = set()  # (one set for all, as long as every seat is told the same: see _eliminated)
-        new = cls.__new__
-        observers = []
-        for seat in seats:  # (what _blank does, written out: this is most of a short game's observers)
-            observer = new(cls)
-            observer.game, observer.seat, observer.plan, observer.feeding = game, seat, plan, _NO_FEEDS
-            observer.role = observer.team = observer._mates = None
-            observer.known_roles, observer.known_teams, observer.facts = {}, {}, {}
-            observer.out, observer._shares_out, observer.living = out, True, living
-            observer._history, observer._upto = _NOT_READ, 0
-            observers.append(observer)
+        together = (plan, living, out)
+        observers = [cls(game, seat, together=together) for seat in seats]
         by_seat = {observer.seat: observer for observer in observers}
         grimoire = by_seat.get(GM)
         table, other = plan.table, plan.other
@@ -136,9 +140,10 @@ class Observer:
         """Know nothing (what a seat knows before its first event)."""
         self._blank(list(range(1, self.game.players + 1)))
 
-    def _blank(self, living: list[int]) -> None:
+    def _blank(self, living: list[int], out: set[int] | None = None) -> None:
         """Know nothing, every seat in ``living`` (a list the observers of one game share until
-        someone leaves: :func:`_eliminated` makes each new list once for all who shared it)."""
+        someone leaves: :func:`_eliminated` makes each new list once for all who shared it) and
+        ``out`` (a set shared likewise, or none: a set of its own)."""
         self.role: str | None = None
         """The seat's own role, as last told to it."""
         self.team: str | None = None
@@ -147,10 +152,10 @@ class Observer:
         """Roles this seat has been told or shown (its own included), by seat."""
         self.known_teams: dict[int, str] = {}
         """Teams this seat knows, by seat: its own, its partners', revealed ones."""
-        self.out: set[int] = set()
+        self.out: set[int] = set() if out is None else out
         """Seats this seat knows to be out of play (changed as seats leave and return; the observers
         made together share one set while every seat is told the same)."""
-        self._shares_out = False
+        self._shares_out = out is not None
         self.living: list[int] = living
         """Seats this seat believes to be in play, in seat order (read it, do not change it: it
         is replaced, never changed, when someone leaves or returns, and may be shared)."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from mafioso.engine.choices import Claim, Move, Payload, Speech, SpeechRules, choice_to_json, payload_to_json
 from mafioso.engine.errors import N_, Act, IllegalTarget, InvalidDecision, SeatName, Value, Values
@@ -26,15 +26,15 @@ from mafioso.engine.errors import N_, Act, IllegalTarget, InvalidDecision, SeatN
 Choice = Any
 """``None``, an ``int`` seat, a ``str`` option, a list, a :class:`Move` or a :class:`Speech`."""
 
-GM = 0
+GM: Final = 0
 """The facilitator's seat number. Seat 0 is never a player; its view is the grimoire."""
 
-CHANCE = "chance"
+CHANCE: Final = "chance"
 """The 'seat' of recorded chance draws in a log (deals, lots, coin flips)."""
 
-CHOOSE = "choose"
-CHOOSE_MANY = "choose_many"
-SPEECH = "speech"
+CHOOSE: Final = "choose"
+CHOOSE_MANY: Final = "choose_many"
+SPEECH: Final = "speech"
 KINDS = (CHOOSE, CHOOSE_MANY, SPEECH)
 
 

@@ -20,8 +20,8 @@ A group that points until it agrees, then settles by lot::
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Iterable, Mapping, Sequence
-from typing import Any, NamedTuple, TypeGuard, TypeVar
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from typing import Any, Final, NamedTuple, TypeGuard, TypeVar
 
 from mafioso.engine.choices import Ballot, Payload, Speech, SpeechRules
 from mafioso.engine.events import PUBLIC, Audience, audience_of, audience_to
@@ -40,7 +40,7 @@ from mafioso.engine.vocabulary import SPEECH as SPEECH_EVENT
 
 T = TypeVar("T", bound=Hashable)
 
-_new = tuple.__new__
+_new: Final[Callable[..., Any]] = tuple.__new__
 """Builds a named tuple from all its fields in order, as the named tuple builds itself, without
 the call of its constructor (prompts are built for almost every decision)."""
 
@@ -106,7 +106,8 @@ def secret(key: str, act: str, *, timer: float | None = None, picks: int = 1, ex
     """``Secret(key, act, ...)``, the same spec, built as the named tuple builds itself: a named
     tuple's own constructor is interpreted Python even when its module is compiled, and editions
     make a spec for almost every night step."""
-    return _new(Secret, (key, act, timer, picks, exact, include_self, optional, neutral, data))
+    secret: Secret = _new(Secret, (key, act, timer, picks, exact, include_self, optional, neutral, data))
+    return secret
 
 
 def secret_step(

@@ -7,34 +7,34 @@ add kinds of their own for what only their rulebook has.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
     from mafioso.engine.events import Event
 
-PHASE = "phase"
+PHASE: Final = "phase"
 """A phase or step begins; the event's ``phase`` says which. No data."""
-ROLE_DEALT = "role.dealt"
+ROLE_DEALT: Final = "role.dealt"
 """Tells a seat its role: ``{"seat", "role", "team"}``. Sent again when a role changes."""
-ROLE_REVEALED = "role.revealed"
+ROLE_REVEALED: Final = "role.revealed"
 """Shows a seat's role to the audience: ``{"seat", "role", "team"}``."""
-TEAM_KNOWN = "team.known"
+TEAM_KNOWN: Final = "team.known"
 """The audience learns that these seats are one team: ``{"team", "seats"}`` (a family meeting)."""
-ELIMINATED = "seat.eliminated"
+ELIMINATED: Final = "seat.eliminated"
 """A seat leaves play: ``{"seat", "how"}``."""
-RETURNED = "seat.returned"
+RETURNED: Final = "seat.returned"
 """A seat comes back into play: ``{"seat"}``."""
-SPEECH = "speech"
+SPEECH: Final = "speech"
 """A speech ended: ``{"seat", "claims": [{"seat", "is"}, ...]}``."""
-NOMINATION = "nomination"
+NOMINATION: Final = "nomination"
 """A player is put up for the vote: ``{"by", "nominee"}``."""
-VOTE_COUNT = "vote.count"
+VOTE_COUNT: Final = "vote.count"
 """The hands against a nominee: ``{"nominee", "voters": [...], "votes"}``."""
-VOTE_TIE = "vote.tie"
+VOTE_TIE: Final = "vote.tie"
 """The vote ended level: ``{"tied": [...]}``."""
-POINTS = "points"
+POINTS: Final = "points"
 """What each member of a group pointed at, told to the group: ``{"round", "picks": [[seat, target], ...]}``."""
-GAME_OVER = "game.over"
+GAME_OVER: Final = "game.over"
 """The end: the outcome's ``{"termination", "winners", "seats"}``."""
 
 FOLDED = frozenset((ROLE_DEALT, ROLE_REVEALED, TEAM_KNOWN, ELIMINATED, RETURNED))

@@ -6,6 +6,8 @@ roles on screens; the end of the game names winning *roles*.
 
 from __future__ import annotations
 
+from typing import Final
+
 from mafioso.engine import Option, Role, Team
 
 LAW, MOB, CIVILIANS, WILD, FACTION = "law", "mob", "civilians", "wild", "faction"
@@ -18,7 +20,7 @@ TEAMS = {
     FACTION: Team(FACTION, "Factions", "Win by goals that have nothing to do with the Rat.", "#d35400"),
 }
 
-VIGILANTE = "vigilante"
+VIGILANTE: Final = "vigilante"
 STRANGER, CIVILIAN, GOON, MUSCLE, FED, RAT, MOUTHPIECE = (
     "stranger", "civilian", "goon", "muscle", "fed", "rat", "mouthpiece",
 )

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from mafioso.engine import Option, Role, Team
 
-RED = "red"
-BLACK = "black"
+RED: Final = "red"
+BLACK: Final = "black"
 
 TEAMS = {
     RED: Team(RED, "Town (red)", "Vote every gangster out, or live through three nights in a row without a kill.", "#c0392b"),

@@ -8,13 +8,13 @@ Polish names are kept beside the English ones (``Role.names["pl"]``, :attr:`Card
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from mafioso.engine import Option, Role, Team
 
-MAFIA = "mafia"
-POLICE = "police"
-GANG = "new_gang"
+MAFIA: Final = "mafia"
+POLICE: Final = "police"
+GANG: Final = "new_gang"
 
 TEAMS = {
     POLICE: Team(POLICE, "Police", "Put every Mafioso out of the game (the Agent is one of us).", "#2e86c1"),
@@ -23,9 +23,9 @@ TEAMS = {
 }
 TEAM_PL = {POLICE: "Policja", MAFIA: "Mafia", GANG: "Nowy gang"}
 
-MAFIOSO = "mafioso"
-OFFICER = "police"
-AGENT = "agent"
+MAFIOSO: Final = "mafioso"
+OFFICER: Final = "police"
+AGENT: Final = "agent"
 
 ROLES = {
     OFFICER: Role(OFFICER, "Police officer", POLICE,
@@ -47,8 +47,8 @@ TABLE = {
 """The book's table: people at the table (Game Master included) -> (Mafiosi, police officers).
 Every row also has one Agent."""
 
-MIN_PLAYERS = 6
-MAX_PLAYERS = 21
+MIN_PLAYERS: Final = 6
+MAX_PLAYERS: Final = 21
 
 # -- action cards ------------------------------------------------------------------------------
 START, WHOLE, AGENT_PHASE, MAFIA_PHASE, POLICE_PHASE = "start", "whole", "agent", "mafia", "police"
@@ -115,7 +115,7 @@ CARDS = {c.id: c for c in (
 
 ACTION_CARDS = tuple(c for c in CARDS if c != NEUTRAL)
 SINGLE_CARDS = tuple(c for c in ACTION_CARDS if c != NEW_GANG)
-NEW_GANG_MIN_PEOPLE = 14
+NEW_GANG_MIN_PEOPLE: Final = 14
 
 # -- options -----------------------------------------------------------------------------------
 AUTO_ON_OFF = ("auto", "on", "off")

@@ -13,8 +13,8 @@ engine's ``ballot``; plurality and ties are counted here (:func:`places`), lots 
 
 from __future__ import annotations
 
-from collections.abc import Generator
-from typing import NamedTuple
+from collections.abc import Callable, Generator
+from typing import Any, Final, NamedTuple
 
 from mafioso.editions.spytown.catalogue import CLAIMS, Revote
 from mafioso.editions.spytown.state import SpytownState
@@ -36,7 +36,7 @@ class Count(NamedTuple):
 
 NO_VOTE = Count({}, [], [])
 
-_new = tuple.__new__
+_new: Final[Callable[..., Any]] = tuple.__new__
 """Builds a named tuple from all its fields in order: its own constructor is interpreted Python
 even when this module is compiled."""
 
@@ -187,7 +187,8 @@ def announce(st: SpytownState, votes: Votes) -> Count:
         count_votes(st, nominee, hands[nominee])
     top, rest = places(order, [len(hands[nominee]) for nominee in order])
     st.emit("vote.result", PUBLIC, top=top)
-    return _new(Count, (votes, top, rest))  # Count(votes, top, rest)
+    count: Count = _new(Count, (votes, top, rest))  # Count(votes, top, rest)
+    return count
 
 
 def standings(votes: Votes) -> tuple[list[int], list[int]]:

@@ -8,12 +8,13 @@ facilitator, who is mafioso).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from mafioso.engine import Option, Role, Team
 
-VAMPIRES = "vampires"
-HUNTERS = "hunters"
-SHAPESHIFTER = "shapeshifter"
+VAMPIRES: Final = "vampires"
+HUNTERS: Final = "hunters"
+SHAPESHIFTER: Final = "shapeshifter"
 
 TEAMS = {
     VAMPIRES: Team(VAMPIRES, "Vampires", "Unmask and remove every hunter.", "#8e1b2b"),
@@ -25,7 +26,7 @@ TEAMS = {
 LORD, QUEEN, REVENANT, PRINCE, COUNT = "lord", "queen", "revenant", "prince", "count"
 # the other special vampires
 DHAMPIR, NOVICE, NOSFERATU, LAMIA, BRIDE, UPYR = "dhampir", "novice", "nosferatu", "lamia", "bride", "upyr"
-VAMPIRE = "vampire"
+VAMPIRE: Final = "vampire"
 # the hunters
 HUNTER, LEADER, MONK, SCOUT = "hunter", "leader", "monk", "scout"
 # the shapeshifters

@@ -6,6 +6,8 @@ are in ``docs/rulings/vendetta.md``.
 
 from __future__ import annotations
 
+from typing import Final
+
 from mafioso.engine import Option, Role, Team
 
 TOWN, MAFIA, YAKUZA, LONER = "town", "mafia", "yakuza", "loner"
@@ -26,7 +28,7 @@ BYSTANDER, THUG = "bystander", "thug"
 # mobsters
 THIEF, GODFATHER, LAWYER, SNITCH = "thief", "godfather", "lawyer", "snitch"
 # the second criminal team and the loners
-YAKUZA_ROLE = "yakuza"
+YAKUZA_ROLE: Final = "yakuza"
 FEMME_FATALE, PSYCHO, IMPOSTOR = "femme_fatale", "psycho", "impostor"
 
 LEADERS = (JAILER, PRIEST, DETECTIVE, JUDGE, SHERIFF)
@@ -112,10 +114,10 @@ FIRST_SPECIALISTS = (NURSE, BODYGUARD, VIXEN, HYPNOTIST, JOURNALIST)
 FIRST_MOBSTERS = (THIEF, LAWYER, GODFATHER, SNITCH)
 """'Casting your first game': Thief, then Lawyer (the rest follow in card order)."""
 
-MIN_YAKUZA_PLAYERS = 12
-MIN_LONER_PLAYERS = 10
-YAKUZA_CARDS = 2
-MAX_THUGS_IN_BOX = 3
+MIN_YAKUZA_PLAYERS: Final = 12
+MIN_LONER_PLAYERS: Final = 10
+YAKUZA_CARDS: Final = 2
+MAX_THUGS_IN_BOX: Final = 3
 
 OPTIONS = (
     Option("yakuza", False, "Yakuza mode (12+ players): a second crime family replaces the mobsters."),
