@@ -38,6 +38,7 @@ from mafioso.engine.errors import PhaseName, SeatName
 from mafioso.engine.log import LOG_FORMAT
 from mafioso.engine.phase import Phase
 from mafioso.engine.vocabulary import PHASE, VOTE_COUNT
+from mafioso.engine.weak_observer import WeakObserver
 from mafioso.i18n import N_
 from mafioso.server.bots import TableBots
 from mafioso.server.config import DEFAULT_LIMIT, TableConfig, config_from_json
@@ -561,7 +562,7 @@ class Table:
             return game.observer(seat)
         public = game.state.observers.get(NOBODY)
         if public is None:
-            public = Observer(game, NOBODY)
+            public = WeakObserver(game, NOBODY)  # (as the game makes its own: one it may keep weakly)
             game.state.watch(NOBODY, public)
         return public
 
