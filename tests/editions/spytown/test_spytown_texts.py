@@ -73,5 +73,24 @@ def test_card_ids_are_narrated_as_card_names_in_each_language() -> None:
     game = play_game("spytown", 12, seed=2, options={"extended": True, "card_deal": "4:wiretap"}, decoys=False)
     lines = [narrate(EDITION, e) for e in game.events if e.kind in ("cards.in_play", "card.dealt")]
     assert "The Game Master shows the action cards in play: Wiretap. The rest are neutral." in lines
-    assert "Your card: Wiretap." in lines
+    assert "Your card: Wiretap. Once, at any moment of a Police phase: look at one player's token." in lines
     assert not any("wiretap" in (line or "") for line in lines)
+
+
+def test_a_player_reading_a_card_is_told_what_it_does_in_each_language() -> None:
+    """A card's holder learns its rule from the line that gives the card (the book's leaflet),
+    in the table's language with the box's Polish name; a card its token cannot use stays a
+    neutral card, with no rule to tell."""
+    game = play_game("spytown", 12, seed=2, options={"extended": True, "card_deal": "4:wiretap"}, decoys=False)
+    dealt = {e.data["seat"]: e for e in game.events if e.kind == "card.dealt"}
+    wiretap = dealt[4]
+    assert wiretap.data["card"] == "wiretap" and wiretap.audience.seats == frozenset({4})
+    assert narrate(EDITION, wiretap, "pl") == ("Twoja karta: Podsłuch. Jednorazowo, w dowolnej chwili fazy Policji: "
+                                               "obejrzyj żeton jednego gracza.")
+    assert narrate(EDITION, wiretap, "ru") == ("Ваша карта: Прослушка. Один раз, в любой момент фазы Полиции: "
+                                               "посмотрите жетон одного игрока.")
+    unusable = [e for e in dealt.values() if not e.data["usable"] and e.data["card"] != "neutral"]
+    assert all(narrate(EDITION, e) == EDITION.texts["card.dealt.unusable"] for e in unusable)
+    for card_id, card in CARDS.items():
+        line = EDITION.texts[f"card.dealt.{card_id}"]
+        assert line.endswith(card.text) and slots(line) == {"card"}

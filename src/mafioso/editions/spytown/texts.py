@@ -171,6 +171,11 @@ TEXTS = {
 TEXTS.update({f"card.{card_id}": card.name for card_id, card in CARDS.items()})
 """The cards' English names, declared so the catalogs carry them (Polish uses the box's names)."""
 
+TEXTS.update({f"card.dealt.{card_id}": "Your card: {card}. " + card.text for card_id, card in CARDS.items()})
+"""What a player is told on reading a card it can use: its name and what it does, so that nobody
+needs the box's leaflet (or to ask the Game Master aloud, which would tell the table)."""
+
+
 def text_key(event: Event) -> str | None:
     """Spytown's own narration variants (the shared ones are the engine's)."""
     kind, data = event.kind, event.data
@@ -180,8 +185,10 @@ def text_key(event: Event) -> str | None:
         return f"team.known.{data['team']}"
     if kind == "card.played":
         return "card.played.void" if data.get("void") else f"card.played.{data['card']}"
-    if kind == "card.dealt" and not data.get("usable") and data.get("card") != "neutral":
-        return "card.dealt.unusable"
+    if kind == "card.dealt":
+        if not data.get("usable") and data.get("card") != "neutral":
+            return "card.dealt.unusable"
+        return f"card.dealt.{data['card']}"
     return None
 
 
