@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 ENGINE = ["chance", "choices", "events", "game", "observer", "outcome", "phase", "prompts", "state", "steps",
@@ -26,6 +26,9 @@ EDITIONS = {
     "spytown": ["rules", "state", "council", "outs", "meetings", "cards", "setup"],
     "blitz": ["rules", "state", "missions", "judge", "setup"],
 }
+NAMED = Extension("mafioso.engine._named", ["src/mafioso/engine/_named.c"])
+"""A small C function building a named tuple from all its fields (``engine/named.py`` says why),
+built with the compiled modules and, like them, left out when they cannot be built."""
 AGENTS = ["base", "play", "sport", "vendetta", "vampires", "spytown", "blitz"]
 
 
@@ -51,7 +54,7 @@ def extensions() -> list[object]:
         print("mafioso: WARNING: mypyc is not installed (it comes with mypy); installing pure Python", file=sys.stderr)
         return []
     try:
-        return list(mypycify(compiled_paths(), opt_level="3", separate=False))
+        return [*mypycify(compiled_paths(), opt_level="3", separate=False), NAMED]
     except Exception as error:  # a compiler that fails: the pure package still works
         print(f"mafioso: WARNING: mypyc failed ({error}); installing pure Python", file=sys.stderr)
         return []

@@ -77,6 +77,35 @@ def test_the_compiled_build_compiles_the_hot_modules(compiled_tree: Path) -> Non
     assert done.stdout.strip().endswith(".so")
 
 
+NAMED_CHECK = """
+from mafioso.engine import Event, Phase, Prompt
+from mafioso.engine.events import PUBLIC
+from mafioso.engine.named import NEW_TUPLE
+from mafioso.engine._named import new
+assert NEW_TUPLE is new, NEW_TUPLE
+phase = Phase("day", 2, "vote")
+fields = (3, "vote.cast", PUBLIC, {"voter": 1}, phase)
+made, model = new(Event, fields), tuple.__new__(Event, fields)
+assert type(made) is Event and made == model and all(a is b for a, b in zip(made, model)), made
+assert new(Phase, ("night", None, "")) == Phase("night") and new(Phase, ()) == ()
+assert new(tuple, fields) == fields and new(Prompt, ["x", 1]) == ("x", 1)  # (tuple.__new__'s own answers)
+for wrong in ((int, fields), (Event, 3)):
+    try:
+        new(*wrong)
+    except TypeError:
+        pass
+    else:
+        raise AssertionError(wrong)
+print("same")
+"""
+"""The compiled build's named tuples: made by the C function, the very objects ``tuple.__new__`` makes."""
+
+
+def test_the_compiled_build_makes_named_tuples_as_tuple_new_does(compiled_tree: Path) -> None:
+    done = run_in(compiled_tree, "-c", NAMED_CHECK)
+    assert done.returncode == 0 and done.stdout.strip() == "same", done.stdout + done.stderr
+
+
 def test_compiled_games_are_the_pure_games_byte_for_byte(compiled_tree: Path, tmp_path: Path) -> None:
     pure = played(ROOT / "src", tmp_path / "pure.txt")
     compiled = played(compiled_tree, tmp_path / "compiled.txt")

@@ -17,12 +17,16 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from itertools import accumulate
 from math import inf
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from mafioso.engine.errors import N_, ReplayMismatch, Value
+from mafioso.engine.named import NEW_TUPLE
 from mafioso.engine.prompts import Draw
 
 T = TypeVar("T")
+
+_new: Final[Callable[..., Any]] = NEW_TUPLE
+"""Builds a named tuple from all its fields (``engine.named``): its own constructor is interpreted."""
 
 
 def seeded(number: int) -> random.Random:
@@ -138,7 +142,7 @@ class Chance:
                                      recorded=Value(entry.key, repr(entry.key)), key=Value(key, repr(key)))
             value = check(entry.value)
         if self._on_draw is not None:
-            self._on_draw(tuple.__new__(Draw, (key, _jsonable(value))))  # Draw(...), less an interpreted call
+            self._on_draw(_new(Draw, (key, _jsonable(value))))  # Draw(...), less an interpreted call
         return value
 
     @property

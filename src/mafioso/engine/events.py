@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any, Final, NamedTuple
 
+from mafioso.engine.named import NEW_TUPLE
 from mafioso.engine.phase import SETUP, Phase
 from mafioso.engine.prompts import GM
 
@@ -62,7 +63,7 @@ def audience_of(seats: Iterable[int]) -> Audience:
     return audience
 
 
-_new: Final[Callable[..., Any]] = tuple.__new__
+_new: Final[Callable[..., Any]] = NEW_TUPLE
 """``tuple.__new__``, looked up once (see ``state._new``)."""
 
 

@@ -38,6 +38,7 @@ from mafioso.engine.errors import (
     Words,
 )
 from mafioso.engine.events import PUBLIC, Event
+from mafioso.engine.named import NEW_TUPLE
 from mafioso.engine.observer import Observer
 from mafioso.engine.outcome import GameEnded, Outcome
 from mafioso.engine.phase import END, Phase
@@ -52,7 +53,7 @@ FIELDS = ("edition", "options", "seed", "decoys", "_seat_input", "events", "hist
           "outcome", "_pending", "_secret", "_answers", "_answered", "_required", "_finished_observers", "_flow")
 """Every attribute of a :class:`Game`: what :meth:`Game._restore` takes from the rebuilt game."""
 
-_new: Final[Callable[..., Any]] = tuple.__new__
+_new: Final[Callable[..., Any]] = NEW_TUPLE
 """``tuple.__new__``, looked up once (see ``state._new``)."""
 
 

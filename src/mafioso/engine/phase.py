@@ -6,7 +6,13 @@ and a scenario can assert ``at: night 2`` without anyone splitting strings.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Any, Final, NamedTuple
+
+from mafioso.engine.named import NEW_TUPLE
+
+_new: Final[Callable[..., Any]] = NEW_TUPLE
+"""Builds a named tuple from all its fields (``engine.named``): its own constructor is interpreted."""
 
 
 class Phase(NamedTuple):
@@ -48,7 +54,8 @@ class Phase(NamedTuple):
 
     def at_step(self, step: str) -> Phase:
         """The same phase at another step."""
-        return tuple.__new__(Phase, (self.name, self.number, step))  # Phase(...), less a call
+        phase: Phase = _new(Phase, (self.name, self.number, step))  # Phase(...), less a call
+        return phase
 
     def to_json(self) -> list[object]:
         """The compact form carried by every event: ``[name, number, step]``."""

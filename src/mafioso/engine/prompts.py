@@ -17,14 +17,18 @@ test) gets the same typed errors, and every answer is normalised to its typed fo
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final, NamedTuple
 
 from mafioso.engine.choices import Claim, Move, Payload, Speech, SpeechRules, choice_to_json, payload_to_json
 from mafioso.engine.errors import N_, Act, IllegalTarget, InvalidDecision, SeatName, Value, Values
+from mafioso.engine.named import NEW_TUPLE
 
 Choice = Any
 """``None``, an ``int`` seat, a ``str`` option, a list, a :class:`Move` or a :class:`Speech`."""
+
+_new: Final[Callable[..., Any]] = NEW_TUPLE
+"""Builds a named tuple from all its fields (``engine.named``): its own constructor is interpreted."""
 
 GM: Final = 0
 """The facilitator's seat number. Seat 0 is never a player; its view is the grimoire."""
@@ -138,7 +142,7 @@ def put_to_each(prompt: Prompt, seats: Iterable[int], options: Mapping[int, tupl
     # (what Prompt._make does, less its length check; every field named, so that the compiled
     # module builds each prompt's fields in one tuple rather than joining two)
     key, _, act, same, kind, optional, default, timer, low, high, interrupt, decoy, data = prompt
-    new = tuple.__new__
+    new = _new
     if options is None:
         return [new(Prompt, (f"{key}.{seat}", seat, act, same, kind, optional, default, timer, low, high,
                              interrupt, decoy, data)) for seat in seats]
@@ -192,7 +196,8 @@ def _check_many(prompt: Prompt, choice: Choice) -> list[Any]:
 def _check_speech(prompt: Prompt, choice: Choice) -> Speech | None:
     if type(choice) is int:
         if choice in prompt.options:
-            return tuple.__new__(Speech, (choice, (), None))  # Speech(choice), less a call
+            speech: Speech = _new(Speech, (choice, (), None))  # Speech(choice), less a call
+            return speech
         choice = {"nominate": choice}
     said: Any
     if type(choice) is Speech:  # typed already (bots): checked as it is, not through JSON
@@ -216,7 +221,8 @@ def _check_speech(prompt: Prompt, choice: Choice) -> Speech | None:
         return None
     if claims is said and type(choice) is Speech:  # a bot's speech, checked as it is: kept
         return choice
-    return tuple.__new__(Speech, (nominee, claims, signal))  # Speech(nominee, claims, signal), less a call
+    checked: Speech = _new(Speech, (nominee, claims, signal))  # Speech(nominee, claims, signal), less a call
+    return checked
 
 
 def _check_claims(claims: Any, rules: SpeechRules) -> tuple[Claim, ...]:
@@ -237,7 +243,7 @@ def _check_claims(claims: Any, rules: SpeechRules) -> tuple[Claim, ...]:
         if type(says) is not str or says not in rules.claims:
             raise IllegalTarget(N_("{value} cannot be claimed; claims: {legal}"), value=_value(says),
                                 legal=Values(tuple(rules.claims), text=", ".join(rules.claims) or "none"))
-        checked.append(claim if type(claim) is Claim else tuple.__new__(Claim, (seat, says)))  # Claim(seat, says)
+        checked.append(claim if type(claim) is Claim else _new(Claim, (seat, says)))  # Claim(seat, says)
     if type(claims) is tuple and all(claim is claims[i] for i, claim in enumerate(checked)):
         return claims  # (a bot's claims, every one a Claim: the very tuple, not a copy)
     return tuple(checked)

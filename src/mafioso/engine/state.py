@@ -17,6 +17,7 @@ from mypy_extensions import mypyc_attr
 
 from mafioso.engine.chance import Chance
 from mafioso.engine.events import PUBLIC, Audience, Event
+from mafioso.engine.named import NEW_TUPLE
 from mafioso.engine.outcome import GameEnded, Outcome
 from mafioso.engine.phase import SETUP, Phase
 from mafioso.engine.prompts import GM, Prompt
@@ -30,7 +31,7 @@ Batch = list[Prompt]
 Reply = dict[str, Any]
 
 
-_new: Final[Callable[..., Any]] = tuple.__new__
+_new: Final[Callable[..., Any]] = NEW_TUPLE
 """``tuple.__new__``, looked up once: compiled, ``tuple.__new__(...)`` looks the method up on
 ``tuple`` by name at every call, and a game builds a named tuple for every event (a ``Final``
 module constant is read as a C static)."""

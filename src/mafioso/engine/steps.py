@@ -25,6 +25,7 @@ from typing import Any, Final, NamedTuple, TypeGuard, TypeVar
 
 from mafioso.engine.choices import Ballot, Payload, Speech, SpeechRules
 from mafioso.engine.events import PUBLIC, Audience, audience_of, audience_to
+from mafioso.engine.named import NEW_TUPLE
 from mafioso.engine.prompts import CHOOSE, CHOOSE_MANY, GM, SPEECH, Choice, Prompt, put_to_each
 from mafioso.engine.state import SecretBatch, State, Steps
 from mafioso.engine.vocabulary import (
@@ -40,7 +41,7 @@ from mafioso.engine.vocabulary import SPEECH as SPEECH_EVENT
 
 T = TypeVar("T", bound=Hashable)
 
-_new: Final[Callable[..., Any]] = tuple.__new__
+_new: Final[Callable[..., Any]] = NEW_TUPLE
 """Builds a named tuple from all its fields in order, as the named tuple builds itself, without
 the call of its constructor (prompts are built for almost every decision)."""
 

@@ -19,6 +19,7 @@ from typing import Any, Final, NamedTuple
 from mafioso.editions.spytown.catalogue import CLAIMS, Revote
 from mafioso.editions.spytown.state import SpytownState
 from mafioso.engine import CHOOSE, GM, PUBLIC, VOTE_TIE, Prompt, Reply, SpeechRules
+from mafioso.engine.named import NEW_TUPLE
 from mafioso.engine.prompts import put_to_each
 from mafioso.engine.steps import by_lot, count_votes, speech, tally
 
@@ -36,7 +37,7 @@ class Count(NamedTuple):
 
 NO_VOTE = Count({}, [], [])
 
-_new: Final[Callable[..., Any]] = tuple.__new__
+_new: Final[Callable[..., Any]] = NEW_TUPLE
 """Builds a named tuple from all its fields in order: its own constructor is interpreted Python
 even when this module is compiled."""
 

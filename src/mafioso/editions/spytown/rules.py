@@ -34,7 +34,7 @@ from mafioso.editions.spytown.catalogue import (
     ROLES,
     TEAMS,
 )
-from mafioso.editions.spytown.council import council_vote
+from mafioso.editions.spytown.council import _new, council_vote
 from mafioso.editions.spytown.meetings import gang_meets, mafia_meets
 from mafioso.editions.spytown.outs import MAFIA as BY_MAFIA
 from mafioso.editions.spytown.outs import VOTE, put_out
@@ -236,7 +236,7 @@ class SpytownEdition(Edition):
 
     def discussion(self, st: SpytownState) -> Steps:
         """Every player still in speaks once, in seat order; speeches may carry claims (B4)."""
-        rules: SpeechRules = tuple.__new__(SpeechRules, (CLAIMS, len(st.seats), ()))  # less an interpreted call
+        rules: SpeechRules = _new(SpeechRules, (CLAIMS, len(st.seats), ()))  # less an interpreted call
         for speaker in st.living():
             if st.is_alive(speaker):
                 yield from speech(st, st.prompt_id("speech", speaker), speaker, rules=rules, timer=60)

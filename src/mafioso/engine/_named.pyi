@@ -1,0 +1,3 @@
+from typing import Any
+
+def new(cls: type[tuple[Any, ...]], fields: tuple[Any, ...], /) -> Any: ...
