@@ -127,7 +127,8 @@ def point(
     vote that cannot be passed is a fair draw among the seats it offers, never a fixed seat.
     """
     stem = st.prompt_id(key)
-    offered = {voter: _without(choices, voter) for voter in voting_order(st, voters)}
+    whole = tuple(choices)  # (one tuple, shared by every voter who is not among the choices)
+    offered = {voter: _without(whole, voter) for voter in voting_order(st, voters)}
     if previous is None:  # one question put to each voter with his own options (his own seat left out)
         question: Prompt = _new(Prompt, (stem, GM, act, (), CHOOSE, False, None, 20, 0, 1, False, False, None))
         prompts = put_to_each(question, [voter for voter, options in offered.items() if options], offered)
@@ -156,13 +157,13 @@ def point(
     return announce(st, votes)
 
 
-def _without(choices: list[int], voter: int) -> tuple[int, ...]:
-    """``choices`` but the voter's own seat, in order (cut out of the tuple, not filtered seat by
-    seat: every voter of every vote gets one)."""
+def _without(choices: tuple[int, ...], voter: int) -> tuple[int, ...]:
+    """``choices`` but the voter's own seat, in order. Every voter of every vote gets one, so a
+    voter who is not among them shares the vote's own tuple (most voters of a final vote), and
+    the others get theirs in one pass."""
     if voter not in choices:
-        return tuple(choices)
-    at = choices.index(voter)
-    return (*choices[:at], *choices[at + 1:]) if choices.count(voter) == 1 else tuple([c for c in choices if c != voter])
+        return choices
+    return tuple([choice for choice in choices if choice != voter])
 
 
 def _vote(reply: Reply, prompt: Prompt) -> int:
