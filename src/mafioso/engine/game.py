@@ -202,7 +202,7 @@ class Game:
         if prompt is None or prompt.seat != seat or type(seat) is not int:  # True == 1, but is no seat
             prompt = self._find(seat, prompt_id)
         value = check_choice(prompt, choice)  # (prompt.check, less a generic call)
-        decision: Decision = _new(Decision, (seat, prompt_id, value))  # Decision(...), less a call
+        decision: Decision = _new(_DECISION, (seat, prompt_id, value))  # Decision(...), less a call
         mark = len(self.history)
         self.history.append(decision)
         try:
@@ -427,3 +427,8 @@ class Legal:
 
     def __bool__(self) -> bool:
         return bool(self.prompts)
+
+
+# The named tuple classes the hot code builds, as C statics when compiled (a plain imported class is
+# looked up in the module's globals by name at every use).
+_DECISION: Final = Decision

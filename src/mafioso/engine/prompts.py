@@ -144,9 +144,9 @@ def put_to_each(prompt: Prompt, seats: Iterable[int], options: Mapping[int, tupl
     key, _, act, same, kind, optional, default, timer, low, high, interrupt, decoy, data = prompt
     new = _new
     if options is None:
-        return [new(Prompt, (f"{key}.{seat}", seat, act, same, kind, optional, default, timer, low, high,
+        return [new(_PROMPT, (f"{key}.{seat}", seat, act, same, kind, optional, default, timer, low, high,
                              interrupt, decoy, data)) for seat in seats]
-    return [new(Prompt, (f"{key}.{seat}", seat, act, options[seat], kind, optional, default, timer, low, high,
+    return [new(_PROMPT, (f"{key}.{seat}", seat, act, options[seat], kind, optional, default, timer, low, high,
                          interrupt, decoy, data)) for seat in seats]
 
 
@@ -196,7 +196,7 @@ def _check_many(prompt: Prompt, choice: Choice) -> list[Any]:
 def _check_speech(prompt: Prompt, choice: Choice) -> Speech | None:
     if type(choice) is int:
         if choice in prompt.options:
-            speech: Speech = _new(Speech, (choice, (), None))  # Speech(choice), less a call
+            speech: Speech = _new(_SPEECH, (choice, (), None))  # Speech(choice), less a call
             return speech
         choice = {"nominate": choice}
     said: Any
@@ -221,7 +221,7 @@ def _check_speech(prompt: Prompt, choice: Choice) -> Speech | None:
         return None
     if claims is said and type(choice) is Speech:  # a bot's speech, checked as it is: kept
         return choice
-    checked: Speech = _new(Speech, (nominee, claims, signal))  # Speech(nominee, claims, signal), less a call
+    checked: Speech = _new(_SPEECH, (nominee, claims, signal))  # Speech(nominee, claims, signal), less a call
     return checked
 
 
@@ -243,7 +243,7 @@ def _check_claims(claims: Any, rules: SpeechRules) -> tuple[Claim, ...]:
         if type(says) is not str or says not in rules.claims:
             raise IllegalTarget(N_("{value} cannot be claimed; claims: {legal}"), value=_value(says),
                                 legal=Values(tuple(rules.claims), text=", ".join(rules.claims) or "none"))
-        checked.append(claim if type(claim) is Claim else _new(Claim, (seat, says)))  # Claim(seat, says)
+        checked.append(claim if type(claim) is Claim else _new(_CLAIM, (seat, says)))  # Claim(seat, says)
     if type(claims) is tuple and all(claim is claims[i] for i, claim in enumerate(checked)):
         return claims  # (a bot's claims, every one a Claim: the very tuple, not a copy)
     return tuple(checked)
@@ -303,3 +303,10 @@ class Draw(NamedTuple):
 
 Entry = Decision | Draw
 """One entry of a game's history: a seat's decision or a chance draw."""
+
+
+# The named tuple classes the hot code builds, as C statics when compiled (a plain imported class is
+# looked up in the module's globals by name at every use).
+_PROMPT: Final = Prompt
+_SPEECH: Final = Speech
+_CLAIM: Final = Claim

@@ -49,7 +49,7 @@ class SecretBatch(list[Prompt]):
 Steps = Generator[Batch, Reply, Any]
 """The type of a flow's sub-steps: generators that yield batches and may return a value."""
 
-PHASE = "phase"
+PHASE: Final = "phase"
 """The event of entering a phase or a step; the event's own ``phase`` says which."""
 
 
@@ -265,13 +265,13 @@ class State:
 
     def enter(self, name: str, number: int | None = None, step: str = "") -> None:
         """Move to a phase (``enter("night", 2, "shooting")``), announcing it publicly."""
-        self.phase = _new(Phase, (name, number, step))  # Phase(name, number, step), less a call
+        self.phase = _new(_PHASE, (name, number, step))  # Phase(name, number, step), less a call
         self.emit(PHASE, PUBLIC)
 
     def enter_step(self, step: str) -> None:
         """Move to another step of the current phase, announcing it publicly."""
         phase = self.phase  # phase.at_step(step), less a generic call
-        self.phase = _new(Phase, (phase.name, phase.number, step))
+        self.phase = _new(_PHASE, (phase.name, phase.number, step))
         self.emit(PHASE, PUBLIC)
 
     def prompt_id(self, *parts: object) -> str:
@@ -294,3 +294,8 @@ class State:
         outcome = self.judge(self)
         if outcome is not None:
             raise GameEnded(outcome)
+
+
+# The named tuple classes the hot code builds, as C statics when compiled (a plain imported class is
+# looked up in the module's globals by name at every use).
+_PHASE: Final = Phase

@@ -48,9 +48,9 @@ the call of its constructor (prompts are built for almost every decision)."""
 YES, NO = "yes", "no"
 YES_NO = (YES, NO)
 
-MAJORITY = "majority"
+MAJORITY: Final = "majority"
 """Settle an agreement by a strict majority of the group, else nobody."""
-LOTS = "lots"
+LOTS: Final = "lots"
 """Settle an agreement by the most pointed target, ties broken by lot."""
 
 
@@ -82,7 +82,7 @@ class Secret(NamedTuple):
         """The prompts of this step for the seats ``offered`` maps to their options; a decoy
         differs from the real prompt in nothing a seat can see but its act."""
         many = self.picks > 1
-        question: Prompt = _new(Prompt, (  # Prompt(key, GM, act, kind=..., ...), every field in order, less a call
+        question: Prompt = _new(_PROMPT, (  # Prompt(key, GM, act, kind=..., ...), every field in order, less a call
             self.key, GM, "decoy" if decoy else self.act, (),
             CHOOSE_MANY if many else CHOOSE,  # kind
             True if decoy else self.optional,  # optional
@@ -107,7 +107,7 @@ def secret(key: str, act: str, *, timer: float | None = None, picks: int = 1, ex
     """``Secret(key, act, ...)``, the same spec, built as the named tuple builds itself: a named
     tuple's own constructor is interpreted Python even when its module is compiled, and editions
     make a spec for almost every night step."""
-    secret: Secret = _new(Secret, (key, act, timer, picks, exact, include_self, optional, neutral, data))
+    secret: Secret = _new(_SECRET, (key, act, timer, picks, exact, include_self, optional, neutral, data))
     return secret
 
 
@@ -131,7 +131,7 @@ def secret_step(
     real = spec.prompts(offered)
     batch = SecretBatch(real)
     if acts:
-        batch = SecretBatch([_new(Prompt, (p.id, p.seat, acts[p.seat], *p[3:])) if p.seat in acts else p for p in batch])
+        batch = SecretBatch([_new(_PROMPT, (p.id, p.seat, acts[p.seat], *p[3:])) if p.seat in acts else p for p in batch])
     if st.decoys:
         idle = [seat for seat in (st.living() if pool is None else pool) if seat not in own]
         batch += spec.prompts({seat: spec.targets(st, seat) for seat in idle}, decoy=True)
@@ -215,20 +215,20 @@ def agree(
     members = list(group)
     offered = {m: targets[m] for m in members} if _is_mapping(targets) else dict.fromkeys(members, targets)
     for number in range(1, max(1, rounds) + 1):
-        step = spec if rounds <= 1 else _new(Secret, (f"{spec.key}{number}", *spec[1:]))  # (spec, renamed)
+        step = spec if rounds <= 1 else _new(_SECRET, (f"{spec.key}{number}", *spec[1:]))  # (spec, renamed)
         picks = yield from secret_step(st, step, offered)
         if not members:
-            return _new(Agreement, (None, {}, False))  # Agreement(None, {}), less a call
+            return _new(_AGREEMENT, (None, {}, False))  # Agreement(None, {}), less a call
         st.emit(POINTS, audience_of(members), round=number, picks=[[m, picks.get(m)] for m in members])
         if len(set(picks.values())) == 1 and (None not in picks.values() or spec.optional):
             break  # all point at one target (or, where they may, all decline)
     counts = tally(picks.values())
     if settle == MAJORITY:
-        return _new(Agreement, (majority(counts, len(members)), picks, False))
+        return _new(_AGREEMENT, (majority(counts, len(members)), picks, False))
     top = leaders(counts, sorted(counts) if all(type(c) is int for c in counts) else sorted(counts, key=_order))
     if not top:
-        return _new(Agreement, (None, picks, False))
-    return _new(Agreement, (by_lot(st, f"{spec.key}.lots", top), picks, len(top) > 1))
+        return _new(_AGREEMENT, (None, picks, False))
+    return _new(_AGREEMENT, (by_lot(st, f"{spec.key}.lots", top), picks, len(top) > 1))
 
 
 def _order(value: Any) -> tuple[str, Any]:
@@ -255,7 +255,7 @@ def speech(
     of a removed seat is refused with a clear error.
     """
     # Prompt(key, speaker, act, tuple(nominable), kind=SPEECH, timer=timer, data=rules), less a call
-    prompt: Prompt = _new(Prompt, (key, speaker, act, tuple(nominable), SPEECH, True, None, timer, 0, 1, False, False,
+    prompt: Prompt = _new(_PROMPT, (key, speaker, act, tuple(nominable), SPEECH, True, None, timer, 0, 1, False, False,
                                    rules))
     reply = yield [prompt]
     said: Speech | None = reply.get(key)
@@ -274,7 +274,7 @@ def ballot(st: State, key: str, voters: Iterable[int], nominee: int, *, act: str
     Returns the seats that said yes; the caller announces the count (:func:`count_votes`).
     """
     # Prompt(key, GM, act, YES_NO, optional=False, default=NO, timer=timer, data=Ballot(nominee)), less two calls
-    question: Prompt = _new(Prompt, (key, GM, act, YES_NO, CHOOSE, False, NO, timer, 0, 1, False, False,
+    question: Prompt = _new(_PROMPT, (key, GM, act, YES_NO, CHOOSE, False, NO, timer, 0, 1, False, False,
                                      _new(Ballot, (nominee,))))
     prompts = put_to_each(question, voters)
     if not prompts:
@@ -326,3 +326,10 @@ def eliminate(st: State, number: int, how: str, *, reveal_to: Audience | None = 
     st.emit(ELIMINATED, audience, seat=number, how=how)
     if reveal_to is not None:
         reveal(st, number, reveal_to)
+
+
+# The named tuple classes the hot code builds, as C statics when compiled (a plain imported class is
+# looked up in the module's globals by name at every use).
+_PROMPT: Final = Prompt
+_SECRET: Final = Secret
+_AGREEMENT: Final = Agreement

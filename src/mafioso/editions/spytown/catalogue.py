@@ -51,7 +51,11 @@ MIN_PLAYERS: Final = 6
 MAX_PLAYERS: Final = 21
 
 # -- action cards ------------------------------------------------------------------------------
-START, WHOLE, AGENT_PHASE, MAFIA_PHASE, POLICE_PHASE = "start", "whole", "agent", "mafia", "police"
+START: Final = "start"
+WHOLE: Final = "whole"
+AGENT_PHASE: Final = "agent"
+MAFIA_PHASE: Final = "mafia"
+POLICE_PHASE: Final = "police"
 
 VEST, BANDAGE, RECRUITMENT, COMMANDER, DEFECTION = "vest", "bandage", "recruitment", "commander", "defection"
 ROLE_SWAP, WIRETAP, SHELTER, SAFE_CONDUCT, ARREST = "role_swap", "wiretap", "shelter", "safe_conduct", "arrest"
@@ -178,7 +182,7 @@ OPTIONS = (
            ("every_out", "mafia_and_vote")),
 )
 
-CLAIMS = (MAFIOSO, OFFICER, AGENT)
+CLAIMS: Final = (MAFIOSO, OFFICER, AGENT)
 """What a speech may claim about a seat."""
 
 ACTS = {

@@ -35,7 +35,7 @@ class Count(NamedTuple):
     rest: list[int]
 
 
-NO_VOTE = Count({}, [], [])
+NO_VOTE: Final = Count({}, [], [])
 
 _new: Final[Callable[..., Any]] = NEW_TUPLE
 """Builds a named tuple from all its fields in order: its own constructor is interpreted Python
@@ -68,7 +68,7 @@ def council_vote(st: SpytownState) -> Generator[list[Prompt], Reply, tuple[int |
         return candidates[0], False  # the Commander settled a tie for the lead (ruling E11a)
     st.emit("candidates", PUBLIC, seats=candidates)
     st.enter_step("defence")
-    rules: SpeechRules = _new(SpeechRules, (CLAIMS, len(st.seats), ()))  # SpeechRules(CLAIMS, seats)
+    rules: SpeechRules = _new(_SPEECH_RULES, (CLAIMS, len(st.seats), ()))  # SpeechRules(CLAIMS, seats)
     for seat in candidates:
         yield from speech(st, st.prompt_id("defence", seat), seat, rules=rules, timer=60, act="defence")
     if len(candidates) == 1:
@@ -130,7 +130,7 @@ def point(
     whole = tuple(choices)  # (one tuple, shared by every voter who is not among the choices)
     offered = {voter: _without(whole, voter) for voter in voting_order(st, voters)}
     if previous is None:  # one question put to each voter with his own options (his own seat left out)
-        question: Prompt = _new(Prompt, (stem, GM, act, (), CHOOSE, False, None, 20, 0, 1, False, False, None))
+        question: Prompt = _new(_PROMPT, (stem, GM, act, (), CHOOSE, False, None, 20, 0, 1, False, False, None))
         prompts = put_to_each(question, [voter for voter, options in offered.items() if options], offered)
     else:
         prompts = []
@@ -140,10 +140,10 @@ def point(
                 continue
             kept = previous.get(voter)
             if kept in options:  # may be passed: the vote stays
-                prompts.append(new(Prompt, (f"{stem}.{voter}", voter, act, options, CHOOSE, True, None, 20, 0, 1,
-                                            False, False, new(Revote, (kept,)))))
+                prompts.append(new(_PROMPT, (f"{stem}.{voter}", voter, act, options, CHOOSE, True, None, 20, 0, 1,
+                                            False, False, new(_REVOTE, (kept,)))))
             else:
-                prompts.append(new(Prompt, (f"{stem}.{voter}", voter, act, options, CHOOSE, False, None, 20, 0, 1,
+                prompts.append(new(_PROMPT, (f"{stem}.{voter}", voter, act, options, CHOOSE, False, None, 20, 0, 1,
                                             False, False, None)))
     votes: Votes = {}
     if st.commander is not None:
@@ -169,7 +169,7 @@ def _without(choices: tuple[int, ...], voter: int) -> tuple[int, ...]:
 def _vote(reply: Reply, prompt: Prompt) -> int:
     """The seat a voter pointed at; a passed re-vote keeps the vote he gave before."""
     choice: int | None = reply.get(prompt.id)
-    if choice is None and isinstance(prompt.data, Revote):
+    if choice is None and isinstance(prompt.data, _REVOTE):
         return prompt.data.previous
     assert choice is not None, "a vote cannot be passed"
     return choice
@@ -189,7 +189,7 @@ def announce(st: SpytownState, votes: Votes) -> Count:
         count_votes(st, nominee, hands[nominee])
     top, rest = places(order, [len(hands[nominee]) for nominee in order])
     st.emit("vote.result", PUBLIC, top=top)
-    count: Count = _new(Count, (votes, top, rest))  # Count(votes, top, rest)
+    count: Count = _new(_COUNT, (votes, top, rest))  # Count(votes, top, rest)
     return count
 
 
@@ -232,3 +232,11 @@ def commander_pick(st: SpytownState, votes: Votes, tied: list[int]) -> int | Non
     pick = votes[holder]
     st.emit("commander.decides", PUBLIC, commander=holder, tied=tied, chosen=pick)
     return pick
+
+
+# The named tuple classes the hot code builds, as C statics when compiled (a plain imported class is
+# looked up in the module's globals by name at every use).
+_PROMPT: Final = Prompt
+_REVOTE: Final = Revote
+_COUNT: Final = Count
+_SPEECH_RULES: Final = SpeechRules

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Generator, Mapping
-from typing import Any
+from typing import Any, Final
 
 from mafioso.editions.spytown import cards as deck  # the extended game's cards (``cards`` is the catalogue)
 from mafioso.editions.spytown.catalogue import (
@@ -236,7 +236,7 @@ class SpytownEdition(Edition):
 
     def discussion(self, st: SpytownState) -> Steps:
         """Every player still in speaks once, in seat order; speeches may carry claims (B4)."""
-        rules: SpeechRules = _new(SpeechRules, (CLAIMS, len(st.seats), ()))  # less an interpreted call
+        rules: SpeechRules = _new(_SPEECH_RULES, (CLAIMS, len(st.seats), ()))  # less an interpreted call
         for speaker in st.living():
             if st.is_alive(speaker):
                 yield from speech(st, st.prompt_id("speech", speaker), speaker, rules=rules, timer=60)
@@ -309,3 +309,8 @@ def _st(state: State) -> SpytownState:
 EDITION = SpytownEdition()
 
 __all__ = ["AGENT", "EDITION", "GANG", "MAFIA", "MAFIOSO", "POLICE", "SpytownEdition"]
+
+
+# The named tuple classes the hot code builds, as C statics when compiled (a plain imported class is
+# looked up in the module's globals by name at every use).
+_SPEECH_RULES: Final = SpeechRules
