@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -30,6 +30,7 @@ from mafioso.editions.blitz.state import Drawn
 from mafioso.engine import Choice, Edition, Event, Prompt, Speech
 from mafioso.engine import Claim as SpokenClaim
 from mafioso.engine.chance import pick, weighted
+from mafioso.engine.named import NEW_TUPLE
 
 CIVILIAN_ROLES = frozenset({"civilian", "driver", "gumshoe", "lookout", "canary", "lover"})
 VOUCHES = CIVILIAN_ROLES | {"trusted"}
@@ -251,7 +252,7 @@ class HeuristicBot(Bot):
             return None
         # Speech(claims=(Claim(seat, is), ...)) built typed, every field in order, less the calls: the
         # dict {"claims": [...]} the prompt would check and turn into these, field by field
-        new = tuple.__new__
+        new = _new
         said = tuple([new(SpokenClaim, (claim["seat"], claim["is"])) for claim in claims])
         return new(Speech, (None, said, None))
 
@@ -441,3 +442,6 @@ class HeuristicBot(Bot):
         if self.returned == "rat" and seat == self.passed_to:
             score += 2.5
         return score
+
+_new: Final = NEW_TUPLE
+"""Builds a named tuple from all its fields (``engine.named``): its own constructor is interpreted."""

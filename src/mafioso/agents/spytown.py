@@ -11,7 +11,7 @@ phase. Every answer is one of the prompt's options (or a pass where passing is a
 from __future__ import annotations
 
 import random
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from mypy_extensions import mypyc_attr
 
@@ -38,6 +38,7 @@ from mafioso.editions.spytown.catalogue import (
 )
 from mafioso.engine import SPEECH, Choice, Claim, Edition, Event, Move, Prompt, Speech
 from mafioso.engine.chance import pick
+from mafioso.engine.named import NEW_TUPLE
 
 HEARD = frozenset({"vote.count", "vote.loser", "saved", "role.revealed", "speech"})
 """The events this bot draws its own inferences from (claims heard, votes seen)."""
@@ -67,7 +68,7 @@ class HeuristicBot(Bot):
         self.ballot: dict[int, list[int]] = {}
         self.loser: int | None = None
         self.suspicion: dict[int, int] = {}
-        self.now = tuple.__new__(Knowledge, ("", "", {}, {}, {}, set(), None))
+        self.now: Knowledge = _new(Knowledge, ("", "", {}, {}, {}, set(), None))
 
     # -- what the seat knows (its observer) --------------------------------------------------
     @property
@@ -87,7 +88,7 @@ class HeuristicBot(Bot):
         # fields named one by one, not unpacked from a tuple (a list joined, then a tuple made)
         role, team, roles, teams = knows.role or "", knows.team or "", knows.known_roles, knows.known_teams
         seen, out = knows.facts.get("tokens", {}), knows.out
-        new = tuple.__new__
+        new = _new
         self.now = new(Knowledge, (role, team, roles, teams, seen, out, None))
         trusted = self.trusted_agent() if self.agent_claims else None
         if trusted is not None:  # (rarely: one lone claimant)
@@ -280,8 +281,8 @@ class HeuristicBot(Bot):
         claims = self.claims(defending=prompt.act == "defence")
         if not claims:
             return None
-        said = tuple([tuple.__new__(Claim, (seat, says)) for seat, says in claims])  # Claim(seat, says), less a call
-        return tuple.__new__(Speech, (None, said, None))  # Speech(claims=said), less a call
+        said = tuple([_new(Claim, (seat, says)) for seat, says in claims])  # Claim(seat, says), less a call
+        return _new(Speech, (None, said, None))  # Speech(claims=said), less a call
 
     def on_defence(self, prompt: Prompt) -> Choice:
         return self.on_speech(prompt)  # (a method, not an alias: compiled classes need it)
@@ -334,3 +335,6 @@ class HeuristicBot(Bot):
 
 ANSWERED = frozenset(name[3:] for name in dir(HeuristicBot) if name.startswith("on_"))
 """The acts :class:`HeuristicBot` answers with a method of its own (``on_<act>``)."""
+
+_new: Final = NEW_TUPLE
+"""Builds a named tuple from all its fields (``engine.named``): its own constructor is interpreted."""

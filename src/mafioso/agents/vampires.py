@@ -31,6 +31,7 @@ from mafioso.engine import (
     Speech,
 )
 from mafioso.engine.chance import pick
+from mafioso.engine.named import NEW_TUPLE
 from mafioso.engine.prompts import check_choice
 
 HUNTER_SIDE: Final = "hunters"
@@ -274,8 +275,8 @@ class HeuristicBot(Bot):
             found = []  # the Novice keeps the band secret; the Scout may not voice what she saw (38)
         # Claim(s, side) and Speech(nominate, claims), built as the named tuples build themselves
         # (their constructors are interpreted Python even in a compiled module)
-        claims = tuple([tuple.__new__(Claim, (s, side)) for s, side in found[:2]])
-        return tuple.__new__(Speech, (nominate, claims, None)) if nominate is not None or claims else None
+        claims = tuple([_new(Claim, (s, side)) for s, side in found[:2]])
+        return _new(Speech, (nominate, claims, None)) if nominate is not None or claims else None
 
     def _nominate(self, prompt: Prompt) -> Choice:
         return self.best(prompt.options)
@@ -314,7 +315,7 @@ class HeuristicBot(Bot):
         if target is None:
             return None
         kill = self.side(target) == HUNTER_SIDE or self.rng.random() < 0.4
-        return tuple.__new__(Move, ("kill" if kill else "check", target))  # Move(...), less a call
+        return _new(Move, ("kill" if kill else "check", target))  # Move(...), less a call
 
     def _checker(self, prompt: Prompt) -> Choice:
         unknown = tuple(o for o in prompt.options if self.side(o) is None)
@@ -362,3 +363,6 @@ def _legal(prompt: Prompt, choice: Choice) -> bool:
     except ValueError:
         return False
     return prompt.kind in (CHOOSE, CHOOSE_MANY, SPEECH)
+
+_new: Final = NEW_TUPLE
+"""Builds a named tuple from all its fields (``engine.named``): its own constructor is interpreted."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Generator, Mapping, Sequence
-from typing import Any, NoReturn
+from typing import Any, Final, NoReturn
 
 from mafioso.editions.blitz.catalogue import (
     ACTS,
@@ -59,6 +59,7 @@ from mafioso.engine import (
 )
 from mafioso.engine.errors import N_, OptionName, SeatName, Value, Words
 from mafioso.engine.events import audience_to
+from mafioso.engine.named import NEW_TUPLE
 from mafioso.engine.observer import set_fact
 from mafioso.engine.steps import eliminate, reveal, secret, secret_step, speech, tell_role
 
@@ -208,9 +209,9 @@ class BlitzEdition(Edition):
         st.emit("draft.turn", PUBLIC, seat=seat)
         st.emit("draft.drew", audience_to(seat), seat=seat, cards=list(drawn))
         # Prompt(id, seat, "draft", cards, optional=False, data=Drawn(drawn)), every field in order, less two calls
-        prompt: Prompt = tuple.__new__(Prompt, (st.prompt_id("draft", seat), seat, "draft", tuple(dict.fromkeys(drawn)),
-                                                CHOOSE, False, None, None, 0, 1, False, False,
-                                                tuple.__new__(Drawn, (drawn,))))
+        prompt: Prompt = _new(Prompt, (st.prompt_id("draft", seat), seat, "draft", tuple(dict.fromkeys(drawn)),
+                                       CHOOSE, False, None, None, 0, 1, False, False,
+                                       _new(Drawn, (drawn,))))
         reply = yield [prompt]
         kept: str = reply[prompt.id]
         self.give(st, seat, kept)
@@ -350,17 +351,17 @@ class BlitzEdition(Edition):
         stay = list(st.verdicts) if len(st.verdicts) >= low else None
         # Prompt(..., kind=CHOOSE_MANY, optional=False, default=stay, min_count=low, max_count=cards,
         # data=Verdicts(cards)), every field in order: a named tuple's constructor is interpreted Python
-        prompt: Prompt = tuple.__new__(Prompt, (st.prompt_id("place"), st.vigilante, "place", tuple(st.players()),
-                                                CHOOSE_MANY, False, stay, None, low, cards, False, False,
-                                                tuple.__new__(Verdicts, (cards,))))
+        prompt: Prompt = _new(Prompt, (st.prompt_id("place"), st.vigilante, "place", tuple(st.players()),
+                                       CHOOSE_MANY, False, stay, None, low, cards, False, False,
+                                       _new(Verdicts, (cards,))))
         reply = yield [prompt]
         st.verdicts = sorted(reply[prompt.id])
         st.emit("verdicts", PUBLIC, seats=list(st.verdicts))
 
     def ask_bang(self, st: BlitzState) -> Generator[list[Prompt], Reply, bool]:
         """With every Verdict laid, the Vigilante may end the interrogation now (a timeout goes on)."""
-        prompt: Prompt = tuple.__new__(Prompt, (st.prompt_id("bang"), st.vigilante, "bang", ("bang", "continue"), CHOOSE,
-                                                False, "continue", None, 0, 1, False, False, None))  # (less a call)
+        prompt: Prompt = _new(Prompt, (st.prompt_id("bang"), st.vigilante, "bang", ("bang", "continue"), CHOOSE,
+                                       False, "continue", None, 0, 1, False, False, None))  # (less a call)
         reply = yield [prompt]
         return bool(reply[prompt.id] == "bang")
 
@@ -490,3 +491,6 @@ def _blitz(state: State) -> BlitzState:
 
 EDITION = BlitzEdition()
 __all__ = ["EDITION", "PREMADES", "BlitzEdition"]
+
+_new: Final = NEW_TUPLE
+"""Builds a named tuple from all its fields (``engine.named``): its own constructor is interpreted."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Generator, Mapping
 from itertools import count
-from typing import Any
+from typing import Any, Final
 
 from mafioso.editions.vampires import setup, vote
 from mafioso.editions.vampires.catalogue import (
@@ -68,6 +68,7 @@ from mafioso.engine import (
 )
 from mafioso.engine.errors import N_, SeatName, Words
 from mafioso.engine.events import audience_of, audience_to
+from mafioso.engine.named import NEW_TUPLE
 from mafioso.engine.steps import (
     LOTS,
     Secret,
@@ -301,7 +302,7 @@ class VampiresEdition(Edition):
         rounds = int(st.options["strike_rounds"]) if band else 1
         for number in range(1, rounds + 1):
             targets = tuple(st.living())
-            step = tuple.__new__(Secret, (f"{spec.key}{number}", *spec[1:]))  # (spec, renamed; _replace is interpreted)
+            step: Secret = _new(Secret, (f"{spec.key}{number}", *spec[1:]))  # (spec, renamed; _replace is interpreted)
             picks = yield from secret_step(st, step, dict.fromkeys(band, targets))
             if not band:
                 return None
@@ -324,7 +325,7 @@ class VampiresEdition(Edition):
     def dusk_role(self, st: VampiresState, holder: int, role: str) -> Steps:
         """Call one dusk role; the Lord's one prompt offers both of his abilities as moves (L1)."""
         if role == LORD:
-            new = tuple.__new__  # Move(what, n), less a call (its constructor is interpreted Python)
+            new = _new  # Move(what, n), less a call (its constructor is interpreted Python)
             moves = tuple([new(Move, (what, n)) for n in st.living() for what in LORD_MOVES])
             move, works = yield from self.call(st, holder, role, moves)
             if move is not None:
@@ -431,3 +432,6 @@ def _vampires(state: State) -> VampiresState:
 
 
 EDITION = VampiresEdition()
+
+_new: Final = NEW_TUPLE
+"""Builds a named tuple from all its fields (``engine.named``): its own constructor is interpreted."""

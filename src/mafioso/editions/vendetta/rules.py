@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from mypy_extensions import mypyc_attr
 
@@ -74,6 +74,7 @@ from mafioso.engine import (
 from mafioso.engine.chance import Chance
 from mafioso.engine.errors import N_, SeatName, Words
 from mafioso.engine.events import audience_of, audience_to
+from mafioso.engine.named import NEW_TUPLE
 from mafioso.engine.prompts import put_to_each
 from mafioso.engine.state import Judge, no_judge
 from mafioso.engine.steps import (
@@ -556,8 +557,8 @@ class VendettaEdition(Edition):
         """A player who must name a suspect. No default: a timeout is a fair draw, never the lowest seat."""
         # Prompt(id, speaker, "nominate", options, optional=False), every field in order: a named
         # tuple's constructor is interpreted Python even in a compiled module
-        prompt: Prompt = tuple.__new__(Prompt, (st.prompt_id("nominate", speaker), speaker, "nominate", options, CHOOSE,
-                                                False, None, None, 0, 1, False, False, None))
+        prompt: Prompt = _new(Prompt, (st.prompt_id("nominate", speaker), speaker, "nominate", options, CHOOSE,
+                                       False, None, None, 0, 1, False, False, None))
         reply = yield [prompt]
         nominee: int = reply[prompt.id]
         st.emit(NOMINATION, PUBLIC, by=speaker, nominee=nominee)
@@ -583,8 +584,8 @@ class VendettaEdition(Edition):
         Not the engine's yes/no ``ballot``: 0.1 logs answered this prompt with the suspect's
         seat, and they must still replay."""
         # Prompt(id, GM, "vote", (suspect,), data=Ballot(suspect)), every field in order, less two calls
-        question: Prompt = tuple.__new__(Prompt, (st.prompt_id("vote", suspect), GM, "vote", (suspect,), CHOOSE, True,
-                                                  None, None, 0, 1, False, False, tuple.__new__(Ballot, (suspect,))))
+        question: Prompt = _new(Prompt, (st.prompt_id("vote", suspect), GM, "vote", (suspect,), CHOOSE, True,
+                                         None, None, 0, 1, False, False, _new(Ballot, (suspect,))))
         prompts = put_to_each(question, voters)
         if not prompts:
             return []
@@ -688,3 +689,6 @@ def _vendetta(state: State) -> VendettaState:
 
 
 EDITION = VendettaEdition()
+
+_new: Final = NEW_TUPLE
+"""Builds a named tuple from all its fields (``engine.named``): its own constructor is interpreted."""
