@@ -36,7 +36,7 @@ from mafioso.engine import (
     visible,
 )
 from mafioso.engine import game as game_module
-from mafioso.engine.chance import between, sampled, seeded, weighted
+from mafioso.engine.chance import below, between, pick, sampled, seeded, uniform, weighted
 from mafioso.engine.edition import Edition
 from mafioso.engine.errors import IllegalTarget, InvalidDecision
 from mafioso.engine.steps import Secret
@@ -320,6 +320,9 @@ def test_draws_made_without_the_library_are_the_librarys(seed: int) -> None:
         if size:
             weights = [(i * 7) % 5 + 0.5 * (i % 2) + 1 for i in range(size)]
             assert weighted(fast, items, weights) == plain.choices(items, weights=weights)[0]
+        assert uniform(fast) == plain.random()
+        if size:
+            assert pick(fast, items) == plain.choice(items) and below(fast, size) == plain.randrange(size)
     assert fast.getstate() == plain.getstate()
 
 

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 from mypy_extensions import mypyc_attr
 
 from mafioso.engine import CHOOSE, CHOOSE_MANY, Choice, Edition, Event, Observer, Prompt
-from mafioso.engine.chance import between, sampled, seeded
+from mafioso.engine.chance import between, sampled, seeded, uniform
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled (mypyc): plug-ins and tests subclass it
@@ -80,18 +80,18 @@ def random_choice(prompt: Prompt, rng: random.Random) -> Choice:
         count = len(options) + (1 if prompt.optional else 0)
         if count == 0:
             return None
-        index = int(rng.random() * count)
+        index = int(uniform(rng) * count)
         return options[index] if index < len(options) else None
     if kind == CHOOSE_MANY:
         low = prompt.min_count
         high = min(prompt.max_count, len(options))
-        if prompt.optional and rng.random() < 0.5:
+        if prompt.optional and uniform(rng) < 0.5:
             return None
         size = between(rng, low, high) if high >= low else 0
         return sampled(rng, options, size)
     # a speech: nominate one of the options or nobody
     count = len(options) + 1
-    index = int(rng.random() * count)
+    index = int(uniform(rng) * count)
     return options[index] if index < len(options) else None
 
 

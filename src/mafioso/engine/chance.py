@@ -26,6 +26,11 @@ from mafioso.engine.prompts import Draw
 T = TypeVar("T")
 
 _new: Final[Callable[..., Any]] = NEW_TUPLE
+_PLAIN: Final = random.Random
+_RANDOM: Final[Callable[[random.Random], float]] = _random.Random.random
+_GETRANDBITS: Final[Callable[[random.Random, int], int]] = _random.Random.getrandbits
+"""``random.Random``'s ``random`` and ``getrandbits`` are its C base's (``_random.Random``): a plain
+generator's draws, called on it without a lookup by name."""
 """Builds a named tuple from all its fields (``engine.named``): its own constructor is interpreted."""
 
 
@@ -41,14 +46,29 @@ def seeded(number: int) -> random.Random:
     return rng
 
 
+def uniform(rng: random.Random) -> float:
+    """``rng.random()``, the same number: for a plain ``random.Random``, its C method called on it
+    directly (compiled, ``rng.random()`` looks the method up by name, in the instance's dict first,
+    at every call; the random bots draw once per decision)."""
+    if type(rng) is _PLAIN:
+        number: float = _RANDOM(rng)
+        return number
+    return rng.random()
+
+
 def below(rng: random.Random, n: int) -> int:
     """A number in ``range(n)`` (``n > 0``) drawn as ``rng._randbelow(n)`` draws it from a plain
     ``random.Random``: the same bits of the generator, the same number. The standard library's
     ``choice`` and ``shuffle`` are interpreted Python even when this module is compiled; these
     draws are not, and they leave the generator exactly where the library's would."""
-    getrandbits = rng.getrandbits
     k = n.bit_length()  # (not of n - 1: n may be 1)
-    r: int = getrandbits(k)
+    if type(rng) is _PLAIN:  # (its C method called directly, as in :func:`uniform`)
+        r: int = _GETRANDBITS(rng, k)
+        while r >= n:
+            r = _GETRANDBITS(rng, k)
+        return r
+    getrandbits = rng.getrandbits
+    r = getrandbits(k)
     while r >= n:
         r = getrandbits(k)
     return r

@@ -164,7 +164,7 @@ class Game:
     @property
     def decisions(self) -> list[Decision]:
         """The seats' decisions so far, in order (the history without its chance draws)."""
-        return [entry for entry in self.history if type(entry) is Decision]
+        return [entry for entry in self.history if type(entry) is _DECISION]
 
     @property
     def secret_step(self) -> bool:
