@@ -18,10 +18,10 @@ from typing import Any, Final, NamedTuple
 
 from mafioso.editions.spytown.catalogue import CLAIMS, Revote
 from mafioso.editions.spytown.state import SpytownState
-from mafioso.engine import CHOOSE, GM, PUBLIC, VOTE_TIE, Prompt, Reply, SpeechRules
+from mafioso.engine import CHOOSE, GM, PUBLIC, VOTE_COUNT, VOTE_TIE, Prompt, Reply, SpeechRules
 from mafioso.engine.named import NEW_TUPLE
 from mafioso.engine.prompts import put_to_each
-from mafioso.engine.steps import by_lot, count_votes, speech, tally
+from mafioso.engine.steps import by_lot, speech, tally
 
 Votes = dict[int, int]
 """Who each voter pointed at."""
@@ -185,9 +185,12 @@ def announce(st: SpytownState, votes: Votes) -> Count:
         else:
             raised.append(voter)
     order = sorted(hands)
-    for nominee in order:
-        count_votes(st, nominee, hands[nominee])
-    top, rest = places(order, [len(hands[nominee]) for nominee in order])
+    counts = []
+    for nominee in order:  # (count_votes, less a copy of each list: these are the vote's own)
+        raised = hands[nominee]
+        st.emit(VOTE_COUNT, PUBLIC, nominee=nominee, voters=raised, votes=len(raised))
+        counts.append(len(raised))
+    top, rest = places(order, counts)
     st.emit("vote.result", PUBLIC, top=top)
     count: Count = _new(_COUNT, (votes, top, rest))  # Count(votes, top, rest)
     return count
@@ -203,15 +206,21 @@ def standings(votes: Votes) -> tuple[list[int], list[int]]:
 def places(order: list[int], counts: list[int]) -> tuple[list[int], list[int]]:
     """The seats of ``order`` (each with its count) tied for the most, and those tied for the
     next count, in that order: what :func:`~mafioso.engine.steps.leaders` gives of the counts,
-    then of the counts without the first, worked out on plain lists of ints."""
+    then of the counts without the first, worked out on plain lists of ints (in two passes over
+    them, without ``max``: compiled, a builtin's generic call costs more than the loop)."""
     if not counts:
         return [], []
-    best = max(counts)
+    best = counts[0]
+    for count in counts:
+        if count > best:
+            best = count
+    second = best
+    for count in counts:
+        if count < best and (second == best or count > second):
+            second = count
     top = [order[i] for i in range(len(order)) if counts[i] == best]
-    lower = [count for count in counts if count != best]
-    if not lower:
+    if second == best:
         return top, []
-    second = max(lower)
     return top, [order[i] for i in range(len(order)) if counts[i] == second]
 
 
