@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from types import FunctionType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mypy_extensions import mypyc_attr
@@ -54,6 +55,7 @@ class Observer:
         "_history",
         "_mates",
         "_shares_out",
+        "_since",
         "_upto",
         "facts",
         "feeding",
@@ -74,6 +76,9 @@ class Observer:
         self.seat = seat
         self.feeding: list[tuple[frozenset[str] | None, list[Event]]] = _NO_FEEDS
         """The feeds handed out (see :meth:`feed`): none until one is asked for."""
+        self._since = -1
+        """While the observer sleeps (see ``weak_observer.doze``), the first event it has not
+        folded; -1 while it is awake and folds each event as it comes."""
         if together is not None:  # (made with others by of_seats: their plan, living seats and seats out)
             self.plan = together[0]
             self._blank(together[1], together[2])
@@ -126,6 +131,7 @@ class Observer:
     def catch_up(self) -> None:
         """Forget everything and fold every event so far (when created, or after a restore,
         whose undone events also leave the feeds)."""
+        self._since = -1  # (a sleeping observer: everything is folded again below)
         self._forget()
         folds = self.plan.folds
         for event in self.history:
@@ -135,6 +141,25 @@ class Observer:
             events = self.game.events
             for _, queue in self.feeding:  # a restored game: its feeds lose the events undone
                 queue[:] = [event for event in queue if event.index < len(events) and events[event.index] == event]
+
+    def wake(self, upto: int | None = None) -> None:
+        """Fold the events this seat saw while the observer slept (its seat out of play, or the
+        game over), exactly those and in the same order as they would have been folded as they
+        came, up to event ``upto`` (not included; ``None``: every event so far), and be handed
+        events again (``State.rejoin``). Called by the sleeping observer itself when anything of
+        it is read (``weak_observer.DormantObserver``), and by the game before handing it a
+        private event."""
+        since = self._since
+        if since < 0:
+            return
+        self._since = -1
+        events = self.game.events
+        table, other = self.plan.table, self.plan.other
+        for event in visible(events if upto is None else events[:upto], self.seat, since):
+            fold = table.get(event.kind, other)
+            if fold is not None:
+                fold((self,), event)
+        self.game.state.rejoin(self)
 
     def _forget(self) -> None:
         """Know nothing (what a seat knows before its first event)."""
@@ -464,6 +489,11 @@ def _own_out(observer: Observer) -> set[int]:
     observer.out, observer._shares_out = set(observer.out), False
     return observer.out
 
+
+SLEEPS = isinstance(vars(Observer).get("wake"), FunctionType)
+"""Whether observers may sleep (``weak_observer.doze``): only when ``Observer`` is pure Python.
+Compiled code (the bots, ``build_view``) reads a native observer's fields directly, past the
+hook that wakes a sleeping one, so in the compiled path every observer stays awake."""
 
 _FOLDS: dict[str, Fold] = {
     ROLE_DEALT: _role_dealt,
