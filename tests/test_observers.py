@@ -18,7 +18,7 @@ from mafioso.agents.play import play_game, run_bots
 from mafioso.engine import Audience, Game, State, Steps, find_edition
 from mafioso.engine.edition import FactFold
 from mafioso.engine.events import PUBLIC
-from mafioso.engine.observer import SLEEPS, SetFact, plan_of, set_fact
+from mafioso.engine.observer import SLEEPS, Observer, SetFact, plan_of, set_fact
 from mafioso.engine.steps import Secret, eliminate, secret_step
 from mafioso.engine.views import build_view
 from mafioso.engine.weak_observer import DormantObserver, WeakObserver
@@ -135,27 +135,40 @@ def _read_first(game: Game, seat: int, observer: Any, how: str) -> Any:
 
 @pytest.mark.parametrize("how", FIRST_READS)
 @pytest.mark.parametrize("edition", ["sport", "vendetta", "vampires", "spytown", "blitz"])
-def test_an_observer_asleep_after_the_end_is_read_caught_up(edition: str, how: str) -> None:
+def test_observers_asleep_after_the_end_are_read_caught_up(edition: str, how: str) -> None:
     """Once a game is decided its observers stop folding events (the closing reveals), and fold
-    them, in the same order, when first read: whatever is read first, every seat then knows what
-    an observer made after the end, folding every event as it came, knows."""
+    them, in the same order, when one of them is first read (all of them at once: they missed the
+    same events): whatever is read first, every seat then knows what an observer made after the
+    end, folding every event as it came, knows."""
     for seed in range(2):
         game = Game(edition, seed=seed, decoys=seed == 1)
         seats = list(range(game.players + 1))
         observers = game.observers(seats)
         run_bots(game, make_bots("random", game.edition, game.options, game.players, seed))
+        for seat in seats if SLEEPS else ():  # (compiled, observers stay awake: compiled readers would not wake them)
+            observer = observers[seat]
+            assert type(observer) is DormantObserver, f"seat {seat}'s observer still folds after the end"
+            missed = game.events[object.__getattribute__(observer, "_since"):]
+            if edition in REVEALED_AT_THE_END:
+                assert any(event.kind in plan_of(game.edition).table for event in missed)
+        first = seed * 3 % len(seats)
+        _read_first(game, first, observers[first], how)
         fresh = Game.replay(game.log(), check=False)
         for seat in seats:
-            observer = observers[seat]
-            if SLEEPS:  # (compiled, observers stay awake: compiled readers would not wake them)
-                assert type(observer) is DormantObserver, f"seat {seat}'s observer still folds after the end"
-                missed = game.events[object.__getattribute__(observer, "_since"):]
-                if edition in REVEALED_AT_THE_END:
-                    assert any(event.kind in plan_of(game.edition).table for event in missed)
-            _read_first(game, seat, observer, how)
-            assert type(observer) is WeakObserver
-            assert _knowledge(observer) == _knowledge(fresh.observer(seat)), f"seat {seat} read stale knowledge"
-            assert build_view(observer) == fresh.view(seat)
+            assert type(observers[seat]) is WeakObserver, f"seat {seat}'s observer did not wake with seat {first}'s"
+            assert _knowledge(observers[seat]) == _knowledge(fresh.observer(seat)), f"seat {seat} read stale knowledge"
+            assert build_view(observers[seat]) == fresh.view(seat)
+
+
+def test_an_observer_read_after_the_others_are_freed_wakes_alone() -> None:
+    """The observers of a finished game that nobody holds any more are freed (the game keeps weak
+    references); one still held, read later, catches up alone."""
+    game = Game("sport", seed=3, decoys=False)
+    held = game.observers([4, 7])[7]
+    run_bots(game, make_bots("random", game.edition, game.options, game.players, 3))
+    assert game._finished_observers[4]() is None
+    assert type(held) is (DormantObserver if SLEEPS else WeakObserver)
+    assert _knowledge(held) == _knowledge(Game.replay(game.log(), check=False).observer(7))
 
 
 class NoteBench(Bench):
@@ -166,14 +179,10 @@ class NoteBench(Bench):
 
 
 def _doze_then_tell(st: State) -> Steps:
-    """Everyone's observers asleep mid-game (as at the end of a game), seat 1's read (and awake
-    again), then a public reveal and a note, a private note and reveal for seat 5 (whose observer has a feed), a public elimination,
+    """The seats' observers asleep mid-game (as at the end of a game), then a public reveal and a note, a private note and reveal for seat 5 (whose observer has a feed), a public elimination,
     and a question."""
     yield from secret_step(st, Secret("n1.look", "look", timer=5), [1])
     st.doze_all()
-    first = st.observers.get(1)
-    if first is not None:  # (the twin game has no observers)
-        assert first.living == [1, 2, 3, 4, 5, 6]  # read: seat 1's wakes, and is handed events again
     st.emit("role.revealed", PUBLIC, seat=2, role="wolf", team="wolves")
     st.emit("note", PUBLIC, text="to all")
     st.emit("note", Audience.to(5), text="to five")
@@ -184,12 +193,15 @@ def _doze_then_tell(st: State) -> Steps:
 
 
 def test_a_sleeping_observer_handed_a_private_event_folds_what_it_missed_first() -> None:
-    """A private event for a sleeping observer with a feed wakes it, caught up to just before
-    that event, which it then folds and takes into its feed like any awake observer."""
+    """A private event for a sleeping observer with a feed, while the game still folds events
+    for an observer awake, wakes it caught up to just before that event, which it then folds and
+    takes into its feed like any awake observer (not twice: a note passed is kept twice)."""
     game = Game(NoteBench(_doze_then_tell), seats=SEATS, decoys=False)
     seats = list(range(len(SEATS) + 1))
     observers = game.observers(seats)
     fed = observers[5].feed()
+    public = Observer(game, -1)  # one that never sleeps (as the server's public one): the game still folds events
+    game.state.watch(-1, public)
     _finish(game)
     twin = Game(NoteBench(_doze_then_tell), seats=SEATS, decoys=False)
     _finish(twin)  # (its observers made after the end, folding every event once)

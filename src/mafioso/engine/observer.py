@@ -15,7 +15,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import FunctionType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -103,29 +103,7 @@ class Observer:
         out: set[int] = set()  # (one set for all, as long as every seat is told the same: see _eliminated)
         together = (plan, living, out)
         observers = [cls(game, seat, together=together) for seat in seats]
-        by_seat = {observer.seat: observer for observer in observers}
-        grimoire = by_seat.get(GM)
-        table, other = plan.table, plan.other
-        for event in game.events:
-            fold = table.get(event.kind, other)
-            if fold is None:  # (a kind that changes nothing)
-                continue
-            audience = event.audience
-            if audience.public:
-                fold(observers, event)
-                continue
-            seen = audience.seats
-            if grimoire is None and len(seen) == 1:  # most private events: one seat's
-                for seat in seen:
-                    only = by_seat.get(seat)
-                    if only is not None:
-                        fold((only,), event)
-                continue
-            told = [by_seat[seat] for seat in seen if seat in by_seat]
-            if grimoire is not None and GM not in seen:
-                told.append(grimoire)
-            if told:
-                fold(told, event)
+        fold_together(observers, game.events)
         return observers
 
     def catch_up(self) -> None:
@@ -142,24 +120,25 @@ class Observer:
             for _, queue in self.feeding:  # a restored game: its feeds lose the events undone
                 queue[:] = [event for event in queue if event.index < len(events) and events[event.index] == event]
 
-    def wake(self, upto: int | None = None) -> None:
-        """Fold the events this seat saw while the observer slept (its seat out of play, or the
-        game over), exactly those and in the same order as they would have been folded as they
-        came, up to event ``upto`` (not included; ``None``: every event so far), and be handed
-        events again (``State.rejoin``). Called by the sleeping observer itself when anything of
-        it is read (``weak_observer.DormantObserver``), and by the game before handing it a
-        private event."""
+    def wake(self, upto: int | None = None, together: Sequence[Observer] = ()) -> None:
+        """Fold the events this seat saw while the observer slept (the game decided), exactly
+        those and in the same order as they would have been folded as they came, up to event
+        ``upto`` (not included; ``None``: every event so far), and be handed events again
+        (``State.rejoin``). ``together``: the other observers of the game asleep since the same
+        event, woken with it, each event folded once for all of them as it would have been.
+
+        Called when anything of a sleeping observer is read (``weak_observer.DormantObserver``),
+        and by the game before handing a sleeping observer a private event."""
         since = self._since
         if since < 0:
             return
-        self._since = -1
+        woken = [self, *together]
         events = self.game.events
-        table, other = self.plan.table, self.plan.other
-        for event in visible(events if upto is None else events[:upto], self.seat, since):
-            fold = table.get(event.kind, other)
-            if fold is not None:
-                fold((self,), event)
-        self.game.state.rejoin(self)
+        fold_together(woken, events[since:] if upto is None else events[since:upto])
+        state = self.game.state
+        for observer in woken:
+            observer._since = -1
+            state.rejoin(observer)
 
     def _forget(self) -> None:
         """Know nothing (what a seat knows before its first event)."""
@@ -298,6 +277,38 @@ class Observer:
 
 Fold = Callable[[Sequence[Observer], Event], None]
 """Folds one event into the knowledge of the observers given (one game's, all of whom see it)."""
+
+
+def fold_together(observers: Sequence[Observer], events: Iterable[Event]) -> None:
+    """Fold ``events`` (in order) into the observers of one game, each event once for all the
+    seats among them that may see it, as the game hands it out as it comes (public ones to all of
+    them; private ones to their audience and the facilitator)."""
+    if not observers:
+        return
+    plan = observers[0].plan
+    by_seat = {observer.seat: observer for observer in observers}
+    grimoire = by_seat.get(GM)
+    table, other = plan.table, plan.other
+    for event in events:
+        fold = table.get(event.kind, other)
+        if fold is None:  # (a kind that changes nothing)
+            continue
+        audience = event.audience
+        if audience.public:
+            fold(observers, event)
+            continue
+        seen = audience.seats
+        if grimoire is None and len(seen) == 1:  # most private events: one seat's
+            for seat in seen:
+                only = by_seat.get(seat)
+                if only is not None:
+                    fold((only,), event)
+            continue
+        told = [by_seat[seat] for seat in seen if seat in by_seat]
+        if grimoire is not None and GM not in seen:
+            told.append(grimoire)
+        if told:
+            fold(told, event)
 
 
 class Plan(NamedTuple):

@@ -232,6 +232,10 @@ class State:
         if not self._watching:
             self._fold_table, self._fold_other = {}, None
 
+    def sleeping(self) -> list[Observer]:
+        """The observers asleep (none once the game has let go of them: :meth:`release`)."""
+        return list(self._sleeping.values())
+
     def rejoin(self, observer: Observer) -> None:
         """Hand events again to an observer that woke up (if it is still the seat's)."""
         seat = observer.seat

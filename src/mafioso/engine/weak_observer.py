@@ -40,8 +40,7 @@ class DormantObserver(WeakObserver):
     __slots__ = ()
 
     def __getattribute__(self, name: str) -> Any:
-        object.__setattr__(self, "__class__", WeakObserver)
-        Observer.wake(self)
+        rouse(self, None)
         return object.__getattribute__(self, name)
 
 
@@ -60,9 +59,23 @@ def doze_all(observers: dict[int, Observer], since: int) -> dict[int, Observer]:
     return asleep
 
 
-def rouse(observer: Observer, upto: int) -> None:
-    """Wake a sleeping observer, caught up to event ``upto`` (not included): the game is about to
-    hand it that event."""
-    if type(observer) is DormantObserver:
-        object.__setattr__(observer, "__class__", WeakObserver)
-        Observer.wake(observer, upto)
+def rouse(observer: Observer, upto: int | None) -> None:
+    """Wake a sleeping observer, and every other observer of its game asleep since the same
+    event, caught up to event ``upto`` (not included; ``None``: every event so far).
+
+    They wake together because the events they missed are folded once for all of them (a public
+    reveal: one call for every seat), as they would have been as they came: the bots of a
+    finished game often all read their knowledge once more (``run_bots`` syncs them), and waking
+    them one by one would fold the same events once per seat."""
+    if type(observer) is not DormantObserver:
+        return
+    object.__setattr__(observer, "__class__", WeakObserver)
+    since = observer._since
+    game = observer.game
+    sleeping: list[Observer | None] = [*game.state.sleeping()] or [ref() for ref in game._finished_observers.values()]
+    together = []  # (a finished game has let go of its observers: it keeps weak references)
+    for other in sleeping:
+        if type(other) is DormantObserver and object.__getattribute__(other, "_since") == since:
+            object.__setattr__(other, "__class__", WeakObserver)
+            together.append(other)
+    Observer.wake(observer, upto, together)
