@@ -9,19 +9,14 @@ must give only the seats told of it a seat out.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 
-from mafioso.agents.base import make_bots
-from mafioso.agents.play import play_game, run_bots
+from mafioso.agents.play import play_game
 from mafioso.engine import Audience, Game, State, Steps, find_edition
-from mafioso.engine.edition import FactFold
-from mafioso.engine.events import PUBLIC
-from mafioso.engine.observer import SLEEPS, Observer, SetFact, plan_of, set_fact
+from mafioso.engine.observer import SetFact, set_fact
 from mafioso.engine.steps import Secret, eliminate, secret_step
-from mafioso.engine.views import build_view
-from mafioso.engine.weak_observer import DormantObserver, WeakObserver
 from tests.test_fast_paths import _knowledge, _known_at_every_decision
 from tests.test_steps import SEATS, Bench
 
@@ -112,102 +107,3 @@ def test_a_set_fact_is_worked_out_once_for_every_seat_that_sees_it() -> None:
     for fact in ("deck", "verdicts"):  # folded when the observers were made, and as the game went on
         assert len({id(observer.facts[fact]) for observer in observers.values()}) == 1, \
             f"the {fact}, public, is worked out once and shared by every seat's facts"
-
-
-FIRST_READS = ("role", "team", "known_roles", "known_teams", "out", "living", "facts", "history", "teammates",
-               "stream", "feed", "view")
-"""Ways of reading an observer first (``view``: the game's snapshot of the seat, built from it)."""
-
-
-REVEALED_AT_THE_END = {"sport", "vendetta", "vampires", "spytown"}
-"""The editions whose closing reveals come once the game is decided (``Edition.finish``): blitz
-turns its cards face up in its flow, before it ends."""
-
-
-def _read_first(game: Game, seat: int, observer: Any, how: str) -> Any:
-    """Read the observer of ``seat`` one way (the first thing anyone reads of it after the game)."""
-    if how == "view":
-        return game.view(seat)
-    if how in ("stream", "feed"):
-        return getattr(observer, how)()
-    return getattr(observer, how)
-
-
-@pytest.mark.parametrize("how", FIRST_READS)
-@pytest.mark.parametrize("edition", ["sport", "vendetta", "vampires", "spytown", "blitz"])
-def test_observers_asleep_after_the_end_are_read_caught_up(edition: str, how: str) -> None:
-    """Once a game is decided its observers stop folding events (the closing reveals), and fold
-    them, in the same order, when one of them is first read (all of them at once: they missed the
-    same events): whatever is read first, every seat then knows what an observer made after the
-    end, folding every event as it came, knows."""
-    for seed in range(2):
-        game = Game(edition, seed=seed, decoys=seed == 1)
-        seats = list(range(game.players + 1))
-        observers = game.observers(seats)
-        run_bots(game, make_bots("random", game.edition, game.options, game.players, seed))
-        for seat in seats if SLEEPS else ():  # (compiled, observers stay awake: compiled readers would not wake them)
-            observer = observers[seat]
-            assert type(observer) is DormantObserver, f"seat {seat}'s observer still folds after the end"
-            missed = game.events[object.__getattribute__(observer, "_since"):]
-            if edition in REVEALED_AT_THE_END:
-                assert any(event.kind in plan_of(game.edition).table for event in missed)
-        first = seed * 3 % len(seats)
-        _read_first(game, first, observers[first], how)
-        fresh = Game.replay(game.log(), check=False)
-        for seat in seats:
-            assert type(observers[seat]) is WeakObserver, f"seat {seat}'s observer did not wake with seat {first}'s"
-            assert _knowledge(observers[seat]) == _knowledge(fresh.observer(seat)), f"seat {seat} read stale knowledge"
-            assert build_view(observers[seat]) == fresh.view(seat)
-
-
-def test_an_observer_read_after_the_others_are_freed_wakes_alone() -> None:
-    """The observers of a finished game that nobody holds any more are freed (the game keeps weak
-    references); one still held, read later, catches up alone."""
-    game = Game("sport", seed=3, decoys=False)
-    held = game.observers([4, 7])[7]
-    run_bots(game, make_bots("random", game.edition, game.options, game.players, 3))
-    assert game._finished_observers[4]() is None
-    assert type(held) is (DormantObserver if SLEEPS else WeakObserver)
-    assert _knowledge(held) == _knowledge(Game.replay(game.log(), check=False).observer(7))
-
-
-class NoteBench(Bench):
-    """The bench, whose seats also keep every note they are passed (a fold that adds to what the
-    seat had: folded twice, a note shows twice)."""
-
-    fact_folds: ClassVar[dict[str, FactFold]] = {"note": lambda facts, data: facts.setdefault("notes", []).append(data["text"])}
-
-
-def _doze_then_tell(st: State) -> Steps:
-    """The seats' observers asleep mid-game (as at the end of a game), then a public reveal and a note, a private note and reveal for seat 5 (whose observer has a feed), a public elimination,
-    and a question."""
-    yield from secret_step(st, Secret("n1.look", "look", timer=5), [1])
-    st.doze_all()
-    st.emit("role.revealed", PUBLIC, seat=2, role="wolf", team="wolves")
-    st.emit("note", PUBLIC, text="to all")
-    st.emit("note", Audience.to(5), text="to five")
-    st.emit("role.revealed", Audience.to(5), seat=3, role="villager", team="town")
-    eliminate(st, 4, "loudly")
-    yield from secret_step(st, Secret("n1.again", "look", timer=5), [1])
-    return None
-
-
-def test_a_sleeping_observer_handed_a_private_event_folds_what_it_missed_first() -> None:
-    """A private event for a sleeping observer with a feed, while the game still folds events
-    for an observer awake, wakes it caught up to just before that event, which it then folds and
-    takes into its feed like any awake observer (not twice: a note passed is kept twice)."""
-    game = Game(NoteBench(_doze_then_tell), seats=SEATS, decoys=False)
-    seats = list(range(len(SEATS) + 1))
-    observers = game.observers(seats)
-    fed = observers[5].feed()
-    public = Observer(game, -1)  # one that never sleeps (as the server's public one): the game still folds events
-    game.state.watch(-1, public)
-    _finish(game)
-    twin = Game(NoteBench(_doze_then_tell), seats=SEATS, decoys=False)
-    _finish(twin)  # (its observers made after the end, folding every event once)
-    for seat in seats:
-        assert _knowledge(observers[seat]) == _knowledge(twin.observer(seat)), f"seat {seat} knows otherwise"
-    assert fed == twin.observer(5).history
-    assert observers[5].known_roles[3] == "villager" and observers[1].known_roles.get(3) is None
-    assert observers[1].known_roles[2] == "wolf" and observers[1].out == {4}
-    assert observers[5].facts["notes"] == ["to all", "to five"] and observers[1].facts["notes"] == ["to all"]

@@ -142,7 +142,6 @@ class Game:
         self.outcome = outcome
         self._pending = {}
         self._required = 0
-        self.state.doze_all()  # (the closing reveals folded only into observers read afterwards)
         self.edition.finish(self.state, outcome)
         self.state.phase = END
         self.state.emit(GAME_OVER, PUBLIC, **outcome.to_json())

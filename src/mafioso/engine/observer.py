@@ -15,8 +15,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from types import FunctionType
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mypy_extensions import mypyc_attr
@@ -55,7 +54,6 @@ class Observer:
         "_history",
         "_mates",
         "_shares_out",
-        "_since",
         "_upto",
         "facts",
         "feeding",
@@ -76,9 +74,6 @@ class Observer:
         self.seat = seat
         self.feeding: list[tuple[frozenset[str] | None, list[Event]]] = _NO_FEEDS
         """The feeds handed out (see :meth:`feed`): none until one is asked for."""
-        self._since = -1
-        """While the observer sleeps (see ``weak_observer.doze``), the first event it has not
-        folded; -1 while it is awake and folds each event as it comes."""
         if together is not None:  # (made with others by of_seats: their plan, living seats and seats out)
             self.plan = together[0]
             self._blank(together[1], together[2])
@@ -103,13 +98,34 @@ class Observer:
         out: set[int] = set()  # (one set for all, as long as every seat is told the same: see _eliminated)
         together = (plan, living, out)
         observers = [cls(game, seat, together=together) for seat in seats]
-        fold_together(observers, game.events)
+        by_seat = {observer.seat: observer for observer in observers}
+        grimoire = by_seat.get(GM)
+        table, other = plan.table, plan.other
+        for event in game.events:
+            fold = table.get(event.kind, other)
+            if fold is None:  # (a kind that changes nothing)
+                continue
+            audience = event.audience
+            if audience.public:
+                fold(observers, event)
+                continue
+            seen = audience.seats
+            if grimoire is None and len(seen) == 1:  # most private events: one seat's
+                for seat in seen:
+                    only = by_seat.get(seat)
+                    if only is not None:
+                        fold((only,), event)
+                continue
+            told = [by_seat[seat] for seat in seen if seat in by_seat]
+            if grimoire is not None and GM not in seen:
+                told.append(grimoire)
+            if told:
+                fold(told, event)
         return observers
 
     def catch_up(self) -> None:
         """Forget everything and fold every event so far (when created, or after a restore,
         whose undone events also leave the feeds)."""
-        self._since = -1  # (a sleeping observer: everything is folded again below)
         self._forget()
         folds = self.plan.folds
         for event in self.history:
@@ -119,26 +135,6 @@ class Observer:
             events = self.game.events
             for _, queue in self.feeding:  # a restored game: its feeds lose the events undone
                 queue[:] = [event for event in queue if event.index < len(events) and events[event.index] == event]
-
-    def wake(self, upto: int | None = None, together: Sequence[Observer] = ()) -> None:
-        """Fold the events this seat saw while the observer slept (the game decided), exactly
-        those and in the same order as they would have been folded as they came, up to event
-        ``upto`` (not included; ``None``: every event so far), and be handed events again
-        (``State.rejoin``). ``together``: the other observers of the game asleep since the same
-        event, woken with it, each event folded once for all of them as it would have been.
-
-        Called when anything of a sleeping observer is read (``weak_observer.DormantObserver``),
-        and by the game before handing a sleeping observer a private event."""
-        since = self._since
-        if since < 0:
-            return
-        woken = [self, *together]
-        events = self.game.events
-        fold_together(woken, events[since:] if upto is None else events[since:upto])
-        state = self.game.state
-        for observer in woken:
-            observer._since = -1
-            state.rejoin(observer)
 
     def _forget(self) -> None:
         """Know nothing (what a seat knows before its first event)."""
@@ -277,38 +273,6 @@ class Observer:
 
 Fold = Callable[[Sequence[Observer], Event], None]
 """Folds one event into the knowledge of the observers given (one game's, all of whom see it)."""
-
-
-def fold_together(observers: Sequence[Observer], events: Iterable[Event]) -> None:
-    """Fold ``events`` (in order) into the observers of one game, each event once for all the
-    seats among them that may see it, as the game hands it out as it comes (public ones to all of
-    them; private ones to their audience and the facilitator)."""
-    if not observers:
-        return
-    plan = observers[0].plan
-    by_seat = {observer.seat: observer for observer in observers}
-    grimoire = by_seat.get(GM)
-    table, other = plan.table, plan.other
-    for event in events:
-        fold = table.get(event.kind, other)
-        if fold is None:  # (a kind that changes nothing)
-            continue
-        audience = event.audience
-        if audience.public:
-            fold(observers, event)
-            continue
-        seen = audience.seats
-        if grimoire is None and len(seen) == 1:  # most private events: one seat's
-            for seat in seen:
-                only = by_seat.get(seat)
-                if only is not None:
-                    fold((only,), event)
-            continue
-        told = [by_seat[seat] for seat in seen if seat in by_seat]
-        if grimoire is not None and GM not in seen:
-            told.append(grimoire)
-        if told:
-            fold(told, event)
 
 
 class Plan(NamedTuple):
@@ -500,11 +464,6 @@ def _own_out(observer: Observer) -> set[int]:
     observer.out, observer._shares_out = set(observer.out), False
     return observer.out
 
-
-SLEEPS = isinstance(vars(Observer).get("wake"), FunctionType)
-"""Whether observers may sleep (``weak_observer.doze``): only when ``Observer`` is pure Python.
-Compiled code (the bots, ``build_view``) reads a native observer's fields directly, past the
-hook that wakes a sleeping one, so in the compiled path every observer stays awake."""
 
 _FOLDS: dict[str, Fold] = {
     ROLE_DEALT: _role_dealt,

@@ -110,9 +110,6 @@ class State:
         self.observers: dict[int, Observer] = {}
         """The seats' observers (see :meth:`watch`); each event is handed to those of its audience."""
         self._watching: list[Observer] = []
-        """The observers events are handed to as they come: every watched one but those asleep."""
-        self._sleeping: dict[int, Observer] = {}
-        """The watched observers asleep (see :meth:`doze_all`), by seat."""
         self._fold_table: Mapping[str, Callable[[Sequence[Observer], Event], None]] = {}
         """The fold of each kind of event, from the observers' plan (see ``observer.Plan``)."""
         self._fold_other: Callable[[Sequence[Observer], Event], None] | None = None
@@ -191,9 +188,8 @@ class State:
         if replaced is None:
             self._watching.append(observer)
         else:  # another observer for a watched seat: the old one's feeds go with it
-            self._sleeping.pop(seat, None)
-            replaced.keep_apart()  # (asleep, it wakes here, and stays out: it is no longer the seat's)
-            self._watching = [kept for at, kept in self.observers.items() if at not in self._sleeping]
+            replaced.keep_apart()
+            self._watching = list(self.observers.values())
             gone = [queue for _, queue in replaced.feeds()]
             self._feeds_all = [q for q in self._feeds_all if all(q is not g for g in gone)]
             self._feeds_of = {k: [q for q in qs if all(q is not g for g in gone)] for k, qs in self._feeds_of.items()}
@@ -216,45 +212,6 @@ class State:
         """Fold events as ``observer``'s plan says (every observer of a game has its edition's)."""
         self._fold_table, self._fold_other = observer.plan.table, observer.plan.other
 
-    def doze_all(self) -> None:
-        """Put every observer to sleep (the game is decided): what is left to emit, the closing
-        reveals and the end of the game, is folded only into the observers read afterwards, each
-        when it is first read (``weak_observer.DormantObserver``); most never are."""
-        if not self.observers:
-            return
-        from mafioso.engine.weak_observer import doze_all
-
-        asleep = doze_all(self.observers, len(self.events))
-        if not asleep:  # (compiled: observers stay awake)
-            return
-        self._sleeping.update(asleep)
-        self._watching = [kept for seat, kept in self.observers.items() if seat not in self._sleeping]
-        if not self._watching:
-            self._fold_table, self._fold_other = {}, None
-
-    def sleeping(self) -> list[Observer]:
-        """The observers asleep (none once the game has let go of them: :meth:`release`)."""
-        return list(self._sleeping.values())
-
-    def rejoin(self, observer: Observer) -> None:
-        """Hand events again to an observer that woke up (if it is still the seat's)."""
-        seat = observer.seat
-        if self._sleeping.get(seat) is observer:
-            del self._sleeping[seat]
-            self._watching.append(observer)
-            self._learn(observer)
-
-    def _wake_told(self, event: Event) -> None:
-        """Wake the sleeping observers a private event is for (and the facilitator's), caught up
-        to just before it, so that :meth:`_deliver` folds it and feeds it as for the others."""
-        from mafioso.engine.weak_observer import rouse
-
-        sleeping = self._sleeping
-        for seat in (*event.audience.seats, GM):
-            observer = sleeping.get(seat)
-            if observer is not None:
-                rouse(observer, event.index)
-
     def feed(self, kinds: frozenset[str] | None, queue: list[Event]) -> None:
         """Append every public event of ``kinds`` (``None``: every kind) to ``queue`` as it is
         emitted (an observer's feed; the observer adds its private events itself)."""
@@ -276,14 +233,12 @@ class State:
         """
         observers, self.observers = self.observers, {}
         self._watching, self._feeding, self._feeds_all, self._feeds_of = [], False, [], {}
-        self._fold_table, self._fold_other, self._sleeping = {}, None, {}
+        self._fold_table, self._fold_other = {}, None
         return observers
 
     def _deliver(self, event: Event) -> None:
         """Hand a private event to the observers of its audience and the facilitator's, folded
         once for them all (public events are handed to every observer by :meth:`emit` itself)."""
-        if self._sleeping:
-            self._wake_told(event)
         observers = self.observers
         seats = event.audience.seats
         if len(seats) == 1 and GM not in observers:  # most private events: one seat's, no grimoire
