@@ -1,0 +1,209 @@
+"""What a person feels or hears from the pages, measured in Chromium at the browser's API edge.
+
+Headless Chromium has no vibrator, no screen to keep awake, no voice and no speaker, so an init
+script (``FEEL``) records each call where the page meets the browser: ``navigator.vibrate``,
+``navigator.wakeLock.request`` (and the lock's release, which the browser also does itself when
+the page is hidden), ``speechSynthesis.speak`` (the utterance's text and language) and the start
+of every Web Audio oscillator (its pitch). It also logs each state the page receives, so the
+calls can be checked against what the server sent: a phone vibrates exactly when a new question
+arrives for its seat, and at night a decoy question buzzes like a real one.
+Screenshots go to ``artifacts/screenshots/feel/``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mafioso.i18n import _
+from tests.server.browser import CHROMIUM, PHONE, TV, Server, answer_one, api, shoot
+from tests.server.test_browser_screen_reader import Others
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK), reason="Debian's chromium is not installed"),
+]
+FOLDER = "feel"
+
+FEEL = """
+const felt = window.__felt = {log: [], wake: [], spoken: [], tones: []};
+Object.defineProperty(Navigator.prototype, "vibrate", {configurable: true,
+  value(pattern) { felt.log.push({vibrate: JSON.stringify(pattern)}); return true; }});
+// the page's visibility is the test's to set; a hidden page loses its wake lock, as in a browser
+let hidden = false;
+Object.defineProperty(Document.prototype, "hidden", {configurable: true, get: () => hidden});
+Object.defineProperty(Document.prototype, "visibilityState", {configurable: true, get: () => hidden ? "hidden" : "visible"});
+const held = new Set();
+const lock = {async request(type) {
+  const sentinel = new EventTarget();
+  sentinel.type = type;
+  sentinel.released = false;
+  sentinel.release = async () => {
+    if (sentinel.released) return;
+    sentinel.released = true;
+    held.delete(sentinel);
+    felt.wake.push("release");
+    sentinel.dispatchEvent(new Event("release"));
+  };
+  held.add(sentinel);
+  felt.wake.push("request " + type);
+  return sentinel;
+}};
+Object.defineProperty(Navigator.prototype, "wakeLock", {configurable: true, get: () => lock});
+window.__held = () => held.size;
+window.__hide = value => {
+  hidden = value;
+  if (value) for (const sentinel of [...held]) sentinel.release();
+  document.dispatchEvent(new Event("visibilitychange"));
+};
+// a voice that says each line at once (the real one may have no voice installed and never end)
+SpeechSynthesis.prototype.speak = function (u) {
+  felt.spoken.push({text: u.text, lang: u.lang});
+  setTimeout(() => u.dispatchEvent(new Event("end")), 20);
+};
+const begin = OscillatorNode.prototype.start;
+OscillatorNode.prototype.start = function (...args) {
+  felt.tones.push({at: Date.now(), pitch: this.frequency.value});
+  return begin.apply(this, args);
+};
+const Socket = window.WebSocket;
+window.__drop = () => window.__socket.close();  // the link drops: the page connects again by itself
+window.WebSocket = class extends Socket {
+  constructor(...args) {
+    super(...args);
+    window.__socket = this;
+    this.addEventListener("message", e => {  // added before the page's own handler: logged first
+      const m = JSON.parse(e.data);
+      if (m.type !== "state" || m.seat === null || m.seat === undefined) return;
+      const mine = (m.seats || []).find(s => s.seat === m.seat);
+      felt.log.push({state: true, phase: m.phase, step: m.step, secret: !!m.secret, outcome: !!m.outcome,
+        alive: !!mine && mine.alive, prompts: (m.prompts || []).map(p => [p.id, p.act, p.title])});
+    });
+  }
+};
+"""
+"""Records, in the page, each call a person would feel or hear and each state the page got."""
+
+
+def felt(page: Any) -> dict[str, Any]:
+    found: dict[str, Any] = page.evaluate("window.__felt")
+    return found
+
+
+def phone_page(browser: Any, server: Server, seat_pass: str, code: str) -> Any:
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    context.add_init_script(FEEL)
+    context.add_init_script(f"localStorage.setItem('mafioso.seat', '{seat_pass}'); localStorage.setItem('mafioso.seat.code', '{code}')")
+    page = context.new_page()
+    page.goto(f"{server.url}/p?code={code}")
+    return page
+
+
+def socket_state(server: Server, **hello: Any) -> dict[str, Any]:
+    from websockets.sync.client import connect
+
+    with connect(server.url.replace("http", "ws") + "/ws") as sock:
+        sock.send(json.dumps({"type": "hello", **hello}))
+        message: dict[str, Any] = json.loads(sock.recv(timeout=10))
+        return message
+
+
+def deal(server: Server, host: str, players: int) -> None:
+    from websockets.sync.client import connect
+
+    with connect(server.url.replace("http", "ws") + "/ws") as sock:
+        sock.send(json.dumps({"type": "hello", "host": host}))
+        sock.recv(timeout=10)
+        sock.send(json.dumps({"type": "deal", "order": list(range(1, players + 1))}))
+        sock.recv(timeout=10)
+
+
+def buzzes(log: list[dict[str, Any]]) -> list[tuple[dict[str, Any], list[str]]]:
+    """Each state the page got, with the vibrations the page made before the next one."""
+    out: list[tuple[dict[str, Any], list[str]]] = []
+    for entry in log:
+        if entry.get("state"):
+            out.append((entry, []))
+        elif out:
+            out[-1][1].append(entry["vibrate"])
+    return out
+
+
+def test_a_phone_vibrates_for_each_new_question_and_a_decoy_like_a_real_one(browser: Any, server: Server) -> None:
+    """Three phones (a Gangster, the Sheriff, a Citizen) play a whole Sport game; the other seats
+    answer over their own sockets. Each phone vibrates once, the same pattern, for every state
+    that brings a question new to its seat, and for no other state (an answer sent, a line said,
+    someone else's turn, its seat out of the game). Every secret step buzzes every living phone
+    alike, the decoy's "nothing happens" as the Gangster's shot. The screen stays awake from the
+    deal to the end, given up while the page is hidden and asked again when it shows."""
+    table = api(server, "/api/tables", {"edition": "sport", "players": 10, "step_seconds": 0, "lang": "en"})
+    tokens = [api(server, "/api/join", {"code": table["code"], "name": name})["token"]
+              for name in ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo"]]
+    lobby = phone_page(browser, server, tokens[0], table["code"])
+    lobby.wait_for_selector("#lobby:not([hidden])")
+    lobby.wait_for_timeout(200)
+    assert felt(lobby)["wake"] == [], "no wake lock in the lobby"
+    deal(server, table["host"], 10)
+    lobby.wait_for_function("window.__held() === 1")  # dealt: the game keeps the screen awake
+    roles = {token: socket_state(server, seat=token)["card"]["name"] for token in tokens}
+    chosen = [next(t for t in tokens if roles[t] == role) for role in ("Gangster", "Sheriff", "Citizen")]
+    lobby.context.close()
+    phones = [phone_page(browser, server, token, table["code"]) for token in chosen]
+    for phone in phones:
+        phone.wait_for_selector("#game:not([hidden])")
+        phone.wait_for_function("window.__held() === 1")
+    phones[1].evaluate("window.__hide(true)")
+    assert phones[1].evaluate("window.__held()") == 0
+    phones[1].evaluate("window.__hide(false)")
+    phones[1].wait_for_function("window.__held() === 1")
+    assert felt(phones[1])["wake"] == ["request screen", "release", "request screen"], "asked again once shown"
+    others = Others(server.url, [t for t in tokens if t not in chosen])
+    others.start()
+    rng = random.Random(7)
+    drops = 0
+    try:
+        deadline = time.monotonic() + 120
+        while not all(phone.evaluate("!!document.querySelector('#outcome .verdict')") for phone in phones):
+            assert time.monotonic() < deadline, "the game did not end in time"
+            if drops < 3 and phones[2].query_selector("#prompts .prompt"):  # the same question comes again
+                drops += 1
+                got = phones[2].evaluate("window.__felt.log.filter(e => e.state).length")
+                phones[2].evaluate("window.__drop()")
+                phones[2].wait_for_function(f"window.__felt.log.filter(e => e.state).length > {got}")
+            if not any([answer_one(phone, rng, playwright_api.Error) for phone in phones]):
+                phones[0].wait_for_timeout(60)
+    finally:
+        others.stop.set()
+        others.join(timeout=15)
+    shoot(phones[2], FOLDER, "phone-end")
+    nights: list[dict[tuple[str, str], list[str]]] = []  # a secret step -> what the phone was asked
+    for phone, token in zip(phones, chosen, strict=True):
+        record = felt(phone)
+        assert record["wake"][-1] == "release" and phone.evaluate("window.__held()") == 0, "the lock goes at the end"
+        seen: set[tuple[str, str, str]] = set()
+        quiet = again = 0
+        night: dict[tuple[str, str], list[str]] = {}
+        for state, made in buzzes(record["log"]):
+            asked = {tuple(p) for p in state["prompts"]}
+            new = asked - seen
+            seen = asked
+            assert made == (["[120,80,120]"] if new else []), (roles[token], state, made)
+            quiet += not new
+            again += bool(asked) and not new
+            if state["secret"] and state["alive"]:
+                night.setdefault((state["phase"], state["step"]), []).extend(act for _id, act, _title in new)
+        assert quiet >= 5, "states with nothing new came too, and did not vibrate"
+        assert again or token != chosen[2], "a question sent again (after the link dropped) did not vibrate again"
+        nights.append(night)
+    for key in set().union(*nights):  # every living phone is asked once per secret step: one buzz each
+        assert all(len(night[key]) == 1 for night in nights if key in night), f"{key}: {nights}"
+    mixed = [key for key in set.intersection(*(set(night) for night in nights))
+             if len({night[key][0] == "decoy" for night in nights}) == 2]
+    assert mixed, f"no secret step asked one phone for real and another a decoy: {nights}"
