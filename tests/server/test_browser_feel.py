@@ -16,13 +16,11 @@ import json
 import os
 import random
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from mafioso.i18n import _
-from tests.server.browser import CHROMIUM, PHONE, TV, Server, answer_one, api, shoot
+from tests.server.browser import CHROMIUM, PHONE, Server, answer_one, api, shoot
 from tests.server.test_browser_screen_reader import Others
 
 playwright_api = pytest.importorskip("playwright.sync_api")
