@@ -20,7 +20,9 @@ from typing import Any
 
 import pytest
 
-from tests.server.browser import CHROMIUM, PHONE, Server, answer_one, api, shoot
+from mafioso.i18n import _
+from tests.console.test_browser import api_state, set_up, tap
+from tests.server.browser import CHROMIUM, PHONE, TV, Server, answer_one, api, shoot
 from tests.server.test_browser_screen_reader import Others
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -31,7 +33,7 @@ pytestmark = [
 FOLDER = "feel"
 
 FEEL = """
-const felt = window.__felt = {log: [], wake: [], spoken: [], tones: []};
+const felt = window.__felt = {log: [], wake: [], spoken: [], tones: [], screen: []};
 Object.defineProperty(Navigator.prototype, "vibrate", {configurable: true,
   value(pattern) { felt.log.push({vibrate: JSON.stringify(pattern)}); return true; }});
 // the page's visibility is the test's to set; a hidden page loses its wake lock, as in a browser
@@ -79,6 +81,7 @@ window.WebSocket = class extends Socket {
     window.__socket = this;
     this.addEventListener("message", e => {  // added before the page's own handler: logged first
       const m = JSON.parse(e.data);
+      if (m.type === "state" && (m.seat === null || m.seat === undefined)) felt.screen.push(...(m.events || []));
       if (m.type !== "state" || m.seat === null || m.seat === undefined) return;
       const mine = (m.seats || []).find(s => s.seat === m.seat);
       felt.log.push({state: true, phase: m.phase, step: m.step, secret: !!m.secret, outcome: !!m.outcome,
@@ -205,3 +208,119 @@ def test_a_phone_vibrates_for_each_new_question_and_a_decoy_like_a_real_one(brow
     mixed = [key for key in set.intersection(*(set(night) for night in nights))
              if len({night[key][0] == "decoy" for night in nights}) == 2]
     assert mixed, f"no secret step asked one phone for real and another a decoy: {nights}"
+
+
+def once(script: str) -> str:
+    """An init script run at the page's first load only (a reload keeps what the page stored)."""
+    return f"if (!sessionStorage.getItem('once')) {{ sessionStorage.setItem('once', '1'); {script} }}"
+
+
+def spoken(page: Any) -> list[dict[str, str]]:
+    lines: list[dict[str, str]] = page.evaluate("window.__felt.spoken")
+    return lines
+
+
+def said_lines(page: Any) -> dict[int, str]:
+    """The public lines the page received, by number."""
+    return {e["n"]: e["text"] for e in page.evaluate("window.__felt.screen") if e.get("text")}
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_the_shared_screen_says_the_tables_lines_in_its_language_and_nothing_once_off(
+        browser: Any, server: Server, lang: str) -> None:
+    """The shared screen's voice says the table's public lines, in order, each once (a pile of
+    them as one line: where the table is now), in the table's language; turned off, it says
+    nothing more, and stays off after a reload while the game goes on."""
+    table = api(server, "/api/tables", {"edition": "sport", "players": 10, "step_seconds": 0, "lang": lang})
+    tokens = [api(server, "/api/join", {"code": table["code"], "name": f"Gracz {n}"})["token"] for n in range(1, 11)]
+    context = browser.new_context(viewport=TV)
+    context.add_init_script(FEEL)
+    context.add_init_script(once(f"localStorage.setItem('mafioso.host', '{table['host']}')"))
+    host = context.new_page()
+    host.goto(server.url + "/host")
+    host.wait_for_selector("#lobby:not([hidden])")
+    assert host.get_attribute("#speak", "aria-pressed") == "true", "the voice is on by default"
+    deal(server, table["host"], 10)
+    others = Others(server.url, tokens)
+    others.start()
+    try:
+        host.wait_for_function("window.__felt.spoken.length >= 6", timeout=60000)
+        host.click("#speak")
+        shoot(host, FOLDER, f"host-voice-off-{lang}")
+        lines = said_lines(host)
+        voice = spoken(host)
+        assert {line["lang"] for line in voice} == {lang}, voice
+        last = -1
+        for line in voice:  # one line, or a pile said as "phase. newest": numbers only go up
+            numbers = [n for n, text in lines.items() if text == line["text"]] or \
+                [n for n, text in lines.items() if line["text"].endswith(". " + text) or line["text"].endswith(text)]
+            assert numbers and max(numbers) > last, f"{line['text']!r} is not the next public line: {lines}"
+            last = max(numbers)
+        assert voice[0]["text"] == lines[min(lines)], "the night's first call first"
+        if lang == "pl":
+            assert any(char in "ąćęłńóśźż" for line in voice for char in line["text"]), voice
+        host.reload()
+        host.wait_for_selector("#play:not([hidden])")
+        assert host.get_attribute("#speak", "aria-pressed") == "false", "still off after a reload"
+        count = len(said_lines(host))
+        host.wait_for_function(f"new Set(window.__felt.screen.map(e => e.n)).size > {count + 3}", timeout=60000)
+        assert spoken(host) == [], "a voice turned off says nothing"
+    finally:
+        others.stop.set()
+        others.join(timeout=15)
+    context.close()
+
+
+def test_the_console_reads_each_step_aloud_in_its_language_and_beeps_the_speech_clock(
+        browser: Any, server: Server) -> None:
+    """The facilitator's console, in Polish with its narration on, says each step's lines to be
+    read (never those only shown to the woken) in Polish; a speech's clock, started, beeps high
+    once at 10 s left and low once at the end (the page's clock is run forward, not waited for)."""
+    context = browser.new_context(viewport={"width": 768, "height": 1024})
+    context.add_init_script(FEEL)
+    context.add_init_script("localStorage.setItem('mafioso.console.voice', 'on')")
+    page = context.new_page()
+    page.clock.install()
+    page.goto(f"{server.url}/console")
+    page.wait_for_selector("#setup:not([hidden]) #edition option", state="attached")
+    page.select_option("#lang", "pl")
+    page.wait_for_function("document.documentElement.lang === 'pl'")
+    set_up(page, "sport", "dealt", [])
+    token = page.evaluate("localStorage.getItem('mafioso.console')")
+    rng = random.Random(4)
+    heard, shown = 0, 0
+    for _round in range(400):
+        state = api_state(server, token)
+        step = state["step"]
+        read = [line["text"] for line in step["script"] if line["kind"] != "show"]
+        shown += len(step["script"]) - len(read)
+        page.wait_for_function(f"window.__felt.spoken.length >= {heard + len(read)}")
+        voice = spoken(page)[heard:]
+        assert [line["text"] for line in voice] == read, (step["kind"], voice, step["script"])
+        assert {line["lang"] for line in voice} <= {"pl"}, voice
+        heard += len(read)
+        asks = step.get("asks") or []
+        if asks and asks[0]["kind"] == "speech":
+            break
+        tap(page, state, rng, [], "sport")
+    else:
+        raise AssertionError("no speech came")
+    assert shown and heard >= 5, "lines shown only to the woken came by, and were not said"
+    assert any(char in "ąćęłńóśźż" for line in spoken(page) for char in line["text"])
+    page.click("#controls .timer-go")
+    seconds = int(asks[0].get("timer") or 60)
+    page.clock.run_for((seconds - 11) * 1000)
+    assert felt(page)["tones"] == [], "no beep before 10 s left"
+    page.clock.run_for(1500)
+    assert [tone["pitch"] for tone in felt(page)["tones"]] == [880], "one high beep at 10 s left"
+    shoot(page, "feel", "console-speech-clock-10s")
+    page.clock.run_for(10000)
+    assert [tone["pitch"] for tone in felt(page)["tones"]] == [880, 440], "one low beep at the end"
+    page.clock.run_for(5000)
+    assert len(felt(page)["tones"]) == 2, "and nothing after"
+    assert page.inner_text("#controls .timer-go") == _("Start the clock", "pl"), "the clock is over: start it again"
+    assert page.inner_text("#clock") == "0:00"
+    page.click("#controls .timer-go")  # a speech given again (a tie's second speech): the clock counts anew
+    page.clock.run_for(seconds * 1000 + 500)
+    assert [tone["pitch"] for tone in felt(page)["tones"]] == [880, 440, 880, 440]
+    context.close()

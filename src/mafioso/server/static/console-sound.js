@@ -23,11 +23,13 @@ export function beep(pitch, length) {
   }
 }
 
-/** A countdown shown by ``show(secondsLeft)`` that sounds at 10 s left and at 0. */
+/** A countdown shown by ``show(secondsLeft)`` that sounds at 10 s left and at 0, then calls
+ * ``ended`` (its start button must offer to start again, not to stop a clock already stopped). */
 export class Timer {
-  /** @param {(seconds: number) => void} show */
-  constructor(show) {
+  /** @param {(seconds: number) => void} show @param {() => void} [ended] */
+  constructor(show, ended) {
     this.show = show;
+    this.ended = ended || (() => undefined);
     this.end = 0;
     this.warned = false;
     /** @type {number|undefined} */
@@ -49,7 +51,7 @@ export class Timer {
     const left = (this.end - Date.now()) / 1000;
     this.show(left);
     if (!this.warned && left <= 10) { this.warned = true; beep(880, 0.15); }
-    if (left <= 0) { beep(440, 0.6); this.stop(); }
+    if (left <= 0) { beep(440, 0.6); this.stop(); this.ended(); }
   }
 
   stop() {
