@@ -33,7 +33,7 @@ pytestmark = [
 FOLDER = "feel"
 
 FEEL = """
-const felt = window.__felt = {log: [], wake: [], spoken: [], tones: [], screen: []};
+const felt = window.__felt = {log: [], wake: [], spoken: [], tones: [], levels: [], screen: [], phases: []};
 Object.defineProperty(Navigator.prototype, "vibrate", {configurable: true,
   value(pattern) { felt.log.push({vibrate: JSON.stringify(pattern)}); return true; }});
 // the page's visibility is the test's to set; a hidden page loses its wake lock, as in a browser
@@ -73,6 +73,11 @@ OscillatorNode.prototype.start = function (...args) {
   felt.tones.push({at: Date.now(), pitch: this.frequency.value});
   return begin.apply(this, args);
 };
+const aim = AudioParam.prototype.setTargetAtTime;  // a sound faded in or out: its loudness aimed at
+AudioParam.prototype.setTargetAtTime = function (value, ...rest) {
+  felt.levels.push(value);
+  return aim.call(this, value, ...rest);
+};
 const Socket = window.WebSocket;
 window.__drop = () => window.__socket.close();  // the link drops: the page connects again by itself
 window.WebSocket = class extends Socket {
@@ -81,7 +86,10 @@ window.WebSocket = class extends Socket {
     window.__socket = this;
     this.addEventListener("message", e => {  // added before the page's own handler: logged first
       const m = JSON.parse(e.data);
-      if (m.type === "state" && (m.seat === null || m.seat === undefined)) felt.screen.push(...(m.events || []));
+      if (m.type === "state" && (m.seat === null || m.seat === undefined)) {
+        felt.screen.push(...(m.events || []));
+        felt.phases.push([m.phase, !!m.secret]);
+      }
       if (m.type !== "state" || m.seat === null || m.seat === undefined) return;
       const mine = (m.seats || []).find(s => s.seat === m.seat);
       felt.log.push({state: true, phase: m.phase, step: m.step, secret: !!m.secret, outcome: !!m.outcome,
@@ -313,14 +321,55 @@ def test_the_console_reads_each_step_aloud_in_its_language_and_beeps_the_speech_
     assert felt(page)["tones"] == [], "no beep before 10 s left"
     page.clock.run_for(1500)
     assert [tone["pitch"] for tone in felt(page)["tones"]] == [880], "one high beep at 10 s left"
-    shoot(page, "feel", "console-speech-clock-10s")
+    shoot(page, FOLDER, "console-speech-clock-10s")
     page.clock.run_for(10000)
     assert [tone["pitch"] for tone in felt(page)["tones"]] == [880, 440], "one low beep at the end"
     page.clock.run_for(5000)
     assert len(felt(page)["tones"]) == 2, "and nothing after"
     assert page.inner_text("#controls .timer-go") == _("Start the clock", "pl"), "the clock is over: start it again"
     assert page.inner_text("#clock") == "0:00"
+    page.set_viewport_size(PHONE)
+    shoot(page, FOLDER, "console-speech-clock-over-360x740")
     page.click("#controls .timer-go")  # a speech given again (a tie's second speech): the clock counts anew
     page.clock.run_for(seconds * 1000 + 500)
     assert [tone["pitch"] for tone in felt(page)["tones"]] == [880, 440, 880, 440]
+    context.close()
+
+
+def test_the_night_sounds_play_at_night_only_and_stay_off_once_turned_off(browser: Any, server: Server) -> None:
+    """The shared screen's night ambience, turned on, is silent in the lobby, fades in when the
+    table closes its eyes (a slow breathing oscillator under brown noise), out when it opens them;
+    turned off by day, the next night is silent, and it stays off after a reload."""
+    table = api(server, "/api/tables", {"edition": "sport", "players": 10, "step_seconds": 0, "lang": "en"})
+    tokens = [api(server, "/api/join", {"code": table["code"], "name": f"P{n}"})["token"] for n in range(1, 11)]
+    context = browser.new_context(viewport=TV)
+    context.add_init_script(FEEL)
+    context.add_init_script(once(f"localStorage.setItem('mafioso.host', '{table['host']}'); "
+                                 "localStorage.setItem('mafioso.speak', 'off'); localStorage.setItem('mafioso.ambience', 'on')"))
+    host = context.new_page()
+    host.goto(server.url + "/host")
+    host.wait_for_selector("#lobby:not([hidden])")
+    assert host.get_attribute("#ambience", "aria-pressed") == "true"
+    assert felt(host)["tones"] == [] and felt(host)["levels"] == [], "no sound in the lobby"
+    deal(server, table["host"], 10)
+    host.wait_for_function("window.__felt.levels.length > 0")
+    assert [tone["pitch"] for tone in felt(host)["tones"]] == pytest.approx([0.08]), "the night's slow breath"
+    assert felt(host)["levels"] == [0.25], "faded in at night"
+    others = Others(server.url, tokens)
+    others.start()
+    try:
+        host.wait_for_function("window.__felt.phases.some(([phase, secret]) => phase === 'day 1' && !secret)")
+        host.wait_for_function("window.__felt.levels.length === 2")
+        assert felt(host)["levels"] == [0.25, 0], "faded out by day"
+        host.click("#ambience")
+        assert host.evaluate("localStorage.getItem('mafioso.ambience')") == "off"
+        host.wait_for_function("window.__felt.phases.some(([phase]) => phase === 'night 1')", timeout=60000)
+        host.wait_for_function("window.__felt.phases.some(([phase]) => phase === 'day 2')", timeout=60000)
+        assert 0.25 not in felt(host)["levels"][2:], "turned off: the next night is silent"
+        host.reload()
+        host.wait_for_selector("#play:not([hidden])")
+        assert host.get_attribute("#ambience", "aria-pressed") == "false", "still off after a reload"
+    finally:
+        others.stop.set()
+        others.join(timeout=15)
     context.close()
