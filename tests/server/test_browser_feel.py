@@ -42,6 +42,7 @@ Object.defineProperty(Document.prototype, "hidden", {configurable: true, get: ()
 Object.defineProperty(Document.prototype, "visibilityState", {configurable: true, get: () => hidden ? "hidden" : "visible"});
 const held = new Set();
 const lock = {async request(type) {
+  if (window.__grant) await new Promise(granted => setTimeout(granted, window.__grant));  // a slow browser
   const sentinel = new EventTarget();
   sentinel.type = type;
   sentinel.released = false;
@@ -372,4 +373,30 @@ def test_the_night_sounds_play_at_night_only_and_stay_off_once_turned_off(browse
     finally:
         others.stop.set()
         others.join(timeout=15)
+    context.close()
+
+
+def test_a_phone_holds_one_screen_lock_even_when_the_browser_is_slow_to_grant_it(browser: Any, server: Server) -> None:
+    """A browser takes a moment to grant a wake lock; a second state arriving meanwhile (here: the
+    link drops and comes back) must not ask for a second lock. Two were held before, and only
+    the second was let go at the end: the screen stayed on after the game."""
+    table = api(server, "/api/tables", {"edition": "sport", "players": 10, "step_seconds": 0, "lang": "en"})
+    tokens = [api(server, "/api/join", {"code": table["code"], "name": f"P{n}"})["token"] for n in range(1, 11)]
+    deal(server, table["host"], 10)
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    context.add_init_script("window.__grant = 1500")
+    context.add_init_script(FEEL)
+    context.add_init_script(f"localStorage.setItem('mafioso.seat', '{tokens[0]}'); localStorage.setItem('mafioso.seat.code', '{table['code']}')")
+    phone = context.new_page()
+    phone.goto(f"{server.url}/p?code={table['code']}")
+    phone.wait_for_selector("#game:not([hidden])")
+    phone.evaluate("window.__drop()")
+    phone.wait_for_function("window.__felt.log.filter(e => e.state).length >= 2")
+    phone.wait_for_function("window.__held() > 0", timeout=5000)
+    phone.wait_for_timeout(1800)  # a second request would have been granted by now
+    assert felt(phone)["wake"] == ["request screen"] and phone.evaluate("window.__held()") == 1, felt(phone)["wake"]
+    phone.evaluate("window.__hide(true)")
+    phone.evaluate("window.__hide(false)")
+    phone.wait_for_function("window.__held() === 1", timeout=5000)
+    assert felt(phone)["wake"] == ["request screen", "release", "request screen"]
     context.close()
