@@ -33,7 +33,7 @@ pytestmark = [
 FOLDER = "feel"
 
 FEEL = """
-const felt = window.__felt = {log: [], wake: [], spoken: [], tones: [], levels: [], screen: [], phases: []};
+const felt = window.__felt = {log: [], wake: [], spoken: [], tones: [], levels: [], screen: [], phases: [], sound: 0};
 Object.defineProperty(Navigator.prototype, "vibrate", {configurable: true,
   value(pattern) { felt.log.push({vibrate: JSON.stringify(pattern)}); return true; }});
 // the page's visibility is the test's to set; a hidden page loses its wake lock, as in a browser
@@ -69,6 +69,8 @@ SpeechSynthesis.prototype.speak = function (u) {
   felt.spoken.push({text: u.text, lang: u.lang});
   setTimeout(() => u.dispatchEvent(new Event("end")), 20);
 };
+const Output = window.AudioContext;  // how many sound outputs the page made (and when: see the tests)
+window.AudioContext = class extends Output { constructor(...args) { super(...args); felt.sound += 1; } };
 const begin = OscillatorNode.prototype.start;
 OscillatorNode.prototype.start = function (...args) {
   felt.tones.push({at: Date.now(), pitch: this.frequency.value});
@@ -284,7 +286,9 @@ def test_the_console_reads_each_step_aloud_in_its_language_and_beeps_the_speech_
         browser: Any, server: Server) -> None:
     """The facilitator's console, in Polish with its narration on, says each step's lines to be
     read (never those only shown to the woken) in Polish; a speech's clock, started, beeps high
-    once at 10 s left and low once at the end (the page's clock is run forward, not waited for)."""
+    once at 10 s left and low once at the end (the page's clock is run forward, not waited for),
+    through a sound output made on the tap that started it, and its button then offers to start
+    it again."""
     context = browser.new_context(viewport={"width": 768, "height": 1024})
     context.add_init_script(FEEL)
     context.add_init_script("localStorage.setItem('mafioso.console.voice', 'on')")
@@ -316,7 +320,9 @@ def test_the_console_reads_each_step_aloud_in_its_language_and_beeps_the_speech_
         raise AssertionError("no speech came")
     assert shown and heard >= 5, "lines shown only to the woken came by, and were not said"
     assert any(char in "ąćęłńóśźż" for line in spoken(page) for char in line["text"])
+    assert felt(page)["sound"] == 0
     page.click("#controls .timer-go")
+    assert felt(page)["sound"] == 1, "the sound is made on the tap that starts the clock (Safari plays no other)"
     seconds = int(asks[0].get("timer") or 60)
     page.clock.run_for((seconds - 11) * 1000)
     assert felt(page)["tones"] == [], "no beep before 10 s left"
