@@ -351,7 +351,7 @@ def test_play_again_on_one_process_reaches_the_phones_and_the_summary_on_another
     through A, which relays the host screen to B (``relay``). A phone relayed by A is told where
     to go (its own new pass), the old code's public facts asked of either process name the new
     table (``next``: what the join page at an old QR code follows), an old pass said to A is
-    moved too, and the phones join the new table through A and are dealt."""
+    moved too, newcomers join the new table's free seats by its code through A, and it is dealt."""
     with server(postgres_url, redis_url) as (_a_process, a), server(postgres_url, redis_url) as (_b_process, b):
         table = new_table(b, lang="pl")
         tokens = join_all(a, table["code"], 10)  # through A, forwarded to B
@@ -365,7 +365,7 @@ def test_play_again_on_one_process_reaches_the_phones_and_the_summary_on_another
             with (b if asked_on == "owner" else a).websocket_connect("/ws") as host:
                 host.send_json({"type": "hello", "host": table["host"]})
                 host.receive_json()
-                host.send_json({"type": "again", "edition": "blitz", "players": 10, "step_seconds": 0,
+                host.send_json({"type": "again", "edition": "blitz", "players": 12, "step_seconds": 0,
                                 "seats": "keep", "lang": "pl"})
                 made = receive_until(host, lambda m: m.get("type") == "moved")
             moved = receive_until(relayed, lambda m: m.get("type") == "moved")
@@ -383,6 +383,9 @@ def test_play_again_on_one_process_reaches_the_phones_and_the_summary_on_another
         assert len(set(passes)) == 10
         names = [seat_state(a, token)["name"] for token in passes]  # the new seats, relayed by A
         assert names == [f"Player {n}" for n in range(1, 11)], "seats kept in order, each with its name"
-        dealt = deal(a, made["host"], 10)  # the new host pass works through A as well
+        for name in ("Newcomer 1", "Newcomer 2"):  # the two new seats, joined by the new code through A
+            joined = a.post("/api/join", json={"code": made["code"], "name": name})
+            assert joined.status_code == 200, joined.text
+        dealt = deal(a, made["host"], 12)  # the new host pass works through A as well
         assert dealt["stage"] == "playing" and dealt["table"]["code"] == made["code"]
         assert state_of(a, seat=passes[3])["seat"] == 4
