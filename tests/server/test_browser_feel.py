@@ -288,10 +288,10 @@ def test_the_console_reads_each_step_aloud_in_its_language_and_beeps_the_speech_
     read (never those only shown to the woken) in Polish; a speech's clock, started, beeps high
     once at 10 s left and low once at the end (the page's clock is run forward, not waited for),
     through a sound output made on the tap that started it, and its button then offers to start
-    it again."""
+    it again. Its narration turned off stays off after a reload, and says nothing."""
     context = browser.new_context(viewport={"width": 768, "height": 1024})
     context.add_init_script(FEEL)
-    context.add_init_script("localStorage.setItem('mafioso.console.voice', 'on')")
+    context.add_init_script(once("localStorage.setItem('mafioso.console.voice', 'on')"))
     page = context.new_page()
     page.clock.install()
     page.goto(f"{server.url}/console")
@@ -340,6 +340,15 @@ def test_the_console_reads_each_step_aloud_in_its_language_and_beeps_the_speech_
     page.click("#controls .timer-go")  # a speech given again (a tie's second speech): the clock counts anew
     page.clock.run_for(seconds * 1000 + 500)
     assert [tone["pitch"] for tone in felt(page)["tones"]] == [880, 440, 880, 440]
+    page.set_viewport_size({"width": 768, "height": 1024})
+    page.click("#voice")  # narration off: kept across a reload, nothing more is said
+    assert page.get_attribute("#voice", "aria-pressed") == "false"
+    page.reload()
+    page.wait_for_selector("#play:not([hidden])")
+    assert page.get_attribute("#voice", "aria-pressed") == "false", "still off after a reload"
+    for _round in range(6):
+        tap(page, api_state(server, token), rng, [], "sport")
+    assert spoken(page) == [], "narration turned off says nothing"
     context.close()
 
 
