@@ -342,3 +342,50 @@ def test_a_redis_restart_closes_relayed_sockets_and_relaying_works_again(postgre
             assert final["outcome"]
     finally:
         redis.kill()
+
+
+@pytest.mark.parametrize("asked_on", ["owner", "relay"])
+def test_play_again_on_one_process_reaches_the_phones_and_the_summary_on_another(postgres_url: str, redis_url: str,
+                                                                                 asked_on: str) -> None:
+    """A table B serves plays to its end; its host asks *Play again* through B (``owner``) or
+    through A, which relays the host screen to B (``relay``). A phone relayed by A is told where
+    to go (its own new pass), the old code's public facts asked of either process name the new
+    table (``next``: what the join page at an old QR code follows), an old pass said to A is
+    moved too, newcomers join the new table's free seats by its code through A, and it is dealt."""
+    with server(postgres_url, redis_url) as (_a_process, a), server(postgres_url, redis_url) as (_b_process, b):
+        table = new_table(b, lang="pl")
+        tokens = join_all(a, table["code"], 10)  # through A, forwarded to B
+        deal(b, table["host"], 10)
+        phones = {token: (a if n % 2 else b) for n, token in enumerate(tokens, start=1)}
+        assert answer_all(phones, b, table["host"], random.Random(11), [])["outcome"]
+        assert a.http.get(f"/api/tables/{table['code']}").json()["next"] is None, "no successor yet"
+        with a.websocket_connect("/ws") as relayed:  # a phone on A, relayed to B, stays open
+            relayed.send_json({"type": "hello", "seat": tokens[0]})
+            assert relayed.receive_json()["outcome"]
+            with (b if asked_on == "owner" else a).websocket_connect("/ws") as host:
+                host.send_json({"type": "hello", "host": table["host"]})
+                host.receive_json()
+                host.send_json({"type": "again", "edition": "blitz", "players": 12, "step_seconds": 0,
+                                "seats": "keep", "lang": "pl"})
+                made = receive_until(host, lambda m: m.get("type") == "moved")
+            moved = receive_until(relayed, lambda m: m.get("type") == "moved")
+        assert moved["code"] == made["code"] != table["code"]
+        assert moved.get("pass") and moved["pass"] != tokens[0], moved
+        for client in (a, b):
+            facts = client.http.get(f"/api/tables/{table['code']}").json()
+            assert facts["next"] == made["code"], f"the old code does not lead to the new table: {facts}"
+        assert a.http.get(f"/api/tables/{made['code']}").json()["code"] == made["code"]
+        passes = [moved["pass"]]
+        for token in tokens[1:]:  # each old pass, said to A, is moved to its own new seat
+            reply = state_of(a, seat=token)
+            assert reply["type"] == "moved" and reply["code"] == made["code"] and reply.get("pass"), reply
+            passes.append(reply["pass"])
+        assert len(set(passes)) == 10
+        names = [seat_state(a, token)["name"] for token in passes]  # the new seats, relayed by A
+        assert names == [f"Player {n}" for n in range(1, 11)], "seats kept in order, each with its name"
+        for name in ("Newcomer 1", "Newcomer 2"):  # the two new seats, joined by the new code through A
+            joined = a.post("/api/join", json={"code": made["code"], "name": name})
+            assert joined.status_code == 200, joined.text
+        dealt = deal(a, made["host"], 12)  # the new host pass works through A as well
+        assert dealt["stage"] == "playing" and dealt["table"]["code"] == made["code"]
+        assert state_of(a, seat=passes[3])["seat"] == 4

@@ -30,7 +30,8 @@ let busy = false;
 let polling = 0;
 /** @type {any[]} */
 let editions = [];
-const timer = new Timer(seconds => { const n = document.getElementById("clock"); if (n) n.textContent = clock(seconds); });
+const timer = new Timer(seconds => { const n = document.getElementById("clock"); if (n) n.textContent = clock(seconds); },
+  () => { const go = document.querySelector("#controls .timer-go"); if (go) go.textContent = t("Start the clock"); });
 
 /** Translate an interface string. @param {string} text */
 const t = text => words[text] || text;

@@ -209,11 +209,20 @@ function focusOn(node) {
  * unlike one that has not (the browser shows the ring again at the first key pressed).
  * @param {HTMLElement} node */
 function quietFocus(node) { node.focus(/** @type {FocusOptions} */ (/** @type {any} */ ({focusVisible: false}))); }
+/** Asks for one screen lock at a time: states arriving while the browser is still granting it ask
+ * for no second one (a lock nobody kept would keep the screen on after the game), and a lock
+ * granted once the game is over or the page hidden is given back at once. */
 async function keepAwake() {
   const nav = /** @type {any} */ (navigator);
-  if (wake || !nav.wakeLock || document.hidden) return;
-  try { wake = await nav.wakeLock.request("screen"); wake.addEventListener("release", () => { wake = null; }); } catch (e) { wake = null; }
+  if (wake || waking || !nav.wakeLock || document.hidden) return;
+  waking = true;
+  try {
+    const lock = await nav.wakeLock.request("screen");
+    lock.addEventListener("release", () => { if (wake === lock) wake = null; });
+    if (state && state.seat && !state.outcome && !document.hidden) wake = lock; else lock.release();
+  } catch (e) { wake = null; } finally { waking = false; }
 }
+let waking = false;
 function release() { if (wake) { wake.release(); wake = null; } }
 document.addEventListener("visibilitychange", () => { if (!document.hidden && state && state.seat && !state.outcome) keepAwake(); });
 
