@@ -11,6 +11,7 @@ loop (as before), the first stalled write would stop every table for the whole s
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import sqlite3
 import time
@@ -94,6 +95,73 @@ def test_a_stalled_table_delays_no_other_table(postgres_url: str) -> None:
     check = Hub(open_store(postgres_url))
     check.load()  # every table replays from what is stored (its digest checked), and is over
     assert not check.set_aside and len(check.dormant) == 4 and not check.tables
+    check.store.close()
+
+
+async def _bot_table(base: str) -> str:
+    """A sport table whose ten seats the host fills with the server's own bots, dealt; its code."""
+    import httpx
+    import websockets
+
+    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+        made = (await client.post("/api/tables", json={"edition": "sport", "players": 10, "step_seconds": 0})).json()
+    async with websockets.connect(base.replace("http://", "ws://") + "/ws", max_size=None) as socket:
+        await socket.send(json.dumps({"type": "hello", "host": made["host"]}))
+        await socket.recv()
+        for _ in range(10):
+            await socket.send(json.dumps({"type": "bot"}))
+        await socket.send(json.dumps({"type": "deal", "order": list(range(1, 11))}))
+        while True:
+            message = json.loads(await socket.recv())
+            assert message.get("type") != "error", message
+            if message.get("stage") == "playing":
+                return str(made["code"])
+
+
+def test_a_stalled_table_of_server_bots_delays_no_other_table(postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server's own bots answer as phones do: staged under the table's lock and stored by the
+    writer. While their table's row is locked, the phones of other tables are acknowledged as
+    fast as ever; stored on the loop (as bots' answers were), every table stops for the stall."""
+    import psycopg
+
+    monkeypatch.setattr("mafioso.server.bots.PUBLIC_PAUSE", (0.0, 0.02))  # a whole game in seconds
+    store = open_store(postgres_url)
+    blocker = psycopg.connect(postgres_url)
+
+    async def run(base: str) -> dict[str, Any]:
+        ws = base.replace("http://", "ws://")
+        tables = await create_tables(base, 2)
+        for table in tables:
+            await deal(ws, table)
+        blocker.execute("SELECT id FROM tables WHERE code = %s FOR UPDATE", (await _bot_table(base),))
+        started = time.perf_counter()
+        rng = random.Random(8)
+        tasks = [asyncio.create_task(phone([ws], table, index, random.Random(rng.random()), Pace()))
+                 for table in tables for index in range(10)]
+        while time.perf_counter() - started < STALL or min(t.figures.decisions for t in tables) < 30:
+            await asyncio.sleep(0.05)
+            assert time.perf_counter() - started < 30, "the phones' tables stopped playing"
+        acks = [a for t in tables for a in t.figures.acks]
+        blocker.commit()
+        await asyncio.wait_for(asyncio.gather(*tasks), 300)
+        while not all(r.stage == "over" for r in store.load_records()):  # the bots' table ends too
+            await asyncio.sleep(0.1)
+            assert time.perf_counter() - started < 120, "the bots' table did not play on after the stall"
+        return {"acks": acks, "tables": tables}
+
+    try:
+        with live_server(create_app(store, min_step_seconds=0)) as base:
+            seen = asyncio.run(run(base))
+    finally:
+        blocker.close()
+    acks = seen["acks"]
+    assert max(acks) < STALL * 0.75, f"a phone's acknowledgement waited {max(acks):.2f} s behind the bots' write"
+    for table in seen["tables"]:
+        assert table.over and not table.figures.errors, table.figures.errors
+    store.close()
+    check = Hub(open_store(postgres_url))
+    check.load()  # the bots' table replays from what is stored, to its end
+    assert not check.set_aside and len(check.dormant) == 3 and not check.tables
     check.store.close()
 
 

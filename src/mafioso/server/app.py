@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
 from typing import Any
 
 from starlette.applications import Starlette
@@ -19,6 +19,7 @@ from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from mafioso.engine import Choice
 from mafioso.server.cluster import Cluster
 from mafioso.server.hub import MIN_STEP_SECONDS, Hub
 from mafioso.server.limits import parse_proxies
@@ -56,6 +57,7 @@ def create_app(store: Store, join_base: str | None = None, *, trusted_proxies: I
         # a timed action (a time limit, a bot's answer) never acts while a decision is being written
         table.on_timer = lambda delay, call: _schedule(delay, lambda: table.when_idle(call))
         table.on_time_out = _time_out
+        table.on_bot_answer = _bot_answer
         if timeline:
             table.timeline = Timeline(hub.clock)
 
@@ -148,14 +150,31 @@ def _time_out(table: Table, held: bool, serial: int) -> None:
 
     async def run() -> None:
         async with table.lock:
-            try:
-                await asyncio.shield(table.time_out_async(held, serial))
-            except Exception:
-                log.exception("could not end a timed-out step of table %s", table.code)
+            await asyncio.shield(table.time_out_async(held, serial))
+
+    _spawn(run(), f"could not end a timed-out step of table {table.code}")
+
+
+def _bot_answer(table: Table, seat: int, prompt_id: str, choice: Choice, batch: int) -> None:
+    """A bot seat's answer, taken in a task of its own like a phone's (see
+    :meth:`~mafioso.server.bots.TableBots.answer_async`): the loop never waits on its write."""
+    _spawn(table.bots.answer_async(seat, prompt_id, choice, batch),
+           f"a bot's answer at table {table.code} failed")
+
+
+def _spawn(work: Coroutine[Any, Any, None], failure: str) -> None:
+    """Run ``work`` in a task on the server's loop, logging (never raising) its failure."""
+
+    async def run() -> None:
+        try:
+            await work
+        except Exception:
+            log.exception(failure)
 
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:
+        work.close()
         return
     task = loop.create_task(run())
     _running.add(task)
@@ -163,4 +182,4 @@ def _time_out(table: Table, held: bool, serial: int) -> None:
 
 
 _running: set[asyncio.Task[None]] = set()
-"""Timeout tasks under way (asyncio keeps only weak references to tasks)."""
+"""Timeout and bot tasks under way (asyncio keeps only weak references to tasks)."""

@@ -2,8 +2,9 @@
 
 Each bot is attached to ITS OWN seat's observer (``table.observer(seat)``) and to nothing else:
 never the game, never another seat's view. It answers only the prompts its seat is shown
-(``table.published_prompts``), through ``table.decide`` like a phone, so its decisions are
-checked, stored and replayed like anyone's. It answers after a human-like pause: a few seconds
+(``table.published_prompts``), checked, stored and replayed like a phone's decisions: in the
+server, staged under the table's lock and stored by the writer off the event loop, as a phone's
+are (:meth:`TableBots.answer_async`), so a stalled database holds only that table. It answers after a human-like pause: a few seconds
 for public acts (speeches, nominations, votes: they appear on the shared screen and are
 spoken), and inside the step for secret ones (a held step's timing tells nothing anyway).
 
@@ -19,7 +20,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from mafioso.agents.base import Bot, heuristic_class
-from mafioso.engine import Game, MafiosoError, Prompt
+from mafioso.engine import Choice, Game, MafiosoError, Prompt
 from mafioso.server.errors import ServerError
 
 if TYPE_CHECKING:
@@ -110,14 +111,52 @@ class TableBots:
         self.answer(seat, prompt)
 
     def answer(self, seat: int, prompt: Prompt) -> None:
+        """The bot chooses from its own view; the web layer stores the answer off the event
+        loop (:attr:`Table.on_bot_answer`), else (tests without a server) it is stored at once."""
         bot = self.bots[seat]
         if bot.wants_events:
             bot.sync()
+        choice = bot.choose(prompt)
+        table = self.table
+        if table.on_bot_answer is not None:
+            table.on_bot_answer(table, seat, prompt.id, choice, table.batch_seen)
+            return
         try:
-            self.table.decide(seat, prompt.id, bot.choose(prompt))
+            table.decide(seat, prompt.id, choice)
         except ServerError:  # not stored (the database is away): try again in a moment
-            self.table.on_timer(1.0, lambda: self.act(self.table.batch_seen, seat, prompt.id))
-        except MafiosoError as error:  # a bot's illegal choice is a bug of the bot: take the timeout answer
-            log.warning("table %s: the bot of seat %d chose illegally (%s); it takes the timeout answer",
-                        self.table.code, seat, error)
-            self.table.time_out_for(seat, prompt.id)
+            self._again_soon(seat, prompt.id)
+        except MafiosoError as error:
+            self._illegal(seat, prompt.id, error)
+            table.time_out_for(seat, prompt.id)
+
+    async def answer_async(self, seat: int, prompt_id: str, choice: Choice, batch: int) -> None:
+        """A bot's answer as a phone's is taken: checked and applied under the table's lock, then
+        stored by the writer, the lock released meanwhile, so a database that stalls holds only
+        this table (never the loop, nor another table). A step that moved on meanwhile (the
+        prompt answered, timed out or gone) is left alone: the bots are woken for what is shown."""
+        table = self.table
+        async with table.lock:
+            game = table.game
+            if game is None or game is not self.game or table.batch_seen != batch or not game.is_pending(prompt_id):
+                self.wake()
+                return
+            try:
+                ticket = table.enqueue(table.stage_queued(seat, prompt_id, choice))
+            except ServerError:  # a write of this table failed just before: try again in a moment
+                self._again_soon(seat, prompt_id)
+                return
+            except MafiosoError as error:
+                self._illegal(seat, prompt_id, error)
+                ticket = table.enqueue(table.stage_timeout(seat, prompt_id))
+        try:
+            await ticket
+        except ServerError:  # not stored (the database is away): the table was rebuilt; again soon
+            self._again_soon(seat, prompt_id)
+
+    def _again_soon(self, seat: int, prompt_id: str) -> None:
+        self.table.on_timer(1.0, lambda: self.act(self.table.batch_seen, seat, prompt_id))
+
+    def _illegal(self, seat: int, prompt_id: str, error: MafiosoError) -> None:
+        """A bot's illegal choice is a bug of the bot: it takes the timeout answer instead."""
+        log.warning("table %s: the bot of seat %d chose illegally (%s); it takes the timeout answer",
+                    self.table.code, seat, error)

@@ -22,16 +22,18 @@ the message in the table's language):
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import SimpleNamespace
-from typing import Any, Literal, cast
+from typing import Any, Literal, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
@@ -53,10 +55,17 @@ CONSOLE_SCHEMA = (
     "CREATE TABLE IF NOT EXISTS console_phones (token TEXT PRIMARY KEY, console TEXT NOT NULL, seat INTEGER NOT NULL)",
     "CREATE TABLE IF NOT EXISTS console_lobbies (token TEXT PRIMARY KEY, setup TEXT NOT NULL, created REAL NOT NULL)",
     "CREATE TABLE IF NOT EXISTS console_joined (pass TEXT PRIMARY KEY)",
+    "CREATE TABLE IF NOT EXISTS console_versions (token TEXT NOT NULL, version INTEGER NOT NULL, "
+    "tag TEXT NOT NULL, PRIMARY KEY (token, version))",
+    "CREATE TABLE IF NOT EXISTS console_clocks (token TEXT PRIMARY KEY, revision INTEGER NOT NULL, ends DOUBLE PRECISION NOT NULL)",
 )
 """``console_lobbies``: a set-up whose phone seats can join before *Start* (the row goes when the
 table starts, under the same token). ``console_phones.seat`` is 0 for a pass whose seat a changed
-set-up took away (its phone is told so). ``console_joined``: the passes a phone has opened."""
+set-up took away (its phone is told so). ``console_joined``: the passes a phone has opened. ``console_versions``: the newest version of
+each table (its number and a random tag; a change stores the next, see :class:`Consoles`).
+``console_clocks``: the facilitator's running clock, for every process serving the table."""
+
+T = TypeVar("T")
 
 NO_CONSOLE = N_("No table has this facilitator's link: it may be mistyped or from another server. Set up a new table.")
 NO_PASS = N_("This phone's code is not valid: ask the facilitator to show your code again.")
@@ -138,20 +147,29 @@ class SeatGone(ConsoleError):
 
 
 class Consoles:
-    """The consoles in play, kept in memory and rebuilt from the store when first asked for."""
+    """The consoles in play, kept in memory and rebuilt from the store when first asked for.
+
+    Every change a console's screens or phones may show (an entry, an undo, the clock, a
+    lobby's set-up) is stored with a new *version* of its table (``console_versions``): a
+    process that finds a newer version than the one it holds reads the console again, and a
+    change made on a version that is no longer the newest is refused, so several server
+    processes behind a balancer can serve one console's requests (see docs/console.md). All
+    of it runs on worker threads (:func:`_off_loop`), each table under its own lock."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
         self.live: dict[str, Console] = {}
-        self.lock = threading.Lock()
+        self.seen: dict[str, tuple[int, str]] = {}
+        """The stored version (and its tag) each table's memory here was read at."""
+        self.locks: dict[str, threading.RLock] = {}
+        self.guard = threading.Lock()
+        """Guards :attr:`locks` and :attr:`passes` (each table's own lock guards the rest)."""
+        self.held = threading.local()
+        """The tables this thread holds (see :meth:`hold`)."""
         self.sizes: dict[str, int] = {}
         """The padded size of each console's phone messages: it never shrinks (see :meth:`padded`)."""
         self.boot = new_token()[:8]
-        self.versions: dict[str, int] = {}
-        """A count of the changes to each console's phone messages since this process started:
-        with :attr:`boot`, the ``ETag`` a phone's poll is answered 304 for while nothing changed."""
-        self.names: dict[str, str] = {}
-        """Each table's random name in its tags (see :meth:`etag`)."""
+        """The tag of a table stored by an earlier release, until its first change here."""
         self.timers: dict[str, tuple[int, float]] = {}
         """The facilitator's running clock per console: (the revision it runs on, its end as a Unix time)."""
         self.joined: set[str] = set()
@@ -159,53 +177,118 @@ class Consoles:
         """The table and seat of each pass a phone used (forgotten whenever a set-up changes)."""
         self.lost: dict[str, list[str]] = {}
         """The joined phones whose seat the last change of a set-up took away, by table (to tell the facilitator)."""
+        self.turns: dict[str, list[Any]] = {}
+        """On the event loop: per facilitator's token or phone's pass, the lock its requests take
+        in turn and how many requests hold or wait for it (see :func:`_off_loop`)."""
         store.create_tables(*CONSOLE_SCHEMA)
 
-    def bump(self, token: str) -> None:
-        """Something a phone of this console shows changed: the next poll gets the new message."""
-        self.versions[token] = self.versions.get(token, 0) + 1
+    # -- versions: one console served by several processes --------------------------------------
+    @contextmanager
+    def hold(self, token: str) -> Iterator[int]:
+        """Hold a table's lock with its memory up to date: when another process (or a write
+        that failed here) stored a newer version, the console, its clock and its passes are read
+        again. Yields the version held."""
+        held: set[str] = self.held.__dict__.setdefault("tokens", set())
+        if token in held:  # held further up this thread's calls: read once per request
+            yield self.seen.get(token, (0, ""))[0]
+            return
+        with self.guard:
+            lock = self.locks.setdefault(token, threading.RLock())
+        with lock:
+            held.add(token)
+            try:
+                version, tag = self._stored_version(token)
+                if self.seen.get(token, (0, "")) != (version, tag):
+                    self._forget(token)
+                    self.seen[token] = (version, tag)
+                yield version
+            finally:
+                held.discard(token)
+
+    def _stored_version(self, token: str) -> tuple[int, str]:
+        rows = self.store.rows("SELECT version, tag FROM console_versions WHERE token = ? ORDER BY version DESC LIMIT 1",
+                               (token,))
+        return (int(rows[0][0]), str(rows[0][1])) if rows else (0, "")
+
+    def _forget(self, token: str) -> None:
+        """Drop what this process keeps of a table: read again from the store when next asked for."""
+        self.live.pop(token, None)
+        self.timers.pop(token, None)
+        rows = self.store.rows("SELECT revision, ends FROM console_clocks WHERE token = ?", (token,))
+        if rows:
+            self.timers[token] = (int(rows[0][0]), float(rows[0][1]))
+        self._forget_passes(token)
+
+    def _forget_passes(self, token: str) -> None:
+        """Drop the passes this process knows of a table (its set-up changed: seats moved or went)."""
+        with self.guard:
+            for pass_ in [p for p, (table, _seat) in self.passes.items() if table == token]:
+                del self.passes[pass_]
+
+    def _commit(self, token: str, version: int, *statements: tuple[str, tuple[Any, ...]]) -> None:
+        """Store ``statements`` with the table's next version, in one transaction. Two processes
+        changing the same version both try to store the same next one: the second is refused by
+        the key and told to look again (nothing of it is stored)."""
+        tag = new_token()[:12]
+        bump = [("INSERT INTO console_versions (token, version, tag) VALUES (?, ?, ?)", (token, version + 1, tag)),
+                ("DELETE FROM console_versions WHERE token = ? AND version < ?", (token, version))]
+        try:
+            self.store.run(*statements, *bump)
+        except Exception as error:
+            self.live.pop(token, None)
+            self.seen.pop(token, None)  # read again, whatever was stored, when next held
+            try:
+                newer = self._stored_version(token)[0] != version
+            except Exception:
+                newer = False
+            if newer:
+                raise NotNow(N_("The game changed on another screen: look again.")) from error
+            raise
+        self.seen[token] = (version + 1, tag)
 
     def etag(self, token: str) -> str:
         """The version of every phone message of a console (one for all its seats: a 304 tells no
-        seat apart), and of the facilitator's state; a tag of its own for each table (a random
-        name, never drawn from its token), so no other table's tag can match it."""
-        name = self.names.setdefault(token, new_token()[:8])
-        return f'"{self.boot}.{name}.{self.versions.get(token, 0)}"'
+        seat apart), and of the facilitator's state: the stored version's random tag, the same in
+        every process serving the table, never drawn from its token, so no other table's tag and
+        no earlier version's can match it."""
+        with self.hold(token) as version:
+            tag = self.seen[token][1] or self.boot
+            return f'"{tag}.{version}"'
 
+    # -- tables ------------------------------------------------------------------------------------
     def create(self, setup: Setup, lobby: str | None = None) -> tuple[str, Console]:
         """A new console, stored before its token is given out; from a lobby, that lobby's token
         and its phones' passes (kept by the players' names), in the same transaction."""
         console = Console(setup)
-        with self.lock:
+        token = lobby or new_token()
+        with self.hold(token) as version:
             if lobby is not None:
                 try:
                     return lobby, self.get(lobby)  # Start tapped twice: the table already runs
                 except BadToken:
                     pass
-            token = lobby or new_token()
             old = self.draft(lobby) if lobby is not None else None
             phones, self.lost[token] = self._seat_rows(token, old, setup)
             started = [("DELETE FROM console_lobbies WHERE token = ?", (token,))] if lobby is not None else []
-            self.store.run(("INSERT INTO consoles (token, setup, created) VALUES (?, ?, ?)",
-                            (token, json.dumps(setup.to_json()), time.time())), *phones, *started)
+            self._commit(token, version, ("INSERT INTO consoles (token, setup, created) VALUES (?, ?, ?)",
+                                          (token, json.dumps(setup.to_json()), time.time())), *phones, *started)
             self.live[token] = console
-            self.passes.clear()  # the passes are read again from the store, as changed
-            self.bump(token)
+            self._forget_passes(token)  # read again from the store, as changed
             return token, console
 
     def lobby(self, setup: Setup, token: str | None) -> tuple[str, list[str]]:
         """Store a set-up whose phone seats may join before *Start*, or change it (``token``).
         Returns its token and the names of joined phones whose seat the change took away."""
         Console(setup)  # the same checks as Start: a set-up that could not start is refused now
-        with self.lock:
-            old = self.draft(token) if token is not None else None
-            token = token or new_token()
+        old_token = token
+        token = token or new_token()
+        with self.hold(token) as version:
+            old = self.draft(old_token) if old_token is not None else None
             phones, lost = self._seat_rows(token, old, setup)
-            self.store.run(("DELETE FROM console_lobbies WHERE token = ?", (token,)),
-                           ("INSERT INTO console_lobbies (token, setup, created) VALUES (?, ?, ?)",
-                            (token, json.dumps(setup.to_json()), time.time())), *phones)
-            self.passes.clear()  # the passes are read again from the store, as changed
-            self.bump(token)
+            self._commit(token, version, ("DELETE FROM console_lobbies WHERE token = ?", (token,)),
+                         ("INSERT INTO console_lobbies (token, setup, created) VALUES (?, ?, ?)",
+                          (token, json.dumps(setup.to_json()), time.time())), *phones)
+            self._forget_passes(token)  # read again from the store, as changed
             return token, lost
 
     def draft(self, token: str) -> Setup:
@@ -245,10 +328,11 @@ class Consoles:
 
     def setup_of(self, token: str) -> tuple[Setup, bool]:
         """A table's set-up and whether it has started (a console) or not (a lobby)."""
-        try:
-            return self.get(token).setup, True
-        except BadToken:
-            return self.draft(token), False
+        with self.hold(token):
+            try:
+                return self.get(token).setup, True
+            except BadToken:
+                return self.draft(token), False
 
     def phones(self, token: str) -> list[tuple[int, str]]:
         """The phone seats of a console or a lobby and their passes (for the facilitator to hand out)."""
@@ -260,12 +344,18 @@ class Consoles:
     def phone(self, pass_: str) -> tuple[str, int]:
         """The console (or lobby) and seat of a phone's pass; a pass whose seat a changed set-up
         took away is told so in the table's language."""
-        known = self.passes.get(pass_)
+        with self.guard:
+            known = self.passes.get(pass_)
+        if known is not None:
+            with self.hold(known[0]), self.guard:  # a set-up changed by another process forgets its passes
+                known = self.passes.get(pass_)
         if known is None:
             rows = self.store.rows("SELECT console, seat FROM console_phones WHERE token = ?", (pass_,))
             if not rows:
                 raise BadToken(NO_PASS)
-            known = self.passes[pass_] = (str(rows[0][0]), int(rows[0][1]))
+            known = (str(rows[0][0]), int(rows[0][1]))
+            with self.guard:
+                self.passes[pass_] = known
         token, seat = known
         if seat == 0:
             raise SeatGone(GONE, lang=self.setup_of(token)[0].lang)
@@ -289,56 +379,56 @@ class Consoles:
     def phone_answer(self, pass_: str, prompt: str, choice: Any) -> Console:
         """A phone seat's answer: an entry like the facilitator's, stored before it is acknowledged."""
         token, seat = self.phone(pass_)
-        with self.lock:
+        with self.hold(token) as version:
             console = self.get(token)
             before = console.revision
             console.enter({"do": "answer", "seat": seat, "prompt": prompt, "choice": choice, "phone": True})
-            self._stored(token, console, before)
+            self._stored(token, version, console, before)
             return console
 
     def get(self, token: str) -> Console:
-        """The console of a token (rebuilt from the store if this server has not loaded it)."""
-        console = self.live.get(token)
-        if console is not None:
+        """The console of a token (rebuilt from the store if this process has not loaded it, or
+        holds an older version of it)."""
+        with self.hold(token):
+            console = self.live.get(token)
+            if console is not None:
+                return console
+            rows = self.store.rows("SELECT setup FROM consoles WHERE token = ?", (token,))
+            if not rows:
+                raise BadToken(NO_CONSOLE)
+            entries = [json.loads(row[0]) for row in
+                       self.store.rows("SELECT entry FROM console_entries WHERE token = ? ORDER BY number", (token,))]
+            console = Console(Setup.from_json(json.loads(rows[0][0])), entries)
+            self.live[token] = console
             return console
-        rows = self.store.rows("SELECT setup FROM consoles WHERE token = ?", (token,))
-        if not rows:
-            raise BadToken(NO_CONSOLE)
-        entries = [json.loads(row[0]) for row in
-                   self.store.rows("SELECT entry FROM console_entries WHERE token = ? ORDER BY number", (token,))]
-        console = Console(Setup.from_json(json.loads(rows[0][0])), entries)
-        self.live[token] = console
-        return console
 
     def enter(self, token: str, revision: int, entry: dict[str, Any]) -> Console:
         """Apply an entry made on a screen that showed ``revision``; store it; then answer."""
-        with self.lock:
+        with self.hold(token) as version:
             console = self.get(token)
             if revision != console.revision:
                 raise NotNow(_("The game changed on another screen: look again.", console.lang))
             before = console.revision
             console.enter(entry)
-            self._stored(token, console, before)
+            self._stored(token, version, console, before)
             return console
 
     def undo(self, token: str, revision: int, index: int) -> tuple[Console, list[str], int]:
         """Undo an entry; the entries kept replace the stored ones in one transaction."""
-        with self.lock:
+        with self.hold(token) as version:
             console = self.get(token)
             undone = console.undo(index, revision)
-            self._stored(token, console, 0)
+            self._stored(token, version, console, 0)
             return console, undone.changes, len(undone.dropped)
 
-    def _stored(self, token: str, console: Console, first: int) -> None:
+    def _stored(self, token: str, version: int, console: Console, first: int) -> None:
         """Store the entries changed from number ``first`` on; if the store fails, the console is
         dropped from memory (rebuilt from the store, without the entry, next time)."""
         try:
-            self._store_from(token, console, first)
+            self._commit(token, version, *self._entry_rows(token, console, first))
         except Exception:
             self.live.pop(token, None)
             raise
-        finally:
-            self.bump(token)
 
     def timer(self, token: str, revision: int, seconds: float) -> None:
         """The facilitator's clock on the step on screen (0: stopped), for every phone of the
@@ -347,17 +437,22 @@ class Consoles:
         Only on a public step (a speech, a defence, a vote): at night a countdown that came with
         the calls of roles in play and not with the calls the facilitator pretends (a dead or
         blocked role's) would tell every phone which roles still act, so no phone gets one."""
-        with self.lock:
+        with self.hold(token) as version:
             console = self.get(token)
             if revision != console.revision:
                 raise NotNow(_("The game changed on another screen: look again.", console.lang))
             if console.game.secret_step or console.step().kind not in ("public", "phones"):
                 raise NotNow(N_("The phones show a clock by day only: at night it would tell which calls are pretended."))
+            clock: list[tuple[str, tuple[Any, ...]]] = [("DELETE FROM console_clocks WHERE token = ?", (token,))]
             if seconds > 0:
-                self.timers[token] = (revision, time.time() + seconds)
+                ends = time.time() + seconds
+                clock.append(("INSERT INTO console_clocks (token, revision, ends) VALUES (?, ?, ?)",
+                              (token, revision, ends)))
+            self._commit(token, version, *clock)
+            if seconds > 0:
+                self.timers[token] = (revision, ends)
             else:
                 self.timers.pop(token, None)
-            self.bump(token)
 
     def time_left(self, token: str, console: Console) -> float | None:
         """Seconds left on the facilitator's clock, while it runs on the step it was started on."""
@@ -371,26 +466,28 @@ class Consoles:
         of an answer tells a listener on the network nothing of the seat's role or story."""
         from mafioso.server.messages import PAD, encode
 
-        setup, started = self.setup_of(token)
-        if started:
-            console = self.get(token)
-            left = self.time_left(token, console)
-            texts = {phone: encode(phone_state(console, phone, left)) for phone in sorted(setup.phones)}
-        else:
-            texts = {phone: encode(lobby_state(setup, phone)) for phone in sorted(setup.phones)}
-        longest = max(len(text.encode()) for text in texts.values())
-        size = max(self.sizes.get(token, 0), longest + (-longest % PAD))
-        self.sizes[token] = size
-        text = texts[seat]
-        return text + " " * (size - len(text.encode()))
+        with self.hold(token):
+            setup, started = self.setup_of(token)
+            if started:
+                console = self.get(token)
+                left = self.time_left(token, console)
+                texts = {phone: encode(phone_state(console, phone, left)) for phone in sorted(setup.phones)}
+            else:
+                texts = {phone: encode(lobby_state(setup, phone)) for phone in sorted(setup.phones)}
+            longest = max(len(text.encode()) for text in texts.values())
+            size = max(self.sizes.get(token, 0), longest + (-longest % PAD))
+            self.sizes[token] = size
+            text = texts[seat]
+            return text + " " * (size - len(text.encode()))
 
-    def _store_from(self, token: str, console: Console, first: int) -> None:
-        """Rewrite the stored entries from number ``first`` on (learning a role replays them all)."""
+    def _entry_rows(self, token: str, console: Console, first: int) -> list[tuple[str, tuple[Any, ...]]]:
+        """The statements that rewrite the stored entries from number ``first`` on (learning a
+        role replays them all)."""
         first = 0 if any(e.get("do") == "learn" for e in console.entries[first:]) else first
         rows = [("INSERT INTO console_entries (token, number, entry) VALUES (?, ?, ?)",
                  (token, number, json.dumps(entry)))
                 for number, entry in enumerate(console.entries) if number >= first]
-        self.store.run(("DELETE FROM console_entries WHERE token = ? AND number >= ?", (token, first)), *rows)
+        return [("DELETE FROM console_entries WHERE token = ? AND number >= ?", (token, first)), *rows]
 
 
 def state(console: Console) -> dict[str, Any]:
@@ -447,6 +544,37 @@ def _ok(body: dict[str, Any]) -> JSONResponse:
     return JSONResponse(body, headers={"Cache-Control": "no-store"})
 
 
+async def _off_loop(consoles: Consoles, key: str | None, work: Callable[[], T]) -> T:
+    """Run a console's work on a worker thread: it reads and writes the store (and a console's
+    first request replays its entries), so a database that stalls holds this console's
+    requests only, never the event loop that serves every table. The requests of one ``key``
+    (a facilitator's token, a phone's pass) run one at a time in the order they came, as they
+    did on the loop: a poll that came first is never answered with a state newer than that of
+    an entry sent after it."""
+    if key is None:
+        return await run_in_threadpool(work)
+    turn = consoles.turns.setdefault(key, [asyncio.Lock(), 0])
+    turn[1] += 1
+    try:
+        async with turn[0]:
+            return await run_in_threadpool(work)
+    finally:
+        turn[1] -= 1
+        if not turn[1]:
+            del consoles.turns[key]
+
+
+async def _read_console(request: Request, token: str, read: Callable[[Console], T]) -> T:
+    """``read`` of a token's console, on a worker thread under the table's lock."""
+    consoles = _consoles(request)
+
+    def work() -> T:
+        with consoles.hold(token):
+            return read(consoles.get(token))
+
+    return await _off_loop(consoles, token, work)
+
+
 async def _read(request: Request) -> bytes:
     from mafioso.server.routes import _body
 
@@ -466,13 +594,21 @@ async def create(request: Request) -> Response:
         body = check_json(NewConsole, await _read(request), "set-up")
         lang, edition = body.setup.lang, body.setup.edition
         consoles = _consoles(request)
+        setup = setup_of(body.setup)
+
+        def work() -> dict[str, Any]:
+            token, console = consoles.create(setup, body.lobby)
+            with consoles.hold(token):
+                waiting = [console.name(seat) for seat, pass_ in consoles.phones(token)
+                           if not consoles.has_joined(pass_)]
+                return {"token": token, "state": state(console), "lost": consoles.lost.pop(token, []),
+                        "waiting": waiting if body.lobby else []}
+
         with _new_table(request, fresh=body.lobby is None):
-            token, console = consoles.create(setup_of(body.setup), body.lobby)
+            out = await _off_loop(consoles, body.lobby, work)
     except Exception as error:
         return _refused(error, request, lang, edition)
-    waiting = [console.name(seat) for seat, pass_ in consoles.phones(token) if not consoles.has_joined(pass_)]
-    return _ok({"token": token, "state": state(console), "lost": consoles.lost.pop(token, []),
-                "waiting": waiting if body.lobby else []})
+    return _ok(out)
 
 
 @contextmanager
@@ -510,24 +646,33 @@ async def lobby(request: Request) -> Response:
         body = check_json(LobbyBody, await _read(request), "set-up")
         lang, edition = body.setup.lang, body.setup.edition
         consoles = _consoles(request)
+        setup, base = setup_of(body.setup), join_base_of(request)
+
+        def work() -> dict[str, Any]:
+            token, lost = consoles.lobby(setup, body.token)
+            return {"token": token, "phones": phone_codes(base, consoles, token), "lost": lost}
+
         with _new_table(request, fresh=body.token is None):
-            token, lost = consoles.lobby(setup_of(body.setup), body.token)
-        out = phone_codes(request, consoles, token)
+            out = await _off_loop(consoles, body.token, work)
     except Exception as error:
         return _refused(error, request, lang, edition)
-    return _ok({"token": token, "phones": out, "lost": lost})
+    return _ok(out)
 
 
 async def timer(request: Request) -> Response:
     """The facilitator started (or stopped) the clock of the step on screen: the phones count it down."""
     consoles = _consoles(request)
-    lang = ""
+    seen: list[Console] = []
     try:
         body = check_json(TimerBody, await _read(request), "timer")
-        lang = consoles.get(body.token).lang
-        consoles.timer(body.token, body.revision, body.seconds)
+
+        def work() -> None:
+            seen.append(consoles.get(body.token))
+            consoles.timer(body.token, body.revision, body.seconds)
+
+        await _off_loop(consoles, body.token, work)
     except Exception as error:
-        return _refused(error, request, lang)
+        return _refused(error, request, seen[0].lang if seen else "")
     return _ok({"timer": body.seconds})
 
 
@@ -559,66 +704,85 @@ async def show(request: Request) -> Response:
     """The current state of a console (after a reload, or on another device)."""
     try:
         body = check_json(TokenOnly, await _read(request), "request")
-        consoles = _consoles(request)
-        setup, started = consoles.setup_of(body.token)
-        if not started:  # a lobby: the set-up form comes back as it was sent
-            return _ok({"lobby": {"setup": setup.to_json(), "phones": phone_codes(request, consoles, body.token)}})
-        tag = consoles.etag(body.token)  # read before the state is: never newer than it
-        if request.headers.get("if-none-match") == tag:  # the page's poll at a mixed table: nothing changed
-            return Response(status_code=304, headers={"Cache-Control": "no-store", "ETag": tag})
-        console = consoles.get(body.token)
+        consoles, base, asked = _consoles(request), join_base_of(request), request.headers.get("if-none-match")
+
+        def work() -> Response:
+            with consoles.hold(body.token):
+                setup, started = consoles.setup_of(body.token)
+                if not started:  # a lobby: the set-up form comes back as it was sent
+                    return _ok({"lobby": {"setup": setup.to_json(), "phones": phone_codes(base, consoles, body.token)}})
+                tag = consoles.etag(body.token)
+                if asked == tag:  # the page's poll at a mixed table: nothing changed
+                    return Response(status_code=304, headers={"Cache-Control": "no-store", "ETag": tag})
+                return JSONResponse({"state": state(consoles.get(body.token))},
+                                    headers={"Cache-Control": "no-store", "ETag": tag})
+
+        return await _off_loop(consoles, body.token, work)
     except Exception as error:
         return _refused(error, request)
-    return JSONResponse({"state": state(console)}, headers={"Cache-Control": "no-store", "ETag": tag})
 
 
 async def enter(request: Request) -> Response:
     """One entry: stored before it is acknowledged."""
     consoles = _consoles(request)
-    lang, table = "", None
+    seen: list[Console] = []
     try:
         body = check_json(EnterBody, await _read(request), "entry")
-        table = consoles.get(body.token)
-        lang = table.lang
-        console = consoles.enter(body.token, body.revision, dict(body.entry))
+
+        def work() -> dict[str, Any]:
+            with consoles.hold(body.token):
+                seen.append(consoles.get(body.token))
+                return {"state": state(consoles.enter(body.token, body.revision, dict(body.entry)))}
+
+        out = await _off_loop(consoles, body.token, work)
     except Exception as error:
-        return _refused(error, request, lang, console=table)
-    return _ok({"state": state(console)})
+        return _refused(error, request, seen[0].lang if seen else "", console=seen[0] if seen else None)
+    return _ok(out)
 
 
 async def undo(request: Request) -> Response:
     """Undo one entry (any earlier one, too), made against the revision the screen showed."""
     consoles = _consoles(request)
-    lang = ""
+    seen: list[Console] = []
     try:
         body = check_json(UndoBody, await _read(request), "undo")
-        lang = consoles.get(body.token).lang
-        console, changes, dropped = consoles.undo(body.token, body.revision, body.index)
+
+        def work() -> dict[str, Any]:
+            with consoles.hold(body.token):
+                seen.append(consoles.get(body.token))
+                console, changes, dropped = consoles.undo(body.token, body.revision, body.index)
+                return {"state": state(console), "changes": changes, "dropped": dropped}
+
+        out = await _off_loop(consoles, body.token, work)
     except Exception as error:
-        return _refused(error, request, lang)
-    return _ok({"state": state(console), "changes": changes, "dropped": dropped})
+        return _refused(error, request, seen[0].lang if seen else "")
+    return _ok(out)
 
 
 async def grimoire(request: Request) -> Response:
     """Every seat's role and night, for the facilitator's screen only."""
     try:
         body = check_json(TokenOnly, await _read(request), "request")
-        console = _consoles(request).get(body.token)
+        out = await _read_console(request, body.token, lambda console: {"grimoire": console.grimoire()})
     except Exception as error:
         return _refused(error, request)
-    return _ok({"grimoire": console.grimoire()})
+    return _ok(out)
 
 
 async def game_log(request: Request) -> Response:
     """The engine's log of the game (``mafioso replay`` re-runs it), once the game is over."""
     try:
         body = check_json(TokenOnly, await _read(request), "request")
-        console = _consoles(request).get(body.token)
-        if not console.game.is_over():
-            raise NotNow(_("The log is ready when the game is over.", console.lang))
+
+        def log_of(console: Console) -> dict[str, Any]:
+            if not console.game.is_over():
+                raise NotNow(_("The log is ready when the game is over.", console.lang))
+            return console.log()
+
+        out = await _read_console(request, body.token, log_of)
     except Exception as error:
         return _refused(error, request)
-    return JSONResponse(console.log(), headers={"Cache-Control": "no-store",
+    return JSONResponse(out, headers={"Cache-Control": "no-store",
                                                 "Content-Disposition": 'attachment; filename="mafioso-console.json"'})
 
 
@@ -626,13 +790,16 @@ async def protocol(request: Request) -> Response:
     """For sport, the game's protocol as the judge's desk writes it."""
     try:
         body = check_json(TokenOnly, await _read(request), "request")
-        console = _consoles(request).get(body.token)
-        if console.edition.id != "sport" or not console.game.is_over():
-            raise NotNow(_("A protocol is written for a finished sport game.", console.lang))
-        sheet = sport_protocol(console)
+
+        def sheet_of(console: Console) -> dict[str, Any]:
+            if console.edition.id != "sport" or not console.game.is_over():
+                raise NotNow(_("A protocol is written for a finished sport game.", console.lang))
+            return {"protocol": sport_protocol(console)}
+
+        out = await _read_console(request, body.token, sheet_of)
     except Exception as error:
         return _refused(error, request)
-    return _ok({"protocol": sheet})
+    return _ok(out)
 
 
 def sport_protocol(console: Console) -> dict[str, Any]:
@@ -668,11 +835,14 @@ async def record(request: Request) -> Response:
     lang = ""
     try:
         body = check_json(RecordBody, await _read(request), "request")
-        console = consoles.get(body.token)
-        lang = console.lang
-        if console.edition.id != "sport" or not console.step().kind == "end":
-            raise NotNow(_("A protocol is written for a finished sport game.", lang))
-        proto = finished_protocol(console, body.judge)
+
+        def proto_of(console: Console) -> tuple[str, Any]:
+            if console.edition.id != "sport" or not console.step().kind == "end":
+                raise NotNow(_("A protocol is written for a finished sport game.", console.lang))
+            return console.lang, finished_protocol(console, body.judge)
+
+        lang = await _off_loop(consoles, body.token, lambda: consoles.get(body.token).lang)
+        lang, proto = await _read_console(request, body.token, proto_of)
     except Exception as error:
         return _refused(error, request, lang)
     return record_protocol(request, body.name, body.round, body.table, body.judge_pass, proto, body.correct,
@@ -695,23 +865,29 @@ async def phones(request: Request) -> Response:
     """The facilitator's list of phone seats, each with its link and QR code to scan."""
     try:
         body = check_json(TokenOnly, await _read(request), "request")
-        consoles = _consoles(request)
-        out = phone_codes(request, consoles, body.token)
+        consoles, base = _consoles(request), join_base_of(request)
+        out = await _off_loop(consoles, body.token, lambda: phone_codes(base, consoles, body.token))
     except Exception as error:
         return _refused(error, request)
     return _ok({"phones": out})
 
 
-def phone_codes(request: Request, consoles: Consoles, token: str) -> list[dict[str, Any]]:
+def join_base_of(request: Request) -> str:
+    """The address phones join by (read on the loop: the request is not the worker thread's)."""
+    from mafioso.server.routes import join_base
+
+    return join_base(request)
+
+
+def phone_codes(base: str, consoles: Consoles, token: str) -> list[dict[str, Any]]:
     """Each phone seat of a table (started or not) with its name, link, QR code and whether its
     phone has joined."""
     from mafioso.server.qr import qr_svg
-    from mafioso.server.routes import join_base
 
     setup = consoles.setup_of(token)[0]
     out = []
     for seat, pass_ in consoles.phones(token):
-        link = f"{join_base(request)}/p?console=1#c={pass_}"  # the table's own phone page
+        link = f"{base}/p?console=1#c={pass_}"  # the table's own phone page
         out.append({"seat": seat, "name": setup.name(seat), "link": link, "qr": qr_svg(link).decode(),
                     "joined": consoles.has_joined(pass_)})
     return out
@@ -804,18 +980,23 @@ async def phone_wire(request: Request) -> Response:
     table's phone receives it over its socket, and padded as that one is (:meth:`Consoles.padded`)."""
     try:
         body = check_json(TokenOnly, await _read(request), "request")
-        consoles = _consoles(request)
-        token, seat = consoles.phone(body.token)
-        consoles.join(body.token)  # stored before the first message is sent
-        tag = consoles.etag(token)  # read before the message is built: never newer than it
-        if request.headers.get("if-none-match") == tag:  # nothing changed: a few bytes, the same for every seat
-            return Response(status_code=304, headers={"Cache-Control": "no-store", "ETag": tag})
-        text = consoles.padded(token, seat)
+        consoles, asked = _consoles(request), request.headers.get("if-none-match")
+
+        def work() -> Response:
+            token, seat = consoles.phone(body.token)
+            consoles.join(body.token)  # stored before the first message is sent
+            with consoles.hold(token):
+                tag = consoles.etag(token)
+                if asked == tag:  # nothing changed: a few bytes, the same for every seat
+                    return Response(status_code=304, headers={"Cache-Control": "no-store", "ETag": tag})
+                text = consoles.padded(token, seat)
+            # "identity": never compressed on the way (the padding would be, and the size tell again)
+            return Response(text, media_type="application/json",
+                            headers={"Cache-Control": "no-store", "Content-Encoding": "identity", "ETag": tag})
+
+        return await _off_loop(consoles, body.token, work)
     except Exception as error:
         return _refused(error, request)
-    # "identity": never compressed on the way (the padding would be, and the size tell again)
-    return Response(text, media_type="application/json",
-                    headers={"Cache-Control": "no-store", "Content-Encoding": "identity", "ETag": tag})
 
 
 async def phone_page(request: Request) -> Response:
@@ -829,24 +1010,32 @@ async def phone_view(request: Request) -> Response:
     try:
         body = check_json(TokenOnly, await _read(request), "request")
         consoles = _consoles(request)
-        token, seat = consoles.phone(body.token)
-        view = consoles.get(token).phone_view(seat)
+
+        def work() -> dict[str, Any]:
+            token, seat = consoles.phone(body.token)
+            with consoles.hold(token):
+                return {"view": consoles.get(token).phone_view(seat)}
+
+        out = await _off_loop(consoles, body.token, work)
     except Exception as error:
         return _refused(error, request)
-    return _ok({"view": view})
+    return _ok(out)
 
 
 async def phone_answer(request: Request) -> Response:
     """A phone seat answers one of its own questions."""
     consoles = _consoles(request)
-    lang = ""
+    seen: list[Console] = []
     try:
         body = check_json(PhoneAnswer, await _read(request), "answer")
-        token = consoles.phone(body.token)[0]
-        lang = consoles.get(token).lang
-        consoles.phone_answer(body.token, body.prompt, body.choice)
+
+        def work() -> None:
+            seen.append(consoles.get(consoles.phone(body.token)[0]))
+            consoles.phone_answer(body.token, body.prompt, body.choice)
+
+        await _off_loop(consoles, body.token, work)
     except Exception as error:
-        return _refused(error, request, lang)
+        return _refused(error, request, seen[0].lang if seen else "")
     return _ok({"recorded": True})  # the same for every seat: the page asks for its new message
 
 

@@ -262,6 +262,10 @@ class Table:
         :meth:`time_out_async` under the table's lock. Without it (tests) the timeout answers
         are stored at once, on the caller's thread."""
         """Set by the web layer: run ``call`` after ``delay`` seconds (time limits)."""
+        self.on_bot_answer: Callable[[Table, int, str, Choice, int], None] | None = None
+        """Set by the web layer: a bot seat answers ``(seat, prompt id, choice, batch)``; it runs
+        :meth:`TableBots.answer_async` in a task, so the bot's answer is stored by the writer, off
+        the event loop. Without it (tests) a bot's answer is stored at once, on the caller's thread."""
         self.on_lease_lost: Callable[[Table], None] = lambda table: None
         """Set by the cluster: a write was refused because another process holds the table now."""
         self.on_members: Callable[[Table, MemberRecord, bool], None] = lambda table, member, joined: None
@@ -684,6 +688,14 @@ class Table:
             self.refresh()  # the answers already stored are published even if one write failed
             self._idle()
         return count
+
+    def stage_timeout(self, seat: int, prompt_id: str) -> Staged:
+        """:meth:`time_out_for` without storing yet, applied on top of the decisions being stored
+        (to be handed to :meth:`enqueue` at once, as :meth:`stage_queued`)."""
+        if not any(p.id == prompt_id for p in self.published_prompts(seat)):
+            raise UnknownPrompt(N_("{seat} has no pending prompt {prompt} in {phase}"), seat=SeatName(seat),
+                                prompt=repr(prompt_id), phase=PhaseName(self.phase_published()))
+        return self._stage(self.require_game(), seat, prompt_id, None, True, True, queued=True)
 
     def time_out_for(self, seat: int, prompt_id: str) -> None:
         """A seat's published prompt takes the engine's timeout answer (a bot that chose illegally)."""
