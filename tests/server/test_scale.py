@@ -207,6 +207,72 @@ def test_a_locked_sqlite_file_leaves_the_loop_free(tmp_path: Path) -> None:
     assert seen["over"] == 1.0
 
 
+def test_lobby_actions_waiting_on_a_locked_file_leave_the_loop_free(tmp_path: Path) -> None:
+    """A new table, a join, a bot seated and a deal, all while another connection holds the SQLite
+    file's write lock: each waits for its write (nothing is told before it is stored), and
+    meanwhile the server answers another table's phones at once. Afterwards each is stored."""
+    import httpx
+    import websockets
+
+    path = tmp_path / "tables.sqlite3"
+    store = open_store(str(path))
+    outsider = sqlite3.connect(path, isolation_level=None)
+
+    async def host_says(ws: str, host: str, message: dict[str, Any]) -> dict[str, Any]:
+        async with websockets.connect(ws + "/ws", max_size=None) as socket:
+            await socket.send(json.dumps({"type": "hello", "host": host}))
+            await socket.recv()
+            await socket.send(json.dumps(message))
+            while True:
+                reply: dict[str, Any] = json.loads(await socket.recv())
+                if reply.get("type") in ("ack", "error"):
+                    return reply
+
+    async def run(base: str) -> dict[str, Any]:
+        ws = base.replace("http://", "ws://")
+        dealt, full = await create_tables(base, 2)
+        await deal(ws, dealt)
+        async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+            eight = (await client.post("/api/tables", json={"edition": "sport", "players": 10})).json()
+            for n in range(8):
+                await client.post("/api/join", json={"code": eight["code"], "name": f"P{n}"})
+            outsider.execute("BEGIN IMMEDIATE")  # the file's write lock, for the stall
+            began = time.perf_counter()
+            pending = [asyncio.create_task(work) for work in (
+                client.post("/api/tables", json={"edition": "sport", "players": 10}),
+                client.post("/api/join", json={"code": eight["code"], "name": "Late"}),
+                host_says(ws, eight["host"], {"type": "bot"}),
+                host_says(ws, full.host, {"type": "deal", "order": list(range(1, 11))}))]
+            await asyncio.sleep(0.3)  # every one of them waits on the file by now
+            hellos = []
+            for token in dealt.tokens:
+                asked = time.perf_counter()
+                async with websockets.connect(ws + "/ws") as socket:
+                    await socket.send(f'{{"type": "hello", "seat": "{token}"}}')
+                    await socket.recv()
+                hellos.append(time.perf_counter() - asked)
+            waited = [task.done() for task in pending]
+            await asyncio.sleep(max(0.0, STALL - (time.perf_counter() - began)))
+            outsider.execute("COMMIT")
+            made, joined, bot, dealt_reply = await asyncio.wait_for(asyncio.gather(*pending), 60)
+        return {"hellos": max(hellos), "waited": waited, "made": made.status_code, "joined": joined.status_code,
+                "bot": bot, "deal": dealt_reply, "codes": (eight["code"], full.code)}
+
+    with live_server(create_app(store, min_step_seconds=0)) as base:
+        seen = asyncio.run(run(base))
+    outsider.close()
+    assert seen["hellos"] < STALL / 2, f"the loop waited {seen['hellos']:.2f} s behind a lobby's write"
+    assert seen["waited"] == [False] * 4, "answered before it was stored"
+    assert seen["made"] == 200 and seen["joined"] == 200, seen
+    assert seen["bot"]["type"] == "ack" and seen["deal"]["type"] == "ack", seen
+    records = {r.code: r for r in store.load_records()}
+    eight, full = (records[code] for code in seen["codes"])
+    assert len(eight.members) == 10 and "Late" in [m.name for m in eight.members]
+    assert any(m.name.startswith("🤖") for m in eight.members)
+    assert full.stage == "playing" and len(records) == 4
+    store.close()
+
+
 @pytest.mark.parametrize("edition", ["sport", "vendetta", "vampires", "spytown", "blitz"])
 def test_prerendered_seat_messages_are_exactly_what_seat_text_sends(hub: Hub, clock: FakeClock, edition: str) -> None:
     """Every seat's message is built once per change (``prerender``, which shares what the seats

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
@@ -25,7 +26,7 @@ from mafioso.server.hub import MIN_STEP_SECONDS, Hub
 from mafioso.server.limits import parse_proxies
 from mafioso.server.routes import routes
 from mafioso.server.store import Store
-from mafioso.server.tables import Table
+from mafioso.server.tables import Table, write_in_thread
 from mafioso.server.timeline import Timeline
 from mafioso.server.writer import Writer, writer_for
 from mafioso.server.ws import Sockets, limit_send_buffer
@@ -67,6 +68,7 @@ def create_app(store: Store, join_base: str | None = None, *, trusted_proxies: I
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         writers.append(writer_for(store))
+        hub.write = writers[0]
         if member is not None:
             member.attach()
         count = hub.load()
@@ -81,6 +83,7 @@ def create_app(store: Store, join_base: str | None = None, *, trusted_proxies: I
             if member is not None:
                 await member.stop()
             writers.pop().close(keep=store)
+            hub.write = functools.partial(write_in_thread, store)
 
     app = Starlette(routes=routes(), lifespan=lifespan, middleware=[Middleware(GZipMiddleware, minimum_size=512), Middleware(TransportProbe)])
     app.state.hub = hub

@@ -279,7 +279,7 @@ class Cluster:
         try:
             address = str(data.get("address", "?"))
             if data.get("call") == "join":
-                table, member = self.hub.join(data.get("code"), data.get("name"), address)
+                table, member = await self.hub.join_async(data.get("code"), data.get("name"), address)
                 answer = {"ok": {"token": member.token, "name": member.name, "table": summary(table)}}
             elif data.get("call") == "log":
                 table = self.hub.by_host(data.get("host"))

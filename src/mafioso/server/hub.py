@@ -14,6 +14,7 @@ a table gets a new join code (the host screen shows it at once; seated players k
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import logging
 import secrets
@@ -31,7 +32,7 @@ from mafioso.server.limits import RateLimit, network_key
 from mafioso.server.schemas import Again, CreateTable
 from mafioso.server.seal import game_seed, new_secret, secret_text
 from mafioso.server.store import MemberRecord, Store, TableRecord
-from mafioso.server.tables import BOT_PASS, KEEP_DAYS, Clock, Table, is_bot, summary
+from mafioso.server.tables import BOT_PASS, KEEP_DAYS, Clock, Table, Write, is_bot, summary, write_in_thread
 from mafioso.server.tokens import new_code, new_token, normalise_code, same
 
 log = logging.getLogger("mafioso.server")
@@ -80,6 +81,8 @@ class Hub:
                  min_step_seconds: float = MIN_STEP_SECONDS) -> None:
         self.store = store
         self.clock = clock
+        self.write: Write = functools.partial(write_in_thread, store)
+        """Where a new table is stored off the event loop: the server's writer (set by the web layer)."""
         self.min_step = min_step_seconds
         """Secret steps are held at least this long (tests that play over real sockets use 0)."""
         self.seeds = seeds
@@ -271,6 +274,17 @@ class Hub:
         """A new table from the host's settings (checked by the engine first). The network's
         allowance of new tables is spent only once the settings are accepted: a refused form changes
         nothing, so a host correcting it one refusal at a time is never locked out."""
+        record = self._new_record(raw, address)
+        self.store.create_table(record)
+        return self._opened(record)
+
+    async def create_async(self, raw: Any, address: str | None = None) -> Table:
+        """:meth:`create`, stored by :attr:`write`, off the event loop."""
+        record = self._new_record(raw, address)
+        await self.write("create_table", (record,))
+        return self._opened(record)
+
+    def _new_record(self, raw: Any, address: str | None) -> TableRecord:
         config = parse_config(raw)
         if config.step_seconds < self.min_step:
             raise BadMessage(N_("step_seconds: must be at least {seconds}: a shorter secret step would let its rhythm "
@@ -278,9 +292,11 @@ class Hub:
         if address is not None and not self.creations.take(network_key(address)):
             raise SlowDown(N_("too many new tables from your network; wait a few minutes"))
         secret = secret_text(self.seeds())  # the sealed deal's secret: the game's seed is drawn from it
-        record = TableRecord(uuid.uuid4().hex, self._free_code(), new_token(), {**config.to_json(), "seal": secret},
-                             game_seed(secret), created=time.time())
-        self.store.create_table(record)
+        return TableRecord(uuid.uuid4().hex, self._free_code(), new_token(), {**config.to_json(), "seal": secret},
+                           game_seed(secret), created=time.time())
+
+    def _opened(self, record: TableRecord) -> Table:
+        """A new table, now stored, served from here on."""
         self._claimed(record.id)
         table = Table(record, self.store, self.clock, self.min_step)
         self._index(record)
@@ -292,11 +308,26 @@ class Hub:
         (``keep``) or shuffled, each with a new pass; beyond the new seat count, people are sent to
         the new table's lobby to join again. The old passes lead to the new ones (:meth:`moved`).
         Asked twice, it gives the same new table."""
-        if not old.is_over_published():
-            raise NotNow(N_("play again once this game is over"))
         made = self.successors.get(old.id)
         if made is not None:
             return self.get(made)
+        record = self._again_record(old, form)
+        # one transaction: a crash or a failed write leaves the old table alone, never half a new one
+        self.store.create_table_with(record, record.members)
+        return self._opened(record)
+
+    async def again_async(self, old: Table, form: Again) -> Table:
+        """:meth:`again`, stored by :attr:`write`, off the event loop (the old table's lock held)."""
+        made = self.successors.get(old.id)
+        if made is not None:
+            return self.get(made)
+        record = self._again_record(old, form)
+        await self.write("create_table_with", (record, record.members))
+        return self._opened(record)
+
+    def _again_record(self, old: Table, form: Again) -> TableRecord:
+        if not old.is_over_published():
+            raise NotNow(N_("play again once this game is over"))
         config = parse_config(CreateTable(**form.model_dump(exclude={"type", "seats"})))
         if config.step_seconds < self.min_step:
             raise BadMessage(N_("step_seconds: must be at least {seconds}: a shorter secret step would let its rhythm "
@@ -314,14 +345,8 @@ class Hub:
         record = TableRecord(uuid.uuid4().hex, self._free_code(), new_token(),
                              {**config.to_json(), "seal": secret, "moved_from": moved}, game_seed(secret),
                              created=time.time())
-        # one transaction: a crash or a failed write leaves the old table alone, never half a new one
-        self.store.together([("create_table", (record,)), *(("add_member", (record.id, m)) for m in members)])
         record.members = members
-        self._claimed(record.id)
-        table = Table(record, self.store, self.clock, self.min_step)
-        self._index(record)
-        self._attach(table)
-        return table
+        return record
 
     def facts(self, table: Table) -> dict[str, Any]:
         """:func:`summary` for the join page, with ``next``: the code of the table Play again made
@@ -405,6 +430,19 @@ class Hub:
         if key is not None and self.joins.blocked(key):
             raise SlowDown(N_("too many joins from your network; wait a minute"))
         member = table.join(name)
+        if key is not None:
+            self.joins.take(key)
+        return table, member
+
+    async def join_async(self, code: object, name: object, address: str | None = None) -> tuple[Table, MemberRecord]:
+        """:meth:`join`, stored by the table's writer off the event loop, under the table's lock
+        (the seat's checks and its taking are one step for the table's other messages)."""
+        table = self.by_code(code, address)
+        key = network_key(address) if address is not None else None
+        if key is not None and self.joins.blocked(key):
+            raise SlowDown(N_("too many joins from your network; wait a minute"))
+        async with table.lock:
+            member = await table.join_async(name)
         if key is not None:
             self.joins.take(key)
         return table, member

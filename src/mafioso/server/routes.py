@@ -196,7 +196,7 @@ async def create_table(request: Request) -> Response:
     try:
         raw = await _body(request)
         form = check_json(CreateTable, raw, "table form")
-        table = _hub(request).create(form, _address(request))
+        table = await _hub(request).create_async(form, _address(request))
     except Exception as error:
         return refused(error, request, lang=_form_field(raw, "lang"), edition=_form_field(raw, "edition"))
     return JSONResponse({"code": table.code, "host": table.record.host_token, "table": summary(table)}, headers=NO_STORE)
@@ -220,7 +220,7 @@ async def join(request: Request) -> Response:
     try:
         body = check_json(Join, await _body(request), "request")
         code = body.code
-        table, member = _hub(request).join(body.code, body.name, _address(request))
+        table, member = await _hub(request).join_async(body.code, body.name, _address(request))
     except Remote as remote:  # another process serves that table: ask it
         return await forwarded(request, remote.table_id,
                                {"call": "join", "code": body.code, "name": body.name, "address": _address(request)})

@@ -180,6 +180,10 @@ class Store:
     def together(self, calls: Sequence[tuple[str, tuple[Any, ...]]]) -> None:
         """Run several writes (``(method name, arguments)``) as one transaction: all or nothing,
         one commit (one disk sync) for all. The writer groups the decisions of several tables so."""
+        if getattr(self._gathering, "statements", None) is not None:  # inside another's: one transaction
+            for name, args in calls:
+                getattr(self, name)(*args)
+            return
         gathered: list[tuple[str, tuple[Any, ...]]] = []
         self._gathering.statements = gathered
         try:
@@ -250,6 +254,11 @@ class Store:
              _dumps_or_none(table.roles), table.stage, table.created, table.log_format, table.mafioso_version,
              table.edition_version, table.digest),
         ))
+
+    def create_table_with(self, table: TableRecord, members: list[MemberRecord]) -> None:
+        """Store a new table with its members, in one transaction (Play again: a crash or a failed
+        write leaves no half-made table)."""
+        self.together([("create_table", (table,)), *(("add_member", (table.id, m)) for m in members)])
 
     def add_member(self, table_id: str, member: MemberRecord) -> None:
         """Store a person who joined a table's lobby."""

@@ -116,6 +116,17 @@ async def write_in_thread(store: Store, name: str, args: tuple[Any, ...]) -> Non
 
 
 @dataclass(frozen=True, slots=True)
+class Dealt:
+    """A deal checked and made, not stored yet: the game, the seats by pass, the roles dealt, and
+    the arguments of :meth:`Store.deal` that store it."""
+
+    game: Game
+    seats: dict[str, int]
+    roles: list[str] | None
+    write: tuple[str, dict[str, int], list[str] | None, list[list[Any]], str, str]
+
+
+@dataclass(frozen=True, slots=True)
 class Staged:
     """A decision applied to the game and not stored yet: who took it, and the write that stores
     it (``(table id, first entry number, entries, digest, new stage or None)``)."""
@@ -361,25 +372,50 @@ class Table:
         return self._names_cache
 
     # -- the lobby ---------------------------------------------------------------------------
+    # Each action is checked, stored, then applied in memory. The ``_async`` forms store through
+    # :attr:`write` (off the event loop) and are awaited holding the table's lock, so nothing
+    # else changes the table between the check and the change (a refused write changes nothing).
     def join(self, name: object) -> MemberRecord:
         """Add a person by name; returns their record with a fresh secret token."""
+        member = self._joining(name)
+        self.store.add_member(self.id, member)
+        return self._added(member)
+
+    async def join_async(self, name: object) -> MemberRecord:
+        """:meth:`join`, stored off the event loop."""
+        member = self._joining(name)
+        await self.write("add_member", (self.id, member))
+        return self._added(member)
+
+    def _joining(self, name: object) -> MemberRecord:
         self._check_room()
         clean = _clean_name(name)
         if any(m.name.casefold() == clean.casefold() for m in self.record.members):
             raise NameTaken(N_("the name “{name}” is already taken at this table; pick another"), name=clean)
-        return self._add(MemberRecord(new_token(), clean, self._next_joined()))
+        return MemberRecord(new_token(), clean, self._next_joined())
 
     def add_bot(self) -> MemberRecord:
         """The host seats a bot (the edition's heuristic bot plays it from the deal on). A bot is a
         member whose pass starts with :data:`BOT_PASS`: it is stored like anyone, and no client
         can ever use its pass (it is never sent, and the hub refuses it)."""
+        member = self._bot_joining()
+        self.store.add_member(self.id, member)
+        return self._added(member)
+
+    async def add_bot_async(self) -> MemberRecord:
+        """:meth:`add_bot`, stored off the event loop."""
+        member = self._bot_joining()
+        await self.write("add_member", (self.id, member))
+        return self._added(member)
+
+    def _bot_joining(self) -> MemberRecord:
         if self.stage != "lobby":
             raise NotNow(N_("bots take their seats before the deal"))
         self._check_room()
         taken = {m.name.casefold() for m in self.record.members}
         names = [f"{BOT_MARK} {n}" for n in BOT_NAMES] + [f"{BOT_MARK} {k}" for k in range(1, self.config.players + 2)]
         name = next(n for n in names if n.casefold() not in taken)
-        return self._add(MemberRecord(BOT_PASS + new_token(), name, self._next_joined()))
+        return MemberRecord(BOT_PASS + new_token(), name, self._next_joined())
 
     def _check_room(self) -> None:
         if self.stage != "lobby" or len(self.record.members) >= self.config.players:
@@ -388,8 +424,7 @@ class Table:
     def _next_joined(self) -> int:
         return max((m.joined for m in self.record.members), default=0) + 1
 
-    def _add(self, member: MemberRecord) -> MemberRecord:
-        self.store.add_member(self.id, member)
+    def _added(self, member: MemberRecord) -> MemberRecord:
         self.record.members.append(member)
         self.on_members(self, member, True)
         self.changed()
@@ -397,24 +432,54 @@ class Table:
 
     def leave(self, token: object) -> None:
         """A person leaves the lobby (only before the deal)."""
+        member = self._leaving(token)
+        self.store.remove_member(member.token)
+        self._left(member)
+
+    async def leave_async(self, token: object) -> None:
+        """:meth:`leave`, stored off the event loop."""
+        member = self._leaving(token)
+        await self.write("remove_member", (member.token,))
+        self._left(member)
+
+    def _leaving(self, token: object) -> MemberRecord:
         member = self.member(token)
         if self.stage != "lobby":
             raise NotNow(N_("the cards are dealt: seats can no longer be left"))
-        self.store.remove_member(member.token)
+        return member
+
+    def _left(self, member: MemberRecord) -> None:
         self.record.members.remove(member)
         self.on_members(self, member, False)
         self.changed()
 
     def remove(self, joined: object) -> None:
         """The host removes a person from the lobby, by their join number."""
+        self.leave(self._joined_number(joined).token)
+
+    async def remove_async(self, joined: object) -> None:
+        """:meth:`remove`, stored off the event loop."""
+        await self.leave_async(self._joined_number(joined).token)
+
+    def _joined_number(self, joined: object) -> MemberRecord:
         for member in self.record.members:
             if member.joined == joined:
-                self.leave(member.token)
-                return
+                return member
         raise NotNow(N_("nobody with that number is waiting at this table"))
 
     def deal(self, order: object) -> None:
         """Seat the members in the host's order (join numbers, seat 1 first) and start the game."""
+        deal = self._dealing(order)
+        self.store.deal(*deal.write)  # stored first: a failed write leaves the lobby as it was
+        self._dealt(deal)
+
+    async def deal_async(self, order: object) -> None:
+        """:meth:`deal`, stored off the event loop."""
+        deal = self._dealing(order)
+        await self.write("deal", deal.write)
+        self._dealt(deal)
+
+    def _dealing(self, order: object) -> Dealt:
         if self.stage != "lobby":
             raise NotNow(N_("the cards are already dealt"))
         members = {m.joined: m for m in self.record.members}
@@ -431,19 +496,19 @@ class Table:
         game = Game(self.edition, self.config.players, seats=roles, options=self.config.options,
                     seed=self.record.seed, decoys=True)
         history = [entry.to_json() for entry in game.history]  # the deal's chance draws
-        digest = game.digest()
-        # stored first: a failed write leaves the lobby as it was
-        self.store.deal(self.id, seats, roles, history, digest, self.edition.version)
+        return Dealt(game, seats, roles, (self.id, seats, roles, history, game.digest(), self.edition.version))
+
+    def _dealt(self, deal: Dealt) -> None:
+        _table_id, seats, roles, history, digest, _version = deal.write
         self.record.roles = roles
         self.record.history, self.record.digest = history, digest
         self.record.log_format, self.record.edition_version = LOG_FORMAT, self.edition.version
-        self.game = game
+        self.game = deal.game
         for member in self.record.members:
             member.seat = seats[member.token]
         self.record.stage = "playing"
         self.refresh()
 
-    # -- the sealed deal ---------------------------------------------------------------------
     def sealed(self) -> Sealed | None:
         """What the table's commitment binds, once the seats are known (``None`` in the lobby, or
         for a table stored before deals were sealed)."""

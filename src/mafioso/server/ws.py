@@ -151,8 +151,9 @@ class Session:
         self.ready = asyncio.Event()
         self.later = False
         """Inside :meth:`receive_async`: what stores to the database is left in :attr:`pending`."""
-        self.pending: Callable[[], Awaitable[None]] | None = None
-        """The rest of the message's work, awaited under the table's lock (*Time is up*)."""
+        self.pending: Callable[[], Awaitable[dict[str, Any] | None]] | None = None
+        """The rest of the message's work, awaited under the table's lock (*Time is up*, and the
+        lobby's actions, stored off the event loop); a reply it returns replaces the message's."""
         self.ticket: asyncio.Future[None] | None = None
         """A staged decision's commit (:meth:`Table.enqueue`), awaited after the table's lock is
         released: the other seats' answers meanwhile join the table's next write."""
@@ -328,7 +329,8 @@ class Session:
                 pending, self.pending = self.pending, None
                 if pending is not None:
                     # shielded: a socket closed meanwhile must not leave the table half written
-                    await asyncio.shield(pending())
+                    done = await asyncio.shield(pending())
+                    reply = done if done is not None else reply
                 return reply, self.ticket
             finally:
                 self.later = False
@@ -381,12 +383,23 @@ class Session:
         if table.stage != "lobby":
             raise NotNow(N_("the cards are dealt: seats can no longer be left"))
         self.state = SessionState.CLOSED  # this socket's story ends here: no more states
+        if self.later:
+            self.pending = lambda: self._leave_async(table)
+            return {"type": "left"}
         try:
             table.leave(self.member.token)
         except Exception:
             self.state = SessionState.SEAT
             raise
         return {"type": "left"}
+
+    async def _leave_async(self, table: Table) -> None:
+        assert self.member is not None
+        try:
+            await table.leave_async(self.member.token)
+        except Exception:
+            self.state = SessionState.SEAT
+            raise
 
     def _host_message(self, table: Table, message: HostMessageType) -> dict[str, Any] | None:
         if isinstance(message, Ping):
@@ -395,7 +408,10 @@ class Session:
             table.heard(message.upto)
             return None  # said often, while speaking: no reply
         if isinstance(message, Deal):
-            table.deal(message.order)
+            if self.later:  # stored by the writer, off the event loop
+                self.pending = lambda: _nothing(table.deal_async(message.order))
+            else:
+                table.deal(message.order)
         elif isinstance(message, Decide):
             self._decide(table, GM, message.prompt, message.choice)
         elif isinstance(message, Hand):
@@ -409,17 +425,33 @@ class Session:
             else:
                 table.time_up()
         elif isinstance(message, AddBot):
-            table.add_bot()
+            if self.later:
+                self.pending = lambda: _nothing(table.add_bot_async())
+            else:
+                table.add_bot()
         elif isinstance(message, Again):
+            if self.later:
+                self.pending = lambda: self._again_async(table, message)
+                return None  # the reply is the pending work's
             return self._again(table, message)
         else:
-            table.remove(message.id)
+            if self.later:
+                self.pending = lambda: _nothing(table.remove_async(message.id))
+            else:
+                table.remove(message.id)
         return {"type": "ack", "of": message.type}
 
     def _again(self, table: Table, message: Again) -> dict[str, Any]:
         """Play again: make the new table, then send every screen of the old one where to go (each
         phone its own new pass); the host screen's reply is its own ``moved``."""
-        made = self.hub.again(table, message)
+        return self._moved_all(table, self.hub.again(table, message))
+
+    async def _again_async(self, table: Table, message: Again) -> dict[str, Any]:
+        """:meth:`_again`, the new table stored off the event loop."""
+        return self._moved_all(table, await self.hub.again_async(table, message))
+
+    def _moved_all(self, table: Table, made: Table) -> dict[str, Any]:
+        """Send every other screen of the replaced table where to go; this one's reply."""
         for session in list(self.sockets.by_table.get(table.id, ())) if self.sockets else []:
             if session is not self:
                 session.move()
@@ -440,6 +472,11 @@ class Session:
             return
         self.reply(reply)
         self.state = SessionState.CLOSED
+
+
+async def _nothing(work: Awaitable[Any]) -> None:
+    """Await ``work`` for its effect only (its result is no reply)."""
+    await work
 
 
 def error_text(error: Exception, lang: str = "en", table: Table | None = None,
