@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -177,6 +178,27 @@ def test_many_addresses_cannot_walk_a_tables_code(hub: Hub, monkeypatch: pytest.
     with pytest.raises(Exception, match="no table"):
         hub.by_code(first, "10.9.9.9")
     assert hub.store.load_tables()[0].code == table.code, "the new code is stored"
+
+
+def test_in_the_server_a_spent_budget_renews_the_code_through_the_writer(tmp_path: Any,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the running server the new code is stored by the writer, off the event loop: the old
+    code stops working and the new one is stored, as with the hub alone."""
+    monkeypatch.setattr(hub_module, "GUESS_BUDGET", 30)
+    store = open_store(str(tmp_path / "tables.sqlite3"))
+    proxies = ("127.0.0.1",)
+    with TestClient(create_app(store, min_step_seconds=0, trusted_proxies=proxies), client=("127.0.0.1", 5)) as web:
+        first = web.post("/api/tables", json={"edition": "sport", "players": 10}).json()["code"]
+        for n in range(40):
+            web.get(f"/api/tables/QQ{n:03d}", headers={"x-forwarded-for": f"10.3.{n}.1"})
+        deadline = time.monotonic() + 10
+        while web.get(f"/api/tables/{first}", headers={"x-forwarded-for": "10.4.0.1"}).status_code == 200:
+            assert time.monotonic() < deadline, "the code was never renewed"
+            time.sleep(0.05)
+        stored = store.load_tables()[0].code
+        assert stored != first
+        assert web.get(f"/api/tables/{stored}", headers={"x-forwarded-for": "10.4.0.2"}).status_code == 200
+    store.close()
 
 
 def test_a_forwarded_for_header_counts_only_from_a_trusted_proxy() -> None:

@@ -845,8 +845,8 @@ async def record(request: Request) -> Response:
         lang, proto = await _read_console(request, body.token, proto_of)
     except Exception as error:
         return _refused(error, request, lang)
-    return record_protocol(request, body.name, body.round, body.table, body.judge_pass, proto, body.correct,
-                           body.reason, lang)
+    return await run_in_threadpool(lambda: record_protocol(request, body.name, body.round, body.table, body.judge_pass,
+                                                           proto, body.correct, body.reason, lang))
 
 
 def finished_protocol(console: Console, judge: str = "") -> Any:

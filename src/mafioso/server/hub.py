@@ -82,6 +82,8 @@ class Hub:
         self.store = store
         self.clock = clock
         self.write: Write = functools.partial(write_in_thread, store)
+        self.renewing: set[asyncio.Task[None]] = set()
+        """Join codes being renewed off the event loop (asyncio keeps only weak references to tasks)."""
         """Where a new table is stored off the event loop: the server's writer (set by the web layer)."""
         self.min_step = min_step_seconds
         """Secret steps are held at least this long (tests that play over real sockets use 0)."""
@@ -456,21 +458,45 @@ class Hub:
             self._renew_code(table_id)
 
     def _renew_code(self, table_id: str) -> None:
+        """Give a table a new join code: stored by :attr:`write` off the event loop when a loop
+        runs (a guess must never hold every table up), at once otherwise."""
         table = self.tables.get(table_id)
         record = table.record if table is not None else self.dormant.get(table_id)
         if record is None:
             return
         code = self._free_code()
         try:
-            self.store.set_code(table_id, code)
-        except Exception:
-            log.exception("could not store a new join code for table %s; it keeps its code", record.code)
-            self.budgets.append((self.misses, table_id))
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            try:
+                self.store.set_code(table_id, code)
+            except Exception:
+                self._code_kept(record, table_id)
+                return
+            self._code_renewed(record, table_id, code)
             return
+        task = loop.create_task(self._renew_code_async(record, table_id, code))
+        self.renewing.add(task)
+        task.add_done_callback(self.renewing.discard)
+
+    async def _renew_code_async(self, record: TableRecord, table_id: str, code: str) -> None:
+        try:
+            await self.write("set_code", (table_id, code))
+        except Exception:
+            self._code_kept(record, table_id)
+            return
+        self._code_renewed(record, table_id, code)
+
+    def _code_kept(self, record: TableRecord, table_id: str) -> None:
+        log.exception("could not store a new join code for table %s; it keeps its code", record.code)
+        self.budgets.append((self.misses, table_id))
+
+    def _code_renewed(self, record: TableRecord, table_id: str, code: str) -> None:
         self.codes.pop(record.code, None)
         self.codes[code] = table_id
         record.code = code
         self.budgets.append((self.misses, table_id))
+        table = self.tables.get(table_id)
         if table is not None:
             table.changed()
 

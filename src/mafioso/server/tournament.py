@@ -145,10 +145,21 @@ def _desk(request: Request) -> DeskStore:
     return cached
 
 
+DESK_LOCK = threading.RLock()
+"""One piece of the desk's work at a time in this process (a judge's check and write together)."""
+
+
 def _read(request: Request, read: Callable[[DeskStore], Any]) -> Any:
-    """Run ``read`` on the desk here, on the event loop: the judges' writes (a few statements, no
-    await in between, so no other write of this server comes between them)."""
-    return read(_desk(request))
+    """Run ``read`` on the desk, alone (:data:`DESK_LOCK`): a judges' write reads, checks and
+    writes with no other desk work of this server between them."""
+    with DESK_LOCK:
+        return read(_desk(request))
+
+
+async def _off_loop(request: Request, read: Callable[[DeskStore], Any]) -> Any:
+    """:func:`_read` on a worker thread: a slow database holds the judges' request, never the
+    event loop that serves the tables."""
+    return await run_in_threadpool(_read, request, read)
 
 
 CACHE_SIZE = 64
@@ -314,7 +325,7 @@ def _export(desk: DeskStore, which: Which, kind: str) -> tuple[str, str]:
 async def protocol_sheet(request: Request) -> Response:
     """The printable FIIM protocol of one table's game, scored by the tournament's system."""
     try:
-        which, tour, games, _ = _loaded(request)
+        which, tour, games, _ = await run_in_threadpool(_loaded, request)
         game = next((g for g in games if (g.round, g.table) == (which.round, which.table)), None)
         if game is None or game.cancelled:
             raise DeskError(N_("round {round}, table {table} has no game recorded"), round=which.round, table=which.table)
@@ -346,8 +357,9 @@ async def record_game(request: Request) -> Response:
         return error.answer(lang)
     except Exception as error:
         return _refused(error, lang=lang)
-    return record_protocol(request, form.name, form.round, form.table, form.judge_pass, proto, form.correct,
-                           form.reason, lang=lang, problems=[problem.say(lang) for problem in problems])
+    said = [problem.say(lang) for problem in problems]
+    return await run_in_threadpool(lambda: record_protocol(request, form.name, form.round, form.table, form.judge_pass,
+                                                           proto, form.correct, form.reason, lang=lang, problems=said))
 
 
 WRONG_PASS = N_("that is not this tournament's judges' pass")
@@ -407,7 +419,7 @@ def _wrong(request: Request, message: str) -> None:
 
 async def check_organiser(request: Request, given: str) -> None:
     """The organiser's pass must match the database's (:mod:`mafioso.desk.organiser`)."""
-    stored = _read(request, lambda desk: desk.organiser_digest())
+    stored = await _off_loop(request, lambda desk: desk.organiser_digest())
     if stored is None:
         raise PassRefused(NO_ORGANISER, "no_organiser_pass", 403)
     await check_pass(request, lambda: organiser.matches(given, stored), WRONG_ORGANISER)
@@ -475,7 +487,7 @@ async def cancel_game(request: Request) -> Response:
         form = check_json(CancelGame, body, "cancellation")
         await check_pass(request, lambda: _read(request, lambda desk: desk.tournament(form.name).pass_ok(
             form.judge_pass)), WRONG_PASS)
-        version = _read(request, lambda desk: desk.cancel(form.name, form.round, form.table, form.reason))
+        version = await _off_loop(request, lambda desk: desk.cancel(form.name, form.round, form.table, form.reason))
     except PassRefused as error:
         return error.answer(lang)
     except Exception as error:
@@ -592,7 +604,7 @@ async def create_tournament(request: Request) -> Response:
         tour = new_tournament(form)
         plan = await run_in_threadpool(seating, tour)  # the Hungarian method: not on the event loop
         given = tour.new_pass()
-        _read(request, lambda desk: desk.create(tour, plan))
+        await _off_loop(request, lambda desk: desk.create(tour, plan))
     except Exception as error:
         return _form_answer(error, lang)
     return JSONResponse({"name": tour.name, "pass": given, "players": len(tour.players), "rounds": tour.rounds,
@@ -635,7 +647,7 @@ async def _organiser_change(request: Request, model: type[Organised], what: str,
             answer = change(form, tour)
             desk.save_settings(tour)
             return answer
-        answer = _read(request, write)
+        answer = await _off_loop(request, write)
     except Exception as error:
         return _form_answer(error, lang)
     return JSONResponse({"name": form.name, **answer}, headers=NO_STORE)
