@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import random
+import secrets
 import threading
 import time
 from typing import Any
 
 import httpx
+from starlette.testclient import TestClient
 
 from mafioso.server.app import create_app
 from mafioso.server.store import open_store
@@ -85,3 +87,51 @@ def test_a_console_waiting_on_postgresql_leaves_the_loop_free_for_lobby_actions(
     it, and every table's page and socket waits the stall."""
     seen = _stall_console(postgres_url, "loop")
     assert seen["waited"] < 0.5, f"the event loop waited {seen['waited']:.2f} s behind console X's write"
+
+
+def _one_console(tmp_path: Any, phones: list[int]) -> tuple[Any, TestClient, str, list[str]]:
+    store = open_store(str(tmp_path / "tables.sqlite3"))
+    client = TestClient(create_app(store))
+    made = client.post("/api/console", json={"setup": {"edition": "sport", "names": SPORT, "seed": 3,
+                                                         "phones": phones}}).json()
+    links = client.post("/api/console/phones", json={"token": made["token"]}).json()["phones"]
+    return store, client, made["token"], [p["link"].split("#c=")[1] for p in links]
+
+
+def test_a_phones_304_poll_reads_the_stored_version_once(tmp_path: Any) -> None:
+    """A phone's poll while nothing changed (the hot path: every phone, every second or so) now
+    reads ``console_versions`` twice: once in :meth:`Consoles.phone` (its cached pass is checked
+    under :meth:`Consoles.hold`) and once more in ``phone_wire``'s own ``hold``. Main 415a3f3
+    answered it from memory; measured with benchmarks/bench_console_poll_pair.py, the 304 costs
+    1.4x the time and 1.8x the server's CPU. One read per request is the least it needs."""
+    store, client, _token, passes = _one_console(tmp_path, [2, 7])
+    with client:
+        tag = client.post("/api/console/phone/state", json={"token": passes[0]}).headers["etag"]
+        asked: list[str] = []
+        rows = store.rows
+
+        def counted(sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+            asked.append(sql)
+            return rows(sql, params)
+
+        store.rows = counted  # type: ignore[method-assign]
+        poll = client.post("/api/console/phone/state", json={"token": passes[0]}, headers={"If-None-Match": tag})
+        assert poll.status_code == 304
+    store.close()
+    assert len(asked) <= 1, f"a 304 poll ran {len(asked)} queries: {asked}"
+
+
+def test_forged_tokens_leave_nothing_behind(tmp_path: Any) -> None:
+    """Every token a request names, even one no table has, gets a lock in
+    :attr:`Consoles.locks` that is never dropped: a client sending made-up tokens grows the
+    server's memory without bound (no table is needed, and nothing is stored)."""
+    store, client, _token, _passes = _one_console(tmp_path, [2])
+    with client:
+        consoles = client.app.state.consoles  # type: ignore[attr-defined]
+        before = len(consoles.locks)
+        for _ in range(200):
+            refused = client.post("/api/console/state", json={"token": secrets.token_urlsafe(16)})
+            assert refused.status_code >= 400
+        grown = len(consoles.locks) - before
+    store.close()
+    assert grown == 0, f"{grown} locks kept for 200 made-up tokens"
