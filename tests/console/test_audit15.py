@@ -135,3 +135,32 @@ def test_forged_tokens_leave_nothing_behind(tmp_path: Any) -> None:
         grown = len(consoles.locks) - before
     store.close()
     assert grown == 0, f"{grown} locks kept for 200 made-up tokens"
+
+
+def test_start_tapped_twice_on_two_processes_answers_the_running_table_both_times(tmp_path: Any) -> None:
+    """*Start* tapped twice, the two requests sent by the balancer to two processes at once: the
+    second to commit is refused by the version's key (nothing doubled: good) but answered 400
+    "The game changed on another screen", where one process answers the running table (see
+    ``Consoles.create``: "Start tapped twice: the table already runs"). Scenario: process one has
+    checked that the lobby has not started and read its set-up when process two starts it."""
+    from tests.console.test_processes import processes
+
+    with processes(str(tmp_path / "tables.sqlite3")) as (one, two):
+        setup = {"edition": "sport", "names": SPORT, "seed": 8, "phones": [1, 4]}
+        token = one.post("/api/console/lobby", json={"setup": setup}).json()["token"]
+        two.post("/api/console/phones", json={"token": token})  # process two has served this lobby
+        consoles_one = one.app.state.consoles  # type: ignore[attr-defined]
+        seat_rows = consoles_one._seat_rows
+        started: list[Any] = []
+
+        def crossed(*args: Any) -> Any:
+            out = seat_rows(*args)  # process one read the lobby as not started...
+            if not started:  # ...and process two starts it meanwhile
+                started.append(two.post("/api/console", json={"setup": setup, "lobby": token}))
+            return out
+
+        consoles_one._seat_rows = crossed
+        again = one.post("/api/console", json={"setup": setup, "lobby": token})
+        assert started[0].status_code == 200
+        assert again.status_code == 200, again.json()
+        assert again.json()["state"] == started[0].json()["state"]
