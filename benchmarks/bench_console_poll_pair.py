@@ -102,7 +102,7 @@ def main() -> None:
               f"p90 {statistics.quantiles(times[k], n=10)[-1] * 1000:.3f} ms, server CPU/poll {spent[k] / n * 1000:.3f} ms")
     print(f"ratio new/old: median {statistics.median(times['new']) / statistics.median(times['old']):.2f}, "
           f"CPU {spent['new'] / max(spent['old'], 1e-9):.2f}")
-    print("load average:", open("/proc/loadavg").read().strip())
+    print("load average:", Path("/proc/loadavg").read_text().strip())
 
 
 if __name__ == "__main__":

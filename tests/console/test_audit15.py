@@ -22,6 +22,7 @@ from tests.console.test_server import pick
 from tests.server.live import live_server
 
 STALL = 2.0
+N_POLLS = 50
 
 
 def _stall_console(postgres_url: str, probe: str) -> dict[str, float]:
@@ -38,8 +39,10 @@ def _stall_console(postgres_url: str, probe: str) -> dict[str, float]:
             x = (await client.post("/api/console", json={"setup": {"edition": "sport", "names": SPORT, "seed": 2}})).json()
             y = (await client.post("/api/console", json={"setup": {"edition": "sport", "names": SPORT, "seed": 3}})).json()
             table = (await client.post("/api/tables", json={"edition": "sport", "players": 10})).json()
-            version = blocker.execute("SELECT max(version) FROM console_versions WHERE token = %s",
-                                      (x["token"],)).fetchone()[0]
+            row = blocker.execute("SELECT max(version) FROM console_versions WHERE token = %s",
+                                  (x["token"],)).fetchone()
+            assert row is not None
+            version = row[0]
             # another process is committing X's next version: its row is not yet committed
             blocker.execute("INSERT INTO console_versions (token, version, tag) VALUES (%s, %s, %s)",
                             (x["token"], version + 1, "other"))
@@ -112,9 +115,9 @@ def test_a_phones_304_poll_reads_the_stored_version_once(tmp_path: Any) -> None:
 
         def counted(sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
             asked.append(sql)
-            return rows(sql, params)
+            return list(rows(sql, params))
 
-        store.rows = counted  # type: ignore[method-assign]
+        store.rows = counted
         poll = client.post("/api/console/phone/state", json={"token": passes[0]}, headers={"If-None-Match": tag})
         assert poll.status_code == 304
     store.close()
@@ -164,3 +167,56 @@ def test_start_tapped_twice_on_two_processes_answers_the_running_table_both_time
         assert started[0].status_code == 200
         assert again.status_code == 200, again.json()
         assert again.json()["state"] == started[0].json()["state"]
+
+
+def test_phones_polling_a_stalled_console_server_leave_threads_for_the_pages(tmp_path: Any) -> None:
+    """Every console request takes one of the worker threads Starlette's pages share (anyio's
+    default limit is 40), and holds it while it waits on the database (here on the store's lock,
+    held by an entry that waits on SQLite's write lock). Fifty phones polling in that while take
+    every thread: a static page (``/console``, read from disk through the same thread limit) then waits
+    for the stall too, though it needs no database at all. (With ten polls instead of fifty, the
+    page is answered at once: checked.)"""
+    import sqlite3
+
+    path = tmp_path / "tables.sqlite3"
+    store = open_store(str(path))
+    outsider = sqlite3.connect(path, isolation_level=None)
+
+    async def run(base: str) -> float:
+        limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
+        async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
+            passes: list[str] = []
+            for seed in range(5):
+                made = (await client.post("/api/console", json={"setup": {
+                    "edition": "sport", "names": SPORT, "seed": seed, "phones": list(range(1, 11))}})).json()
+                links = (await client.post("/api/console/phones", json={"token": made["token"]})).json()["phones"]
+                passes += [p["link"].split("#c=")[1] for p in links]
+            for pass_ in passes:  # every phone has joined (its first poll stores that)
+                await client.post("/api/console/phone/state", json={"token": pass_})
+            release = threading.Timer(STALL, outsider.execute, ("COMMIT",))
+            made = (await client.post("/api/console", json={"setup": {"edition": "sport", "names": SPORT,
+                                                                        "seed": 9}})).json()
+            outsider.execute("BEGIN IMMEDIATE")
+            entry = asyncio.create_task(client.post("/api/console/enter", json={
+                "token": made["token"], "revision": made["state"]["revision"],
+                "entry": pick(made["state"], random.Random(2))}))
+            release.start()
+            await asyncio.sleep(0.3)  # the entry waits on the file, holding the store's lock
+            polls = [asyncio.create_task(client.post("/api/console/phone/state", json={"token": p})) for p in passes[:N_POLLS]]
+            await asyncio.sleep(0.3)
+            asked = time.perf_counter()
+            page = await client.get("/console")
+            waited = time.perf_counter() - asked
+            assert page.status_code == 200
+            release.join()
+            await entry
+            await asyncio.gather(*polls)
+            return waited
+
+    try:
+        with live_server(create_app(store)) as base:
+            waited = asyncio.run(run(base))
+    finally:
+        outsider.close()
+        store.close()
+    assert waited < 0.5, f"a static page waited {waited:.2f} s for a worker thread"
