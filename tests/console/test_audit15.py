@@ -220,3 +220,39 @@ def test_phones_polling_a_stalled_console_server_leave_threads_for_the_pages(tmp
         outsider.close()
         store.close()
     assert waited < 0.5, f"a static page waited {waited:.2f} s for a worker thread"
+
+
+def test_a_change_made_on_a_version_three_behind_is_refused_and_loses_no_entry(tmp_path: Any) -> None:
+    """The version's key refuses a change made on version N only while row N + 1 is kept, but
+    every commit deletes the rows below its own version: once another process has stored three
+    changes (N + 1, N + 2, N + 3), row N + 1 is gone and a change still made on N is stored.
+    A process's write that waited that long (a PostgreSQL reconnect, about 2 s; the store's lock
+    held by another console's write; phones answering at night on the other process meanwhile)
+    then deletes the other process's three acknowledged entries (``DELETE ... number >= n``),
+    stores its own in their place, and leaves the newest version's tag unchanged, so the other
+    process keeps showing the entries the database no longer has. (Two behind, it is refused and
+    nothing is lost: checked.)"""
+    from tests.console.test_processes import enter, processes, shown
+
+    with processes(str(tmp_path / "tables.sqlite3")) as (one, two):
+        made = one.post("/api/console", json={"setup": {"edition": "sport", "names": SPORT, "seed": 6}}).json()
+        token, state = made["token"], made["state"]
+        shown(two, token)
+        consoles_one = one.app.state.consoles  # type: ignore[attr-defined]
+        rng = random.Random(1)
+        entry = pick(state, rng)
+        refused = None
+        with consoles_one.hold(token):  # process one has read version N, and its write waits
+            later = state
+            for _ in range(3):  # process two stores three entries meanwhile, each acknowledged
+                reply = enter(two, token, later, rng)
+                assert reply.status_code == 200, reply.json()
+                later = reply.json()["state"]
+            try:
+                consoles_one.enter(token, state["revision"], entry)
+            except Exception as error:  # the refusal it should get ("look again")
+                refused = error
+        with processes(str(tmp_path / "tables.sqlite3"), 1) as (fresh,):
+            stored = shown(fresh, token)["entries"]
+    assert stored[:3] == later["entries"], f"two's acknowledged entries were replaced: stored {stored}"
+    assert refused is not None, "a change made on a version three behind was stored"
