@@ -256,3 +256,29 @@ def test_a_change_made_on_a_version_three_behind_is_refused_and_loses_no_entry(t
             stored = shown(fresh, token)["entries"]
     assert stored[:3] == later["entries"], f"two's acknowledged entries were replaced: stored {stored}"
     assert refused is not None, "a change made on a version three behind was stored"
+
+
+def test_a_console_stored_before_versions_still_shows_after_the_upgrade(tmp_path: Any) -> None:
+    """A console stored by main 415a3f3 has no ``console_versions`` row. ``Consoles.hold`` then
+    finds the stored version (0, "") equal to its default and never records it in
+    :attr:`Consoles.seen`, so ``etag`` (``self.seen[token][1] or self.boot``, meant for exactly
+    these tables) raises KeyError: the facilitator's page after a reload and every phone's poll
+    get a 500 "something went wrong" until an entry is made (which the reloaded page cannot)."""
+    import sqlite3
+
+    db = str(tmp_path / "tables.sqlite3")
+    store, client, token, passes = _one_console(tmp_path, [2, 7])
+    with client:
+        pass
+    store.close()
+    old = sqlite3.connect(db)
+    old.execute("DELETE FROM console_versions")  # as main 415a3f3 stored it: no version row
+    old.commit()
+    old.close()
+    store = open_store(db)
+    with TestClient(create_app(store), raise_server_exceptions=False) as upgraded:
+        shown = upgraded.post("/api/console/state", json={"token": token})
+        polled = upgraded.post("/api/console/phone/state", json={"token": passes[0]})
+    store.close()
+    assert shown.status_code == 200, shown.json()
+    assert polled.status_code == 200, polled.json()
