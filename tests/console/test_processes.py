@@ -22,6 +22,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from mafioso.server.app import create_app
+from mafioso.server.console import Consoles
 from mafioso.server.errors import NotNow
 from mafioso.server.store import open_store
 from tests.console.play import names
@@ -40,7 +41,9 @@ def processes(db: str, count: int = 2) -> Iterator[list[TestClient]]:
         for _ in range(count):
             store = open_store(db)
             stack.callback(store.close)
-            clients.append(stack.enter_context(TestClient(create_app(store))))
+            app = create_app(store)
+            app.state.consoles = Consoles(store, several=True)  # processes sharing one SQLite file, as on PostgreSQL
+            clients.append(stack.enter_context(TestClient(app)))
         yield clients
 
 

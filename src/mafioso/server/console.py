@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import queue
 import threading
 import time
 from collections import Counter
@@ -32,6 +33,7 @@ from contextlib import contextmanager
 from types import SimpleNamespace
 from typing import Any, Literal, TypeVar, cast
 
+import anyio.to_thread
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -44,7 +46,7 @@ from mafioso.i18n import N_, _, role_name, step_name
 from mafioso.server.errors import BadToken, NotNow, SlowDown
 from mafioso.server.limits import network_key
 from mafioso.server.schemas import Finite, Token, check_json
-from mafioso.server.store import Store
+from mafioso.server.store import PostgresStore, Store
 from mafioso.server.tables import Knowledge, Table
 from mafioso.server.tokens import new_token
 
@@ -66,6 +68,11 @@ each table (its number and a random tag; a change stores the next, see :class:`C
 ``console_clocks``: the facilitator's running clock, for every process serving the table."""
 
 T = TypeVar("T")
+CONSOLE_THREADS = 8
+"""Worker threads the consoles' requests may hold at once (each waits on the database at most)."""
+CONSOLE_CONNECTIONS = 4
+"""PostgreSQL connections of the consoles' own: consoles waiting on the database at once before
+another console's request waits for one."""
 
 NO_CONSOLE = N_("No table has this facilitator's link: it may be mistyped or from another server. Set up a new table.")
 NO_PASS = N_("This phone's code is not valid: ask the facilitator to show your code again.")
@@ -156,12 +163,30 @@ class Consoles:
     processes behind a balancer can serve one console's requests (see docs/console.md). All
     of it runs on worker threads (:func:`_off_loop`), each table under its own lock."""
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
+    def __init__(self, store: Store, several: bool | None = None) -> None:
+        self.several = isinstance(store, PostgresStore) if several is None else several
+        """Whether other server processes may change this database's consoles (PostgreSQL, where
+        a cluster runs; a SQLite file has one server): then every request reads the stored
+        version, else once per table (this process made every later version itself)."""
+        self.shared = store
+        """The server's own store: a console's work takes a connection of :attr:`pool` instead."""
+        self.pool: queue.SimpleQueue[Store | None] | None = None
+        """On PostgreSQL, connections of the consoles' own for their work on worker threads
+        (opened when first needed): a console waiting on the database holds one, never the
+        server's nor another console's. A SQLite file has one connection, shared (one writer per
+        file anyway)."""
+        if isinstance(store, PostgresStore):
+            self.pool = queue.SimpleQueue()
+            for _ in range(CONSOLE_CONNECTIONS):
+                self.pool.put(None)
+        self.using = threading.local()
+        """The connection this thread's request holds (see :meth:`connection`)."""
         self.live: dict[str, Console] = {}
         self.seen: dict[str, tuple[int, str]] = {}
         """The stored version (and its tag) each table's memory here was read at."""
-        self.locks: dict[str, threading.RLock] = {}
+        self.locks: dict[str, list[Any]] = {}
+        """Per table: its lock, and how many requests hold or wait for it (dropped at none, so
+        made-up tokens leave nothing behind)."""
         self.guard = threading.Lock()
         """Guards :attr:`locks` and :attr:`passes` (each table's own lock guards the rest)."""
         self.held = threading.local()
@@ -180,7 +205,35 @@ class Consoles:
         self.turns: dict[str, list[Any]] = {}
         """On the event loop: per facilitator's token or phone's pass, the lock its requests take
         in turn and how many requests hold or wait for it (see :func:`_off_loop`)."""
+        self.threads = anyio.CapacityLimiter(CONSOLE_THREADS)
+        """The worker threads consoles may hold at once: phones polling a console that waits on
+        the database never take the threads the server's pages need."""
         store.create_tables(*CONSOLE_SCHEMA)
+
+    @property
+    def store(self) -> Store:
+        """The connection of this thread's request (:meth:`connection`), else the server's own."""
+        held: Store | None = getattr(self.using, "store", None)
+        return held if held is not None else self.shared
+
+    @contextmanager
+    def connection(self) -> Iterator[None]:
+        """Take a connection of :attr:`pool` for this thread's request, and give it back."""
+        if self.pool is None or getattr(self.using, "store", None) is not None:
+            yield
+            return
+        taken = self.pool.get()
+        try:
+            store = taken if taken is not None else cast(PostgresStore, self.shared).spawn()
+        except BaseException:
+            self.pool.put(taken)
+            raise
+        self.using.store = store
+        try:
+            yield
+        finally:
+            self.using.store = None
+            self.pool.put(store)
 
     # -- versions: one console served by several processes --------------------------------------
     @contextmanager
@@ -193,17 +246,26 @@ class Consoles:
             yield self.seen.get(token, (0, ""))[0]
             return
         with self.guard:
-            lock = self.locks.setdefault(token, threading.RLock())
-        with lock:
-            held.add(token)
-            try:
-                version, tag = self._stored_version(token)
-                if self.seen.get(token, (0, "")) != (version, tag):
-                    self._forget(token)
-                    self.seen[token] = (version, tag)
-                yield version
-            finally:
-                held.discard(token)
+            entry = self.locks.setdefault(token, [threading.RLock(), 0])
+            entry[1] += 1
+        try:
+            with entry[0]:
+                held.add(token)
+                try:
+                    known = self.seen.get(token)
+                    version, tag = self._stored_version(token) if self.several or known is None else known
+                    if known != (version, tag):
+                        self._forget(token)
+                        if (version, tag) != (0, ""):  # (a made-up token leaves nothing behind)
+                            self.seen[token] = (version, tag)
+                    yield version
+                finally:
+                    held.discard(token)
+        finally:
+            with self.guard:
+                entry[1] -= 1
+                if not entry[1]:
+                    del self.locks[token]
 
     def _stored_version(self, token: str) -> tuple[int, str]:
         rows = self.store.rows("SELECT version, tag FROM console_versions WHERE token = ? ORDER BY version DESC LIMIT 1",
@@ -230,10 +292,11 @@ class Consoles:
         changing the same version both try to store the same next one: the second is refused by
         the key and told to look again (nothing of it is stored)."""
         tag = new_token()[:12]
-        bump = [("INSERT INTO console_versions (token, version, tag) VALUES (?, ?, ?)", (token, version + 1, tag)),
-                ("DELETE FROM console_versions WHERE token = ? AND version < ?", (token, version))]
+        # every version's row is kept (a few per entry): a change made on any older version
+        # meets its successor's row, however many changes were stored since
+        bump = ("INSERT INTO console_versions (token, version, tag) VALUES (?, ?, ?)", (token, version + 1, tag))
         try:
-            self.store.run(*statements, *bump)
+            self.store.run(*statements, bump)
         except Exception as error:
             self.live.pop(token, None)
             self.seen.pop(token, None)  # read again, whatever was stored, when next held
@@ -246,13 +309,29 @@ class Consoles:
             raise
         self.seen[token] = (version + 1, tag)
 
+    def tag_known(self, pass_: str | None = None, token: str | None = None) -> str | None:
+        """The tag of a phone's (``pass_``) or a facilitator's (``token``) table from this
+        process's memory alone, when it alone changes the database's consoles (not
+        :attr:`several`) and the table is known here; else ``None``. Read on the event loop, it
+        answers an unchanged poll without a thread or the database (at worst a change being stored
+        at that instant is told at the next poll)."""
+        if self.several:
+            return None
+        if pass_ is not None:
+            known = self.passes.get(pass_)
+            if known is None or not known[1] or pass_ not in self.joined:
+                return None
+            token = known[0]
+        seen = self.seen.get(token) if token is not None else None
+        return f'"{seen[1] or self.boot}.{seen[0]}"' if seen is not None else None
+
     def etag(self, token: str) -> str:
         """The version of every phone message of a console (one for all its seats: a 304 tells no
         seat apart), and of the facilitator's state: the stored version's random tag, the same in
         every process serving the table, never drawn from its token, so no other table's tag and
         no earlier version's can match it."""
         with self.hold(token) as version:
-            tag = self.seen[token][1] or self.boot
+            tag = self.seen.get(token, (0, ""))[1] or self.boot  # (a table stored before versions: none yet)
             return f'"{tag}.{version}"'
 
     # -- tables ------------------------------------------------------------------------------------
@@ -270,8 +349,13 @@ class Consoles:
             old = self.draft(lobby) if lobby is not None else None
             phones, self.lost[token] = self._seat_rows(token, old, setup)
             started = [("DELETE FROM console_lobbies WHERE token = ?", (token,))] if lobby is not None else []
-            self._commit(token, version, ("INSERT INTO consoles (token, setup, created) VALUES (?, ?, ?)",
-                                          (token, json.dumps(setup.to_json()), time.time())), *phones, *started)
+            try:
+                self._commit(token, version, ("INSERT INTO consoles (token, setup, created) VALUES (?, ?, ?)",
+                                              (token, json.dumps(setup.to_json()), time.time())), *phones, *started)
+            except NotNow:
+                if lobby is None:
+                    raise
+                return lobby, self.get(lobby)  # started meanwhile on another process: that table
             self.live[token] = console
             self._forget_passes(token)  # read again from the store, as changed
             return token, console
@@ -341,6 +425,24 @@ class Consoles:
                                (token,))
         return [(int(seat), str(pass_)) for seat, pass_ in rows]
 
+    @contextmanager
+    def seat_of(self, pass_: str) -> Iterator[tuple[str, int]]:
+        """A phone's table and seat (:meth:`phone`), the table held while the request runs: its
+        stored version is read once for the whole request."""
+        with self.guard:
+            known = self.passes.get(pass_)
+        with self.hold(known[0] if known is not None else self._pass_row(pass_)[0]):
+            yield self.phone(pass_)
+
+    def _pass_row(self, pass_: str) -> tuple[str, int]:
+        rows = self.store.rows("SELECT console, seat FROM console_phones WHERE token = ?", (pass_,))
+        if not rows:
+            raise BadToken(NO_PASS)
+        known = (str(rows[0][0]), int(rows[0][1]))
+        with self.guard:
+            self.passes[pass_] = known
+        return known
+
     def phone(self, pass_: str) -> tuple[str, int]:
         """The console (or lobby) and seat of a phone's pass; a pass whose seat a changed set-up
         took away is told so in the table's language."""
@@ -350,12 +452,7 @@ class Consoles:
             with self.hold(known[0]), self.guard:  # a set-up changed by another process forgets its passes
                 known = self.passes.get(pass_)
         if known is None:
-            rows = self.store.rows("SELECT console, seat FROM console_phones WHERE token = ?", (pass_,))
-            if not rows:
-                raise BadToken(NO_PASS)
-            known = (str(rows[0][0]), int(rows[0][1]))
-            with self.guard:
-                self.passes[pass_] = known
+            known = self._pass_row(pass_)
         token, seat = known
         if seat == 0:
             raise SeatGone(GONE, lang=self.setup_of(token)[0].lang)
@@ -378,8 +475,7 @@ class Consoles:
 
     def phone_answer(self, pass_: str, prompt: str, choice: Any) -> Console:
         """A phone seat's answer: an entry like the facilitator's, stored before it is acknowledged."""
-        token, seat = self.phone(pass_)
-        with self.hold(token) as version:
+        with self.seat_of(pass_) as (token, seat), self.hold(token) as version:
             console = self.get(token)
             before = console.revision
             console.enter({"do": "answer", "seat": seat, "prompt": prompt, "choice": choice, "phone": True})
@@ -545,19 +641,24 @@ def _ok(body: dict[str, Any]) -> JSONResponse:
 
 
 async def _off_loop(consoles: Consoles, key: str | None, work: Callable[[], T]) -> T:
-    """Run a console's work on a worker thread: it reads and writes the store (and a console's
-    first request replays its entries), so a database that stalls holds this console's
-    requests only, never the event loop that serves every table. The requests of one ``key``
-    (a facilitator's token, a phone's pass) run one at a time in the order they came, as they
-    did on the loop: a poll that came first is never answered with a state newer than that of
-    an entry sent after it."""
+    """Run a console's work on a worker thread, with a connection of its own on PostgreSQL: it
+    reads and writes the store (and a console's first request replays its entries), so a
+    database that stalls holds this console's requests only, never the event loop that serves
+    every table. The requests of one ``key`` (a facilitator's token, a phone's pass) run one at
+    a time in the order they came, as they did on the loop: a poll that came first is never
+    answered with a state newer than that of an entry sent after it."""
+
+    def run() -> T:
+        with consoles.connection():
+            return work()
+
     if key is None:
-        return await run_in_threadpool(work)
+        return await anyio.to_thread.run_sync(run, limiter=consoles.threads)
     turn = consoles.turns.setdefault(key, [asyncio.Lock(), 0])
     turn[1] += 1
     try:
         async with turn[0]:
-            return await run_in_threadpool(work)
+            return await anyio.to_thread.run_sync(run, limiter=consoles.threads)
     finally:
         turn[1] -= 1
         if not turn[1]:
@@ -705,6 +806,8 @@ async def show(request: Request) -> Response:
     try:
         body = check_json(TokenOnly, await _read(request), "request")
         consoles, base, asked = _consoles(request), join_base_of(request), request.headers.get("if-none-match")
+        if asked is not None and body.token in consoles.live and asked == consoles.tag_known(token=body.token):
+            return Response(status_code=304, headers={"Cache-Control": "no-store", "ETag": asked})
 
         def work() -> Response:
             with consoles.hold(body.token):
@@ -981,11 +1084,12 @@ async def phone_wire(request: Request) -> Response:
     try:
         body = check_json(TokenOnly, await _read(request), "request")
         consoles, asked = _consoles(request), request.headers.get("if-none-match")
+        if asked is not None and asked == consoles.tag_known(pass_=body.token):  # nothing changed
+            return Response(status_code=304, headers={"Cache-Control": "no-store", "ETag": asked})
 
         def work() -> Response:
-            token, seat = consoles.phone(body.token)
-            consoles.join(body.token)  # stored before the first message is sent
-            with consoles.hold(token):
+            with consoles.seat_of(body.token) as (token, seat):
+                consoles.join(body.token)  # stored before the first message is sent
                 tag = consoles.etag(token)
                 if asked == tag:  # nothing changed: a few bytes, the same for every seat
                     return Response(status_code=304, headers={"Cache-Control": "no-store", "ETag": tag})
@@ -1012,8 +1116,7 @@ async def phone_view(request: Request) -> Response:
         consoles = _consoles(request)
 
         def work() -> dict[str, Any]:
-            token, seat = consoles.phone(body.token)
-            with consoles.hold(token):
+            with consoles.seat_of(body.token) as (token, seat):
                 return {"view": consoles.get(token).phone_view(seat)}
 
         out = await _off_loop(consoles, body.token, work)
@@ -1030,8 +1133,9 @@ async def phone_answer(request: Request) -> Response:
         body = check_json(PhoneAnswer, await _read(request), "answer")
 
         def work() -> None:
-            seen.append(consoles.get(consoles.phone(body.token)[0]))
-            consoles.phone_answer(body.token, body.prompt, body.choice)
+            with consoles.seat_of(body.token) as (token, _seat):
+                seen.append(consoles.get(token))
+                consoles.phone_answer(body.token, body.prompt, body.choice)
 
         await _off_loop(consoles, body.token, work)
     except Exception as error:

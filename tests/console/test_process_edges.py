@@ -1,6 +1,6 @@
-"""Audit of issue 15 (the console off the loop and across processes): failing tests of defects.
-
-Each test here states a defect found in the audit; it fails on main 743056b.
+"""The console off the loop and across processes, at its edges: a database that waits, many
+phones polling, made-up tokens, requests that cross between processes, tables stored before
+versions. (Each of these failed once; the docstrings say what went wrong then.)
 """
 
 from __future__ import annotations
@@ -77,17 +77,16 @@ def _stall_console(postgres_url: str, probe: str) -> dict[str, float]:
 
 
 def test_a_console_waiting_on_postgresql_delays_no_other_console(postgres_url: str) -> None:
-    """Issue 15 item 1 for consoles: a console whose write waits on PostgreSQL must not hold
-    another console's poll. On main every console shares the hub's one connection and its lock
-    (``Store._lock``), held by the waiting write, so the other console waits the whole stall."""
+    """A console whose write waits on PostgreSQL holds no other console's poll: the consoles'
+    work takes connections of their own (when every console shared the hub's one connection and
+    its lock, the other console waited the whole stall)."""
     seen = _stall_console(postgres_url, "console")
     assert seen["waited"] < 0.5, f"another console's state waited {seen['waited']:.2f} s behind console X's write"
 
 
 def test_a_console_waiting_on_postgresql_leaves_the_loop_free_for_lobby_actions(postgres_url: str) -> None:
-    """A lobby action still written on the loop (a new automated table) takes the same Store
-    lock that a console's worker thread holds while its write waits: the event loop blocks on
-    it, and every table's page and socket waits the stall."""
+    """A new automated table and another table's page are served while a console's write waits
+    on PostgreSQL (they once waited on the same connection's lock, and the loop with them)."""
     seen = _stall_console(postgres_url, "loop")
     assert seen["waited"] < 0.5, f"the event loop waited {seen['waited']:.2f} s behind console X's write"
 
@@ -102,11 +101,9 @@ def _one_console(tmp_path: Any, phones: list[int]) -> tuple[Any, TestClient, str
 
 
 def test_a_phones_304_poll_reads_the_stored_version_once(tmp_path: Any) -> None:
-    """A phone's poll while nothing changed (the hot path: every phone, every second or so) now
-    reads ``console_versions`` twice: once in :meth:`Consoles.phone` (its cached pass is checked
-    under :meth:`Consoles.hold`) and once more in ``phone_wire``'s own ``hold``. Main 415a3f3
-    answered it from memory; measured with benchmarks/bench_console_poll_pair.py, the 304 costs
-    1.4x the time and 1.8x the server's CPU. One read per request is the least it needs."""
+    """A phone's poll while nothing changed (the hot path: every phone, every second or so) reads
+    the stored version once (it once read it twice: the pass's check and the tag each held the
+    table; ``benchmarks/bench_console_poll_pair.py`` measures a 304 against another tree)."""
     store, client, _token, passes = _one_console(tmp_path, [2, 7])
     with client:
         tag = client.post("/api/console/phone/state", json={"token": passes[0]}).headers["etag"]
@@ -125,9 +122,8 @@ def test_a_phones_304_poll_reads_the_stored_version_once(tmp_path: Any) -> None:
 
 
 def test_forged_tokens_leave_nothing_behind(tmp_path: Any) -> None:
-    """Every token a request names, even one no table has, gets a lock in
-    :attr:`Consoles.locks` that is never dropped: a client sending made-up tokens grows the
-    server's memory without bound (no table is needed, and nothing is stored)."""
+    """A made-up token leaves nothing in memory (each once left a lock in :attr:`Consoles.locks`
+    for good: a client could grow the server's memory without bound)."""
     store, client, _token, _passes = _one_console(tmp_path, [2])
     with client:
         consoles = client.app.state.consoles  # type: ignore[attr-defined]
@@ -142,10 +138,9 @@ def test_forged_tokens_leave_nothing_behind(tmp_path: Any) -> None:
 
 def test_start_tapped_twice_on_two_processes_answers_the_running_table_both_times(tmp_path: Any) -> None:
     """*Start* tapped twice, the two requests sent by the balancer to two processes at once: the
-    second to commit is refused by the version's key (nothing doubled: good) but answered 400
-    "The game changed on another screen", where one process answers the running table (see
-    ``Consoles.create``: "Start tapped twice: the table already runs"). Scenario: process one has
-    checked that the lobby has not started and read its set-up when process two starts it."""
+    second to commit is refused by the version's key (nothing doubled) and answers the running
+    table, as one process does (it once answered "The game changed on another screen"). Process
+    one has checked that the lobby has not started when process two starts it."""
     from tests.console.test_processes import processes
 
     with processes(str(tmp_path / "tables.sqlite3")) as (one, two):
@@ -170,12 +165,9 @@ def test_start_tapped_twice_on_two_processes_answers_the_running_table_both_time
 
 
 def test_phones_polling_a_stalled_console_server_leave_threads_for_the_pages(tmp_path: Any) -> None:
-    """Every console request takes one of the worker threads Starlette's pages share (anyio's
-    default limit is 40), and holds it while it waits on the database (here on the store's lock,
-    held by an entry that waits on SQLite's write lock). Fifty phones polling in that while take
-    every thread: a static page (``/console``, read from disk through the same thread limit) then waits
-    for the stall too, though it needs no database at all. (With ten polls instead of fifty, the
-    page is answered at once: checked.)"""
+    """Fifty phones polling a console whose entry waits on SQLite's write lock take no thread a
+    static page needs: the consoles' work has threads of its own (``CONSOLE_THREADS``). Sharing
+    anyio's default forty, the page ``/console`` once waited for the stall too."""
     import sqlite3
 
     path = tmp_path / "tables.sqlite3"
@@ -223,15 +215,10 @@ def test_phones_polling_a_stalled_console_server_leave_threads_for_the_pages(tmp
 
 
 def test_a_change_made_on_a_version_three_behind_is_refused_and_loses_no_entry(tmp_path: Any) -> None:
-    """The version's key refuses a change made on version N only while row N + 1 is kept, but
-    every commit deletes the rows below its own version: once another process has stored three
-    changes (N + 1, N + 2, N + 3), row N + 1 is gone and a change still made on N is stored.
-    A process's write that waited that long (a PostgreSQL reconnect, about 2 s; the store's lock
-    held by another console's write; phones answering at night on the other process meanwhile)
-    then deletes the other process's three acknowledged entries (``DELETE ... number >= n``),
-    stores its own in their place, and leaves the newest version's tag unchanged, so the other
-    process keeps showing the entries the database no longer has. (Two behind, it is refused and
-    nothing is lost: checked.)"""
+    """A change made on version N after another process stored N + 1, N + 2 and N + 3 (a write
+    that waited on the database while phones answered elsewhere) is refused, and the other
+    process's acknowledged entries stay. When old version rows were deleted, row N + 1 was gone
+    and the late change replaced three acknowledged entries."""
     from tests.console.test_processes import enter, processes, shown
 
     with processes(str(tmp_path / "tables.sqlite3")) as (one, two):
@@ -259,11 +246,8 @@ def test_a_change_made_on_a_version_three_behind_is_refused_and_loses_no_entry(t
 
 
 def test_a_console_stored_before_versions_still_shows_after_the_upgrade(tmp_path: Any) -> None:
-    """A console stored by main 415a3f3 has no ``console_versions`` row. ``Consoles.hold`` then
-    finds the stored version (0, "") equal to its default and never records it in
-    :attr:`Consoles.seen`, so ``etag`` (``self.seen[token][1] or self.boot``, meant for exactly
-    these tables) raises KeyError: the facilitator's page after a reload and every phone's poll
-    get a 500 "something went wrong" until an entry is made (which the reloaded page cannot)."""
+    """A console stored before versions (no ``console_versions`` row) still shows its page and
+    its phones after the upgrade (its tag once raised a KeyError: a 500 on every poll)."""
     import sqlite3
 
     db = str(tmp_path / "tables.sqlite3")
@@ -272,7 +256,7 @@ def test_a_console_stored_before_versions_still_shows_after_the_upgrade(tmp_path
         pass
     store.close()
     old = sqlite3.connect(db)
-    old.execute("DELETE FROM console_versions")  # as main 415a3f3 stored it: no version row
+    old.execute("DELETE FROM console_versions")  # as the release before versions stored it
     old.commit()
     old.close()
     store = open_store(db)
