@@ -674,7 +674,8 @@ def test_the_roles_sheet_and_the_announcements_fit_the_tv(browser: Any, tmp_path
     """At 1920x1080, for every edition at eight seats and at its most, in Russian (the longest
     words) and English: the whole roles sheet shows without scrolling (in columns when long),
     in type readable from 3 m (24 px and more), within the side column, and the announcements
-    under it keep a visible height."""
+    under it keep a visible height; and every player's name shows whole in its seat on the circle
+    (smaller and on two lines at many seats: at 21 seats a name was cut to two letters)."""
     tables = [(f"{lang}-{name}", host_pass) for lang in ("ru", "en")
               for name, host_pass in dealt_tables(tmp_path / "tables.sqlite3", lang)]
     server = Server(tmp_path / "tables.sqlite3")
@@ -698,13 +699,15 @@ def test_the_roles_sheet_and_the_announcements_fit_the_tv(browser: Any, tmp_path
                 return {log: log.height, logBottom: log.bottom, sheetBottom: sheet.bottom, sideBottom: side.bottom,
                         sideRight: side.right, view: innerHeight, scrolls: box.scrollHeight > box.clientHeight + 1,
                         lowest: Math.max(...items.map(r => r.bottom)), rightmost: Math.max(...items.map(r => r.right)),
-                        type: Math.min(...type), columns: getComputedStyle(document.querySelector('#roles')).columnCount};
+                        type: Math.min(...type), columns: getComputedStyle(document.querySelector('#roles')).columnCount,
+                        cut: [...document.querySelectorAll('#circle .seat .name')].filter(n =>
+                            n.scrollWidth > n.clientWidth + 1 || n.scrollHeight > n.clientHeight + 1).map(n => n.textContent)};
             }""")
             shoot(host, "tv-fit", name)
             columns[name] = sizes["columns"]
             if sizes["log"] < 100 or sizes["logBottom"] > sizes["view"] or sizes["sheetBottom"] > sizes["sideBottom"] + 1 \
                     or sizes["scrolls"] or sizes["lowest"] > sizes["sheetBottom"] + 1 or sizes["lowest"] > sizes["view"] \
-                    or sizes["rightmost"] > sizes["sideRight"] + 1 or sizes["type"] < 24:
+                    or sizes["rightmost"] > sizes["sideRight"] + 1 or sizes["type"] < 24 or sizes["cut"]:
                 bad[name] = sizes
     finally:
         server.kill()

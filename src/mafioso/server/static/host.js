@@ -313,6 +313,8 @@ function drawCircle(msg, seats) {
   const count = seats.length;
   // neighbours at the top stand one chord apart (sin 2π/n of the radius, 42%): no box is wider
   $("circle").style.setProperty("--seat-w", `calc(${(42 * Math.sin(2 * Math.PI / Math.max(count, 4))).toFixed(2)}% - 8px)`);
+  // narrower boxes take smaller names, on two lines at most: "Александра" stays readable at 21 seats
+  $("circle").style.setProperty("--name-size", count > 16 ? "0.95em" : count > 12 ? "1.05em" : "1.2em");
   keyed($("circle"), [{seat: -1}, ...seats], s => String(s.seat), s => {
     if (s.seat < 0) return /** @type {HTMLElement} */ ($("circle").querySelector(".centre"));
     return el("div", {class: "seat"},
