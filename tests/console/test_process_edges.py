@@ -172,7 +172,7 @@ def test_phones_polling_a_stalled_console_server_leave_threads_for_the_pages(tmp
 
     path = tmp_path / "tables.sqlite3"
     store = open_store(str(path))
-    outsider = sqlite3.connect(path, isolation_level=None)
+    outsider = sqlite3.connect(path, isolation_level=None, check_same_thread=False)  # committed by a timer thread
 
     async def run(base: str) -> float:
         limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
@@ -201,8 +201,8 @@ def test_phones_polling_a_stalled_console_server_leave_threads_for_the_pages(tmp
             waited = time.perf_counter() - asked
             assert page.status_code == 200
             release.join()
-            await entry
-            await asyncio.gather(*polls)
+            assert (await entry).status_code == 200, "the entry is stored once the file is free"
+            assert all(poll.status_code == 200 for poll in await asyncio.gather(*polls))
             return waited
 
     try:
