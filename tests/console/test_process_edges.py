@@ -170,11 +170,9 @@ def test_phones_polling_a_stalled_console_server_leave_threads_for_the_pages(tmp
     anyio's default forty, the page ``/console`` once waited for the stall too."""
     import sqlite3
 
-    path = tmp_path / "tables.sqlite3"
-    store = open_store(str(path))
-    outsider = sqlite3.connect(path, isolation_level=None, check_same_thread=False)  # committed by a timer thread
+    from tests.console.test_processes import beside_a_locked_file
 
-    async def run(base: str) -> float:
+    async def run(base: str, outsider: sqlite3.Connection) -> float:
         limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
         async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
             passes: list[str] = []
@@ -205,12 +203,7 @@ def test_phones_polling_a_stalled_console_server_leave_threads_for_the_pages(tmp
             assert all(poll.status_code == 200 for poll in await asyncio.gather(*polls))
             return waited
 
-    try:
-        with live_server(create_app(store)) as base:
-            waited = asyncio.run(run(base))
-    finally:
-        outsider.close()
-        store.close()
+    waited = beside_a_locked_file(tmp_path / "tables.sqlite3", run)
     assert waited < 0.5, f"a static page waited {waited:.2f} s for a worker thread"
 
 

@@ -12,10 +12,10 @@ import json
 import random
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import pytest
@@ -31,6 +31,7 @@ from tests.console.test_server import pick
 from tests.server.live import live_server
 
 SPORT = list(names("sport"))
+T = TypeVar("T")
 
 
 @contextmanager
@@ -140,16 +141,25 @@ def test_the_clock_and_a_changed_set_up_reach_the_phones_through_any_process(db_
         assert all(phone(one, p).json()["timer_ends"] is None for p in new_passes), "stopped on process two"
 
 
+def beside_a_locked_file(path: Path, run: Callable[[str, sqlite3.Connection], Awaitable[T]]) -> T:
+    """``run(base URL, outsider)`` against a live server over the SQLite file ``path``, with an
+    outside connection to the same file that ``run`` locks and commits (from any thread)."""
+    store = open_store(str(path))
+    outsider = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    try:
+        with live_server(create_app(store)) as base:
+            return asyncio.run(run(base, outsider))
+    finally:
+        outsider.close()
+        store.close()
+
+
 def test_a_console_waiting_on_a_locked_database_leaves_the_loop_free(tmp_path: Path) -> None:
     """While another connection holds the SQLite file's write lock, a facilitator's entry waits
     for it (it is stored before it is answered), and meanwhile the same server answers a table's
     page at once: the console's work is off the event loop. (Another console of this SQLite
     server waits too: one connection, one writer per file, as the tables' decisions do.)"""
-    path = tmp_path / "tables.sqlite3"
-    store = open_store(str(path))
-    outsider = sqlite3.connect(path, isolation_level=None)
-
-    async def run(base: str) -> dict[str, float]:
+    async def run(base: str, outsider: sqlite3.Connection) -> dict[str, float]:
         async with httpx.AsyncClient(base_url=base, timeout=60) as client:
             made = (await client.post("/api/console", json={"setup": {"edition": "sport", "names": SPORT,
                                                                          "seed": 2}})).json()
@@ -174,11 +184,6 @@ def test_a_console_waiting_on_a_locked_database_leaves_the_loop_free(tmp_path: P
             return {"answered": answered, "entry": time.perf_counter() - began,
                     "revision": float(json.loads(stored.content)["state"]["revision"])}
 
-    try:
-        with live_server(create_app(store)) as base:
-            seen = asyncio.run(run(base))
-    finally:
-        outsider.close()
-        store.close()
+    seen = beside_a_locked_file(tmp_path / "tables.sqlite3", run)
     assert seen["answered"] < 0.5, f"the loop waited {seen['answered']:.2f} s behind the console's write"
     assert seen["entry"] >= 1.0 and seen["revision"] == 1.0

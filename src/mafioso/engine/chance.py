@@ -26,12 +26,12 @@ from mafioso.engine.prompts import Draw
 T = TypeVar("T")
 
 _new: Final[Callable[..., Any]] = NEW_TUPLE
+"""Builds a named tuple from all its fields (``engine.named``): its own constructor is interpreted."""
 _PLAIN: Final = random.Random
 _RANDOM: Final[Callable[[random.Random], float]] = _random.Random.random
 _GETRANDBITS: Final[Callable[[random.Random, int], int]] = _random.Random.getrandbits
 """``random.Random``'s ``random`` and ``getrandbits`` are its C base's (``_random.Random``): a plain
 generator's draws, called on it without a lookup by name."""
-"""Builds a named tuple from all its fields (``engine.named``): its own constructor is interpreted."""
 
 
 def seeded(number: int) -> random.Random:

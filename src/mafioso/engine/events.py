@@ -64,7 +64,7 @@ def audience_of(seats: Iterable[int]) -> Audience:
 
 
 _new: Final[Callable[..., Any]] = NEW_TUPLE
-"""``tuple.__new__``, looked up once (see ``state._new``)."""
+"""Builds a named tuple from all its fields (see ``state._new``)."""
 
 
 PUBLIC: Final = Audience(public=True)

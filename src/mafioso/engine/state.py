@@ -32,9 +32,9 @@ Reply = dict[str, Any]
 
 
 _new: Final[Callable[..., Any]] = NEW_TUPLE
-"""``tuple.__new__``, looked up once: compiled, ``tuple.__new__(...)`` looks the method up on
-``tuple`` by name at every call, and a game builds a named tuple for every event (a ``Final``
-module constant is read as a C static)."""
+"""Builds a named tuple from all its fields (``engine.named``: the C function of the compiled
+build, else ``tuple.__new__``); a game builds one for every event, and a ``Final`` module
+constant is read as a C static."""
 
 
 @mypyc_attr(native_class=False)  # compiled (mypyc), a list subclass must stay a Python class
