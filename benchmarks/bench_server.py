@@ -3,7 +3,7 @@
 Usage::
 
     PYTHONPATH=src python benchmarks/bench_server.py --tables 10,100 --db sqlite,postgresql \
-        --seconds 20 [--think 2,5] [--workers 1,2] [--clients 2] [--base /path/to/other/tree] \
+        --seconds 20 [--think 2,5] [--warmup 20] [--workers 1,2] [--clients 2] [--base /path/to/other/tree] \
         [--compiled] [--ws websockets|websockets-sansio|wsproto]
 
 For each number of tables and each database, a server is started in a process of its own
@@ -108,12 +108,16 @@ def echo_app() -> Any:
 
 
 def run_echo_server(port: int) -> None:
+    """Serve :func:`echo_app` with uvicorn's settings and garbage collector as ``mafioso serve``'s
+    (``server/collector.py``: the same collector for both, so that the ratios compare their work)."""
     import uvicorn
 
+    from mafioso.server.collector import steady_collection
     from mafioso.server.serve import bind, uvicorn_config
 
     listener = bind("127.0.0.1", port)
-    uvicorn.Server(uvicorn_config(echo_app())).run(sockets=[listener])
+    with steady_collection():
+        uvicorn.Server(uvicorn_config(echo_app())).run(sockets=[listener])
 
 
 # -- servers in processes of their own ---------------------------------------------------------------
@@ -294,9 +298,9 @@ def resident(processes: list[psutil.Process]) -> int:
 
 
 async def measure(label: str, base: str, processes: list[psutil.Process], tables: list[BotTable], seconds: float,
-                  think: tuple[float, float], before_rss: int, clients: int = 1) -> Result:
+                  think: tuple[float, float], before_rss: int, clients: int = 1, warmup: float = 0.0) -> Result:
     """Let every phone connect (in ``clients`` client processes of their own, each at most 100
-    handshakes at once), then measure ``seconds`` of play."""
+    handshakes at once), let them play ``warmup`` seconds more, then measure ``seconds`` of play."""
     ws = base.replace("http://", "ws://")
     env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}"}
     spawned = [await asyncio.create_subprocess_exec(
@@ -313,6 +317,7 @@ async def measure(label: str, base: str, processes: list[psutil.Process], tables
             assert client.stdout is not None
             ready = (await client.stdout.readline()).decode().split()
             connected += int(ready[1]) if len(ready) == 2 else 0
+        await asyncio.sleep(warmup)  # (the phones play from the moment they connect)
         await _tell(spawned, "go")
         started = time.perf_counter()
         cpu_before = cpu_seconds(processes)
@@ -350,7 +355,7 @@ async def _tell(clients: list[asyncio.subprocess.Process], word: str) -> None:
 
 async def run_one(kind: str, db: str | None, count: int, seconds: float, think: tuple[float, float],
                   workers: int = 1, redis: str | None = None, clients: int = 1, source: Path = ROOT,
-                  name: str = "") -> Result:
+                  name: str = "", warmup: float = 0.0) -> Result:
     label = "echo" if kind == "echo" else ("postgresql" if db and db.startswith("postgresql") else "sqlite")
     if workers > 1:
         label += f" x{workers}"
@@ -363,7 +368,7 @@ async def run_one(kind: str, db: str | None, count: int, seconds: float, think: 
             tables = [BotTable(f"R{n}", "", [f"R{n}:{seat}" for seat in range(10)]) for n in range(count)]
         else:
             tables = await setup_mafioso(base, count)
-        return await measure(label, base, processes, tables, seconds, think, before, clients)
+        return await measure(label, base, processes, tables, seconds, think, before, clients, warmup)
 
 
 def report(results: list[Result]) -> list[str]:
@@ -416,6 +421,8 @@ def main() -> None:
     parser.add_argument("--db", default="sqlite", help="sqlite and/or postgresql, comma-separated")
     parser.add_argument("--seconds", type=float, default=20.0, help="how long the phones play in each run")
     parser.add_argument("--think", default="0,0", help="seconds a phone waits before answering: low,high")
+    parser.add_argument("--warmup", type=float, default=0.0, help="seconds the phones play once all are connected, "
+                        "before the measured seconds (the tables, dealt together, first answer all at once)")
     parser.add_argument("--workers", default="1", help="numbers of server processes, comma-separated (more than "
                         "1: over PostgreSQL and Redis, behind a round-robin proxy)")
     parser.add_argument("--clients", type=int, default=1, help="client processes driving the phones")
@@ -442,7 +449,8 @@ def main() -> None:
     with contextlib.ExitStack() as stack:
         try:
             for count in [int(n) for n in args.tables.split(",")]:
-                results.append(asyncio.run(run_one("echo", None, count, args.seconds, think, clients=args.clients)))
+                results.append(asyncio.run(run_one("echo", None, count, args.seconds, think, clients=args.clients,
+                                                   warmup=args.warmup)))
                 print("\n".join(report(results)[-1:]), flush=True)
                 for db in args.db.split(","):
                     for workers in [int(n) for n in args.workers.split(",")]:
@@ -458,7 +466,7 @@ def main() -> None:
                                           / f"bench-{os.getpid()}-{count}-{len(results)}.sqlite3")
                             redis = stack.enter_context(redis_server()) if workers > 1 else None
                             results.append(asyncio.run(run_one("mafioso", url, count, args.seconds, think, workers,
-                                                               redis, args.clients, source, name)))
+                                                               redis, args.clients, source, name, args.warmup)))
                             print("\n".join(report(results)[-1:]), flush=True)
         finally:
             if postgres is not None:

@@ -346,4 +346,7 @@ async def client_process() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(client_process())
+    from mafioso.server.collector import steady_collection
+
+    with steady_collection():  # (the client's own collector pauses would count as the servers' latency)
+        asyncio.run(client_process())

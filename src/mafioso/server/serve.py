@@ -184,6 +184,7 @@ def serve(host: str = "0.0.0.0", port: int = 8000, db: str | None = None, lang: 
 
     from mafioso.paths import default_db_path
     from mafioso.server.app import create_app
+    from mafioso.server.collector import steady_collection
     from mafioso.server.hub import MIN_STEP_SECONDS
     from mafioso.server.limits import parse_proxies
     from mafioso.server.store import open_store
@@ -222,7 +223,8 @@ def serve(host: str = "0.0.0.0", port: int = 8000, db: str | None = None, lang: 
     shown = str(Path(path)) if "://" not in path else path.split("@")[-1]
     print("\n".join(banner(host, port, shown, screen, lan) + organiser_lines), flush=True)
     try:
-        uvicorn.Server(uvicorn_config(app)).run(sockets=[listener])
+        with steady_collection():  # (no full walk of every table's objects every few seconds)
+            uvicorn.Server(uvicorn_config(app)).run(sockets=[listener])
     finally:
         listener.close()
         store.close()

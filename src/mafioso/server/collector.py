@@ -1,0 +1,131 @@
+"""The cyclic garbage collector, kept from pausing a server that holds many tables.
+
+CPython frees almost everything by reference counting; its cyclic collector only finds groups of
+objects that refer to each other in a ring. To find them it walks objects, and a full collection
+walks every container object of the process. A server with 1,000 tables and 10,000 phone
+sockets holds about two million of them, so each full collection stopped the event loop for 1.2
+to 1.6 seconds, every ten to fifteen seconds, and found almost nothing (0 to 6 objects):
+every table waited, and the latency of the slowest decisions was these pauses
+(``benchmarks/bench_server.py --tables 1000``; ``docs/server.md``, "The garbage collector").
+
+:func:`steady_collection` changes one thing: whatever survives a collection is *frozen*
+(``gc.freeze``: moved where collections no longer walk it). A young collection then walks only
+what was made since the last one, which is small, and no collection walks the whole heap.
+Frozen objects are still freed by reference counting the moment nothing refers to them; what
+freezing delays is only the rare ring of objects that becomes garbage after it was frozen. So a
+:class:`Collector` also *sweeps* now and then (everything thawed, one full collection, frozen
+again): when the frozen objects have grown by half since the last sweep, and at most once every
+ten minutes. A sweep is the one full walk left, a pause as long as CPython's own full collections
+(about 1.3 s at 1,000 tables), now at most every ten minutes instead of every few seconds; the
+price is that such rings may wait up to that long to be freed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import logging
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+log = logging.getLogger("mafioso.server")
+
+CHECK_SECONDS = 60.0
+"""How often the sweeper looks whether a sweep is due."""
+
+GROWTH = 0.5
+"""A sweep once the frozen objects have grown by this share since the last one."""
+
+SWEEP_SECONDS = 600.0
+"""At most one sweep in this many seconds (the first not before this long after the start)."""
+
+FLOOR = 200_000
+"""Never sweep below this many frozen objects (a small server's full collection is short anyway,
+and its count moves by large shares as a few tables come and go)."""
+
+
+class Collector:
+    """Freezes what survives each collection; sweeps when the frozen objects have grown enough."""
+
+    def __init__(self, growth: float = GROWTH, floor: int = FLOOR, every: float = SWEEP_SECONDS) -> None:
+        self.growth = growth
+        self.floor = floor
+        self.every = every
+        self.baseline = 0
+        """How many objects were frozen right after the last sweep (or the start)."""
+        self.swept_at = time.monotonic()
+        """When the last sweep (or the start) was."""
+        self.sweeps = 0
+
+    def after_collection(self, phase: str, info: dict[str, Any]) -> None:
+        """``gc.callbacks`` entry: at the end of every collection, freeze its survivors (the
+        collection is over when ``stop`` is called, so its lists can be moved)."""
+        if phase == "stop":
+            gc.freeze()
+
+    def start(self) -> None:
+        """Freeze what the process holds now (its code, its loaded tables), then every collection's
+        survivors from here on."""
+        gc.collect()
+        gc.freeze()
+        self.baseline = gc.get_freeze_count()
+        self.swept_at = time.monotonic()
+        gc.callbacks.append(self.after_collection)
+
+    def stop(self) -> None:
+        """Collect as CPython does by itself again (everything thawed, the callback removed)."""
+        with contextlib.suppress(ValueError):
+            gc.callbacks.remove(self.after_collection)
+        gc.unfreeze()
+
+    def due(self) -> bool:
+        """Whether to sweep now: long enough since the last sweep, and the frozen objects grown
+        enough since (counted only then: counting walks them)."""
+        if time.monotonic() - self.swept_at < self.every:
+            return False
+        frozen = gc.get_freeze_count()
+        return frozen > self.floor and frozen > self.baseline * (1 + self.growth)
+
+    def sweep(self) -> int:
+        """Thaw everything, collect it all once, freeze the survivors; returns what was freed."""
+        started = time.perf_counter()
+        enabled = gc.isenabled()
+        gc.disable()  # (no collection of another thread's may freeze the heap between these calls)
+        try:
+            gc.unfreeze()
+            freed = gc.collect()
+            gc.freeze()
+        finally:
+            if enabled:
+                gc.enable()
+        self.baseline = gc.get_freeze_count()
+        self.swept_at = time.monotonic()
+        self.sweeps += 1
+        log.info("garbage collector: swept %d objects, %d frozen, in %.0f ms", freed, self.baseline,
+                 (time.perf_counter() - started) * 1000)
+        return freed
+
+
+@contextlib.contextmanager
+def steady_collection(check_seconds: float = CHECK_SECONDS) -> Iterator[Collector]:
+    """Run the body (a server) with a :class:`Collector`: survivors frozen, a sweep when due
+    (checked every ``check_seconds`` by a thread of its own), CPython's own collector after."""
+    collector = Collector()
+    collector.start()
+    done = threading.Event()
+
+    def sweeper() -> None:
+        while not done.wait(check_seconds):
+            if collector.due():
+                collector.sweep()
+
+    thread = threading.Thread(target=sweeper, name="mafioso-gc-sweeper", daemon=True)
+    thread.start()
+    try:
+        yield collector
+    finally:
+        done.set()
+        thread.join()
+        collector.stop()
