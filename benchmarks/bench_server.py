@@ -3,7 +3,7 @@
 Usage::
 
     PYTHONPATH=src python benchmarks/bench_server.py --tables 10,100 --db sqlite,postgresql \
-        --seconds 20 [--think 2,5] [--warmup 20] [--workers 1,2] [--clients 2] [--base /path/to/other/tree] \
+        --seconds 20 [--think 2,5] [--warmup 20] [--stagger 60] [--workers 1,2] [--clients 2] [--base /path/to/other/tree] \
         [--compiled] [--ws websockets|websockets-sansio|wsproto]
 
 For each number of tables and each database, a server is started in a process of its own
@@ -19,6 +19,13 @@ Reported per run: decisions/s; p50 and p99 from a decision to its acknowledgemen
 other seat's next state; the server's CPU per decision and its memory per table (resident set
 size after setup, less the size before); and each as a ratio to the echo server's. Times are
 measured on this machine, client and server sharing its cores: read them as ratios.
+
+Tables dealt together play in step: at a human pace their secret steps (every seat answers)
+come all at once, a burst of ten decisions per table within a few seconds, then their speeches
+(one seat at a time). ``--stagger S`` starts the tables apart, each one's phones holding their
+first answer until a moment drawn within S seconds, as tables at a club night start when their
+players are ready; ``--warmup W`` lets every phone play W seconds after all are connected before
+the measured ``--seconds`` begin.
 
 ``--compiled`` also runs this tree's compiled build (``scripts/build_compiled.py``: the engine,
 editions and bots compiled by mypyc, the server itself pure Python), after its pure Python
@@ -298,7 +305,8 @@ def resident(processes: list[psutil.Process]) -> int:
 
 
 async def measure(label: str, base: str, processes: list[psutil.Process], tables: list[BotTable], seconds: float,
-                  think: tuple[float, float], before_rss: int, clients: int = 1, warmup: float = 0.0) -> Result:
+                  think: tuple[float, float], before_rss: int, clients: int = 1, warmup: float = 0.0,
+                  stagger: float = 0.0) -> Result:
     """Let every phone connect (in ``clients`` client processes of their own, each at most 100
     handshakes at once), let them play ``warmup`` seconds more, then measure ``seconds`` of play."""
     ws = base.replace("http://", "ws://")
@@ -309,7 +317,7 @@ async def measure(label: str, base: str, processes: list[psutil.Process], tables
     try:
         for number, client in enumerate(spawned):
             share = [[t.code, t.host, t.tokens] for t in tables[number::clients]]
-            order = {"ws": ws, "tables": share, "think": list(think), "seed": number + 1}
+            order = {"ws": ws, "tables": share, "think": list(think), "seed": number + 1, "stagger": stagger}
             assert client.stdin is not None
             client.stdin.write((json.dumps(order) + "\n").encode())
         connected = 0
@@ -355,7 +363,7 @@ async def _tell(clients: list[asyncio.subprocess.Process], word: str) -> None:
 
 async def run_one(kind: str, db: str | None, count: int, seconds: float, think: tuple[float, float],
                   workers: int = 1, redis: str | None = None, clients: int = 1, source: Path = ROOT,
-                  name: str = "", warmup: float = 0.0) -> Result:
+                  name: str = "", warmup: float = 0.0, stagger: float = 0.0) -> Result:
     label = "echo" if kind == "echo" else ("postgresql" if db and db.startswith("postgresql") else "sqlite")
     if workers > 1:
         label += f" x{workers}"
@@ -368,7 +376,7 @@ async def run_one(kind: str, db: str | None, count: int, seconds: float, think: 
             tables = [BotTable(f"R{n}", "", [f"R{n}:{seat}" for seat in range(10)]) for n in range(count)]
         else:
             tables = await setup_mafioso(base, count)
-        return await measure(label, base, processes, tables, seconds, think, before, clients, warmup)
+        return await measure(label, base, processes, tables, seconds, think, before, clients, warmup, stagger)
 
 
 def report(results: list[Result]) -> list[str]:
@@ -423,6 +431,8 @@ def main() -> None:
     parser.add_argument("--think", default="0,0", help="seconds a phone waits before answering: low,high")
     parser.add_argument("--warmup", type=float, default=0.0, help="seconds the phones play once all are connected, "
                         "before the measured seconds (the tables, dealt together, first answer all at once)")
+    parser.add_argument("--stagger", type=float, default=0.0, help="tables start within this many seconds of each "
+                        "other (their phones hold their first answer until then; 0: all at once, in step)")
     parser.add_argument("--workers", default="1", help="numbers of server processes, comma-separated (more than "
                         "1: over PostgreSQL and Redis, behind a round-robin proxy)")
     parser.add_argument("--clients", type=int, default=1, help="client processes driving the phones")
@@ -450,7 +460,7 @@ def main() -> None:
         try:
             for count in [int(n) for n in args.tables.split(",")]:
                 results.append(asyncio.run(run_one("echo", None, count, args.seconds, think, clients=args.clients,
-                                                   warmup=args.warmup)))
+                                                   warmup=args.warmup, stagger=args.stagger)))
                 print("\n".join(report(results)[-1:]), flush=True)
                 for db in args.db.split(","):
                     for workers in [int(n) for n in args.workers.split(",")]:
@@ -466,7 +476,8 @@ def main() -> None:
                                           / f"bench-{os.getpid()}-{count}-{len(results)}.sqlite3")
                             redis = stack.enter_context(redis_server()) if workers > 1 else None
                             results.append(asyncio.run(run_one("mafioso", url, count, args.seconds, think, workers,
-                                                               redis, args.clients, source, name, args.warmup)))
+                                                               redis, args.clients, source, name, args.warmup,
+                                                               args.stagger)))
                             print("\n".join(report(results)[-1:]), flush=True)
         finally:
             if postgres is not None:

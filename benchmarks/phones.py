@@ -81,6 +81,9 @@ class BotTable:
     """``(phone index, prompt id)`` of every decision sent."""
     acked: list[tuple[int, str]] = field(default_factory=list)
     """``(phone index, prompt id)`` of every decision acknowledged."""
+    starts: float = 0.0
+    """When (the event loop's clock) its phones may answer their first prompt: tables dealt
+    together but started apart (``bench_server.py --stagger``), as at a club night."""
 
 
 async def create_tables(base: str, count: int, players: int = 10, edition: str = "sport",
@@ -295,6 +298,9 @@ class _LightSeat:
         return False
 
     async def _answer(self, raw_prompt: dict[str, Any]) -> None:
+        wait = self.table.starts - asyncio.get_running_loop().time()
+        if wait > 0:
+            await asyncio.sleep(wait)
         if self.pace.think[1] > 0:
             await asyncio.sleep(self.rng.uniform(*self.pace.think))
         choice = random_choice(as_prompt(raw_prompt), self.rng)
@@ -324,6 +330,9 @@ async def client_process() -> None:
     stopped = [False]
     pace = Pace(think=tuple(order["think"]), stop=lambda: stopped[0], connecting=asyncio.Semaphore(100))
     rng = random.Random(order["seed"])
+    now = loop.time()
+    for table in tables:
+        table.starts = now + rng.uniform(0.0, float(order.get("stagger", 0.0)))
     tasks = [asyncio.ensure_future(light_phone(order["ws"], table, index, random.Random(rng.random()), pace))
              for table in tables for index in range(len(table.tokens))]
     deadline = time.monotonic() + 300
