@@ -112,3 +112,111 @@ def test_mafioso_serve_runs_under_the_collector_and_gives_it_back(tmp_path: Path
     """)
     assert "while serving: 1 True" in printed
     assert "after: 0 0" in printed
+
+
+def test_a_sweep_while_another_thread_is_collecting_is_not_counted_as_done() -> None:
+    """CPython's ``gc.collect()`` does nothing (returns 0) while another thread is inside a
+    collection, its callbacks included: the loop's collection and the sweeper's thread can meet.
+    Such a sweep walked nothing, so it must not count as one (nor make its garbage the new
+    baseline): the sweeper looks again."""
+    printed = run("""
+        import gc, threading, weakref
+        from mafioso.server.collector import Collector
+
+        class Ring:
+            pass
+
+        collector = Collector(growth=0.5, floor=0, every=0.0)
+        collector.start()
+        ring = Ring()
+        ring.me = ring
+        alive = weakref.ref(ring)
+        gc.collect(0)  # the ring is frozen
+        del ring
+        inside, release = threading.Event(), threading.Event()
+
+        def hold(phase, info):  # another thread's collection, held in its callbacks
+            if phase == "stop" and threading.current_thread().name == "other":
+                inside.set()
+                release.wait(30)
+
+        gc.callbacks.insert(0, hold)
+        other = threading.Thread(target=gc.collect, args=(0,), name="other")
+        other.start()
+        inside.wait(30)
+        before = (collector.baseline, collector.swept_at)
+        collector.sweep()
+        release.set()
+        other.join()
+        gc.callbacks.remove(hold)
+        print("while the other collected:", collector.sweeps, alive() is not None,
+              (collector.baseline, collector.swept_at) == before)
+        collector.sweep()
+        print("then:", collector.sweeps, alive() is None)
+        collector.stop()
+    """)
+    assert "while the other collected: 0 True True" in printed
+    assert "then: 1 True" in printed
+
+
+def test_the_sweeper_thread_sweeps_when_due_and_is_joined_at_the_end() -> None:
+    printed = run("""
+        import gc, threading, time, weakref
+        from mafioso.server import collector as module
+
+        class Ring:
+            pass
+
+        ready = threading.Event()
+        module.Collector.due = lambda self: ready.is_set() and self.sweeps == 0
+        with module.steady_collection(check_seconds=0.02) as collector:
+            ring = Ring()
+            ring.me = ring
+            alive = weakref.ref(ring)
+            gc.collect(0)
+            del ring
+            ready.set()
+            deadline = time.monotonic() + 30
+            while collector.sweeps == 0 and time.monotonic() < deadline:
+                time.sleep(0.01)
+            print("swept by its thread:", collector.sweeps, alive() is None)
+        sweepers = [t for t in threading.enumerate() if t.name == "mafioso-gc-sweeper"]
+        print("after:", len(sweepers), len(gc.callbacks), gc.get_freeze_count())
+    """)
+    assert "swept by its thread: 1 True" in printed
+    assert "after: 0 0 0" in printed
+
+
+def test_each_worker_of_mafioso_serve_runs_its_own_collector(tmp_path: Path) -> None:
+    """``--workers N`` forks before the collector starts: each worker has its callback and its own
+    sweeper thread (a thread does not survive a fork: a collector started before it would
+    freeze in every worker and sweep in none), and the supervisor has none."""
+    seen = tmp_path / "workers.txt"
+    printed = run(f"""
+        import gc, importlib, os, signal, threading, uvicorn
+        from mafioso.server.collector import Collector
+
+        module = importlib.import_module("mafioso.server.serve")
+
+        def ours():
+            return [c for c in gc.callbacks if isinstance(getattr(c, "__self__", None), Collector)]
+
+        def run(self, sockets=None):  # a worker: note what it runs under, then end
+            sweepers = [t for t in threading.enumerate() if t.name == "mafioso-gc-sweeper" and t.is_alive()]
+            with open({str(seen)!r}, "a") as file:
+                file.write(f"{{os.getpid()}} {{len(ours())}} {{len(sweepers)}} {{gc.get_freeze_count() > 0}}\\n")
+            with open({str(seen)!r}) as file:
+                if len(file.readlines()) >= 3:
+                    os.kill(os.getppid(), signal.SIGTERM)
+            os._exit(0)
+
+        uvicorn.Server.run = run
+        module.check_cluster = lambda db, redis, workers: None  # (two processes on SQLite: only looked at)
+        module.serve("127.0.0.1", 0, {str(tmp_path / "t.sqlite3")!r}, workers=2)
+        print("supervisor:", os.getpid(), len(ours()), gc.get_freeze_count())
+    """)
+    lines = [line.split() for line in seen.read_text().splitlines()]
+    supervisor = printed.split("supervisor:")[1].split()
+    assert supervisor[1:] == ["0", "0"]
+    assert len(lines) >= 3 and len({pid for pid, *_ in lines}) == len(lines)
+    assert all(pid != supervisor[0] and rest == ["1", "1", "True"] for pid, *rest in lines)
