@@ -89,9 +89,14 @@ class Collector:
         return frozen > self.floor and frozen > self.baseline * (1 + self.growth)
 
     def sweep(self) -> int:
-        """Thaw everything, collect it all once, freeze the survivors; returns what was freed."""
+        """Thaw everything, collect it all once, freeze the survivors; returns what was freed.
+
+        ``gc.collect()`` does nothing while another thread is inside a collection (the event
+        loop's, with its callbacks): such a sweep walked nothing, so it is not counted and the
+        baseline stays, and the sweeper tries again at its next look."""
         started = time.perf_counter()
         enabled = gc.isenabled()
+        full_collections = gc.get_stats()[-1]["collections"]
         gc.disable()  # (no collection of another thread's may freeze the heap between these calls)
         try:
             gc.unfreeze()
@@ -100,6 +105,9 @@ class Collector:
         finally:
             if enabled:
                 gc.enable()
+        if gc.get_stats()[-1]["collections"] == full_collections:
+            log.info("garbage collector: no sweep (another thread was collecting); trying again later")
+            return 0
         self.baseline = gc.get_freeze_count()
         self.swept_at = time.monotonic()
         self.sweeps += 1
