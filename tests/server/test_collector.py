@@ -243,3 +243,48 @@ def test_each_worker_of_mafioso_serve_runs_its_own_collector(tmp_path: Path) -> 
     assert supervisor[1:] == ["0", "0"]
     assert len(lines) >= 3 and len({pid for pid, *_ in lines}) == len(lines)
     assert all(pid != supervisor[0] and rest == ["1", "1", "True"] for pid, *rest in lines)
+
+
+CLOSED_TRANSPORT = """
+    import asyncio, gc, sys, weakref
+    from mafioso.server.collector import let_closed_transports_go
+
+    if sys.argv[1:] == ["shim"]:
+        let_closed_transports_go()
+    gc.disable()  # only reference counting may free what follows
+    served = []
+
+    class Served(asyncio.Protocol):
+        def connection_made(self, transport):
+            served.append(weakref.ref(transport))
+
+    async def main():
+        server = await asyncio.get_running_loop().create_server(Served, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        for _ in range(5):
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.close()
+            await writer.wait_closed()
+            await asyncio.sleep(0.05)  # the server's side sees the connection lost
+        server.close()
+        await server.wait_closed()
+
+    asyncio.run(main())
+    print("closed transports still there:", sum(ref() is not None for ref in served), "of", len(served))
+"""
+
+
+def test_a_closed_connection_leaves_no_ring_behind() -> None:
+    """Python 3.11's socket transport referred to itself, so every closed connection waited for a
+    collection walking it (frozen: for the next sweep). With the ring broken where the connection
+    is lost, reference counting frees each one at once."""
+    code = textwrap.dedent(CLOSED_TRANSPORT)
+    env = {**os.environ, "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    with_shim = subprocess.run([sys.executable, "-c", code, "shim"], capture_output=True, text=True,
+                               timeout=60, env=env)
+    assert with_shim.returncode == 0, with_shim.stderr
+    assert "closed transports still there: 0 of 5" in with_shim.stdout
+    if sys.version_info < (3, 12):  # the ring this breaks is 3.11's: without it, they wait
+        without = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=env)
+        assert without.returncode == 0, without.stderr
+        assert "closed transports still there: 5 of 5" in without.stdout

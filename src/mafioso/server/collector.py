@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import logging
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -134,14 +135,18 @@ class Collector:
 def steady_collection(check_seconds: float = CHECK_SECONDS) -> Iterator[Collector]:
     """Run the body (a server) with a :class:`Collector`: survivors frozen, a sweep when due
     (checked every ``check_seconds`` by a thread of its own), CPython's own collector after."""
+    let_closed_transports_go()
     collector = Collector()
     collector.start()
     done = threading.Event()
 
     def sweeper() -> None:
         while not done.wait(check_seconds):
-            if collector.due():
-                collector.sweep()
+            try:
+                if collector.due():
+                    collector.sweep()
+            except Exception:  # (a failed look must not end the sweeps for good)
+                log.exception("garbage collector: the sweeper's look failed; it looks again later")
 
     thread = threading.Thread(target=sweeper, name="mafioso-gc-sweeper", daemon=True)
     thread.start()
@@ -151,3 +156,32 @@ def steady_collection(check_seconds: float = CHECK_SECONDS) -> Iterator[Collecto
         done.set()
         thread.join()
         collector.stop()
+
+
+def let_closed_transports_go() -> None:
+    """Break, in this process, the ring every closed connection left on Python 3.11.
+
+    3.11's socket transport keeps a bound method of its own (``_read_ready_cb``), so a closed
+    transport refers to itself and only a collection walking it can free it, with the objects it
+    holds (about 19 containers and 3 kB a connection). Frozen, those rings waited for the next
+    sweep and grew with the rate of connections. The reference is dropped once the connection is
+    lost, as Python 3.12 does itself (CPython issue 100348), so a closed transport goes by
+    reference counting. Nothing to do on 3.12 and later; done once per process.
+    """
+    if sys.version_info >= (3, 12):
+        return
+    from asyncio import selector_events
+
+    transport: Any = selector_events._SelectorSocketTransport  # type: ignore[attr-defined]  # (private: not in typeshed)
+    if getattr(transport, "_lets_go", False):
+        return
+    lose = transport._call_connection_lost
+
+    def _call_connection_lost(self: Any, exc: BaseException | None) -> None:
+        try:
+            lose(self, exc)
+        finally:
+            self._read_ready_cb = None
+
+    transport._call_connection_lost = _call_connection_lost
+    transport._lets_go = True
