@@ -13,10 +13,29 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[2] / "src"
 
 
+A_RING = '''
+import gc as _gc, weakref as _weakref
+
+class Ring:
+    pass
+
+def a_ring() -> "_weakref.ref[Ring]":
+    """A ring of one object that survived a young collection (frozen, under a collector), let go
+    at once: only a collection walking it can free it. Returns a weak reference to watch it."""
+    ring = Ring()
+    ring.me = ring
+    alive = _weakref.ref(ring)
+    _gc.collect(0)
+    return alive
+'''
+"""Put before every test's code: the ring the tests watch."""
+
+
 def run(code: str) -> str:
-    """Run ``code`` in a new interpreter and return what it printed (it must exit cleanly)."""
+    """Run ``code`` (after :data:`A_RING`) in a new interpreter and return what it printed (it must
+    exit cleanly)."""
     env = {**os.environ, "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-c", A_RING + textwrap.dedent(code)], capture_output=True, text=True,
                           timeout=120, env=env)
     assert done.returncode == 0, done.stderr
     return done.stdout
@@ -29,16 +48,10 @@ def test_a_ring_that_survived_a_collection_waits_for_the_sweep() -> None:
         import gc, weakref
         from mafioso.server.collector import Collector
 
-        class Ring:
-            pass
 
         collector = Collector()
         collector.start()
-        ring = Ring()
-        ring.me = ring
-        alive = weakref.ref(ring)
-        gc.collect(0)  # a young collection: the ring survives it (still referred to), and is frozen
-        del ring
+        alive = a_ring()  # a young collection: the ring survived it (still referred to then), and is frozen
         gc.collect()
         print("after a full collection:", alive() is not None)
         freed = collector.sweep()
@@ -54,18 +67,12 @@ def test_stopping_gives_back_cpythons_own_collector() -> None:
         import gc, weakref
         from mafioso.server.collector import Collector
 
-        class Ring:
-            pass
 
         collector = Collector()
         collector.start()
-        ring = Ring()
-        ring.me = ring
-        alive = weakref.ref(ring)
-        gc.collect(0)
+        alive = a_ring()
         collector.stop()
         print("callbacks:", len(gc.callbacks), "frozen:", gc.get_freeze_count())
-        del ring
         gc.collect()
         print("freed:", alive() is None)
     """)
@@ -146,16 +153,10 @@ def test_a_sweep_while_another_thread_is_collecting_is_not_counted_as_done() -> 
         import gc, threading, weakref
         from mafioso.server.collector import Collector
 
-        class Ring:
-            pass
 
         collector = Collector(growth=0.5, floor=0, every=0.0)
         collector.start()
-        ring = Ring()
-        ring.me = ring
-        alive = weakref.ref(ring)
-        gc.collect(0)  # the ring is frozen
-        del ring
+        alive = a_ring()  # the ring is frozen
         inside, release = threading.Event(), threading.Event()
 
         def hold(phase, info):  # another thread's collection, held in its callbacks
@@ -187,17 +188,11 @@ def test_the_sweeper_thread_sweeps_when_due_and_is_joined_at_the_end() -> None:
         import gc, threading, time, weakref
         from mafioso.server import collector as module
 
-        class Ring:
-            pass
 
         ready = threading.Event()
         module.Collector.due = lambda self: ready.is_set() and self.sweeps == 0
         with module.steady_collection(check_seconds=0.02) as collector:
-            ring = Ring()
-            ring.me = ring
-            alive = weakref.ref(ring)
-            gc.collect(0)
-            del ring
+            alive = a_ring()
             ready.set()
             deadline = time.monotonic() + 30
             while collector.sweeps == 0 and time.monotonic() < deadline:
