@@ -282,11 +282,11 @@ class Cluster:
                 table, member = await self.hub.join_async(data.get("code"), data.get("name"), address)
                 answer = {"ok": {"token": member.token, "name": member.name, "table": summary(table)}}
             elif data.get("call") == "log":
-                table = self.hub.by_host(data.get("host"))
+                table = await self.hub.by_host_async(data.get("host"))
                 table.require_game()
                 answer = {"ok": {"log": table.game_log(), "code": table.code}}
             else:
-                answer = {"ok": self.hub.facts(self.hub.by_code(data.get("code"), address))}
+                answer = {"ok": self.hub.facts(await self.hub.by_code_async(data.get("code"), address))}
         except Exception as error:
             owned = self.hub.tables.get(table_id)
             answer = {"error": error_text(error, owned.config.lang if owned is not None else "en", owned)}
