@@ -176,6 +176,7 @@ class Hub:
             else:
                 self.codes.pop(known.code if known is not None else record.code, None)
                 self.codes[record.code] = record.id
+                self.hosts[digest(record.host_token)] = record.id
                 for member in record.members:
                     self.seats[digest(member.token)] = record.id
             self.dormant[record.id] = record
