@@ -39,7 +39,7 @@ from mafioso.server.hub import Hub, Remote, digest
 from mafioso.server.lease import Leases
 from mafioso.server.limits import shared_limits
 from mafioso.server.schemas import Hello, check_json
-from mafioso.server.store import StoreError
+from mafioso.server.store import StoreError, _one_line
 from mafioso.server.tables import Table, summary
 from mafioso.server.ws import SessionState, Sockets, error_text, serve_socket
 
@@ -349,6 +349,10 @@ class Cluster:
             await self._pump(socket, sid, table_id, queue, back)
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass
+        except Exception as error:  # Redis lost, or too busy (no free connection within ASK_SECONDS)
+            log.info("could not relay a socket to the owner of table %s: %s", table_id, _one_line(error))
+            with contextlib.suppress(Exception):
+                await socket.close(code=RESTART)  # the phone connects again, as after a restart
         finally:
             self.relays.pop(back, None)
             here.pop(back, None)
@@ -371,7 +375,12 @@ class Cluster:
                     return
                 text = message.get("text")
                 frame = {"sock": sid, "op": "text", "text": text if text is not None else "\0binary", "back": back}
-                if await self.redis.publish(inbound(table_id), json.dumps(frame)) == 0:
+                try:
+                    receivers = await self.redis.publish(inbound(table_id), json.dumps(frame))
+                except Exception as error:  # Redis lost or too busy: as when nobody listens
+                    log.info("could not relay a frame to the owner of table %s: %s", table_id, _one_line(error))
+                    receivers = 0
+                if receivers == 0:
                     # nobody serves the table now (its owner died, or Redis was restarted): the
                     # frame is lost, so the phone connects again rather than wait for its answer
                     with contextlib.suppress(Exception):
