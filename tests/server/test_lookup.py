@@ -112,6 +112,7 @@ class Process:
 
     base: str
     hub: Hub
+    cluster: Any
     lookups: list[tuple[str, bool]] = field(default_factory=list)
     """``(kind, found)`` of every :meth:`Store.find_record` by a pass or a code (not by table id)."""
 
@@ -145,7 +146,7 @@ def two_processes(postgres_url: str, redis: str) -> Iterator[tuple[Process, Proc
             lookups: list[tuple[str, bool]] = []
             counted(store, lookups)
             base = stack.enter_context(live_server(app))
-            processes.append(Process(base, app.state.hub, lookups))
+            processes.append(Process(base, app.state.hub, app.state.cluster, lookups))
         yield processes[0], processes[1]
 
 
@@ -331,3 +332,32 @@ def test_a_single_process_never_looks_anything_up(tmp_path: Path) -> None:
     assert [m.get("code") for m, _code in answers] == ["bad_token", "bad_token", "no_table"]
     assert lookups == []
 
+
+
+def test_a_socket_that_redis_cannot_relay_is_told_to_connect_again(postgres_url: str,
+                                                                    redis_url: str) -> None:  # noqa: F811
+    """When Redis cannot take a relayed hello (lost, or every connection of the pool busy past
+    its wait, as with thousands of phones connecting at once), the socket is closed as a service
+    restart (1012), so the phone connects again; not dropped without a close frame by an
+    unhandled error."""
+    import redis.exceptions
+
+    async def run(a: Process, b: Process) -> list[tuple[dict[str, Any], int | None]]:
+        async with httpx.AsyncClient(base_url=a.base, timeout=60) as client:
+            _made, seats = await make_table(client, 0)
+        publish = b.cluster.redis.publish
+
+        async def busy(*_args: Any) -> int:
+            raise redis.exceptions.ConnectionError("No connection available.")
+
+        b.cluster.redis.publish = busy
+        try:
+            refused = await first_message(b.ws, {"seat": seats[0]}, household(0))
+        finally:
+            b.cluster.redis.publish = publish
+        return [refused, await served(b.ws, {"seat": seats[0]}, household(0))]
+
+    with two_processes(postgres_url, redis_url) as (a, b):
+        (refused, again) = asyncio.run(run(a, b))
+    assert refused == ({}, 1012), refused
+    assert again[0].get("type") == "state" and again[0]["name"] == "Player 1", again
