@@ -39,7 +39,7 @@ from mafioso.server.hub import Hub, Remote, digest
 from mafioso.server.lease import Leases
 from mafioso.server.limits import shared_limits
 from mafioso.server.schemas import Hello, check_json
-from mafioso.server.store import StoreError
+from mafioso.server.store import StoreError, _one_line
 from mafioso.server.tables import Table, summary
 from mafioso.server.ws import SessionState, Sockets, error_text, serve_socket
 
@@ -282,11 +282,11 @@ class Cluster:
                 table, member = await self.hub.join_async(data.get("code"), data.get("name"), address)
                 answer = {"ok": {"token": member.token, "name": member.name, "table": summary(table)}}
             elif data.get("call") == "log":
-                table = self.hub.by_host(data.get("host"))
+                table = await self.hub.by_host_async(data.get("host"))
                 table.require_game()
                 answer = {"ok": {"log": table.game_log(), "code": table.code}}
             else:
-                answer = {"ok": self.hub.facts(self.hub.by_code(data.get("code"), address))}
+                answer = {"ok": self.hub.facts(await self.hub.by_code_async(data.get("code"), address))}
         except Exception as error:
             owned = self.hub.tables.get(table_id)
             answer = {"error": error_text(error, owned.config.lang if owned is not None else "en", owned)}
@@ -349,6 +349,10 @@ class Cluster:
             await self._pump(socket, sid, table_id, queue, back)
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass
+        except Exception as error:  # Redis lost, or too busy (no free connection within ASK_SECONDS)
+            log.info("could not relay a socket to the owner of table %s: %s", table_id, _one_line(error))
+            with contextlib.suppress(Exception):
+                await socket.close(code=RESTART)  # the phone connects again, as after a restart
         finally:
             self.relays.pop(back, None)
             here.pop(back, None)
@@ -371,7 +375,12 @@ class Cluster:
                     return
                 text = message.get("text")
                 frame = {"sock": sid, "op": "text", "text": text if text is not None else "\0binary", "back": back}
-                if await self.redis.publish(inbound(table_id), json.dumps(frame)) == 0:
+                try:
+                    receivers = await self.redis.publish(inbound(table_id), json.dumps(frame))
+                except Exception as error:  # Redis lost or too busy: as when nobody listens
+                    log.info("could not relay a frame to the owner of table %s: %s", table_id, _one_line(error))
+                    receivers = 0
+                if receivers == 0:
                     # nobody serves the table now (its owner died, or Redis was restarted): the
                     # frame is lost, so the phone connects again rather than wait for its answer
                     with contextlib.suppress(Exception):

@@ -59,10 +59,13 @@ class Remote(Exception):
         self.table_id = table_id
 
 
-REFRESH_BURST, REFRESH_RATE = 20, 4.0
-"""In a cluster, a pass or code this process does not know makes it read the stored tables again
-(another process may have just made the table or seated the phone): 20 at once, then 4 a second,
-so wrong passes cannot keep the database busy."""
+MISS_BURST, MISS_RATE = 20, 4.0
+"""In a cluster, a pass or code this process does not know is looked up in the database (another
+process may have just made the table or seated the phone): one indexed query for that one table.
+Lookups that find nothing are limited to 20 at once, then 4 a second, so made-up passes and
+wrong codes cannot keep the database busy; lookups that find their table cost no allowance, so
+real passes are never refused because many others were looked up."""
+LOOKUPS = "lookups"
 
 
 @dataclass(slots=True)
@@ -121,8 +124,11 @@ class Hub:
         self.claim: Callable[[str], bool] | None = None
         """In a cluster (:mod:`mafioso.server.cluster`): take a table's lease, ``False`` when another
         process holds it. ``None`` (one process): every table is this process's."""
-        self.refreshes = RateLimit(REFRESH_BURST, REFRESH_RATE, time.monotonic)
-        """Reads of the stored tables for passes and codes this process does not know."""
+        self.unknown = RateLimit(MISS_BURST, MISS_RATE, time.monotonic)
+        """Lookups of passes and codes that found nothing in the database (see :meth:`find`)."""
+        self.finding = asyncio.Lock()
+        """One lookup at a time (they share the store's connection anyway): each finds what the
+        ones before it learnt, and the allowance of misses is exact."""
 
     # -- start-up ----------------------------------------------------------------------------
     def load(self, keep_days: float = KEEP_DAYS) -> int:
@@ -157,16 +163,10 @@ class Hub:
     def _claimed(self, table_id: str) -> bool:
         return self.claim is None or self.claim(table_id)
 
-    def refresh(self, force: bool = False) -> None:
-        """In a cluster: read the stored tables again, so tables made or joined on other processes
-        are found here (those this process serves are kept as they are in memory)."""
-        if self.claim is None or (not force and not self.refreshes.take("lookups")):
-            return
-        self.learn(self.store.load_records())
-
     def learn(self, records: list[TableRecord]) -> None:
-        """Index the stored tables read by :meth:`refresh` (or read off the event loop by the
-        cluster), keeping those this process serves as they are in memory."""
+        """Index stored tables read off the event loop (by :meth:`find`, :meth:`take` or the
+        cluster's look for tables nobody serves), keeping those this process serves as they are
+        in memory."""
         for record in records:
             if record.id in self.tables or record.id in self.set_aside:
                 continue
@@ -176,6 +176,7 @@ class Hub:
             else:
                 self.codes.pop(known.code if known is not None else record.code, None)
                 self.codes[record.code] = record.id
+                self.hosts[digest(record.host_token)] = record.id
                 for member in record.members:
                     self.seats[digest(member.token)] = record.id
             self.dormant[record.id] = record
@@ -230,7 +231,8 @@ class Hub:
         if self.claim is not None and table_id in self.dormant:
             if not self.claim(table_id):
                 raise Remote(table_id)
-            self.refresh(force=True)  # what the last holder stored, not what this process saw
+            fresh = self.store.find_record("id", table_id)  # what the last holder stored, not what this process saw
+            self.learn([fresh] if fresh is not None else [])
         record = self.dormant.pop(table_id, None)
         if record is not None:
             table = self._build(record)
@@ -249,9 +251,8 @@ class Hub:
         taken = await claim(table_id) if claim is not None else await asyncio.to_thread(self.claim, table_id)
         if not taken:
             raise Remote(table_id)
-        self.learn(await asyncio.to_thread(self.store.load_records))  # what the last holder stored
-        record = self.dormant.get(table_id)
-        history = await asyncio.to_thread(self.store.load_history, record) if record is not None else None
+        fresh, history = await asyncio.to_thread(self._stored, table_id, self.dormant.get(table_id))
+        self.learn([fresh] if fresh is not None else [])
         table = self.tables.get(table_id)  # built meanwhile by another hello
         if table is not None:
             return table
@@ -261,6 +262,46 @@ class Hub:
             if table is not None:
                 return table
         raise NoTable(N_("that table cannot be opened now: it was set aside when the server started"))
+
+    def _stored(self, table_id: str, known: TableRecord | None) -> tuple[TableRecord | None, list[Any] | None]:
+        """A table's record and history as stored now, by the process that served it last (run
+        on a thread by :meth:`take`; ``known``: the record to read the history of if the table's
+        row is gone)."""
+        record = self.store.find_record("id", table_id) or known
+        return record, self.store.load_history(record) if record is not None else None
+
+    async def find(self, kind: str, value: object, address: str | None = None) -> str | None:
+        """:meth:`table_of`; in a cluster, a credential this process does not know is looked up
+        alone in the database, off the event loop, and its table learnt. Lookups that find
+        nothing are limited (:data:`MISS_BURST`); so are codes from a network refused for its
+        wrong codes (nothing is looked up for it)."""
+        table_id = self.table_of(kind, value)
+        kind = kind if kind in ("seat", "host") else "code"
+        key = _lookup_key(kind, value)
+        if table_id is not None or self.claim is None or key is None:
+            return table_id
+        if kind == "code" and address is not None and self.guard.blocked(network_key(address)):
+            return None
+        async with self.finding:
+            table_id = self.table_of(kind, value)  # learnt by the lookup before this one
+            if table_id is not None or self.unknown.blocked(LOOKUPS):
+                return table_id
+            record = await asyncio.to_thread(self.store.find_record, kind, key)
+            if record is None:
+                self.unknown.take(LOOKUPS)
+                return None
+            self.learn([record])
+            return self.table_of(kind, value)
+
+    async def prepare(self, kind: str, value: object, address: str | None = None) -> None:
+        """In a cluster, before a credential is checked on the event loop: its table is found
+        (:meth:`find`) and, when this process knows of it but does not serve it, taken (its lease,
+        its stored history, off the event loop); :class:`Remote` when another process serves it."""
+        if self.claim is None:
+            return
+        table_id = await self.find(kind, value, address)
+        if table_id is not None and table_id in self.dormant:
+            await self.take(table_id)
 
     def table_of(self, kind: str, value: object) -> str | None:
         """The id of the table a hello's credential (``seat``, ``host`` or a join ``code``) names,
@@ -383,14 +424,12 @@ class Hub:
     # -- lookups -----------------------------------------------------------------------------
     def by_code(self, code: object, address: str | None = None) -> Table:
         """The table with a join code, or :class:`NoTable`. Lookups from ``address`` (a client's
-        network address) are refused for a while after many wrong codes from its network."""
+        network address) are refused for a while after many wrong codes from its network. In a
+        cluster, only the tables this process knows of: :meth:`by_code_async` looks it up first."""
         key = network_key(address) if address is not None else None
         if key is not None and self.guard.blocked(key):
             raise SlowDown(N_("too many wrong table codes; wait a minute and check the code on the host screen"))
         table_id = self.codes.get(normalise_code(code))
-        if table_id is None and self.claim is not None:
-            self.refresh()
-            table_id = self.codes.get(normalise_code(code))
         if table_id is None:
             if key is not None:
                 self.guard.take(key)
@@ -398,12 +437,23 @@ class Hub:
             raise NoTable(N_("no table has that code; check it with the host screen"))
         return self.get(table_id)
 
+    async def by_code_async(self, code: object, address: str | None = None) -> Table:
+        """:meth:`by_code`, with a code this process does not know looked up off the event loop
+        (in a cluster), and its table taken if nobody serves it (:meth:`prepare`)."""
+        if address is not None and self.guard.blocked(network_key(address)):
+            raise SlowDown(N_("too many wrong table codes; wait a minute and check the code on the host screen"))
+        await self.prepare("code", code, address)
+        return self.by_code(code, address)
+
+    async def by_host_async(self, token: object) -> Table:
+        """:meth:`by_host`, with a pass this process does not know looked up off the event loop
+        (in a cluster), and its table taken if nobody serves it (:meth:`prepare`)."""
+        await self.prepare("host", token)
+        return self.by_host(token)
+
     def by_host(self, token: object) -> Table:
         """The table whose host pass this is, or :class:`BadToken`."""
         table_id = self.hosts.get(digest(token))
-        if table_id is None and self.claim is not None:
-            self.refresh()
-            table_id = self.hosts.get(digest(token))
         if table_id is not None:
             table = self.get(table_id)
             if same(token, table.record.host_token):
@@ -413,9 +463,6 @@ class Hub:
     def by_seat(self, token: object) -> tuple[Table, MemberRecord]:
         """The table and member of a seat pass, or :class:`BadToken`."""
         table_id = self.seats.get(digest(token))
-        if table_id is None and self.claim is not None:
-            self.refresh()
-            table_id = self.seats.get(digest(token))
         if table_id is not None and not (isinstance(token, str) and token.startswith(BOT_PASS)):
             table = self.get(table_id)
             for member in table.record.members:
@@ -439,7 +486,7 @@ class Hub:
     async def join_async(self, code: object, name: object, address: str | None = None) -> tuple[Table, MemberRecord]:
         """:meth:`join`, stored by the table's writer off the event loop, under the table's lock
         (the seat's checks and its taking are one step for the table's other messages)."""
-        table = self.by_code(code, address)
+        table = await self.by_code_async(code, address)
         key = network_key(address) if address is not None else None
         if key is not None and self.joins.blocked(key):
             raise SlowDown(N_("too many joins from your network; wait a minute"))
@@ -499,6 +546,18 @@ class Hub:
         table = self.tables.get(table_id)
         if table is not None:
             table.changed()
+
+
+def _lookup_key(kind: str, value: object) -> str | None:
+    """What to look a credential up by in the database, or ``None`` when nothing stored could
+    match it (not a string, a bot's pass, which no one may use, or characters no pass or code
+    has: a lone surrogate or a NUL would only make the database driver fail)."""
+    if not isinstance(value, str):
+        return None
+    key = normalise_code(value) if kind == "code" else value
+    if not key or not key.isascii() or not key.isprintable() or key.startswith(BOT_PASS):
+        return None
+    return key
 
 
 def _seats_kept(order: list[MemberRecord], seats: int) -> list[MemberRecord]:

@@ -206,7 +206,8 @@ async def table_info(request: Request) -> Response:
     """Public facts about a table, for the join form."""
     try:
         hub = _hub(request)
-        return JSONResponse(hub.facts(hub.by_code(request.path_params["code"], _address(request))), headers=NO_STORE)
+        table = await hub.by_code_async(request.path_params["code"], _address(request))
+        return JSONResponse(hub.facts(table), headers=NO_STORE)
     except Remote as remote:
         return await forwarded(request, remote.table_id,
                                {"call": "info", "code": request.path_params["code"], "address": _address(request)})
@@ -245,7 +246,7 @@ async def game_log(request: Request) -> Response:
     table: Table | None = None
     try:
         body = check_json(HostPass, await _body(request), "request")
-        table = _hub(request).by_host(body.host)
+        table = await _hub(request).by_host_async(body.host)
         table.require_game()
         log, code = table.game_log(), table.code
     except Remote as remote:  # served by another process: it checks the pass and gives the log
@@ -272,7 +273,7 @@ def join_url(request: Request, code: str) -> str:
 async def qr(request: Request) -> Response:
     """The join QR code of a table, as SVG."""
     try:
-        code = _hub(request).by_code(request.path_params["code"], _address(request)).code
+        code = (await _hub(request).by_code_async(request.path_params["code"], _address(request))).code
     except Remote as remote:  # served by another process: it says whether the code is right
         answer = await request.app.state.cluster.ask(remote.table_id, {
             "call": "info", "code": request.path_params["code"], "address": _address(request)})

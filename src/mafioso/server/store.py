@@ -37,6 +37,9 @@ SCHEMA = (
     """CREATE TABLE IF NOT EXISTS decisions (
         table_id TEXT NOT NULL, n INTEGER NOT NULL, seat INTEGER NOT NULL, prompt TEXT NOT NULL,
         choice TEXT NOT NULL, PRIMARY KEY (table_id, n))""",
+    # a pass or a join code another process handed out is looked up alone (Store.find_record)
+    "CREATE INDEX IF NOT EXISTS tables_host_token ON tables (host_token)",
+    "CREATE INDEX IF NOT EXISTS members_table_id ON members (table_id)",
 )
 
 
@@ -339,13 +342,7 @@ class Store:
     def load_records(self) -> list[TableRecord]:
         """Every stored table with its members, oldest first, without its history (see
         :meth:`load_history`): finished tables are indexed, not replayed, at start-up."""
-        tables = [
-            TableRecord(row[0], row[1], row[2], json.loads(row[3]), int(row[4]),
-                        json.loads(row[5]) if row[5] else None, row[6], float(row[7]),
-                        log_format=int(row[8]), mafioso_version=row[9], edition_version=row[10], digest=row[11])
-            for row in self._read("SELECT id, code, host_token, config, seed, roles, stage, created, log_format, "
-                                  "mafioso_version, edition_version, digest FROM tables ORDER BY created")
-        ]
+        tables = [_record(row) for row in self._read(f"SELECT {RECORD_COLUMNS} FROM tables t ORDER BY t.created")]
         by_id = {t.id: t for t in tables}
         for token, table_id, name, joined, seat in self._read(
             "SELECT token, table_id, name, joined, seat FROM members ORDER BY joined"
@@ -353,6 +350,21 @@ class Store:
             if table_id in by_id:
                 by_id[table_id].members.append(MemberRecord(token, name, int(joined), seat))
         return tables
+
+    def find_record(self, kind: str, value: str) -> TableRecord | None:
+        """The one stored table (with its members, without its history) that a host pass
+        (``host``), a seat pass (``seat``), a join code (``code``) or a table id (``id``) names,
+        or ``None``: one indexed query, however many tables are stored. In a cluster, this is how
+        a process finds a table, or a seat, that another process has just made."""
+        rows = self._read(f"SELECT {RECORD_COLUMNS}, m.token, m.name, m.joined, m.seat FROM tables t "
+                          f"LEFT JOIN members m ON m.table_id = t.id WHERE {FIND_BY[kind]} ORDER BY m.joined",
+                          (value,))
+        if not rows:
+            return None
+        record = _record(rows[0])
+        record.members = [MemberRecord(token, name, int(joined), seat)
+                          for token, name, joined, seat in (row[-4:] for row in rows) if token is not None]
+        return record
 
     def load_history(self, record: TableRecord) -> list[list[Any]]:
         """A table's history in order: its entries (format 2), or its decisions (format 1)."""
@@ -373,6 +385,25 @@ class Store:
         """Close the connection."""
         with self._lock:
             self._db.close()
+
+
+RECORD_COLUMNS = ("t.id, t.code, t.host_token, t.config, t.seed, t.roles, t.stage, t.created, t.log_format, "
+                  "t.mafioso_version, t.edition_version, t.digest")
+"""What :class:`TableRecord` holds of a stored table (``t``: the ``tables`` row)."""
+FIND_BY = {
+    "host": "t.host_token = ?",
+    "seat": "t.id = (SELECT table_id FROM members WHERE token = ?)",
+    "code": "t.code = ?",
+    "id": "t.id = ?",
+}
+"""How :meth:`Store.find_record` finds a table, by what names it: each through an index."""
+
+
+def _record(row: Sequence[Any]) -> TableRecord:
+    """A table's record from the first columns of a row (:data:`RECORD_COLUMNS`), no members yet."""
+    return TableRecord(row[0], row[1], row[2], json.loads(row[3]), int(row[4]), json.loads(row[5]) if row[5] else None,
+                       row[6], float(row[7]), log_format=int(row[8]), mafioso_version=row[9],
+                       edition_version=row[10], digest=row[11])
 
 
 def _history_rows(table_id: str, first: int, entries: list[list[Any]]) -> list[tuple[str, tuple[Any, ...]]]:

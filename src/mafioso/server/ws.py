@@ -685,7 +685,7 @@ async def _hello(session: Session, sockets: Sockets) -> bool:
             raise BadMessage(N_("send JSON text frames, not binary ones"))
         try:
             if session.hub.claim is not None:
-                await _take_first(session.hub, message["text"])
+                await _take_first(session.hub, message["text"], session.address)
             session.hello(message["text"])
         except Remote as remote:
             session.remote = (remote.table_id, message["text"])
@@ -709,18 +709,17 @@ async def _hello(session: Session, sockets: Sockets) -> bool:
         return False
 
 
-async def _take_first(hub: Hub, text: str) -> None:
-    """In a cluster: the table a hello names, when this process knows of it but does not serve it,
-    is taken (its lease, its stored history) off the event loop before the hello is checked on
-    it; :class:`Remote` when another process serves it. A hello that does not parse is left to
-    :meth:`Session.hello` to refuse."""
+async def _take_first(hub: Hub, text: str, address: str | None) -> None:
+    """In a cluster: the table a hello names is found off the event loop before the hello is
+    checked on it (a pass or code made on another process is looked up alone in the database)
+    and, when this process does not serve it, taken (its lease, its stored history);
+    :class:`Remote` when another process serves it (:meth:`Hub.prepare`). A hello that does not
+    parse is left to :meth:`Session.hello` to refuse."""
     try:
         kind, value = check_json(Hello, text, "hello").credential()
     except Exception:
         return
-    table_id = hub.table_of(kind, value)
-    if table_id is not None and table_id in hub.dormant:
-        await hub.take(table_id)
+    await hub.prepare(kind, value, address)
 
 
 async def _write(session: Session, closed: asyncio.Event) -> None:
