@@ -235,8 +235,9 @@ def test_made_up_passes_and_wrong_codes_are_refused_within_the_allowance_of_miss
     looked up before the flood did not spend any of it."""
     async def run(a: Process, b: Process) -> dict[str, Any]:
         async with httpx.AsyncClient(base_url=a.base, timeout=60) as client:
-            real = [await make_table(client, number) for number in range(MISS_BURST + 5)]
+            real = [await make_table(client, number) for number in range(MISS_BURST + 15)]
         for number, (made, seats) in enumerate(real):  # more real lookups than the allowance holds
+            # (a few tables may be learnt by B's look for tables nobody serves instead: hence 15 more)
             for credential in ({"host": made["host"]}, *({"seat": s} for s in seats)):
                 message, _code = await served(b.ws, credential, household(number))
                 assert message.get("type") == "state", message
@@ -255,7 +256,7 @@ def test_made_up_passes_and_wrong_codes_are_refused_within_the_allowance_of_miss
     with two_processes(postgres_url, redis_url) as (a, b):
         seen = asyncio.run(run(a, b))
         misses = [kind for kind, hit in b.lookups if not hit]
-    assert seen["real lookups"] >= MISS_BURST + 5 and len(misses) >= MISS_BURST, "the real passes spent nothing"
+    assert seen["real lookups"] > MISS_BURST and len(misses) >= MISS_BURST, "the real passes spent nothing"
     for message, code in seen["flood"]:
         assert message.get("code") == "bad_token" and code == 4401, (message, code)
     allowance = MISS_BURST + MISS_RATE * seen["seconds"] + len(seen["wrong codes"])
