@@ -39,7 +39,7 @@ from mafioso.server.hub import Hub, Remote, digest
 from mafioso.server.lease import Leases
 from mafioso.server.limits import shared_limits
 from mafioso.server.schemas import Hello, check_json
-from mafioso.server.store import StoreError, _one_line
+from mafioso.server.store import StoreError, one_line
 from mafioso.server.tables import Table, summary
 from mafioso.server.ws import SessionState, Sockets, error_text, serve_socket
 
@@ -350,7 +350,7 @@ class Cluster:
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass
         except Exception as error:  # Redis lost, or too busy (no free connection within ASK_SECONDS)
-            log.info("could not relay a socket to the owner of table %s: %s", table_id, _one_line(error))
+            log.info("could not relay a socket to the owner of table %s: %s", table_id, one_line(error))
             with contextlib.suppress(Exception):
                 await socket.close(code=RESTART)  # the phone connects again, as after a restart
         finally:
@@ -378,7 +378,7 @@ class Cluster:
                 try:
                     receivers = await self.redis.publish(inbound(table_id), json.dumps(frame))
                 except Exception as error:  # Redis lost or too busy: as when nobody listens
-                    log.info("could not relay a frame to the owner of table %s: %s", table_id, _one_line(error))
+                    log.info("could not relay a frame to the owner of table %s: %s", table_id, one_line(error))
                     receivers = 0
                 if receivers == 0:
                     # nobody serves the table now (its owner died, or Redis was restarted): the

@@ -471,7 +471,8 @@ def _open_sqlite(db: str) -> Store:
     raise StoreError(f"cannot open the SQLite database {db}")  # pragma: no cover - the loop returns or raises
 
 
-def _one_line(error: BaseException) -> str:
+def one_line(error: BaseException) -> str:
+    """An error said on one line (what a log line or a refusal quotes of it)."""
     return " ".join(str(error).split()) or type(error).__name__
 
 
@@ -595,7 +596,7 @@ class PostgresStore(Store):
                         return
                     if attempt == 2:
                         raise StoreError(f"lost the PostgreSQL database at {self._where} twice while "
-                                         f"committing: {_one_line(error)}") from error
+                                         f"committing: {one_line(error)}") from error
 
     def _outcome(self, xid: int, pid: int, error: BaseException) -> str:
         """Whether transaction ``xid``, cut off during its commit, was committed or aborted."""
@@ -610,11 +611,11 @@ class PostgresStore(Store):
             self._db.execute("SELECT pg_terminate_backend(%s)", (pid,))
             self._db.commit()
             time.sleep(0.1)
-        raise StoreError(f"cannot tell whether a write was stored in {self._where}: {_one_line(error)}")
+        raise StoreError(f"cannot tell whether a write was stored in {self._where}: {one_line(error)}")
 
     def _failed(self, error: BaseException) -> BaseException:
         if isinstance(error, self._errors.OperationalError) and self._lost():
-            return StoreError(f"lost the PostgreSQL database at {self._where}: {_one_line(error)}")
+            return StoreError(f"lost the PostgreSQL database at {self._where}: {one_line(error)}")
         return error
 
     def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -651,7 +652,7 @@ def _open_postgres(url: str) -> Store:
     try:
         params = conninfo_to_dict(url)
     except psycopg.Error as error:
-        reason = _one_line(error).replace(url, "the URL")  # which may hold a password
+        reason = one_line(error).replace(url, "the URL")  # which may hold a password
         raise StoreError(f"not a valid PostgreSQL URL: {reason}") from None
     extra = {key: value for key, value in (("connect_timeout", "10"), ("application_name", "mafioso"))
              if key not in params}
@@ -662,9 +663,9 @@ def _open_postgres(url: str) -> Store:
         try:
             return psycopg.connect(conninfo)
         except psycopg.Error as error:
-            raise StoreError(f"cannot connect to the PostgreSQL database at {where}: {_one_line(error)}") from None
+            raise StoreError(f"cannot connect to the PostgreSQL database at {where}: {one_line(error)}") from None
 
     try:
         return PostgresStore(connect, where, psycopg)
     except psycopg.Error as error:
-        raise StoreError(f"cannot use the PostgreSQL database at {where}: {_one_line(error)}") from None
+        raise StoreError(f"cannot use the PostgreSQL database at {where}: {one_line(error)}") from None
