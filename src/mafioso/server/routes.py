@@ -42,7 +42,9 @@ def _hub(request: Request | WebSocket) -> Hub:
     return hub
 
 
-STATUS = {"no_table": 404, "slow_down": 429, "too_many": 429, "too_large": 413}
+STATUS = {"no_table": 404, "slow_down": 429, "too_many": 429, "too_large": 413, "StoreError": 503, "LeaseLost": 503}
+"""HTTP statuses of refusals by code (400 for the rest): a database that did not store the request
+is the service being unavailable for a moment (503: try again), not a bad request."""
 
 
 def refused(error: Exception, request: Request | None = None, table: Table | None = None,
