@@ -13,10 +13,10 @@ socket may land on any process (a round-robin proxy, no sticky sessions):
   random socket id (``mafioso:out:<table>:<pass digest>:<socket>``): only the process holding
   that socket listens there, so no seat's message is ever broadcast to every process.
 
-Every :data:`TICK` seconds each process reads the stored tables again and tries the leases of
-unfinished tables nobody holds (PostgreSQL's lock list, one query): a process that died gave its
-leases up when its connection closed, so another process takes its tables and rebuilds them by
-replay. Sockets it was relaying for those tables are closed (code 1012, *service restart*), so
+Every :data:`TICK` seconds each process reads the ids of the unfinished tables (nothing of the
+finished ones) and tries the leases of those nobody holds (PostgreSQL's lock list, one query): a
+process that died gave its leases up when its connection closed, so another process learns its
+tables, takes them and rebuilds them by replay. Sockets it was relaying for those tables are closed (code 1012, *service restart*), so
 the phones connect again and land on a process that serves the table. A process whose lease
 connection is lost drops every table it served (another may hold them now) and closes their
 sockets the same way.
@@ -39,7 +39,7 @@ from mafioso.server.hub import Hub, Remote, digest
 from mafioso.server.lease import Leases
 from mafioso.server.limits import shared_limits
 from mafioso.server.schemas import Hello, check_json
-from mafioso.server.store import StoreError, one_line
+from mafioso.server.store import StoreError, TableRecord, one_line
 from mafioso.server.tables import Table, summary
 from mafioso.server.ws import SessionState, Sockets, error_text, serve_socket
 
@@ -425,23 +425,44 @@ class Cluster:
                 log.exception("could not look for tables without a process")
 
     async def _look(self) -> None:
+        """Take the unfinished tables whose lease no process holds (a dead process's).
+
+        Only the ids of the unfinished tables are read (:meth:`Store.unfinished_ids`, through a
+        partial index), with their stage as stored, not as this process last saw it: a table
+        finished on another process is never taken. Of those this process does not serve, the
+        free ones are learnt alone, by id, and taken. Every database call runs on a thread: a
+        slow PostgreSQL must not hold up the tables served here."""
         assert self.leases is not None
-        # every database call on a thread: a slow PostgreSQL must not hold up the tables served here
         if not await asyncio.to_thread(self.leases.alive):
             self._lost_all()
             return
-        self.hub.learn(await asyncio.to_thread(self.hub.store.load_records))
-        orphans = [i for i, r in self.hub.dormant.items() if r.stage != "over"]
-        for table_id in await asyncio.to_thread(self.leases.free, orphans):
-            try:
-                table = await self.hub.take(table_id)
-            except Remote:
-                continue  # another process took it first
-            except Exception:
-                log.exception("could not take over table %s", table_id)
-                continue
-            await self._listen(inbound(table.id))
-            log.info("took over table %s", table.code)
+        unfinished = await asyncio.to_thread(self.hub.store.unfinished_ids)
+        others = [i for i in unfinished if i not in self.hub.tables and i not in self.hub.set_aside]
+        free = await asyncio.to_thread(self.leases.free, others)
+        unknown = [i for i in free if i not in self.hub.dormant]
+        if unknown:
+            self.hub.learn(await asyncio.to_thread(self._records, unknown))
+        for table_id in free:
+            await self._take_over(table_id)
+
+    def _records(self, table_ids: list[str]) -> list[TableRecord]:
+        """The stored records of these tables, each found by its id (run on a thread)."""
+        found = (self.hub.store.find_record("id", table_id) for table_id in table_ids)
+        return [record for record in found if record is not None]
+
+    async def _take_over(self, table_id: str) -> None:
+        """Take a table nobody serves and listen for its relayed sockets."""
+        if table_id not in self.hub.dormant:
+            return  # gone from the store meanwhile, or set aside, or built by a hello meanwhile
+        try:
+            table = await self.hub.take(table_id)
+        except Remote:
+            return  # another process took it first
+        except Exception:
+            log.exception("could not take over table %s", table_id)
+            return
+        await self._listen(inbound(table.id))
+        log.info("took over table %s", table.code)
 
     async def _restart(self, relayed: dict[str, WebSocket]) -> None:
         """Close sockets relayed for a table this process now serves: they come back to it."""

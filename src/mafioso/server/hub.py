@@ -132,14 +132,20 @@ class Hub:
 
     # -- start-up ----------------------------------------------------------------------------
     def load(self, keep_days: float = KEEP_DAYS) -> int:
-        """Index every stored table and rebuild the unfinished ones; returns how many are known.
+        """Index the stored tables and rebuild the unfinished ones; returns how many are known.
 
-        Finished tables older than ``keep_days`` are deleted first (their passes expire); the
-        others are replayed on first access. A table that cannot be rebuilt is set aside with
-        a message naming it, and the server serves every other table.
+        Finished tables older than ``keep_days`` are deleted first (their passes expire). One
+        process alone indexes every stored table: it finds passes and codes only in memory, and
+        replays a finished table on first access. A process of a cluster reads the unfinished
+        tables alone (:meth:`Store.unfinished_records`): it finds any other table when a pass, a
+        code or an id names it (:meth:`find`, one indexed query), as it does for tables made
+        elsewhere after it started, so its start-up costs no more with the thousands of finished
+        tables a public site accumulates, nor does it keep them in memory. A table that cannot be
+        rebuilt is set aside with a message naming it, and the server serves every other table.
         """
         self.store.prune(time.time() - keep_days * 86_400)
-        for record in self.store.load_records():
+        records = self.store.load_records() if self.claim is None else self.store.unfinished_records()
+        for record in records:
             self._index(record)
             if record.stage == "over" or not self._claimed(record.id):
                 self.dormant[record.id] = record
@@ -165,8 +171,8 @@ class Hub:
 
     def learn(self, records: list[TableRecord]) -> None:
         """Index stored tables read off the event loop (by :meth:`find`, :meth:`take` or the
-        cluster's look for tables nobody serves), keeping those this process serves as they are
-        in memory."""
+        cluster's look, which learns only the unfinished tables nobody serves, before taking
+        them), keeping those this process serves as they are in memory."""
         for record in records:
             if record.id in self.tables or record.id in self.set_aside:
                 continue
