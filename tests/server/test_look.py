@@ -22,8 +22,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from mafioso.server.cluster import Cluster
 from mafioso.server.hub import Hub
+from mafioso.server.schemas import Again
 from mafioso.server.store import MemberRecord, Store, TableRecord, open_store
 from mafioso.server.tables import Table
 from mafioso.server.ws import Sockets
@@ -186,6 +189,30 @@ def test_a_process_started_after_a_table_ended_finds_it_by_its_passes_and_its_co
     assert seen["loaded"] == 0, "nothing finished is loaded at start-up"
     assert seen["tables"] == {done.id} and seen["member"] == seat.name
     assert seen["over"] and done.game is not None and seen["digest"] == done.game.digest()
+
+
+def test_a_new_table_never_gets_a_code_another_process_gave(postgres_url: str, redis_url: str,  # noqa: F811
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """B knows only the tables it met (its look learns none of A's), so a new code is looked up
+    in the database before it is given: B draws the code of a table A made (unknown to B) first,
+    for a new table and for Play again, and gives another code each time. Without the lookup,
+    the new table's write fails on the codes' uniqueness."""
+    done = finished_game(postgres_url)  # an old table whose host asks B to play again
+
+    async def run(a: Process, b: Process) -> dict[str, Any]:
+        taken = a.hub.create(SETTINGS)
+        drawn = iter([taken.code, "NEW22", taken.code, "NEW33"])
+        monkeypatch.setattr("mafioso.server.hub.new_code", lambda: next(drawn))
+        made = await b.hub.create_async(SETTINGS)
+        old = await b.hub.by_host_async(done.record.host_token)
+        again = await b.hub.again_async(old, Again(type="again", edition="sport", players=10, step_seconds=0))
+        stored = {r.code for r in (b.store.find_record("id", made.id), b.store.find_record("id", again.id)) if r}
+        return {"taken": taken.code, "made": made.code, "again": again.code, "stored": stored}
+
+    with processes(postgres_url, redis_url, 2) as (a, b):
+        seen = asyncio.run(run(a, b))
+    assert (seen["made"], seen["again"]) == ("NEW22", "NEW33"), seen
+    assert seen["stored"] == {"NEW22", "NEW33"}, seen
 
 
 def test_the_look_s_queries_go_through_the_partial_index_on_sqlite(tmp_path: Path) -> None:

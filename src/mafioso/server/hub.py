@@ -330,6 +330,7 @@ class Hub:
     async def create_async(self, raw: Any, address: str | None = None) -> Table:
         """:meth:`create`, stored by :attr:`write`, off the event loop."""
         record = self._new_record(raw, address)
+        record.code = await self._unused(record.code)
         await self.write("create_table", (record,))
         return self._opened(record)
 
@@ -371,6 +372,7 @@ class Hub:
         if made is not None:
             return self.get(made)
         record = self._again_record(old, form)
+        record.code = await self._unused(record.code)
         await self.write("create_table_with", (record, record.members))
         return self._opened(record)
 
@@ -425,6 +427,16 @@ class Hub:
         code = new_code()
         while code in self.codes:
             code = new_code()
+        return code
+
+    async def _unused(self, code: str) -> str:
+        """``code`` (from :meth:`_free_code`), or another, that no stored table has. In a cluster
+        this process knows only the tables it met (the look learns none but those nobody serves),
+        so a new code is also looked up in the database, off the event loop (one indexed query):
+        a code another process gave would make the new table's write fail on the codes'
+        uniqueness. One process alone knows every stored code."""
+        while self.claim is not None and await asyncio.to_thread(self.store.find_record, "code", code) is not None:
+            code = self._free_code()
         return code
 
     # -- lookups -----------------------------------------------------------------------------
@@ -534,6 +546,7 @@ class Hub:
 
     async def _renew_code_async(self, record: TableRecord, table_id: str, code: str) -> None:
         try:
+            code = await self._unused(code)
             await self.write("set_code", (table_id, code))
         except Exception:
             self._code_kept(record, table_id)
