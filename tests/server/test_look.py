@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 
 from mafioso.server.cluster import Cluster
+from mafioso.server.errors import NoTable
 from mafioso.server.hub import Hub
 from mafioso.server.schemas import Again
 from mafioso.server.store import MemberRecord, Store, TableRecord, open_store
@@ -82,11 +83,22 @@ class Process:
         assert self.cluster.leases is not None
         return self.cluster.leases.held
 
-    def die(self) -> None:
-        """End the process's lease connection, as a SIGKILL would: PostgreSQL frees its leases."""
+    def die(self, postgres_url: str) -> None:
+        """End the process's lease connection, as a SIGKILL would: PostgreSQL frees its leases as
+        the server process behind that connection ends, a moment after the connection closes
+        (waited for here, as the next look would after a SIGKILL)."""
+        import psycopg
+
         assert self.cluster.leases is not None
+        backend = self.cluster.leases.connection.info.backend_pid
         self.cluster.leases.close()
         self.store.close()
+        with psycopg.connect(postgres_url, autocommit=True) as watching:
+            waited = time.monotonic()
+            while watching.execute("SELECT 1 FROM pg_locks WHERE pid = %s AND locktype = 'advisory'",
+                                     (backend,)).fetchall():
+                assert time.monotonic() - waited < 5, "the dead process's leases were not freed"
+                time.sleep(0.01)
 
     async def look(self) -> int:
         """One look for tables nobody serves, as the watch runs it; the rows it read."""
@@ -132,7 +144,7 @@ def test_the_look_reads_the_unfinished_tables_ids_alone_and_still_takes_a_dead_p
         a.store.set_stage(finished.id, "over")  # A ends it (B's record of it still says lobby)
         seen["looks while A lives"] = [await b.look() for _ in range(3)]
         seen["taken while A lives"] = set(b.hub.tables)
-        a.die()
+        a.die(postgres_url)
         seen["takeover rows"] = await b.look()
         seen["taken"] = set(b.hub.tables)
         seen["members"] = {t.id: [m.name for m in b.hub.tables[t.id].record.members] for t in left
@@ -213,6 +225,40 @@ def test_a_new_table_never_gets_a_code_another_process_gave(postgres_url: str, r
         seen = asyncio.run(run(a, b))
     assert (seen["made"], seen["again"]) == ("NEW22", "NEW33"), seen
     assert seen["stored"] == {"NEW22", "NEW33"}, seen
+
+
+def test_wrong_codes_sent_to_one_process_spend_the_budget_of_a_table_another_serves(
+        postgres_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811 - the fixture
+    """Every wrong code could have been aimed at any table, so it counts against the guess budget
+    of every table, whichever process it was sent to. B knows nothing of A's table (its look learns
+    none of A's): wrong codes sent to B are counted in Redis, and A, the table's owner, renews its
+    code once they spend its budget (its host screen shows the new one)."""
+    monkeypatch.setattr("mafioso.server.hub.GUESS_BUDGET", 20)
+
+    async def run(a: Process, b: Process) -> dict[str, Any]:
+        await a.cluster.start()
+        await b.cluster.start()
+        try:
+            table = a.hub.create(SETTINGS)
+            given = table.code
+            for number in range(25):
+                with pytest.raises(NoTable):
+                    b.hub.by_code(f"WRNG{number % 10}", f"10.0.{number}.1")
+            waited = time.monotonic()
+            while table.code == given and time.monotonic() - waited < 5:
+                await asyncio.sleep(0.05)
+            stored = await asyncio.to_thread(a.store.find_record, "id", table.id)
+            return {"given": given, "now": table.code, "stored": stored.code if stored else None,
+                    "b knows": table.id in b.hub.codes.values()}
+        finally:
+            await a.cluster.stop()
+            await b.cluster.stop()
+
+    with processes(postgres_url, redis_url, 2) as (a, b):
+        seen = asyncio.run(run(a, b))
+    assert seen["now"] != seen["given"], "the table kept its code after its budget was spent on B"
+    assert seen["stored"] == seen["now"], "the new code is stored"
+    assert not seen["b knows"], "B learnt nothing of A's table"
 
 
 def test_the_look_s_queries_go_through_the_partial_index_on_sqlite(tmp_path: Path) -> None:

@@ -61,6 +61,9 @@ FIRST_REPLY_SECONDS = 5.0
 """How long a relayed socket waits for its owner's answer to its hello (lost in a Redis restart,
 say) before it is closed with :data:`RESTART`, so that the phone connects again."""
 """The close code of a relayed socket whose table changed process: *service restart*, connect again."""
+MISSES = "mafioso:misses"
+"""The Redis counter of wrong join codes sent to any process: every table's guess budget counts
+them all (:meth:`Hub.missed_elsewhere`)."""
 HAND_OVER_FLUSH = 0.2
 """Seconds a table whose write was refused (another process took it) keeps its sockets open, so
 the refusal reaches the phone before its socket is closed."""
@@ -124,6 +127,10 @@ class Cluster:
         """Table id -> the sockets relayed for it from here, by outbound channel."""
         self.listening: set[str] = set()
         self.tasks: set[asyncio.Task[Any]] = set()
+        self.misses_seen: int | None = None
+        """The count of wrong codes in Redis (:data:`MISSES`) at the last look (``None``: not read yet)."""
+        self.own_misses = 0
+        """Wrong codes sent here since the last look (Redis counts them too)."""
 
     # -- start and stop ----------------------------------------------------------------------
     def attach(self) -> None:
@@ -134,6 +141,7 @@ class Cluster:
         self.hub.guard, self.hub.creations, self.hub.joins = shared["codes"], shared["tables"], shared["joins"]
         self.hub.claim = self._claim
         self.hub.claim_async = self._claim_async
+        self.hub.on_miss = self._count_miss
         self.sockets.relay = self.relay
         wire = self.hub.wire
 
@@ -177,6 +185,8 @@ class Cluster:
         await self.pubsub.subscribe("mafioso:process:" + uuid.uuid4().hex)  # a channel to start reading
         for table_id in list(self.hub.tables):
             await self._listen(inbound(table_id))
+        with contextlib.suppress(Exception):
+            await self._catch_up_misses()  # where the count stands: earlier misses spent no budget here
         self._spawn(self._read())
         self._spawn(self._watch())
 
@@ -423,6 +433,31 @@ class Cluster:
                 raise
             except Exception:
                 log.exception("could not look for tables without a process")
+            with contextlib.suppress(Exception):  # Redis lost: the budgets count this process's misses meanwhile
+                await self._catch_up_misses()
+
+    # -- the guess budget, over every process -----------------------------------------------
+    def _count_miss(self) -> None:
+        """A wrong join code sent here: counted in Redis for every process's tables."""
+        self.own_misses += 1
+        if self.redis is not None:
+            self._spawn(self._add_miss(self.redis))
+
+    async def _add_miss(self, redis: Redis) -> None:
+        with contextlib.suppress(Exception):
+            await redis.incr(MISSES)
+
+    async def _catch_up_misses(self) -> None:
+        """Count the wrong codes sent to every process against the tables served here (each
+        :data:`TICK`). Before, each process counted its own misses against every table it had
+        learnt, and renewed codes of tables it did not serve, unknown to their owners' screens."""
+        if self.redis is None:
+            return
+        total = int(await self.redis.get(MISSES) or 0)
+        seen, self.misses_seen = self.misses_seen, total
+        own, self.own_misses = self.own_misses, 0
+        if seen is not None:  # a count that went down is a restarted Redis: all it holds are new
+            self.hub.missed_elsewhere((total - seen if total >= seen else total) - own)
 
     async def _look(self) -> None:
         """Take the unfinished tables whose lease no process holds (a dead process's).

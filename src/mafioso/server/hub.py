@@ -102,6 +102,10 @@ class Hub:
         self.hosts: dict[bytes, str] = {}
         self.seats: dict[bytes, str] = {}
         self.misses = 0
+        """Wrong join codes counted so far: this process's, and in a cluster every process's (see
+        :meth:`missed_elsewhere`)."""
+        self.on_miss: Callable[[], None] | None = None
+        """Set by the cluster: count a wrong code for every process (:meth:`missed_elsewhere`)."""
         self.budgets: deque[tuple[int, str]] = deque()
         """``(misses when the code was given, table id)``, oldest first: whose guess budget ends next."""
         self.guard = RateLimit(30, 0.5, clock)
@@ -158,7 +162,8 @@ class Hub:
         self.hosts[digest(record.host_token)] = record.id
         for member in record.members:
             self.seats[digest(member.token)] = record.id
-        self.budgets.append((self.misses, record.id))
+        if self.claim is None:  # in a cluster, the tables served here (_attach): their owner renews their codes
+            self.budgets.append((self.misses, record.id))
         moved = record.config.get("moved_from")
         if isinstance(moved, dict):  # a table made by Play again: the old passes lead here
             self.successors[str(moved.get("table"))] = record.id
@@ -220,6 +225,8 @@ class Hub:
 
     def _attach(self, table: Table) -> None:
         self.tables[table.id] = table
+        if self.claim is not None:
+            self.budgets.append((self.misses, table.id))
         table.on_members = self._members_changed
         self.wire(table)
 
@@ -518,6 +525,21 @@ class Hub:
     def _missed(self) -> None:
         """Count a wrong code against every table's budget; renew the codes whose budget is spent."""
         self.misses += 1
+        if self.on_miss is not None:
+            self.on_miss()
+        self._spend()
+
+    def missed_elsewhere(self, count: int) -> None:
+        """In a cluster: ``count`` more wrong codes were sent to the other processes (counted in
+        Redis). Each could have been aimed at a table served here, so they count against its
+        budget as this process's own do; only a table's owner renews its code (its host screen
+        shows the new one at once; a process that does not serve a table cannot tell its screens)."""
+        if count > 0:
+            self.misses += count
+            self._spend()
+
+    def _spend(self) -> None:
+        """Renew the codes whose budget is spent."""
         while self.budgets and self.misses - self.budgets[0][0] >= GUESS_BUDGET:
             _given, table_id = self.budgets.popleft()
             self._renew_code(table_id)
@@ -527,7 +549,7 @@ class Hub:
         runs (a guess must never hold every table up), at once otherwise."""
         table = self.tables.get(table_id)
         record = table.record if table is not None else self.dormant.get(table_id)
-        if record is None:
+        if record is None or (table is None and self.claim is not None):  # no longer served here
             return
         code = self._free_code()
         try:
