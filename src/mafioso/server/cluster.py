@@ -16,10 +16,11 @@ socket may land on any process (a round-robin proxy, no sticky sessions):
 Every :data:`TICK` seconds each process reads the ids of the unfinished tables (nothing of the
 finished ones) and tries the leases of those nobody holds (PostgreSQL's lock list, one query): a
 process that died gave its leases up when its connection closed, so another process learns its
-tables, takes them and rebuilds them by replay. Sockets it was relaying for those tables are closed (code 1012, *service restart*), so
-the phones connect again and land on a process that serves the table. A process whose lease
-connection is lost drops every table it served (another may hold them now) and closes their
-sockets the same way.
+tables, takes them and rebuilds them by replay. Sockets it was relaying for those tables are
+closed (code 1012, *service restart*), so the phones connect again and land on a process that
+serves the table. A process whose lease connection is lost drops every table it served (another
+may hold them now) and closes their sockets the same way. At each look a process also counts the
+wrong join codes sent to the others (:data:`MISSES`) against its tables' guess budgets.
 """
 
 from __future__ import annotations
