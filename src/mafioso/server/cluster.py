@@ -13,13 +13,14 @@ socket may land on any process (a round-robin proxy, no sticky sessions):
   random socket id (``mafioso:out:<table>:<pass digest>:<socket>``): only the process holding
   that socket listens there, so no seat's message is ever broadcast to every process.
 
-Every :data:`TICK` seconds each process reads the stored tables again and tries the leases of
-unfinished tables nobody holds (PostgreSQL's lock list, one query): a process that died gave its
-leases up when its connection closed, so another process takes its tables and rebuilds them by
-replay. Sockets it was relaying for those tables are closed (code 1012, *service restart*), so
-the phones connect again and land on a process that serves the table. A process whose lease
-connection is lost drops every table it served (another may hold them now) and closes their
-sockets the same way.
+Every :data:`TICK` seconds each process reads the ids of the unfinished tables (nothing of the
+finished ones) and tries the leases of those nobody holds (PostgreSQL's lock list, one query): a
+process that died gave its leases up when its connection closed, so another process learns its
+tables, takes them and rebuilds them by replay. Sockets it was relaying for those tables are
+closed (code 1012, *service restart*), so the phones connect again and land on a process that
+serves the table. A process whose lease connection is lost drops every table it served (another
+may hold them now) and closes their sockets the same way. At each look a process also counts the
+wrong join codes sent to the others (:data:`MISSES`) against its tables' guess budgets.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from mafioso.server.hub import Hub, Remote, digest
 from mafioso.server.lease import Leases
 from mafioso.server.limits import shared_limits
 from mafioso.server.schemas import Hello, check_json
-from mafioso.server.store import StoreError, one_line
+from mafioso.server.store import StoreError, TableRecord, one_line
 from mafioso.server.tables import Table, summary
 from mafioso.server.ws import SessionState, Sockets, error_text, serve_socket
 
@@ -61,6 +62,9 @@ FIRST_REPLY_SECONDS = 5.0
 """How long a relayed socket waits for its owner's answer to its hello (lost in a Redis restart,
 say) before it is closed with :data:`RESTART`, so that the phone connects again."""
 """The close code of a relayed socket whose table changed process: *service restart*, connect again."""
+MISSES = "mafioso:misses"
+"""The Redis counter of wrong join codes sent to any process: every table's guess budget counts
+them all (:meth:`Hub.missed_elsewhere`)."""
 HAND_OVER_FLUSH = 0.2
 """Seconds a table whose write was refused (another process took it) keeps its sockets open, so
 the refusal reaches the phone before its socket is closed."""
@@ -124,6 +128,10 @@ class Cluster:
         """Table id -> the sockets relayed for it from here, by outbound channel."""
         self.listening: set[str] = set()
         self.tasks: set[asyncio.Task[Any]] = set()
+        self.misses_seen: int | None = None
+        """The count of wrong codes in Redis (:data:`MISSES`) at the last look (``None``: not read yet)."""
+        self.own_misses = 0
+        """Wrong codes sent here since the last look (Redis counts them too)."""
 
     # -- start and stop ----------------------------------------------------------------------
     def attach(self) -> None:
@@ -134,6 +142,7 @@ class Cluster:
         self.hub.guard, self.hub.creations, self.hub.joins = shared["codes"], shared["tables"], shared["joins"]
         self.hub.claim = self._claim
         self.hub.claim_async = self._claim_async
+        self.hub.on_miss = self._count_miss
         self.sockets.relay = self.relay
         wire = self.hub.wire
 
@@ -177,6 +186,8 @@ class Cluster:
         await self.pubsub.subscribe("mafioso:process:" + uuid.uuid4().hex)  # a channel to start reading
         for table_id in list(self.hub.tables):
             await self._listen(inbound(table_id))
+        with contextlib.suppress(Exception):
+            await self._catch_up_misses()  # where the count stands: earlier misses spent no budget here
         self._spawn(self._read())
         self._spawn(self._watch())
 
@@ -423,25 +434,71 @@ class Cluster:
                 raise
             except Exception:
                 log.exception("could not look for tables without a process")
+            with contextlib.suppress(Exception):  # Redis lost: the budgets count this process's misses meanwhile
+                await self._catch_up_misses()
+
+    # -- the guess budget, over every process -----------------------------------------------
+    def _count_miss(self) -> None:
+        """A wrong join code sent here: counted in Redis for every process's tables."""
+        self.own_misses += 1
+        if self.redis is not None:
+            self._spawn(self._add_miss(self.redis))
+
+    async def _add_miss(self, redis: Redis) -> None:
+        with contextlib.suppress(Exception):
+            await redis.incr(MISSES)
+
+    async def _catch_up_misses(self) -> None:
+        """Count the wrong codes sent to every process against the tables served here (each
+        :data:`TICK`). Before, each process counted its own misses against every table it had
+        learnt, and renewed codes of tables it did not serve, unknown to their owners' screens."""
+        if self.redis is None:
+            return
+        total = int(await self.redis.get(MISSES) or 0)
+        seen, self.misses_seen = self.misses_seen, total
+        own, self.own_misses = self.own_misses, 0
+        if seen is not None:  # a count that went down is a restarted Redis: all it holds are new
+            self.hub.missed_elsewhere((total - seen if total >= seen else total) - own)
 
     async def _look(self) -> None:
+        """Take the unfinished tables whose lease no process holds (a dead process's).
+
+        Only the ids of the unfinished tables are read (:meth:`Store.unfinished_ids`, through a
+        partial index), with their stage as stored, not as this process last saw it: a table
+        finished on another process is never taken. Of those this process does not serve, the
+        free ones are learnt alone, by id, and taken. Every database call runs on a thread: a
+        slow PostgreSQL must not hold up the tables served here."""
         assert self.leases is not None
-        # every database call on a thread: a slow PostgreSQL must not hold up the tables served here
         if not await asyncio.to_thread(self.leases.alive):
             self._lost_all()
             return
-        self.hub.learn(await asyncio.to_thread(self.hub.store.load_records))
-        orphans = [i for i, r in self.hub.dormant.items() if r.stage != "over"]
-        for table_id in await asyncio.to_thread(self.leases.free, orphans):
-            try:
-                table = await self.hub.take(table_id)
-            except Remote:
-                continue  # another process took it first
-            except Exception:
-                log.exception("could not take over table %s", table_id)
-                continue
-            await self._listen(inbound(table.id))
-            log.info("took over table %s", table.code)
+        unfinished = await asyncio.to_thread(self.hub.store.unfinished_ids)
+        others = [i for i in unfinished if i not in self.hub.tables and i not in self.hub.set_aside]
+        free = await asyncio.to_thread(self.leases.free, others)
+        unknown = [i for i in free if i not in self.hub.dormant]
+        if unknown:
+            self.hub.learn(await asyncio.to_thread(self._records, unknown))
+        for table_id in free:
+            await self._take_over(table_id)
+
+    def _records(self, table_ids: list[str]) -> list[TableRecord]:
+        """The stored records of these tables, each found by its id (run on a thread)."""
+        found = (self.hub.store.find_record("id", table_id) for table_id in table_ids)
+        return [record for record in found if record is not None]
+
+    async def _take_over(self, table_id: str) -> None:
+        """Take a table nobody serves and listen for its relayed sockets."""
+        if table_id not in self.hub.dormant:
+            return  # gone from the store meanwhile, or set aside, or built by a hello meanwhile
+        try:
+            table = await self.hub.take(table_id)
+        except Remote:
+            return  # another process took it first
+        except Exception:
+            log.exception("could not take over table %s", table_id)
+            return
+        await self._listen(inbound(table.id))
+        log.info("took over table %s", table.code)
 
     async def _restart(self, relayed: dict[str, WebSocket]) -> None:
         """Close sockets relayed for a table this process now serves: they come back to it."""

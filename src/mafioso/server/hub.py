@@ -102,6 +102,10 @@ class Hub:
         self.hosts: dict[bytes, str] = {}
         self.seats: dict[bytes, str] = {}
         self.misses = 0
+        """Wrong join codes counted so far: this process's, and in a cluster every process's (see
+        :meth:`missed_elsewhere`)."""
+        self.on_miss: Callable[[], None] | None = None
+        """Set by the cluster: count a wrong code for every process (:meth:`missed_elsewhere`)."""
         self.budgets: deque[tuple[int, str]] = deque()
         """``(misses when the code was given, table id)``, oldest first: whose guess budget ends next."""
         self.guard = RateLimit(30, 0.5, clock)
@@ -132,14 +136,20 @@ class Hub:
 
     # -- start-up ----------------------------------------------------------------------------
     def load(self, keep_days: float = KEEP_DAYS) -> int:
-        """Index every stored table and rebuild the unfinished ones; returns how many are known.
+        """Index the stored tables and rebuild the unfinished ones; returns how many are known.
 
-        Finished tables older than ``keep_days`` are deleted first (their passes expire); the
-        others are replayed on first access. A table that cannot be rebuilt is set aside with
-        a message naming it, and the server serves every other table.
+        Finished tables older than ``keep_days`` are deleted first (their passes expire). One
+        process alone indexes every stored table: it finds passes and codes only in memory, and
+        replays a finished table on first access. A process of a cluster reads the unfinished
+        tables alone (:meth:`Store.unfinished_records`): it finds any other table when a pass, a
+        code or an id names it (:meth:`find`, one indexed query), as it does for tables made
+        elsewhere after it started, so its start-up costs no more with the thousands of finished
+        tables a public site accumulates, nor does it keep them in memory. A table that cannot be
+        rebuilt is set aside with a message naming it, and the server serves every other table.
         """
         self.store.prune(time.time() - keep_days * 86_400)
-        for record in self.store.load_records():
+        records = self.store.load_records() if self.claim is None else self.store.unfinished_records()
+        for record in records:
             self._index(record)
             if record.stage == "over" or not self._claimed(record.id):
                 self.dormant[record.id] = record
@@ -152,7 +162,8 @@ class Hub:
         self.hosts[digest(record.host_token)] = record.id
         for member in record.members:
             self.seats[digest(member.token)] = record.id
-        self.budgets.append((self.misses, record.id))
+        if self.claim is None:  # in a cluster, the tables served here (_attach): their owner renews their codes
+            self.budgets.append((self.misses, record.id))
         moved = record.config.get("moved_from")
         if isinstance(moved, dict):  # a table made by Play again: the old passes lead here
             self.successors[str(moved.get("table"))] = record.id
@@ -165,8 +176,8 @@ class Hub:
 
     def learn(self, records: list[TableRecord]) -> None:
         """Index stored tables read off the event loop (by :meth:`find`, :meth:`take` or the
-        cluster's look for tables nobody serves), keeping those this process serves as they are
-        in memory."""
+        cluster's look, which learns only the unfinished tables nobody serves, before taking
+        them), keeping those this process serves as they are in memory."""
         for record in records:
             if record.id in self.tables or record.id in self.set_aside:
                 continue
@@ -214,6 +225,8 @@ class Hub:
 
     def _attach(self, table: Table) -> None:
         self.tables[table.id] = table
+        if self.claim is not None:
+            self.budgets.append((self.misses, table.id))
         table.on_members = self._members_changed
         self.wire(table)
 
@@ -323,6 +336,7 @@ class Hub:
     async def create_async(self, raw: Any, address: str | None = None) -> Table:
         """:meth:`create`, stored by :attr:`write`, off the event loop."""
         record = self._new_record(raw, address)
+        record.code = await self._unused(record.code)
         self._lease_new(await self._claimed_async(record.id))
         await self.write("create_table", (record,))
         return self._opened(record)
@@ -383,6 +397,7 @@ class Hub:
         if made is not None:
             return self.get(made)
         record = self._again_record(old, form)
+        record.code = await self._unused(record.code)
         self._lease_new(await self._claimed_async(record.id))
         await self.write("create_table_with", (record, record.members))
         return self._opened(record)
@@ -438,6 +453,16 @@ class Hub:
         code = new_code()
         while code in self.codes:
             code = new_code()
+        return code
+
+    async def _unused(self, code: str) -> str:
+        """``code`` (from :meth:`_free_code`), or another, that no stored table has. In a cluster
+        this process knows only the tables it met (the look learns none but those nobody serves),
+        so a new code is also looked up in the database, off the event loop (one indexed query):
+        a code another process gave would make the new table's write fail on the codes'
+        uniqueness. One process alone knows every stored code."""
+        while self.claim is not None and await asyncio.to_thread(self.store.find_record, "code", code) is not None:
+            code = self._free_code()
         return code
 
     # -- lookups -----------------------------------------------------------------------------
@@ -519,6 +544,21 @@ class Hub:
     def _missed(self) -> None:
         """Count a wrong code against every table's budget; renew the codes whose budget is spent."""
         self.misses += 1
+        if self.on_miss is not None:
+            self.on_miss()
+        self._spend()
+
+    def missed_elsewhere(self, count: int) -> None:
+        """In a cluster: ``count`` more wrong codes were sent to the other processes (counted in
+        Redis). Each could have been aimed at a table served here, so they count against its
+        budget as this process's own do; only a table's owner renews its code (its host screen
+        shows the new one at once; a process that does not serve a table cannot tell its screens)."""
+        if count > 0:
+            self.misses += count
+            self._spend()
+
+    def _spend(self) -> None:
+        """Renew the codes whose budget is spent."""
         while self.budgets and self.misses - self.budgets[0][0] >= GUESS_BUDGET:
             _given, table_id = self.budgets.popleft()
             self._renew_code(table_id)
@@ -528,7 +568,7 @@ class Hub:
         runs (a guess must never hold every table up), at once otherwise."""
         table = self.tables.get(table_id)
         record = table.record if table is not None else self.dormant.get(table_id)
-        if record is None:
+        if record is None or (table is None and self.claim is not None):  # no longer served here
             return
         code = self._free_code()
         try:
@@ -547,6 +587,7 @@ class Hub:
 
     async def _renew_code_async(self, record: TableRecord, table_id: str, code: str) -> None:
         try:
+            code = await self._unused(code)
             await self.write("set_code", (table_id, code))
         except Exception:
             self._code_kept(record, table_id)

@@ -27,6 +27,10 @@ from typing import Any, Protocol
 from mafioso.engine import MafiosoError
 from mafioso.engine.log import LOG_FORMAT
 
+UNFINISHED = "stage <> 'over'"
+"""Which stored tables are unfinished (in their lobby or playing). Written as a literal, never a
+placeholder, so that SQLite and PostgreSQL both see that it is the partial index's own condition."""
+
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)""",
     """CREATE TABLE IF NOT EXISTS tables (
@@ -40,6 +44,10 @@ SCHEMA = (
     # a pass or a join code another process handed out is looked up alone (Store.find_record)
     "CREATE INDEX IF NOT EXISTS tables_host_token ON tables (host_token)",
     "CREATE INDEX IF NOT EXISTS members_table_id ON members (table_id)",
+    # the cluster's look for tables nobody serves reads the ids of unfinished tables only
+    # (Store.unfinished_ids): a partial index, whose size and reading cost do not grow with the
+    # finished tables a public site accumulates
+    f"CREATE INDEX IF NOT EXISTS tables_unfinished ON tables (id) WHERE {UNFINISHED}",
 )
 
 
@@ -342,14 +350,34 @@ class Store:
     def load_records(self) -> list[TableRecord]:
         """Every stored table with its members, oldest first, without its history (see
         :meth:`load_history`): finished tables are indexed, not replayed, at start-up."""
-        tables = [_record(row) for row in self._read(f"SELECT {RECORD_COLUMNS} FROM tables t ORDER BY t.created")]
+        return self._records()
+
+    def unfinished_records(self) -> list[TableRecord]:
+        """:meth:`load_records` of the unfinished tables alone (through the partial index and the
+        members' index): what a cluster process reads at start-up, however many finished tables
+        are stored (it finds those one by one when asked for them, :meth:`find_record`)."""
+        return self._records(UNFINISHED)
+
+    def _records(self, where: str | None = None) -> list[TableRecord]:
+        """The stored tables (those meeting ``where``, a condition on ``tables``' columns) with their
+        members, oldest first, in two queries."""
+        tables = [_record(row) for row in self._read(f"SELECT {RECORD_COLUMNS} FROM tables t"
+                                                     f"{f' WHERE t.{where}' if where else ''} ORDER BY t.created")]
         by_id = {t.id: t for t in tables}
         for token, table_id, name, joined, seat in self._read(
-            "SELECT token, table_id, name, joined, seat FROM members ORDER BY joined"
+            "SELECT token, table_id, name, joined, seat FROM members"
+            f"{f' WHERE table_id IN (SELECT id FROM tables WHERE {where})' if where else ''} ORDER BY joined"
         ):
             if table_id in by_id:
                 by_id[table_id].members.append(MemberRecord(token, name, int(joined), seat))
         return tables
+
+    def unfinished_ids(self) -> list[str]:
+        """The ids of the unfinished tables, and nothing else: what the cluster's look for tables
+        nobody serves reads every :data:`~mafioso.server.cluster.TICK`. One query through the
+        partial index ``tables_unfinished``: its cost grows with the tables in play, never with
+        the finished ones."""
+        return [str(row[0]) for row in self._read(f"SELECT id FROM tables WHERE {UNFINISHED}")]
 
     def find_record(self, kind: str, value: str) -> TableRecord | None:
         """The one stored table (with its members, without its history) that a host pass
