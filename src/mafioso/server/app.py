@@ -21,6 +21,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from mafioso.engine import Choice
+from mafioso.server import hub as hub_module
 from mafioso.server.cluster import Cluster
 from mafioso.server.hub import MIN_STEP_SECONDS, Hub
 from mafioso.server.limits import parse_proxies
@@ -63,6 +64,7 @@ def create_app(store: Store, join_base: str | None = None, *, trusted_proxies: I
             table.timeline = Timeline(hub.clock)
 
     hub.wire = wire
+    hub.watched = lambda table: sockets.count(table) > 0
     member = Cluster(hub, sockets, *cluster) if cluster is not None else None
 
     @contextlib.asynccontextmanager
@@ -77,9 +79,13 @@ def create_app(store: Store, join_base: str | None = None, *, trusted_proxies: I
         log.info("resumed %d stored tables (%d in play)", count, len(hub.tables))
         for aside in hub.set_aside.values():
             log.warning("set aside: table %s (%s): %s", aside.code, aside.edition, aside.reason)
+        retiring = asyncio.create_task(_retiring(hub))
         try:
             yield
         finally:
+            retiring.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await retiring
             if member is not None:
                 await member.stop()
             writers.pop().close(keep=store)
@@ -113,6 +119,26 @@ class TransportProbe:
                 limit_send_buffer(transport)
                 scope = {**scope, "mafioso.transport": transport}
         await self.app(scope, receive, send)
+
+
+async def _retiring(hub: Hub) -> None:
+    """Retire the finished tables due (:meth:`Hub.retire_due`), every :data:`RETIRE_CHECK_SECONDS`.
+
+    One task for the server's life rather than a timer set when a game ends: it covers every way
+    a finished table comes into memory (a game ending, a finished table replayed for a late
+    visitor, one taken over from a dead process or served again after retiring) without
+    scheduling anything for each, a table still watched is simply looked at again next time,
+    and a failed pass (a lost database) leaves the next one to try again. It costs a look at
+    each table in memory once a minute. The due times are the hub's clock; the sleep only paces."""
+    while True:
+        await asyncio.sleep(hub_module.RETIRE_CHECK_SECONDS)
+        try:
+            retired = await hub.retire_due()
+        except Exception:
+            log.exception("could not retire the finished tables")
+            continue
+        if retired:
+            log.info("retired %d finished tables (%d in memory)", len(retired), len(hub.tables))
 
 
 def _schedule_gate(table: Table, delay: float) -> None:

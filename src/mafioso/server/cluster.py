@@ -36,11 +36,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from mafioso.i18n import N_
 from mafioso.server.errors import NotNow
-from mafioso.server.hub import Hub, Remote, digest
+from mafioso.server.hub import Hub, Remote, digest, fence
 from mafioso.server.lease import Leases
 from mafioso.server.limits import shared_limits
 from mafioso.server.schemas import Hello, check_json
-from mafioso.server.store import StoreError, TableRecord, one_line
+from mafioso.server.store import TableRecord, one_line
 from mafioso.server.tables import Table, summary
 from mafioso.server.ws import SessionState, Sockets, error_text, serve_socket
 
@@ -143,6 +143,7 @@ class Cluster:
         self.hub.claim = self._claim
         self.hub.claim_async = self._claim_async
         self.hub.on_miss = self._count_miss
+        self.hub.release = self._release
         self.sockets.relay = self.relay
         wire = self.hub.wire
 
@@ -172,6 +173,30 @@ class Cluster:
         if relayed:
             self._spawn(self._restart(relayed))
         return True
+
+    async def _release(self, table_ids: list[str]) -> None:
+        """Give back the leases of tables just retired (:meth:`Hub.retire_due`: out of memory,
+        nothing of them left to store), then stop listening for their relayed sockets.
+
+        Every lease is dropped here before the first await, so a hello that takes one of these
+        tables again meanwhile asks PostgreSQL for its lock (then the unlock leaves it held once);
+        the locks are given back on a thread. A table served again meanwhile keeps its channel."""
+        assert self.leases is not None
+        dropped = [table_id for table_id in table_ids if self.leases.drop(table_id)]
+        generation = self.leases.generation
+        if dropped:
+            await asyncio.to_thread(self.leases.unlock, dropped, generation)
+        for table_id in table_ids:
+            channel = inbound(table_id)
+            if table_id in self.hub.tables or channel not in self.listening or self.pubsub is None:
+                continue
+            self.listening.discard(channel)
+            with contextlib.suppress(Exception):
+                await self.pubsub.unsubscribe(channel)
+            if table_id in self.hub.tables:  # taken again while unsubscribing: listen again
+                self.listening.add(channel)
+                with contextlib.suppress(Exception):
+                    await self.pubsub.subscribe(channel)
 
     async def start(self) -> None:
         """Connect to Redis, listen for the tables already served, and start looking for orphans."""
@@ -542,24 +567,3 @@ class Cluster:
                 session.cut()
         log.warning("lost the table leases: serving no table until they are taken again")
 
-
-class Fenced:
-    """The store of a table this process no longer serves: every write is refused."""
-
-    def __getattr__(self, name: str) -> Any:
-        def refuse(*_args: Any, **_kwargs: Any) -> Any:
-            raise StoreError("this process no longer serves that table")
-
-        return refuse
-
-
-def fence(table: Table) -> None:
-    """Keep a dropped table from writing: its store and its writer refuse, its timers do nothing."""
-    table.store = Fenced()  # type: ignore[assignment]
-
-    async def refuse(*_args: Any) -> None:
-        raise StoreError("this process no longer serves that table")
-
-    table.write = refuse
-    table.on_timer = lambda _delay, _call: None
-    table.on_gate = lambda _table, _delay: None

@@ -9,11 +9,16 @@ The hub also holds the limits that protect the server from one client: new table
 network, wrong join codes per network, and a guess budget per table: every wrong code anyone
 sends could have been aimed at any table, so after :data:`GUESS_BUDGET` wrong codes server-wide
 a table gets a new join code (the host screen shows it at once; seated players keep their passes).
+
+A finished table is *retired* :data:`RETIRE_SECONDS` after its end, once no screen is connected
+to it (:meth:`Hub.retire_due`): it leaves memory and is indexed as stored again, replayed on its
+next access like the finished tables at start-up; in a cluster its lease is given back.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import hashlib
 import logging
@@ -66,6 +71,16 @@ Lookups that find nothing are limited to 20 at once, then 4 a second, so made-up
 wrong codes cannot keep the database busy; lookups that find their table cost no allowance, so
 real passes are never refused because many others were looked up."""
 LOOKUPS = "lookups"
+RETIRE_SECONDS = 15 * 60.0
+"""How long a finished table stays in memory after its end. Its last quarter of an hour is when
+it is still used: the final screens (the roles revealed, read out and talked over), the host's
+download of the game's log and Play again, all answered at once from memory. After that a table
+asked for again is replayed (tens of milliseconds) and kept another quarter of an hour. Kept for
+ever, every game played since start-up held about 1.25 MB and, in a cluster, a PostgreSQL
+advisory lock: the shared lock table ran out ("out of shared memory") after about 12,800 tables."""
+RETIRE_CHECK_SECONDS = 60.0
+"""How often the server looks for finished tables to retire (a table is retired up to this much
+later than :data:`RETIRE_SECONDS` after its end)."""
 
 
 @dataclass(slots=True)
@@ -133,6 +148,14 @@ class Hub:
         self.finding = asyncio.Lock()
         """One lookup at a time (they share the store's connection anyway): each finds what the
         ones before it learnt, and the allowance of misses is exact."""
+        self.watched: Callable[[Table], bool] = lambda table: False
+        """Set by the web layer: whether a socket is connected to a table (a watched table is kept)."""
+        self.ended: dict[str, float] = {}
+        """Table id -> when (:attr:`clock`) this process first saw the table over, its end stored."""
+        self.release: Callable[[list[str]], Awaitable[None]] | None = None
+        """Set by the cluster: give back the leases of tables just retired (see :meth:`retire_due`)."""
+        self.renewing_ids: set[str] = set()
+        """Tables whose new join code is being stored (not retired meanwhile: see :meth:`quiet`)."""
 
     # -- start-up ----------------------------------------------------------------------------
     def load(self, keep_days: float = KEEP_DAYS) -> int:
@@ -198,6 +221,56 @@ class Hub:
         if table is not None:
             self.dormant[table_id] = table.record
         return table
+
+    # -- retiring finished tables ------------------------------------------------------------
+    async def retire_due(self) -> list[str]:
+        """Retire every finished table due (:data:`RETIRE_SECONDS` after its end, no socket
+        connected to it) and, in a cluster, give their leases back; their ids.
+
+        Run every :data:`RETIRE_CHECK_SECONDS` by the app (see ``app._retiring``). Every table
+        due leaves memory first, with nothing of it left to store (:meth:`quiet`), and only
+        then are the leases given back, off the event loop: no other process can take a table
+        while a write of it is on its way here, and a hello for it meanwhile takes it again."""
+        retired = [self.retire(table) for table in self.due()]
+        if retired and self.release is not None:
+            await self.release(retired)
+        return retired
+
+    def due(self) -> list[Table]:
+        """The finished tables to retire now: over, stored, :data:`RETIRE_SECONDS` since this
+        process first saw them so, and watched by no socket (a watched one is checked again at
+        the next look, and retired once its last screen is gone)."""
+        now = self.clock()
+        for table_id in [i for i in self.ended if i not in self.tables]:  # dropped, or handed over
+            del self.ended[table_id]
+        due = []
+        for table in self.tables.values():
+            if not self.quiet(table):
+                continue
+            since = self.ended.setdefault(table.id, now)
+            if now - since >= RETIRE_SECONDS and not self.watched(table):
+                due.append(table)
+        return due
+
+    def quiet(self, table: Table) -> bool:
+        """Whether a table is over with nothing of it left to store or publish: its end is
+        published and stored (the stage ``over`` is committed with the decision that ended the
+        game), no decision waits for the writer, no message is being handled (the table's lock)
+        and no new code is being stored."""
+        return (table.record.stage == "over" and table.is_over_published() and not table.writing
+                and not table.flushing and not table.queued and not table.lock.locked()
+                and table.id not in self.renewing_ids)
+
+    def retire(self, table: Table) -> str:
+        """Take a finished table out of memory: it is dormant again, indexed as stored (its
+        passes, code and Play again links stay), and replayed on its next access (:meth:`get`,
+        :meth:`take`). Its record is kept without its history (read again on replay). The table
+        object itself is fenced off the store: a timer or task still holding it does nothing."""
+        self.tables.pop(table.id, None)
+        self.ended.pop(table.id, None)
+        self.dormant[table.id] = dataclasses.replace(table.record, history=[])
+        fence(table)
+        return table.id
 
     def _build(self, record: TableRecord, history: list[Any] | None = None) -> Table | None:
         """Rebuild a stored table by replay, or set it aside (logged) when it no longer replays."""
@@ -429,7 +502,7 @@ class Hub:
         """:func:`summary` for the join page, with ``next``: the code of the table Play again made
         from this one, so an old code's page (a QR code still on the wall) leads to the new table."""
         successor = self.successors.get(table.id)
-        return {**summary(table), "next": self.get(successor).code if successor else None}
+        return {**summary(table), "next": self.record_of(successor).code if successor else None}
 
     def moved(self, token: object) -> dict[str, Any] | None:
         """The ``moved`` reply for a pass of a table that Play again replaced (``None`` otherwise):
@@ -437,17 +510,30 @@ class Hub:
         key = digest(token)
         host = self.moved_hosts.get(key)
         if host is not None:
-            table = self.get(host)
-            return {"type": "moved", "host": table.record.host_token, "code": table.code}
+            record = self.record_of(host)
+            return {"type": "moved", "host": record.host_token, "code": record.code}
         seat = self.moved_seats.get(key)
         if seat is None:
             return None
-        table = self.get(seat[0])
-        reply: dict[str, Any] = {"type": "moved", "code": table.code}
-        for member in table.record.members:
+        record = self.record_of(seat[0])
+        reply: dict[str, Any] = {"type": "moved", "code": record.code}
+        for member in record.members:
             if member.joined == seat[1]:
                 reply["pass"] = member.token
         return reply
+
+    def record_of(self, table_id: str) -> TableRecord:
+        """A table's record (its code, passes, members), without replaying a dormant table just
+        to read them (an old pass or code leading to a retired successor): one process knows
+        every stored table as it is. In a cluster a dormant record may be out of date (its owner
+        renews its code), so the table is reached as :meth:`get` reaches it."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table.record
+        record = self.dormant.get(table_id)
+        if record is not None and self.claim is None:
+            return record
+        return self.get(table_id).record
 
     def _free_code(self) -> str:
         code = new_code()
@@ -586,12 +672,15 @@ class Hub:
         task.add_done_callback(self.renewing.discard)
 
     async def _renew_code_async(self, record: TableRecord, table_id: str, code: str) -> None:
+        self.renewing_ids.add(table_id)
         try:
             code = await self._unused(code)
             await self.write("set_code", (table_id, code))
         except Exception:
             self._code_kept(record, table_id)
             return
+        finally:
+            self.renewing_ids.discard(table_id)
         self._code_renewed(record, table_id, code)
 
     def _code_kept(self, record: TableRecord, table_id: str) -> None:
@@ -631,3 +720,26 @@ def _seats_kept(order: list[MemberRecord], seats: int) -> list[MemberRecord]:
             if is_bot(member) == wanted_bot:
                 dropped.add(id(member))
     return [m for m in order if id(m) not in dropped]
+
+
+class Fenced:
+    """The store of a table this process no longer serves (handed over or retired): every write
+    is refused."""
+
+    def __getattr__(self, name: str) -> Any:
+        def refuse(*_args: Any, **_kwargs: Any) -> Any:
+            raise StoreError("this process no longer serves that table")
+
+        return refuse
+
+
+def fence(table: Table) -> None:
+    """Keep a table no longer served from writing: its store and its writer refuse, its timers do nothing."""
+    table.store = Fenced()  # type: ignore[assignment]
+
+    async def refuse(*_args: Any) -> None:
+        raise StoreError("this process no longer serves that table")
+
+    table.write = refuse
+    table.on_timer = lambda _delay, _call: None
+    table.on_gate = lambda _table, _delay: None

@@ -45,6 +45,9 @@ class Leases:
         self.lock = threading.Lock()
         """The connection is used from the loop and from start-up; one statement at a time."""
         self.connection: Any = self._connect()
+        self.generation = 0
+        """Counts the lease connections opened since the first: a lock dropped on one connection
+        is never unlocked on the next (where the same number may be a lease taken again)."""
         self._create()
 
     def _create(self) -> None:
@@ -108,15 +111,34 @@ class Leases:
 
     def release(self, table_id: str) -> None:
         """Give a table up (a finished table is no longer worth holding)."""
+        if self.drop(table_id):
+            self.unlock([table_id], self.generation)
+
+    def drop(self, table_id: str) -> bool:
+        """Stop counting a table's lease as held (``False``: it was not), its lock still taken.
+
+        Called on the event loop the moment the table leaves memory, before its lock is given
+        back on a thread (:meth:`unlock`): a hello that takes the table again meanwhile asks
+        PostgreSQL for the lock (a session's advisory locks count up and down), rather than find
+        it still held here and keep it after the unlock."""
         if table_id not in self.held:
-            return
+            return False
         self.held.discard(table_id)
         self.fences.pop(table_id, None)
-        try:
-            with self.lock:
-                self.connection.execute("select pg_advisory_unlock(%s)", (lease_key(table_id),))
-        except Exception as error:
-            log.warning("could not release the lease of table %s: %s", table_id, error)
+        return True
+
+    def unlock(self, table_ids: list[str], generation: int) -> None:
+        """Give these tables' locks back to PostgreSQL (after :meth:`drop`), one statement each,
+        if they were dropped on the connection open now (``generation``): a new connection holds
+        none of the old one's locks."""
+        for table_id in table_ids:
+            try:
+                with self.lock:
+                    if self.generation != generation:
+                        return
+                    self.connection.execute("select pg_advisory_unlock(%s)", (lease_key(table_id),))
+            except Exception as error:
+                log.warning("could not release the lease of table %s: %s", table_id, error)
 
     def alive(self) -> bool:
         """Whether the leases still stand: their connection answers. When it does not, every lease
@@ -131,6 +153,7 @@ class Leases:
                 self.connection.close()
             try:
                 self.connection = self._connect()
+                self.generation += 1
             except Exception as error:
                 log.warning("cannot reach PostgreSQL for the table leases: %s", error)
             return False
