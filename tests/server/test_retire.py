@@ -13,7 +13,9 @@ Real SQLite files, and a real PostgreSQL (``postgres_server`` in ``conftest.py``
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -78,6 +80,26 @@ def test_a_finished_table_with_no_screen_is_retired_after_the_delay_and_not_befo
     assert retire(hub) == [], "served again: kept another quarter of an hour"
     clock.now += RETIRE_SECONDS
     assert retire(hub) == [done.id] and done.id not in hub.tables
+
+
+def test_a_retired_table_with_bots_comes_back_with_its_bots(hub: Hub, clock: FakeClock) -> None:
+    """Bot seats are part of the stored table: replayed after retiring, the same seats are bots
+    and the same end is shown; nothing is scheduled for them (the game is over)."""
+    table = hub.create(SETTINGS)
+    for number in range(7):
+        table.join(f"Player {number + 1}")
+    for _ in range(3):
+        table.add_bot()
+    table.deal([m.joined for m in table.record.members])
+    play_out(table, 9, clock)
+    bots, digest = table.bot_seats(), table.require_game().digest()
+    retire(hub)
+    clock.now += RETIRE_SECONDS
+    assert retire(hub) == [table.id]
+    again = hub.get(table.id)
+    assert again is not table and again.bot_seats() == bots and len(bots) == 3
+    assert again.require_game().digest() == digest and again.is_over_published()
+    assert not again.bots.planned, "nothing planned for the bots of a finished game"
 
 
 def test_the_retired_table_object_is_fenced_off_the_store(hub: Hub, clock: FakeClock) -> None:
@@ -173,8 +195,11 @@ def test_a_watched_table_is_kept_until_its_last_socket_closes_then_every_pass_st
             assert client.portal.call(hub.retire_due) == [], "retired with its host screen open"  # type: ignore[union-attr]
         assert done.id in hub.tables
     closed(client, done.id)
+    served_object = weakref.ref(hub.tables[done.id])
     assert client.portal.call(hub.retire_due) == [done.id], "kept once its last screen closed"  # type: ignore[union-attr]
     assert done.id not in hub.tables and done.id in hub.dormant
+    client.portal.call(gc.collect)  # type: ignore[union-attr]
+    assert served_object() is None, "something still holds the retired table (and its game)"
 
     after = {"seat": state_of(client, seat=seat), "watch": state_of(client, code=done.code),
              "page": client.get(f"/api/tables/{done.code}").json(),
