@@ -75,12 +75,58 @@ def inbound(table_id: str) -> str:
     return f"mafioso:in:{table_id}"
 
 
+class Publisher:
+    """Redis ``PUBLISH`` calls gathered: those made in one turn of the event loop go to Redis
+    together, as one pipeline (one write and one read on one pooled connection), and each caller
+    gets its own count of receivers.
+
+    A decision sends a state to every screen of its table, and a screen on another process is
+    one publish: each on its own took a connection from the pool, a system call each way and
+    the client's parsing (about a tenth of a cluster process's time at 300 tables, measured
+    with py-spy). A caller awaits its publish, so what one socket is sent keeps its order."""
+
+    def __init__(self, redis: Redis) -> None:
+        self.redis = redis
+        self.waiting: list[tuple[str, str, asyncio.Future[int]]] = []
+        self.sending: set[asyncio.Task[None]] = set()
+
+    async def publish(self, channel: str, message: str) -> int:
+        """Publish ``message`` on ``channel`` with the others of this turn; how many received it."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[int] = loop.create_future()
+        if not self.waiting:
+            loop.call_soon(self._flush)  # after every callback of this turn has published
+        self.waiting.append((channel, message, future))
+        return await future
+
+    def _flush(self) -> None:
+        batch, self.waiting = self.waiting, []
+        task = asyncio.get_running_loop().create_task(self._send(batch))
+        self.sending.add(task)
+        task.add_done_callback(self.sending.discard)
+
+    async def _send(self, batch: list[tuple[str, str, asyncio.Future[int]]]) -> None:
+        try:
+            pipe = self.redis.pipeline(transaction=False)
+            for channel, message, _future in batch:
+                pipe.publish(channel, message)
+            counts = await pipe.execute()
+        except Exception as error:  # Redis lost or too busy: each caller gets the error
+            for _channel, _message, future in batch:
+                if not future.done():
+                    future.set_exception(error)
+            return
+        for (_channel, _message, future), count in zip(batch, counts, strict=True):
+            if not future.done():
+                future.set_result(int(count))
+
+
 class RelayedSocket:
     """A socket held by another process, as :func:`serve_socket` sees it on the table's owner:
     frames come from the inbound channel, and what is sent goes to that one socket's channel."""
 
-    def __init__(self, redis: Redis, back: str) -> None:
-        self.redis = redis
+    def __init__(self, publisher: Publisher, back: str) -> None:
+        self.publisher = publisher
         self.back = back
         self.scope: dict[str, Any] = {}
         self.frames: asyncio.Queue[str | None] = asyncio.Queue()
@@ -98,7 +144,7 @@ class RelayedSocket:
     async def send_text(self, text: str) -> None:
         if self.closed:
             raise RuntimeError("the relayed socket is closed")
-        if await self.redis.publish(self.back, json.dumps({"op": "text", "text": text})) == 0:
+        if await self.publisher.publish(self.back, json.dumps({"op": "text", "text": text})) == 0:
             self.closed = True  # nobody holds that socket any more (its process died): end the session
             raise RuntimeError("the relayed socket is gone")
 
@@ -106,7 +152,7 @@ class RelayedSocket:
         if not self.closed:
             self.closed = True
             with contextlib.suppress(Exception):
-                await self.redis.publish(self.back, json.dumps({"op": "close", "code": code}))
+                await self.publisher.publish(self.back, json.dumps({"op": "close", "code": code}))
 
 
 class Cluster:
@@ -119,6 +165,7 @@ class Cluster:
         self.redis_url = redis_url
         self.leases: Leases | None = None
         self.redis: Redis | None = None
+        self.publisher: Publisher | None = None
         self.pubsub: PubSub | None = None
         self.served: dict[str, RelayedSocket] = {}
         """Relayed sockets this process serves as a table's owner, by socket id."""
@@ -207,6 +254,7 @@ class Cluster:
         pool = redis.asyncio.BlockingConnectionPool.from_url(self.redis_url, max_connections=REDIS_CONNECTIONS,
                                                              timeout=ASK_SECONDS)
         self.redis = redis.asyncio.Redis(connection_pool=pool)
+        self.publisher = Publisher(self.redis)
         self.pubsub = self.redis.pubsub()
         await self.pubsub.subscribe("mafioso:process:" + uuid.uuid4().hex)  # a channel to start reading
         for table_id in list(self.hub.tables):
@@ -227,6 +275,14 @@ class Cluster:
                 await self.redis.aclose()
         if self.leases is not None:
             self.leases.close()
+
+    def _publisher(self) -> Publisher:
+        assert self.publisher is not None, "the cluster is not started"
+        return self.publisher
+
+    async def _publish(self, channel: str, message: str) -> int:
+        """Publish on Redis (with the others of this turn: :class:`Publisher`); the receivers."""
+        return await self._publisher().publish(channel, message)
 
     def _spawn(self, work: Any) -> None:
         try:
@@ -290,7 +346,7 @@ class Cluster:
             return
         if op == "hello" and sid not in self.served:
             assert self.redis is not None
-            socket = RelayedSocket(self.redis, str(data.get("back", "")))
+            socket = RelayedSocket(self._publisher(), str(data.get("back", "")))
             socket.frames.put_nowait(str(data.get("text", "")))
             self.served[sid] = socket
             self._spawn(self._serve(sid, socket, str(data.get("address", "?"))))
@@ -302,7 +358,7 @@ class Cluster:
                 # the owner gets a frame of a session it does not hold (its hello was lost, or
                 # the session ended): the phone would wait forever; its socket is closed instead
                 frame = json.dumps({"op": "close", "code": RESTART})
-                self._spawn(self.redis.publish(str(data["back"]), frame))
+                self._spawn(self._publish(str(data["back"]), frame))
             return
         served.frames.put_nowait(str(data["text"]) if op == "text" else None)
 
@@ -326,7 +382,7 @@ class Cluster:
         except Exception as error:
             owned = self.hub.tables.get(table_id)
             answer = {"error": error_text(error, owned.config.lang if owned is not None else "en", owned)}
-        await self.redis.publish(str(data.get("back", "")), json.dumps(answer))
+        await self._publish(str(data.get("back", "")), json.dumps(answer))
 
     async def ask(self, table_id: str, call: dict[str, Any]) -> dict[str, Any]:
         """Forward a request about a table to the process that serves it; its answer, or a refusal
@@ -337,7 +393,7 @@ class Cluster:
         self.relays[back] = queue
         try:
             await self._listen(back)
-            if await self.redis.publish(inbound(table_id), json.dumps({**call, "op": "call", "back": back})) > 0:
+            if await self._publish(inbound(table_id), json.dumps({**call, "op": "call", "back": back})) > 0:
                 with contextlib.suppress(TimeoutError):
                     answer = await asyncio.wait_for(queue.get(), ASK_SECONDS)
                     if call.get("call") == "join" and "ok" in answer:  # this phone's hello may come here next
@@ -379,7 +435,7 @@ class Cluster:
         try:
             await self._listen(back)
             frame = {"sock": sid, "op": "hello", "text": hello, "back": back, "address": address}
-            if await self.redis.publish(inbound(table_id), json.dumps(frame)) == 0:
+            if await self._publish(inbound(table_id), json.dumps(frame)) == 0:
                 await socket.close(code=RESTART)  # its owner is not listening (gone): try again shortly
                 return
             await self._pump(socket, sid, table_id, queue, back)
@@ -399,7 +455,7 @@ class Cluster:
                 with contextlib.suppress(Exception):
                     await self.pubsub.unsubscribe(back)
             with contextlib.suppress(Exception):
-                await self.redis.publish(inbound(table_id), json.dumps({"sock": sid, "op": "close"}))
+                await self._publish(inbound(table_id), json.dumps({"sock": sid, "op": "close"}))
 
     async def _pump(self, socket: WebSocket, sid: str, table_id: str, queue: asyncio.Queue[dict[str, Any]],
                     back: str = "") -> None:
@@ -412,7 +468,7 @@ class Cluster:
                 text = message.get("text")
                 frame = {"sock": sid, "op": "text", "text": text if text is not None else "\0binary", "back": back}
                 try:
-                    receivers = await self.redis.publish(inbound(table_id), json.dumps(frame))
+                    receivers = await self._publish(inbound(table_id), json.dumps(frame))
                 except Exception as error:  # Redis lost or too busy: as when nobody listens
                     log.info("could not relay a frame to the owner of table %s: %s", table_id, one_line(error))
                     receivers = 0
