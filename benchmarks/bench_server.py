@@ -176,15 +176,22 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
         process.wait()
 
 
+PROXY_CONNECTIONS = 8_000
+"""Sockets one proxy process carries: two descriptors each, and this machine allows a process
+20,000 (``ulimit -Hn``): 1,000 tables' 11,000 sockets need two proxy processes."""
+
+
 @contextlib.contextmanager
 def server_process(kind: str, db: str | None, workers: int = 1, redis: str | None = None,
-                   source: Path = ROOT) -> Iterator[tuple[str, list[psutil.Process]]]:
+                   source: Path = ROOT, sockets: int = 0) -> Iterator[tuple[str, list[psutil.Process]]]:
     """Start a server (``echo`` or ``mafioso`` over ``db``) and yield its base URL and processes.
 
     With ``workers`` > 1 (``redis`` given, ``db`` a PostgreSQL URL): that many ``mafioso serve
     --redis`` processes, each on a port of its own, behind a round-robin TCP proxy
     (``benchmarks/proxy.py``, no sticky sessions); the URL is the proxy's. The processes yielded
-    are the servers' (their CPU and memory are counted), not the proxy's."""
+    are the servers' (their CPU and memory are counted), not the proxy's. For more than
+    :data:`PROXY_CONNECTIONS` ``sockets``, several proxy processes share the port (``SO_REUSEPORT``:
+    the kernel hands each connection to one of them), each round-robin on its own."""
     started: list[subprocess.Popen[bytes]] = []
     try:
         ports = [free_port() for _ in range(workers)]
@@ -200,7 +207,9 @@ def server_process(kind: str, db: str | None, workers: int = 1, redis: str | Non
         if workers > 1:
             port = free_port()
             code = f"from benchmarks.proxy import serve; import asyncio; asyncio.run(serve({port}, {ports!r}))"
-            started.append(_start(code, port, "proxy"))
+            for _ in range(max(1, -(-sockets // PROXY_CONNECTIONS))):
+                started.append(_start(code, port, "proxy"))
+                time.sleep(0.5)  # (the port answers from the first: give each the time to listen too)
         yield f"http://127.0.0.1:{port}", servers
     finally:
         for process in reversed(started):
@@ -369,7 +378,7 @@ async def run_one(kind: str, db: str | None, count: int, seconds: float, think: 
         label += f" x{workers}"
     if name or source != ROOT:
         label += f" @{name or source.name}"
-    with server_process(kind, db, workers, redis, source) as (base, processes):
+    with server_process(kind, db, workers, redis, source, sockets=count * 11) as (base, processes):
         await asyncio.sleep(0.5)
         before = resident(processes)
         if kind == "echo":

@@ -41,7 +41,8 @@ async def serve(listen: int, backends: list[int]) -> None:
             return
         await asyncio.gather(_pipe(reader, upstream_writer), _pipe(upstream_reader, writer))
 
-    server = await asyncio.start_server(handle, "127.0.0.1", listen, backlog=4096)
+    # several proxy processes may listen on one port (the benchmark starts one per 8,000 sockets)
+    server = await asyncio.start_server(handle, "127.0.0.1", listen, backlog=4096, reuse_port=True)
     async with server:
         await server.serve_forever()
 

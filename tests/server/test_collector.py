@@ -283,3 +283,38 @@ def test_a_closed_connection_leaves_no_ring_behind() -> None:
         without = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=env)
         assert without.returncode == 0, without.stderr
         assert "closed transports still there: 5 of 5" in without.stdout
+
+
+def test_the_doubling_makes_a_sweep_due_at_once_only_while_sweeps_find_garbage() -> None:
+    """A server filling up with tables doubles its frozen objects with live ones: a sweep at each
+    doubling paused every table (about 1.5 s at 1,000 tables) and freed nothing. After a sweep that
+    found (almost) no garbage, the doubling waits for the interval; after one that found many
+    rings, it makes the next sweep due at once again."""
+    printed = run("""
+        import gc
+        from mafioso.server.collector import Collector
+
+        collector = Collector(growth=0.5, floor=1000, every=3600.0)
+        collector.start()
+        kept = [[n] for n in range(collector.baseline + 1000)]
+        gc.collect(0)
+        print("doubled, nothing swept yet:", collector.due())
+        collector.sweep()
+        print("the sweep found garbage:", collector.wasteful)
+        more = [[n] for n in range(2 * collector.baseline + 1000)]
+        gc.collect(0)
+        print("doubled again with live objects:", collector.due())
+        rings = [a_ring() for _ in range(2 * gc.get_freeze_count())]  # let go at once, frozen
+        print("doubled again with rings:", collector.due())
+        freed = collector.sweep()
+        print("the sweep found garbage:", collector.wasteful, freed >= len(rings))
+        again = [a_ring() for _ in range(2 * gc.get_freeze_count())]
+        print("doubled again with rings, after a sweep that found many:", collector.due())
+        collector.stop()
+    """)
+    assert "doubled, nothing swept yet: True" in printed
+    assert "the sweep found garbage: False" in printed
+    assert "doubled again with live objects: False" in printed
+    assert "doubled again with rings: False" in printed
+    assert "the sweep found garbage: True True" in printed
+    assert "doubled again with rings, after a sweep that found many: True" in printed
