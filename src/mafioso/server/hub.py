@@ -411,8 +411,20 @@ class Hub:
         record = self._new_record(raw, address)
         record.code = await self._unused(record.code)
         self._lease_new(await self._claimed_async(record.id))
-        await self.write("create_table", (record,))
+        await self._store_new(record.id, "create_table", (record,))
         return self._opened(record)
+
+    async def _store_new(self, table_id: str, name: str, args: tuple[Any, ...]) -> None:
+        """Store a new table whose lease was just taken (:meth:`_lease_new`), by :attr:`write`;
+        should the write fail, the lease is given back before the error is said: nothing else
+        would ever give back the lease of a table that does not exist (in a cluster, one of
+        PostgreSQL's bounded advisory locks for each table refused so)."""
+        try:
+            await self.write(name, args)
+        except Exception:
+            if self.release is not None:
+                await self.release([table_id])
+            raise
 
     async def _claimed_async(self, table_id: str) -> bool:
         """:meth:`_claimed` with the lease asked for off the event loop."""
@@ -472,7 +484,7 @@ class Hub:
         record = self._again_record(old, form)
         record.code = await self._unused(record.code)
         self._lease_new(await self._claimed_async(record.id))
-        await self.write("create_table_with", (record, record.members))
+        await self._store_new(record.id, "create_table_with", (record, record.members))
         return self._opened(record)
 
     def _again_record(self, old: Table, form: Again) -> TableRecord:
