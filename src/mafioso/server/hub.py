@@ -123,6 +123,8 @@ class Hub:
         """Set by the cluster: count a wrong code for every process (:meth:`missed_elsewhere`)."""
         self.budgets: deque[tuple[int, str]] = deque()
         """``(misses when the code was given, table id)``, oldest first: whose guess budget ends next."""
+        self.budgeted: set[str] = set()
+        """The tables in :attr:`budgets` (each once: see :meth:`_budget`)."""
         self.guard = RateLimit(30, 0.5, clock)
         """Wrong join codes per network: 30 at once, then one every two seconds."""
         self.creations = RateLimit(10, 1 / 60, clock)
@@ -186,7 +188,7 @@ class Hub:
         for member in record.members:
             self.seats[digest(member.token)] = record.id
         if self.claim is None:  # in a cluster, the tables served here (_attach): their owner renews their codes
-            self.budgets.append((self.misses, record.id))
+            self._budget(record.id)
         moved = record.config.get("moved_from")
         if isinstance(moved, dict):  # a table made by Play again: the old passes lead here
             self.successors[str(moved.get("table"))] = record.id
@@ -299,7 +301,7 @@ class Hub:
     def _attach(self, table: Table) -> None:
         self.tables[table.id] = table
         if self.claim is not None:
-            self.budgets.append((self.misses, table.id))
+            self._budget(table.id)
         table.on_members = self._members_changed
         self.wire(table)
 
@@ -659,7 +661,17 @@ class Hub:
         """Renew the codes whose budget is spent."""
         while self.budgets and self.misses - self.budgets[0][0] >= GUESS_BUDGET:
             _given, table_id = self.budgets.popleft()
+            self.budgeted.discard(table_id)
             self._renew_code(table_id)
+
+    def _budget(self, table_id: str) -> None:
+        """Start a table's guess budget now, unless one is running: in a cluster a table is
+        attached again each time it is served again here (taken back after a lost lease
+        connection, replayed after retiring), and a second budget renewed its code twice per
+        :data:`GUESS_BUDGET` wrong codes, two renewals at once when both ran out together."""
+        if table_id not in self.budgeted:
+            self.budgeted.add(table_id)
+            self.budgets.append((self.misses, table_id))
 
     def _renew_code(self, table_id: str) -> None:
         """Give a table a new join code: stored by :attr:`write` off the event loop when a loop
@@ -697,13 +709,13 @@ class Hub:
 
     def _code_kept(self, record: TableRecord, table_id: str) -> None:
         log.exception("could not store a new join code for table %s; it keeps its code", record.code)
-        self.budgets.append((self.misses, table_id))
+        self._budget(table_id)
 
     def _code_renewed(self, record: TableRecord, table_id: str, code: str) -> None:
         self.codes.pop(record.code, None)
         self.codes[code] = table_id
         record.code = code
-        self.budgets.append((self.misses, table_id))
+        self._budget(table_id)
         table = self.tables.get(table_id)
         if table is not None:
             table.changed()
