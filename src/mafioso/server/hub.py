@@ -250,9 +250,22 @@ class Hub:
             if not self.quiet(table):
                 continue
             since = self.ended.setdefault(table.id, now)
-            if now - since >= RETIRE_SECONDS and not self.watched(table):
+            if now - since >= RETIRE_SECONDS and not self.watched(table) and not self._leads_on(table):
                 due.append(table)
         return due
+
+    def _leads_on(self, table: Table) -> bool:
+        """In a cluster, whether Play again made a table from this one that is still unfinished
+        here: the old table is kept (and its lease) while the new one plays. An old pass (a phone
+        that slept through the move) may reach any process, and only this one knows where it
+        leads (the link is stored with the new table alone, which no other process reads): kept,
+        the old table's hellos come here and are moved on; retired, whichever process a pass
+        reached took the old table and showed its final screen, keeping that player out of the
+        new game. One process alone finds the link among its dormant records."""
+        if self.claim is None:
+            return False
+        successor = self.tables.get(self.successors.get(table.id, ""))
+        return successor is not None and successor.record.stage != "over"
 
     def quiet(self, table: Table) -> bool:
         """Whether a table is over with nothing of it left to store or publish: its end is
