@@ -120,3 +120,38 @@ def test_a_process_that_takes_a_lease_again_writes_again(postgres_server: Postgr
     assert table.id not in leases_a.fences
     leases_a.close()
     store_a.close()
+
+
+def test_the_old_owner_is_refused_as_a_lost_lease_when_the_new_owner_stored_that_decision_first(
+        postgres_server: PostgresServer, postgres_url: str) -> None:
+    """B took the table and stored the next decision (a seat answered on B) before A, which has
+    not noticed its lost lease, stores its own answer under the same number. The database meets
+    B's row before A's write is compared with the epoch: still a lost lease (the table handed
+    over), not a refused decision on a table A goes on serving as if it were its own."""
+    clock = FakeClock()
+    hub_a, leases_a, store_a = process(postgres_url, clock)
+    table = seated_table(hub_a, "sport", 10)
+    rng = random.Random(5)
+    for _ in range(3):
+        table.decide(*pending_decision(table, rng))
+    handed_over: list[Table] = []
+    table.on_lease_lost = handed_over.append
+
+    cut_leases(postgres_server, leases_a)
+    hub_b, leases_b, store_b = process(postgres_url, clock)
+    hub_b.load()
+    b_table = hub_b.get(table.id)
+    b_table.decide(*pending_decision(b_table, random.Random(6)))  # B stores the next number first
+    on_b = history_rows(store_b, table.id)
+    assert len(on_b) > len(table.record.history)
+
+    with pytest.raises(ServerError) as refused:
+        table.decide(*pending_decision(table, rng))
+    assert isinstance(refused.value.__cause__, LeaseLost), repr(refused.value.__cause__)
+    assert handed_over == [table], "the table is handed over to the process that holds it"
+    assert history_rows(store_b, table.id) == on_b, "nothing of A's refused decision is stored"
+    store_a.run(("SELECT 1", ()))  # A's connection is usable after the refusal
+    leases_b.close()
+    leases_a.close()
+    for store in (store_a, store_b):
+        store.close()

@@ -303,3 +303,38 @@ def test_a_database_made_without_the_partial_index_gets_it_when_opened(db_url: s
         assert "tables_unfinished" in indexes(store, db_url)
     finally:
         store.close()
+
+
+def test_a_table_taken_back_after_a_lost_lease_connection_keeps_one_guess_budget(
+        postgres_url: str, redis_url: str) -> None:  # noqa: F811 - the fixture
+    """A's lease connection is lost: A drops its table and takes it back at a later look (it is
+    served here again). Its guess budget is still one: the wrong codes of one budget renew its
+    code once, not once for every time it was served here."""
+    from mafioso.server.hub import GUESS_BUDGET
+
+    async def taken_back(a: Process, table_id: str) -> None:
+        assert a.cluster.leases is not None
+        a.cluster.leases.connection.close()  # lost: PostgreSQL frees its leases as its backend ends
+        await a.look()
+        assert table_id not in a.hub.tables, "the table was not dropped with the lease connection"
+        waited = time.monotonic()
+        while table_id not in a.hub.tables:
+            assert time.monotonic() - waited < 5, "the table was not taken back"
+            await asyncio.sleep(0.05)
+            await a.look()
+
+    with processes(postgres_url, redis_url, 1) as (a,):
+        table = a.hub.create(SETTINGS)
+        asyncio.run(taken_back(a, table.id))
+        renewed: list[str] = []
+        set_code = a.store.set_code
+
+        def counted(table_id: str, code: str) -> None:
+            renewed.append(table_id)
+            set_code(table_id, code)
+
+        a.store.set_code = counted  # type: ignore[method-assign]
+        a.hub.missed_elsewhere(GUESS_BUDGET)  # no event loop: each renewal is stored at once
+        stored = a.store.find_record("id", table.id)
+    assert renewed == [table.id], renewed
+    assert stored is not None and stored.code == a.hub.tables[table.id].code

@@ -13,10 +13,15 @@ import asyncio
 from typing import Any
 
 import httpx
+import pytest
 
-from mafioso.server.store import TableRecord
+from mafioso.server.schemas import Again
+from mafioso.server.store import StoreError, TableRecord
+from tests.server.conftest import FakeClock, play_out, seated_table
 from tests.server.test_cluster import redis_url  # noqa: F401 - the fixture: a throwaway redis-server
+from tests.server.test_look import processes
 from tests.server.test_lookup import Process, household, make_table, two_processes
+from tests.server.test_retire import held_in_postgres
 
 
 def leased_when_stored(process: Process) -> list[bool]:
@@ -63,3 +68,32 @@ def test_a_table_whose_lease_cannot_be_taken_is_refused_and_not_stored(
     assert refused.status_code == 503, refused.text
     assert "база данных не ответила" in str(refused.json()), refused.json()
     assert stored == []
+
+
+def test_a_new_table_whose_write_fails_gives_its_lease_back(postgres_url: str, redis_url: str) -> None:  # noqa: F811
+    """The lease is taken before the table is stored; when the write then fails (the database
+    lost meanwhile), the lease is given back with the refusal, for a new table and for Play
+    again: nothing else would give back the lease of a table that does not exist (one of
+    PostgreSQL's bounded advisory locks, and a fence, for every table refused so)."""
+    with processes(postgres_url, redis_url, 1) as (a,):
+        old = seated_table(a.hub, "sport", 10)
+        clock = a.hub.clock
+        assert isinstance(clock, FakeClock)
+        play_out(old, 2, clock)
+        tried: list[str] = []
+
+        async def lost(_name: str, args: tuple[Any, ...]) -> None:
+            tried.append(args[0].id)
+            raise StoreError("lost the PostgreSQL database")
+
+        a.hub.write = lost  # type: ignore[method-assign]
+        again = Again(type="again", edition="sport", players=10, step_seconds=0, seats="keep")
+        for make in (lambda: a.hub.create_async({"edition": "sport", "players": 10, "step_seconds": 0}),
+                     lambda: a.hub.again_async(old, again)):
+            with pytest.raises(StoreError):
+                asyncio.run(make())
+        assert len(tried) == 2 and old.id in a.held
+        assert a.cluster.leases is not None
+        for table_id in tried:
+            assert table_id not in a.held and table_id not in a.cluster.leases.fences, "a refused table's lease is kept"
+            assert not held_in_postgres(postgres_url, a, table_id), "a refused table's lock is still taken"

@@ -123,6 +123,8 @@ class Hub:
         """Set by the cluster: count a wrong code for every process (:meth:`missed_elsewhere`)."""
         self.budgets: deque[tuple[int, str]] = deque()
         """``(misses when the code was given, table id)``, oldest first: whose guess budget ends next."""
+        self.budgeted: set[str] = set()
+        """The tables in :attr:`budgets` (each once: see :meth:`_budget`)."""
         self.guard = RateLimit(30, 0.5, clock)
         """Wrong join codes per network: 30 at once, then one every two seconds."""
         self.creations = RateLimit(10, 1 / 60, clock)
@@ -186,7 +188,7 @@ class Hub:
         for member in record.members:
             self.seats[digest(member.token)] = record.id
         if self.claim is None:  # in a cluster, the tables served here (_attach): their owner renews their codes
-            self.budgets.append((self.misses, record.id))
+            self._budget(record.id)
         moved = record.config.get("moved_from")
         if isinstance(moved, dict):  # a table made by Play again: the old passes lead here
             self.successors[str(moved.get("table"))] = record.id
@@ -248,9 +250,22 @@ class Hub:
             if not self.quiet(table):
                 continue
             since = self.ended.setdefault(table.id, now)
-            if now - since >= RETIRE_SECONDS and not self.watched(table):
+            if now - since >= RETIRE_SECONDS and not self.watched(table) and not self._leads_on(table):
                 due.append(table)
         return due
+
+    def _leads_on(self, table: Table) -> bool:
+        """In a cluster, whether Play again made a table from this one that is still unfinished
+        here: the old table is kept (and its lease) while the new one plays. An old pass (a phone
+        that slept through the move) may reach any process, and only this one knows where it
+        leads (the link is stored with the new table alone, which no other process reads): kept,
+        the old table's hellos come here and are moved on; retired, whichever process a pass
+        reached took the old table and showed its final screen, keeping that player out of the
+        new game. One process alone finds the link among its dormant records."""
+        if self.claim is None:
+            return False
+        successor = self.tables.get(self.successors.get(table.id, ""))
+        return successor is not None and successor.record.stage != "over"
 
     def quiet(self, table: Table) -> bool:
         """Whether a table is over with nothing of it left to store or publish: its end is
@@ -299,7 +314,7 @@ class Hub:
     def _attach(self, table: Table) -> None:
         self.tables[table.id] = table
         if self.claim is not None:
-            self.budgets.append((self.misses, table.id))
+            self._budget(table.id)
         table.on_members = self._members_changed
         self.wire(table)
 
@@ -411,8 +426,20 @@ class Hub:
         record = self._new_record(raw, address)
         record.code = await self._unused(record.code)
         self._lease_new(await self._claimed_async(record.id))
-        await self.write("create_table", (record,))
+        await self._store_new(record.id, "create_table", (record,))
         return self._opened(record)
+
+    async def _store_new(self, table_id: str, name: str, args: tuple[Any, ...]) -> None:
+        """Store a new table whose lease was just taken (:meth:`_lease_new`), by :attr:`write`;
+        should the write fail, the lease is given back before the error is said: nothing else
+        would ever give back the lease of a table that does not exist (in a cluster, one of
+        PostgreSQL's bounded advisory locks for each table refused so)."""
+        try:
+            await self.write(name, args)
+        except Exception:
+            if self.release is not None:
+                await self.release([table_id])
+            raise
 
     async def _claimed_async(self, table_id: str) -> bool:
         """:meth:`_claimed` with the lease asked for off the event loop."""
@@ -472,7 +499,7 @@ class Hub:
         record = self._again_record(old, form)
         record.code = await self._unused(record.code)
         self._lease_new(await self._claimed_async(record.id))
-        await self.write("create_table_with", (record, record.members))
+        await self._store_new(record.id, "create_table_with", (record, record.members))
         return self._opened(record)
 
     def _again_record(self, old: Table, form: Again) -> TableRecord:
@@ -647,7 +674,17 @@ class Hub:
         """Renew the codes whose budget is spent."""
         while self.budgets and self.misses - self.budgets[0][0] >= GUESS_BUDGET:
             _given, table_id = self.budgets.popleft()
+            self.budgeted.discard(table_id)
             self._renew_code(table_id)
+
+    def _budget(self, table_id: str) -> None:
+        """Start a table's guess budget now, unless one is running: in a cluster a table is
+        attached again each time it is served again here (taken back after a lost lease
+        connection, replayed after retiring), and a second budget renewed its code twice per
+        :data:`GUESS_BUDGET` wrong codes, two renewals at once when both ran out together."""
+        if table_id not in self.budgeted:
+            self.budgeted.add(table_id)
+            self.budgets.append((self.misses, table_id))
 
     def _renew_code(self, table_id: str) -> None:
         """Give a table a new join code: stored by :attr:`write` off the event loop when a loop
@@ -685,13 +722,13 @@ class Hub:
 
     def _code_kept(self, record: TableRecord, table_id: str) -> None:
         log.exception("could not store a new join code for table %s; it keeps its code", record.code)
-        self.budgets.append((self.misses, table_id))
+        self._budget(table_id)
 
     def _code_renewed(self, record: TableRecord, table_id: str, code: str) -> None:
         self.codes.pop(record.code, None)
         self.codes[code] = table_id
         record.code = code
-        self.budgets.append((self.misses, table_id))
+        self._budget(table_id)
         table = self.tables.get(table_id)
         if table is not None:
             table.changed()

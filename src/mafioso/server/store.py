@@ -86,6 +86,17 @@ LEASE_FENCE = "SELECT epoch FROM mafioso_leases WHERE table_id = ? FOR SHARE"
 """Run first in a fenced write's transaction (see :mod:`mafioso.server.lease`): reads the table's
 lease epoch, locking its row until the commit, so a process taking the lease meanwhile waits for
 this write (and then replays it) or has already moved the epoch on (and this write is refused)."""
+LEASE_EPOCH = "SELECT epoch FROM mafioso_leases WHERE table_id = ?"
+"""A table's lease epoch read alone (after a fenced write was refused: see ``PostgresStore._fences_moved``)."""
+
+
+def _lease_lost(table_id: str, epoch: int, row: Sequence[Any] | None) -> LeaseLost | None:
+    """The refusal of a fenced write, unless ``row`` (the table's lease row) still holds this
+    process's ``epoch``."""
+    if row is not None and int(row[0]) == epoch:
+        return None
+    return LeaseLost(f"table {table_id} is now served by another process (lease epoch "
+                     f"{row[0] if row else 'gone'}, this process holds {epoch})")
 
 
 @dataclass(slots=True)
@@ -556,17 +567,44 @@ class PostgresStore(Store):
         for sql, params in statements:
             texts.append(self._sql(sql))
             values.extend(params[:1] if sql is LEASE_FENCE else params)
-        cursor.execute("; ".join(texts), values)
+        try:
+            cursor.execute("; ".join(texts), values)
+        except self._errors.OperationalError:
+            raise
+        except self._errors.Error as error:
+            self._fences_moved(statements, error)
+            raise
         xid = int(cursor.fetchone()[0])
         for sql, params in statements:
             cursor.nextset()
             if sql is LEASE_FENCE:
                 table_id, epoch = params
-                row = cursor.fetchone()
-                if row is None or int(row[0]) != epoch:
-                    raise LeaseLost(f"table {table_id} is now served by another process (lease epoch "
-                                    f"{row[0] if row else 'gone'}, this process holds {epoch})")
+                lost = _lease_lost(table_id, epoch, cursor.fetchone())
+                if lost is not None:
+                    raise lost
         return xid
+
+    def _fences_moved(self, statements: Sequence[tuple[str, tuple[Any, ...]]], error: BaseException) -> None:
+        """A fenced write the database refused: :class:`LeaseLost` when a table's lease epoch has
+        moved on, as its fence would have said. The statements go as one text and stop at the
+        first error, before the fence's epoch is compared: a process that took the table may
+        have stored that very decision number first (a seat answered there), and the old owner
+        must still hand the table over, not serve on a table it lost. Its transaction is rolled
+        back first; the epoch is read on its own (nothing is stored either way)."""
+        fenced = [params for sql, params in statements if sql is LEASE_FENCE]
+        if not fenced:
+            return
+        try:
+            self._db.rollback()
+            rows = [(table_id, epoch, self._db.execute(self._sql(LEASE_EPOCH), (table_id,)).fetchone())
+                    for table_id, epoch in fenced]
+            self._db.rollback()
+        except self._errors.Error:
+            return  # the connection failed too: the write's own error is said
+        for table_id, epoch, row in rows:
+            lost = _lease_lost(table_id, epoch, row)
+            if lost is not None:
+                raise lost from error
 
     def _schema(self) -> list[tuple[str, tuple[Any, ...]]]:
         return [*self._schema_lock(), *super()._schema()]
