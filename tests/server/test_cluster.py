@@ -167,14 +167,17 @@ def wait_for_takeover(client: Any, host: str, since: float) -> float:
 
 
 def test_a_seat_gets_nothing_on_another_seats_channel(postgres_url: str, redis_url: str) -> None:
-    """Listening to every Redis channel while relayed phones play: each message for a relayed
-    socket goes to a channel named by that socket's own pass digest, and shows that seat only."""
+    """Listening to every process's Redis channel while relayed phones play: each state sent to a
+    relayed socket is addressed by a key naming that socket's own pass digest, and shows that
+    seat only (the holder hands a socket the records of its own key alone)."""
     import hashlib
 
     import redis
 
+    from mafioso.server.relay_wire import decode
+
     spy = redis.Redis.from_url(redis_url).pubsub()  # type: ignore[no-untyped-call]
-    spy.psubscribe("mafioso:out:*")
+    spy.psubscribe("mafioso:process:*")
     with server(postgres_url, redis_url) as (_a_process, a), server(postgres_url, redis_url) as (_b_process, b):
         table = new_table(b)
         tokens = join_all(b, table["code"], 10)
@@ -190,12 +193,12 @@ def test_a_seat_gets_nothing_on_another_seats_channel(postgres_url: str, redis_u
         while (message := spy.get_message(timeout=0.5)) is not None:
             if message["type"] != "pmessage":
                 continue
-            data = json.loads(message["data"])
-            if data.get("op") != "text" or ('"type": "state"' not in data["text"] and '"type":"state"' not in data["text"]):
-                continue
-            digest = message["channel"].decode().split(":")[3]
-            assert json.loads(data["text"])["seat"] == by_digest[digest]
-            checked += 1
+            for record in decode(message["data"]):
+                if record.op != "text" or ('"type": "state"' not in record.text and '"type":"state"' not in record.text):
+                    continue
+                digest = record.key.split(":")[1]
+                assert json.loads(record.text)["seat"] == by_digest[digest]
+                checked += 1
         assert checked >= 10
 
 
