@@ -60,8 +60,8 @@ def test_the_records_of_one_turn_are_one_message_per_channel_each_counted_and_in
         again = [await publisher.publish("a", Record("text", "k", "one")),
                  await publisher.publish("b", Record("text", "k", "two"))]  # one turn each
         later = await received(listener, 2)
-        await listener.aclose()
-        await other.aclose()
+        await listener.aclose()  # type: ignore[no-untyped-call]
+        await other.aclose()  # type: ignore[no-untyped-call]
         await client.aclose()
         return counts, got, one_turn, [publisher.pipelines - one_turn, *again, later]
 
