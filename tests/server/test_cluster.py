@@ -202,6 +202,56 @@ def test_a_seat_gets_nothing_on_another_seats_channel(postgres_url: str, redis_u
         assert checked >= 10
 
 
+def spied(spy: Any, wanted: Any, seconds: float = 10) -> tuple[str, Any]:
+    """The first record a pattern subscription sees that ``wanted(channel, record)`` accepts."""
+    from mafioso.server.relay_wire import decode
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        message = spy.get_message(timeout=0.2)
+        if message is None or message["type"] != "pmessage":
+            continue
+        channel = message["channel"].decode()
+        for record in decode(message["data"]):
+            if wanted(channel, record):
+                return channel, record
+    raise AssertionError("the record awaited never came")
+
+
+def test_a_socket_its_holder_no_longer_has_is_ended_by_the_owner(postgres_url: str, redis_url: str) -> None:
+    """The owner (B) serves a relayed socket whose holder (A) does not have it (gone there, say,
+    while B missed its close): A, getting a state for that key on its channel, tells B on the
+    table's inbound channel, and B ends that session (its last record, the close) instead of
+    sending it every later state. Played here by a hello put on Redis in A's name."""
+    import hashlib
+
+    import redis
+
+    from mafioso.server.relay_wire import Record, encode
+
+    client = redis.Redis.from_url(redis_url)
+    spy = client.pubsub()  # type: ignore[no-untyped-call]
+    spy.psubscribe("mafioso:*")
+    with server(postgres_url, redis_url) as (_a_process, a), server(postgres_url, redis_url) as (_b_process, b):
+        table = new_table(b)
+        tokens = join_all(b, table["code"], 10)
+        deal(b, table["host"], 10)
+        assert state_of(a, seat=tokens[0])["seat"] == 1  # relayed by A: B sends it on A's channel
+        a_channel, first = spied(spy, lambda channel, record: record.op == "text" and ":process:" in channel)
+        table_id = first.key.split(":")[0]
+        key = f"{table_id}:{hashlib.sha256(tokens[1].encode()).hexdigest()}:{a_channel.rsplit(':', 1)[1]}.{'0' * 32}"
+        hello = json.dumps({"type": "hello", "seat": tokens[1]})
+        assert client.publish(f"mafioso:in:{table_id}", encode([Record("hello", key, '{"address": "10.0.0.9"}\n' + hello)])) == 2, "B and the spy"
+        _channel, state = spied(spy, lambda channel, record: record.key == key and channel == a_channel)
+        assert state.op == "text" and json.loads(state.text)["seat"] == 2, "B served the hello in A's name"
+        told = spied(spy, lambda channel, record: record.key == key and channel.startswith("mafioso:in:"))
+        assert told == (f"mafioso:in:{table_id}", Record("close", key)), "A told B it has no such socket"
+        ended = spied(spy, lambda channel, record: record.key == key and channel == a_channel)
+        assert ended[1].op == "close", f"B did not end the session: {ended}"
+        spy.close()
+        client.close()
+
+
 def seat_state(client: Any, token: str, seconds: float = 10) -> dict[str, Any]:
     """The seat's state; a socket that lands on a worker still starting (or still taking the table)
     is told to come again, as a phone would reconnect: ask again until the state comes."""
