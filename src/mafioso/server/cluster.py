@@ -128,10 +128,14 @@ class Publisher:
 
     async def _send(self, batch: dict[str, list[tuple[Record, asyncio.Future[int]]]]) -> None:
         try:
-            pipe = self.redis.pipeline(transaction=False)
-            for channel, waiting in batch.items():
-                pipe.publish(channel, encode(record for record, _future in waiting))
-            counts = await pipe.execute()
+            if len(batch) == 1:  # one channel (the usual case): a pipeline's own work is not needed
+                [(channel, waiting)] = batch.items()
+                counts = [await self.redis.publish(channel, encode(record for record, _future in waiting))]
+            else:
+                pipe = self.redis.pipeline(transaction=False)
+                for channel, waiting in batch.items():
+                    pipe.publish(channel, encode(record for record, _future in waiting))
+                counts = await pipe.execute()
         except Exception as error:  # Redis lost or too busy: each caller gets the error
             for waiting in batch.values():
                 for _record, future in waiting:
