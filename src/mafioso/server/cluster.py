@@ -8,10 +8,22 @@ socket may land on any process (a round-robin proxy, no sticky sessions):
   *relayed*: its frames are published on the table's inbound channel (``mafioso:in:<table>``),
   which only the owner listens to, and the owner serves them as a socket of its own
   (:class:`RelayedSocket`, run by the very :func:`~mafioso.server.ws.serve_socket` of a local
-  socket, so every check, padding and secrecy rule applies unchanged). What the owner sends that
-  screen goes to a channel of that one socket, named by the table, the SHA-256 of the pass and a
-  random socket id (``mafioso:out:<table>:<pass digest>:<socket>``): only the process holding
-  that socket listens there, so no seat's message is ever broadcast to every process.
+  socket, so every check, padding and secrecy rule applies unchanged).
+
+Each process listens to one channel of its own (``mafioso:process:<process id>``,
+:attr:`Cluster.channel`) besides the inbound channels of the tables it serves. A relayed socket is known by a
+key, ``<table id>:<SHA-256 of its pass>:<process id>.<random id>``, made by the process holding
+it; what the owner sends that screen goes to the holding process's channel (named in the key),
+addressed by that key, and that process hands it to that one socket only: no seat's message is
+ever broadcast to every process. A request forwarded to a table's owner (:meth:`Cluster.ask`) is
+answered on the asker's channel the same way, keyed by a reply id. So nothing is subscribed or
+unsubscribed per socket or per request. What travels is framed records
+(:mod:`mafioso.server.relay_wire`: the states, acknowledgements and phones' frames carried as
+they are, never wrapped in JSON again), and the records a turn of the event loop makes for one
+channel are one ``PUBLISH`` (:class:`Publisher`). A ``PUBLISH`` to a process's channel that
+nobody receives means that process is gone (its relayed sessions end); a record for a socket its
+process no longer holds makes that process tell the owner (a ``close`` on the table's inbound
+channel), which ends the session rather than send into the void.
 
 Every :data:`TICK` seconds each process reads the ids of the unfinished tables (nothing of the
 finished ones) and tries the leases of those nobody holds (PostgreSQL's lock list, one query): a
