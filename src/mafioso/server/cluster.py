@@ -105,6 +105,16 @@ def table_of(key: str) -> str:
     return key.partition(":")[0]
 
 
+def hello_address(details: str) -> str | None:
+    """The client's address in a ``hello`` record's details (a JSON object on its first line);
+    ``None`` when they do not read as such (a process of another version, or a bug)."""
+    try:
+        data = json.loads(details)
+    except ValueError:
+        return None
+    return str(data.get("address", "?")) if isinstance(data, dict) else None
+
+
 class Publisher:
     """Records published on Redis, gathered: those made in one turn of the event loop go to Redis
     together, the records for one channel joined into one message (in the order they were made),
@@ -403,10 +413,14 @@ class Cluster:
         if op == "hello":
             if held and key not in self.served and table_of(key) == table_id:
                 details, _newline, hello = record.text.partition("\n")
+                address = hello_address(details)
+                if address is None:
+                    log.warning("dropped a hello record with unreadable details: %.80r", details)
+                    return
                 socket = RelayedSocket(self._publisher(), key)
                 socket.frames.put_nowait(hello)
                 self.served[key] = socket
-                self._spawn(self._serve(key, socket, str(json.loads(details).get("address", "?"))))
+                self._spawn(self._serve(key, socket, address))
             return
         served = self.served.get(key)
         if served is not None:
