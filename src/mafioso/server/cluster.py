@@ -11,13 +11,13 @@ socket may land on any process (a round-robin proxy, no sticky sessions):
   socket, so every check, padding and secrecy rule applies unchanged).
 
 Each process listens to one channel of its own (``mafioso:process:<process id>``,
-:attr:`Cluster.channel`) besides the inbound channels of the tables it serves. A relayed socket is known by a
-key, ``<table id>:<SHA-256 of its pass>:<process id>.<random id>``, made by the process holding
-it; what the owner sends that screen goes to the holding process's channel (named in the key),
-addressed by that key, and that process hands it to that one socket only: no seat's message is
-ever broadcast to every process. A request forwarded to a table's owner (:meth:`Cluster.ask`) is
-answered on the asker's channel the same way, keyed by a reply id. So nothing is subscribed or
-unsubscribed per socket or per request. What travels is framed records
+:attr:`Cluster.channel`) besides the inbound channels of the tables it serves. A relayed socket
+is known by a key, ``<table id>:<SHA-256 of its pass>:<process id>.<random id>``, made by the
+process holding it; what the owner sends that screen goes to the holding process's channel
+(named in the key), addressed by that key, and that process hands it to that one socket only: no
+seat's message is ever broadcast to every process. A request forwarded to a table's owner
+(:meth:`Cluster.ask`) is answered on the asker's channel the same way, keyed by a reply id. So
+nothing is subscribed or unsubscribed per socket or per request. What travels is framed records
 (:mod:`mafioso.server.relay_wire`: the states, acknowledgements and phones' frames carried as
 they are, never wrapped in JSON again), and the records a turn of the event loop makes for one
 channel are one ``PUBLISH`` (:class:`Publisher`). A ``PUBLISH`` to a process's channel that
