@@ -125,8 +125,10 @@ async def as_is(message: Any) -> Any:
 class Publisher:
     """Records published on Redis, gathered: those made in one turn of the event loop go to Redis
     together, the records for one channel joined into one message (in the order they were made),
-    every channel's message in one pipeline (one write and one read on one pooled connection);
-    each caller gets the count of receivers of the message that carried its record.
+    every channel's message in one pipeline (one write and one read on one pooled connection; a
+    lone ``PUBLISH`` when the turn has one channel, as a pipeline's own work costs more than
+    the publish); each caller gets the count of receivers of the message that carried its
+    record.
 
     A decision sends a state to every screen of its table, and the relayed screens held by one
     process all go to that process's channel: one ``PUBLISH`` for all of them. Each publish on
