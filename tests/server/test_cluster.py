@@ -167,14 +167,17 @@ def wait_for_takeover(client: Any, host: str, since: float) -> float:
 
 
 def test_a_seat_gets_nothing_on_another_seats_channel(postgres_url: str, redis_url: str) -> None:
-    """Listening to every Redis channel while relayed phones play: each message for a relayed
-    socket goes to a channel named by that socket's own pass digest, and shows that seat only."""
+    """Listening to every process's Redis channel while relayed phones play: each state sent to a
+    relayed socket is addressed by a key naming that socket's own pass digest, and shows that
+    seat only (the holder hands a socket the records of its own key alone)."""
     import hashlib
 
     import redis
 
+    from mafioso.server.relay_wire import decode
+
     spy = redis.Redis.from_url(redis_url).pubsub()  # type: ignore[no-untyped-call]
-    spy.psubscribe("mafioso:out:*")
+    spy.psubscribe("mafioso:process:*")
     with server(postgres_url, redis_url) as (_a_process, a), server(postgres_url, redis_url) as (_b_process, b):
         table = new_table(b)
         tokens = join_all(b, table["code"], 10)
@@ -190,13 +193,71 @@ def test_a_seat_gets_nothing_on_another_seats_channel(postgres_url: str, redis_u
         while (message := spy.get_message(timeout=0.5)) is not None:
             if message["type"] != "pmessage":
                 continue
-            data = json.loads(message["data"])
-            if data.get("op") != "text" or ('"type": "state"' not in data["text"] and '"type":"state"' not in data["text"]):
-                continue
-            digest = message["channel"].decode().split(":")[3]
-            assert json.loads(data["text"])["seat"] == by_digest[digest]
-            checked += 1
+            for record in decode(message["data"]):
+                if record.op != "text" or ('"type": "state"' not in record.text and '"type":"state"' not in record.text):
+                    continue
+                digest = record.key.split(":")[1]
+                assert json.loads(record.text)["seat"] == by_digest[digest]
+                checked += 1
         assert checked >= 10
+
+
+def spied(spy: Any, wanted: Any, seconds: float = 10) -> tuple[str, Any]:
+    """The first record a pattern subscription sees that ``wanted(channel, record)`` accepts."""
+    from mafioso.server.relay_wire import WireError, decode
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        message = spy.get_message(timeout=0.2)
+        if message is None or message["type"] != "pmessage":
+            continue
+        channel = message["channel"].decode()
+        try:
+            records = decode(message["data"])
+        except WireError:
+            continue  # the test's own broken messages
+        for record in records:
+            if wanted(channel, record):
+                return channel, record
+    raise AssertionError("the record awaited never came")
+
+
+def test_a_socket_its_holder_no_longer_has_is_ended_by_the_owner(postgres_url: str, redis_url: str) -> None:
+    """The owner (B) serves a relayed socket whose holder (A) does not have it (gone there, say,
+    while B missed its close): A, getting a state for that key on its channel, tells B on the
+    table's inbound channel, and B ends that session (its last record, the close) instead of
+    sending it every later state. Played here by a hello put on Redis in A's name, after broken
+    messages on both channels (logged and dropped: the processes read on)."""
+    import hashlib
+
+    import redis
+
+    from mafioso.server.relay_wire import Record, encode
+
+    client = redis.Redis.from_url(redis_url)
+    spy = client.pubsub()  # type: ignore[no-untyped-call]
+    spy.psubscribe("mafioso:*")
+    with server(postgres_url, redis_url) as (_a_process, a), server(postgres_url, redis_url) as (_b_process, b):
+        table = new_table(b)
+        tokens = join_all(b, table["code"], 10)
+        deal(b, table["host"], 10)
+        assert state_of(a, seat=tokens[0])["seat"] == 1  # relayed by A: B sends it on A's channel
+        a_channel, first = spied(spy, lambda channel, record: record.op == "text" and ":process:" in channel)
+        table_id = first.key.split(":")[0]
+        for channel in (a_channel, f"mafioso:in:{table_id}"):  # broken messages are dropped, reading goes on
+            client.publish(channel, "text cut 99\nshort")
+            client.publish(channel, encode([Record("hello", f"{table_id}:x:y.z", "not json\n{}")]))
+        key = f"{table_id}:{hashlib.sha256(tokens[1].encode()).hexdigest()}:{a_channel.rsplit(':', 1)[1]}.{'0' * 32}"
+        hello = json.dumps({"type": "hello", "seat": tokens[1]})
+        assert client.publish(f"mafioso:in:{table_id}", encode([Record("hello", key, '{"address": "10.0.0.9"}\n' + hello)])) == 2, "B and the spy"
+        _channel, state = spied(spy, lambda channel, record: record.key == key and channel == a_channel)
+        assert state.op == "text" and json.loads(state.text)["seat"] == 2, "B served the hello in A's name"
+        told = spied(spy, lambda channel, record: record.key == key and channel.startswith("mafioso:in:"))
+        assert told == (f"mafioso:in:{table_id}", Record("close", key)), "A told B it has no such socket"
+        ended = spied(spy, lambda channel, record: record.key == key and channel == a_channel)
+        assert ended[1].op == "close", f"B did not end the session: {ended}"
+        spy.close()
+        client.close()
 
 
 def seat_state(client: Any, token: str, seconds: float = 10) -> dict[str, Any]:

@@ -8,10 +8,22 @@ socket may land on any process (a round-robin proxy, no sticky sessions):
   *relayed*: its frames are published on the table's inbound channel (``mafioso:in:<table>``),
   which only the owner listens to, and the owner serves them as a socket of its own
   (:class:`RelayedSocket`, run by the very :func:`~mafioso.server.ws.serve_socket` of a local
-  socket, so every check, padding and secrecy rule applies unchanged). What the owner sends that
-  screen goes to a channel of that one socket, named by the table, the SHA-256 of the pass and a
-  random socket id (``mafioso:out:<table>:<pass digest>:<socket>``): only the process holding
-  that socket listens there, so no seat's message is ever broadcast to every process.
+  socket, so every check, padding and secrecy rule applies unchanged).
+
+Each process listens to one channel of its own (``mafioso:process:<process id>``,
+:attr:`Cluster.channel`) besides the inbound channels of the tables it serves. A relayed socket
+is known by a key, ``<table id>:<SHA-256 of its pass>:<process id>.<random id>``, made by the
+process holding it; what the owner sends that screen goes to the holding process's channel
+(named in the key), addressed by that key, and that process hands it to that one socket only: no
+seat's message is ever broadcast to every process. A request forwarded to a table's owner
+(:meth:`Cluster.ask`) is answered on the asker's channel the same way, keyed by a reply id. So
+nothing is subscribed or unsubscribed per socket or per request. What travels is framed records
+(:mod:`mafioso.server.relay_wire`: the states, acknowledgements and phones' frames carried as
+they are, never wrapped in JSON again), and the records a turn of the event loop makes for one
+channel are one ``PUBLISH`` (:class:`Publisher`). A ``PUBLISH`` to a process's channel that
+nobody receives means that process is gone (its relayed sessions end); a record for a socket its
+process no longer holds makes that process tell the owner (a ``close`` on the table's inbound
+channel), which ends the session rather than send into the void.
 
 Every :data:`TICK` seconds each process reads the ids of the unfinished tables (nothing of the
 finished ones) and tries the leases of those nobody holds (PostgreSQL's lock list, one query): a
@@ -39,6 +51,7 @@ from mafioso.server.errors import NotNow
 from mafioso.server.hub import Hub, Remote, digest, fence
 from mafioso.server.lease import Leases
 from mafioso.server.limits import shared_limits
+from mafioso.server.relay_wire import Record, WireError, decode, encode
 from mafioso.server.schemas import Hello, check_json
 from mafioso.server.store import TableRecord, one_line
 from mafioso.server.tables import Table, summary
@@ -70,64 +83,111 @@ HAND_OVER_FLUSH = 0.2
 the refusal reaches the phone before its socket is closed."""
 
 
+PROCESS = "mafioso:process:"
+"""The start of a process's own channel (then its id): what the owners send the sockets that
+process relays, and the answers to the requests it forwards."""
+
+
 def inbound(table_id: str) -> str:
     """The channel the owner of a table listens to for relayed sockets' frames."""
     return f"mafioso:in:{table_id}"
 
 
-class Publisher:
-    """Redis ``PUBLISH`` calls gathered: those made in one turn of the event loop go to Redis
-    together, as one pipeline (one write and one read on one pooled connection), and each caller
-    gets its own count of receivers.
+def home(key: str) -> str:
+    """The channel of the process that made ``key``: a socket key or a reply id ends with
+    ``<process id>.<random id>``, so an owner answers a record without a table of senders (and
+    can still close a socket whose hello it never got)."""
+    return PROCESS + key.rpartition(":")[2].partition(".")[0]
 
-    A decision sends a state to every screen of its table, and a screen on another process is
-    one publish: each on its own took a connection from the pool, a system call each way and
-    the client's parsing (about a tenth of a cluster process's time at 300 tables, measured
-    with py-spy). A caller awaits its publish, so what one socket is sent keeps its order."""
+
+def table_of(key: str) -> str:
+    """The table of a relayed socket's key (``<table id>:<pass digest>:<process id>.<random id>``)."""
+    return key.partition(":")[0]
+
+
+def hello_address(details: str) -> str | None:
+    """The client's address in a ``hello`` record's details (a JSON object on its first line);
+    ``None`` when they do not read as such (a process of another version, or a bug)."""
+    try:
+        data = json.loads(details)
+    except ValueError:
+        return None
+    return str(data.get("address", "?")) if isinstance(data, dict) else None
+
+
+async def as_is(message: Any) -> Any:
+    """A Redis message as it came: the subscription's handler of messages. redis-py's own (with
+    ``hiredis``, redis-py 8.1) formats every message into a debug log line, logged or not: about
+    half of reading an 8 KiB state, measured."""
+    return message
+
+
+class Publisher:
+    """Records published on Redis, gathered: those made in one turn of the event loop go to Redis
+    together, the records for one channel joined into one message (in the order they were made),
+    every channel's message in one pipeline (one write and one read on one pooled connection; a
+    lone ``PUBLISH`` when the turn has one channel, as a pipeline's own work costs more than
+    the publish); each caller gets the count of receivers of the message that carried its
+    record.
+
+    A decision sends a state to every screen of its table, and the relayed screens held by one
+    process all go to that process's channel: one ``PUBLISH`` for all of them. Each publish on
+    its own took a connection from the pool, a system call each way and the client's parsing
+    (about a tenth of a cluster process's time at 300 tables, measured with py-spy), and Redis
+    then wrote each message to the subscriber on its own. A caller awaits its record, so what one
+    socket is sent keeps its order."""
 
     def __init__(self, redis: Redis) -> None:
         self.redis = redis
-        self.waiting: list[tuple[str, str, asyncio.Future[int]]] = []
+        self.waiting: dict[str, list[tuple[Record, asyncio.Future[int]]]] = {}
         self.sending: set[asyncio.Task[None]] = set()
 
-    async def publish(self, channel: str, message: str) -> int:
-        """Publish ``message`` on ``channel`` with the others of this turn; how many received it."""
+    async def publish(self, channel: str, record: Record) -> int:
+        """Publish ``record`` on ``channel`` with the others of this turn; how many received it."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[int] = loop.create_future()
         if not self.waiting:
             loop.call_soon(self._flush)  # after every callback of this turn has published
-        self.waiting.append((channel, message, future))
+        self.waiting.setdefault(channel, []).append((record, future))
         return await future
 
     def _flush(self) -> None:
-        batch, self.waiting = self.waiting, []
+        batch, self.waiting = self.waiting, {}
         task = asyncio.get_running_loop().create_task(self._send(batch))
         self.sending.add(task)
         task.add_done_callback(self.sending.discard)
 
-    async def _send(self, batch: list[tuple[str, str, asyncio.Future[int]]]) -> None:
+    async def _send(self, batch: dict[str, list[tuple[Record, asyncio.Future[int]]]]) -> None:
         try:
-            pipe = self.redis.pipeline(transaction=False)
-            for channel, message, _future in batch:
-                pipe.publish(channel, message)
-            counts = await pipe.execute()
+            if len(batch) == 1:  # one channel (the usual case): a pipeline's own work is not needed
+                [(channel, waiting)] = batch.items()
+                counts = [await self.redis.publish(channel, encode(record for record, _future in waiting))]
+            else:
+                pipe = self.redis.pipeline(transaction=False)
+                for channel, waiting in batch.items():
+                    pipe.publish(channel, encode(record for record, _future in waiting))
+                counts = await pipe.execute()
         except Exception as error:  # Redis lost or too busy: each caller gets the error
-            for _channel, _message, future in batch:
-                if not future.done():
-                    future.set_exception(error)
+            for waiting in batch.values():
+                for _record, future in waiting:
+                    if not future.done():
+                        future.set_exception(error)
             return
-        for (_channel, _message, future), count in zip(batch, counts, strict=True):
-            if not future.done():
-                future.set_result(int(count))
+        for waiting, count in zip(batch.values(), counts, strict=True):
+            for _record, future in waiting:
+                if not future.done():
+                    future.set_result(int(count))
 
 
 class RelayedSocket:
     """A socket held by another process, as :func:`serve_socket` sees it on the table's owner:
-    frames come from the inbound channel, and what is sent goes to that one socket's channel."""
+    frames come from the inbound channel, and what is sent goes to the holder's process channel,
+    addressed by the socket's key."""
 
-    def __init__(self, publisher: Publisher, back: str) -> None:
+    def __init__(self, publisher: Publisher, key: str) -> None:
         self.publisher = publisher
-        self.back = back
+        self.key = key
+        self.home = home(key)
         self.scope: dict[str, Any] = {}
         self.frames: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
@@ -144,15 +204,15 @@ class RelayedSocket:
     async def send_text(self, text: str) -> None:
         if self.closed:
             raise RuntimeError("the relayed socket is closed")
-        if await self.publisher.publish(self.back, json.dumps({"op": "text", "text": text})) == 0:
-            self.closed = True  # nobody holds that socket any more (its process died): end the session
+        if await self.publisher.publish(self.home, Record("text", self.key, text)) == 0:
+            self.closed = True  # nobody listens on its process's channel (that process died): end the session
             raise RuntimeError("the relayed socket is gone")
 
     async def close(self, code: int = 1000) -> None:
         if not self.closed:
             self.closed = True
             with contextlib.suppress(Exception):
-                await self.publisher.publish(self.back, json.dumps({"op": "close", "code": code}))
+                await self.publisher.publish(self.home, Record("close", self.key, str(code)))
 
 
 class Cluster:
@@ -167,12 +227,17 @@ class Cluster:
         self.redis: Redis | None = None
         self.publisher: Publisher | None = None
         self.pubsub: PubSub | None = None
+        self.process_id = uuid.uuid4().hex
+        self.channel = PROCESS + self.process_id
+        """This process's own channel: records for the sockets it relays, answers to its requests."""
         self.served: dict[str, RelayedSocket] = {}
-        """Relayed sockets this process serves as a table's owner, by socket id."""
-        self.relays: dict[str, asyncio.Queue[dict[str, Any]]] = {}
-        """Sockets this process holds for another owner: their outbound channel -> what arrives."""
+        """Relayed sockets this process serves as a table's owner, by socket key."""
+        self.relays: dict[str, asyncio.Queue[Record]] = {}
+        """Sockets this process holds for another owner: their key -> the records that arrive."""
         self.relayed_tables: dict[str, dict[str, WebSocket]] = {}
-        """Table id -> the sockets relayed for it from here, by outbound channel."""
+        """Table id -> the sockets relayed for it from here, by key."""
+        self.replies: dict[str, asyncio.Future[str]] = {}
+        """Requests this process forwarded to a table's owner, by reply id: the answer (JSON)."""
         self.listening: set[str] = set()
         self.tasks: set[asyncio.Task[Any]] = set()
         self.misses_seen: int | None = None
@@ -255,8 +320,8 @@ class Cluster:
                                                              timeout=ASK_SECONDS)
         self.redis = redis.asyncio.Redis(connection_pool=pool)
         self.publisher = Publisher(self.redis)
-        self.pubsub = self.redis.pubsub()
-        await self.pubsub.subscribe("mafioso:process:" + uuid.uuid4().hex)  # a channel to start reading
+        self.pubsub = self.redis.pubsub(push_handler_func=as_is)
+        await self.pubsub.subscribe(self.channel)
         for table_id in list(self.hub.tables):
             await self._listen(inbound(table_id))
         with contextlib.suppress(Exception):
@@ -280,9 +345,15 @@ class Cluster:
         assert self.publisher is not None, "the cluster is not started"
         return self.publisher
 
-    async def _publish(self, channel: str, message: str) -> int:
+    async def _publish(self, channel: str, record: Record) -> int:
         """Publish on Redis (with the others of this turn: :class:`Publisher`); the receivers."""
-        return await self._publisher().publish(channel, message)
+        return await self._publisher().publish(channel, record)
+
+    def _key(self, table_id: str = "", credential: str = "") -> str:
+        """A new key for a socket relayed from here (``<table id>:<pass digest>:<process>.<random>``,
+        the digest that of the pass the socket's hello names), or a new reply id (no table)."""
+        mine = f"{self.process_id}.{uuid.uuid4().hex}"
+        return f"{table_id}:{digest(credential).hex()}:{mine}" if table_id else mine
 
     def _spawn(self, work: Any) -> None:
         try:
@@ -316,13 +387,18 @@ class Cluster:
                 continue
             channel = message["channel"].decode() if isinstance(message["channel"], bytes) else str(message["channel"])
             try:
-                data = json.loads(message["data"])
-            except (ValueError, TypeError):
+                records = decode(message["data"])
+            except WireError as error:  # a process of another version, or a bug: that message only is lost
+                log.warning("dropped a malformed message on %s: %s", channel, error)
                 continue
-            if channel.startswith("mafioso:in:"):
-                self._owner_frame(channel.removeprefix("mafioso:in:"), data)
-            elif channel in self.relays:
-                self.relays[channel].put_nowait(data)
+            for record in records:
+                try:
+                    if channel == self.channel:
+                        self._holder_record(record)
+                    elif channel.startswith("mafioso:in:"):
+                        self._owner_record(channel.removeprefix("mafioso:in:"), record)
+                except Exception:  # one bad record must not end the reading of every other
+                    log.exception("could not handle a %s record on %s", record.op, channel)
 
     def _lost_redis(self) -> None:
         """Redis was lost (restarted, cut): what was published meanwhile is lost, so a relayed
@@ -334,41 +410,57 @@ class Cluster:
         for socket in list(self.served.values()):
             socket.frames.put_nowait(None)
 
-    def _owner_frame(self, table_id: str, data: dict[str, Any]) -> None:
-        """A relayed socket's frame, on the table's owner (a process that no longer serves the
+    def _owner_record(self, table_id: str, record: Record) -> None:
+        """A relayed socket's record, on the table's owner (a process that no longer serves the
         table leaves new sockets and requests to the one that does)."""
-        sid = str(data.get("sock", ""))
-        op = data.get("op")
-        if op in ("call", "hello") and (self.leases is None or table_id not in self.leases.held):
-            return
+        op, key = record.op, record.key
+        held = self.leases is not None and table_id in self.leases.held
         if op == "call":
-            self._spawn(self._answer(table_id, data))
+            if held:
+                self._spawn(self._answer(table_id, record))
             return
-        if op == "hello" and sid not in self.served:
-            assert self.redis is not None
-            socket = RelayedSocket(self._publisher(), str(data.get("back", "")))
-            socket.frames.put_nowait(str(data.get("text", "")))
-            self.served[sid] = socket
-            self._spawn(self._serve(sid, socket, str(data.get("address", "?"))))
+        if op == "hello":
+            if held and key not in self.served and table_of(key) == table_id:
+                details, _newline, hello = record.text.partition("\n")
+                address = hello_address(details)
+                if address is None:
+                    log.warning("dropped a hello record with unreadable details: %.80r", details)
+                    return
+                socket = RelayedSocket(self._publisher(), key)
+                socket.frames.put_nowait(hello)
+                self.served[key] = socket
+                self._spawn(self._serve(key, socket, address))
             return
-        served = self.served.get(sid)
-        if served is None:
-            owner = self.leases is not None and table_id in self.leases.held
-            if op == "text" and owner and data.get("back") and self.redis is not None:
-                # the owner gets a frame of a session it does not hold (its hello was lost, or
-                # the session ended): the phone would wait forever; its socket is closed instead
-                frame = json.dumps({"op": "close", "code": RESTART})
-                self._spawn(self._publish(str(data["back"]), frame))
-            return
-        served.frames.put_nowait(str(data["text"]) if op == "text" else None)
+        served = self.served.get(key)
+        if served is not None:
+            served.frames.put_nowait(record.text if op == "text" else None)
+        elif op == "text" and held:
+            # the owner gets a frame of a session it does not hold (its hello was lost, or the
+            # session ended): the phone would wait forever; its socket is closed instead
+            self._spawn(self._publish(home(key), Record("close", key, str(RESTART))))
 
-    async def _answer(self, table_id: str, data: dict[str, Any]) -> None:
+    def _holder_record(self, record: Record) -> None:
+        """A record on this process's channel: for a socket it relays, or an answer it awaits."""
+        if record.op == "reply":
+            future = self.replies.get(record.key)
+            if future is not None and not future.done():
+                future.set_result(record.text)
+            return
+        queue = self.relays.get(record.key)
+        if queue is not None:
+            queue.put_nowait(record)
+        elif record.op == "text":
+            # that socket is gone from here: the owner must end its session rather than keep
+            # sending into the void (nothing else would tell it, as this process still listens)
+            self._spawn(self._publish(inbound(table_of(record.key)), Record("close", record.key)))
+
+    async def _answer(self, table_id: str, record: Record) -> None:
         """Answer a request another process forwarded (a join, a table's public facts, the log of a
         finished game), as the table's owner; a refusal in the table's language, as it would be
         on this process."""
-        assert self.redis is not None
         answer: dict[str, Any]
         try:
+            data = json.loads(record.text)
             address = str(data.get("address", "?"))
             if data.get("call") == "join":
                 table, member = await self.hub.join_async(data.get("code"), data.get("name"), address)
@@ -382,40 +474,34 @@ class Cluster:
         except Exception as error:
             owned = self.hub.tables.get(table_id)
             answer = {"error": error_text(error, owned.config.lang if owned is not None else "en", owned)}
-        await self._publish(str(data.get("back", "")), json.dumps(answer))
+        await self._publish(home(record.key), Record("reply", record.key, json.dumps(answer)))
 
     async def ask(self, table_id: str, call: dict[str, Any]) -> dict[str, Any]:
         """Forward a request about a table to the process that serves it; its answer, or a refusal
         asking to try again when no process answers (the table is changing process)."""
-        assert self.redis is not None
-        back = f"mafioso:reply:{table_id}:{uuid.uuid4().hex}"
-        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        self.relays[back] = queue
+        reply_id = self._key()
+        future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self.replies[reply_id] = future
         try:
-            await self._listen(back)
-            if await self._publish(inbound(table_id), json.dumps({**call, "op": "call", "back": back})) > 0:
+            if await self._publish(inbound(table_id), Record("call", reply_id, json.dumps(call))) > 0:
                 with contextlib.suppress(TimeoutError):
-                    answer = await asyncio.wait_for(queue.get(), ASK_SECONDS)
+                    answer: dict[str, Any] = json.loads(await asyncio.wait_for(future, ASK_SECONDS))
                     if call.get("call") == "join" and "ok" in answer:  # this phone's hello may come here next
                         self.hub.seats[digest(answer["ok"].get("token"))] = table_id
                     return answer
         finally:
-            self.relays.pop(back, None)
-            self.listening.discard(back)
-            if self.pubsub is not None:
-                with contextlib.suppress(Exception):
-                    await self.pubsub.unsubscribe(back)
+            self.replies.pop(reply_id, None)
         record = self.hub.dormant.get(table_id)
         lang = str(record.config.get("lang", "en")) if record is not None else "en"
         return {"error": error_text(NotNow(N_("that table is moving to another server; try again in a moment")), lang)}
 
-    async def _serve(self, sid: str, socket: RelayedSocket, address: str) -> None:
+    async def _serve(self, key: str, socket: RelayedSocket, address: str) -> None:
         try:
             await serve_socket(socket, self.hub, self.sockets, address)  # type: ignore[arg-type]
         except Exception as error:  # Redis lost while sending: the session ends, the phone connects again
             log.info("a relayed session of %s ended: %s", address, error)
         finally:
-            self.served.pop(sid, None)
+            self.served.pop(key, None)
             await socket.close()
 
     # -- relaying a socket to the table's owner ---------------------------------------------
@@ -426,19 +512,17 @@ class Cluster:
             await socket.close(code=RESTART)
             return
         _kind, value = check_json(Hello, hello, "hello").credential()
-        sid = uuid.uuid4().hex
-        back = f"mafioso:out:{table_id}:{digest(value).hex()}:{sid}"
-        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        self.relays[back] = queue
+        key = self._key(table_id, value)
+        queue: asyncio.Queue[Record] = asyncio.Queue()
+        self.relays[key] = queue
         here = self.relayed_tables.setdefault(table_id, {})
-        here[back] = socket
+        here[key] = socket
         try:
-            await self._listen(back)
-            frame = {"sock": sid, "op": "hello", "text": hello, "back": back, "address": address}
-            if await self._publish(inbound(table_id), json.dumps(frame)) == 0:
+            details = json.dumps({"address": address})
+            if await self._publish(inbound(table_id), Record("hello", key, f"{details}\n{hello}")) == 0:
                 await socket.close(code=RESTART)  # its owner is not listening (gone): try again shortly
                 return
-            await self._pump(socket, sid, table_id, queue, back)
+            await self._pump(socket, key, queue)
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass
         except Exception as error:  # Redis lost, or too busy (no free connection within ASK_SECONDS)
@@ -446,29 +530,25 @@ class Cluster:
             with contextlib.suppress(Exception):
                 await socket.close(code=RESTART)  # the phone connects again, as after a restart
         finally:
-            self.relays.pop(back, None)
-            here.pop(back, None)
+            self.relays.pop(key, None)
+            here.pop(key, None)
             if not here:
                 self.relayed_tables.pop(table_id, None)
-            self.listening.discard(back)
-            if self.pubsub is not None:
-                with contextlib.suppress(Exception):
-                    await self.pubsub.unsubscribe(back)
             with contextlib.suppress(Exception):
-                await self._publish(inbound(table_id), json.dumps({"sock": sid, "op": "close"}))
+                await self._publish(inbound(table_id), Record("close", key))
 
-    async def _pump(self, socket: WebSocket, sid: str, table_id: str, queue: asyncio.Queue[dict[str, Any]],
-                    back: str = "") -> None:
+    async def _pump(self, socket: WebSocket, key: str, queue: asyncio.Queue[Record]) -> None:
+        table_id = table_of(key)
+
         async def upstream() -> None:
-            assert self.redis is not None
             while True:
                 message = await socket.receive()
                 if message["type"] == "websocket.disconnect":
                     return
                 text = message.get("text")
-                frame = {"sock": sid, "op": "text", "text": text if text is not None else "\0binary", "back": back}
+                record = Record("text", key, text if text is not None else "\0binary")
                 try:
-                    receivers = await self._publish(inbound(table_id), json.dumps(frame))
+                    receivers = await self._publish(inbound(table_id), record)
                 except Exception as error:  # Redis lost or too busy: as when nobody listens
                     log.info("could not relay a frame to the owner of table %s: %s", table_id, one_line(error))
                     receivers = 0
@@ -484,19 +564,19 @@ class Cluster:
             while True:
                 if first:  # the owner answers every hello: none within the limit means it was lost
                     try:
-                        data = await asyncio.wait_for(queue.get(), FIRST_REPLY_SECONDS)
+                        record = await asyncio.wait_for(queue.get(), FIRST_REPLY_SECONDS)
                     except TimeoutError:
                         with contextlib.suppress(Exception):
                             await socket.close(code=RESTART)
                         return
                     first = False
                 else:
-                    data = await queue.get()
-                if data.get("op") == "close":
+                    record = await queue.get()
+                if record.op == "close":
                     with contextlib.suppress(Exception):
-                        await socket.close(code=int(data.get("code", 1000)))
+                        await socket.close(code=int(record.text) if record.text.isdigit() else 1000)
                     return
-                await socket.send_text(str(data.get("text", "")))
+                await socket.send_text(record.text)
 
         tasks = {asyncio.ensure_future(upstream()), asyncio.ensure_future(downstream())}
         try:
@@ -583,10 +663,10 @@ class Cluster:
 
     async def _restart(self, relayed: dict[str, WebSocket]) -> None:
         """Close sockets relayed for a table this process now serves: they come back to it."""
-        for back, socket in list(relayed.items()):
-            queue = self.relays.get(back)
+        for key, socket in list(relayed.items()):
+            queue = self.relays.get(key)
             if queue is not None:
-                queue.put_nowait({"op": "close", "code": RESTART})
+                queue.put_nowait(Record("close", key, str(RESTART)))
             else:
                 with contextlib.suppress(Exception):
                     await socket.close(code=RESTART)
