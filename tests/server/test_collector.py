@@ -27,6 +27,15 @@ def a_ring() -> "_weakref.ref[Ring]":
     alive = _weakref.ref(ring)
     _gc.collect(0)
     return alive
+
+def big_ring() -> "_weakref.ref[Ring]":
+    """:func:`a_ring` holding 2 kB, so that rings of garbage grow the process's memory."""
+    ring = Ring()
+    ring.me = ring
+    ring.load = bytes(2048)
+    alive = _weakref.ref(ring)
+    _gc.collect(0)
+    return alive
 '''
 """Put before every test's code: the ring the tests watch."""
 
@@ -79,16 +88,15 @@ def test_stopping_gives_back_cpythons_own_collector() -> None:
     assert "callbacks: 0 frozen: 0" in printed and "freed: True" in printed
 
 
-def test_a_sweep_is_due_only_after_its_interval_and_once_the_frozen_objects_grew() -> None:
+def test_a_sweep_is_due_only_after_its_interval_and_once_the_memory_grew() -> None:
     printed = run("""
-        import gc, time
-        from mafioso.server.collector import Collector
+        import time
+        from mafioso.server.collector import Collector, resident_bytes
 
         collector = Collector(growth=0.5, floor=1000, every=0.2)
         collector.start()
-        kept = [[n] for n in range(collector.baseline * 3 // 4)]  # more than half as many again, not double
-        gc.collect(0)  # and frozen
-        print("at once:", collector.due(), collector.baseline > 1000)
+        kept = b"x" * (collector.baseline * 3 // 4)  # more than half as much again, not double
+        print("at once:", collector.due(), resident_bytes() > collector.baseline * 1.5)
         time.sleep(0.3)
         print("after the interval:", collector.due())
         collector.sweep()
@@ -101,25 +109,49 @@ def test_a_sweep_is_due_only_after_its_interval_and_once_the_frozen_objects_grew
     assert "after a sweep, nothing new: False" in printed
 
 
-def test_a_sweep_is_due_at_once_when_the_frozen_objects_doubled_but_never_below_the_floor() -> None:
-    """The ten minutes between sweeps bound their pauses, not the memory: every connection closed
-    leaves a ring (asyncio's socket transport refers to itself), frozen until the next sweep, so
-    garbage would grow with the rate of connections (about 3 kB each, measured: a client opening
-    and closing them as fast as it can would add a gigabyte in ten minutes). Once the frozen
-    objects have doubled since the last sweep, the next one is due whatever the interval."""
+def test_a_look_walks_nothing() -> None:
+    """Whether a sweep is due is read from the resident memory, never by counting the frozen
+    objects: counting walks their whole list with the interpreter's lock held (at 1,000 tables,
+    two million objects, the loop stopped for 0.4 s at each look, every minute). The count is
+    made to fail here: the look must not need it."""
     printed = run("""
         import gc
+        from mafioso.server import collector as module
+
+        collector = module.Collector(growth=0.5, floor=1000, every=0.0)
+        collector.start()
+        kept = b"x" * collector.baseline
+        def walked() -> int:
+            raise AssertionError("the look walked the frozen objects")
+        module.gc = type("NoCount", (), {"get_freeze_count": staticmethod(walked)})()
+        print("due:", collector.due())
+        module.gc = gc
+        collector.stop()
+    """)
+    assert "due: True" in printed
+
+
+def test_the_doubling_bounds_the_memory_once_sweeps_find_garbage_but_never_below_the_floor() -> None:
+    """The ten minutes between sweeps bound their pauses, not the memory: rings of garbage wait
+    for the next sweep (every connection closed left one before the transport's ring was broken,
+    about 3 kB each: a client opening and closing them as fast as it can would have added a
+    gigabyte in ten minutes). Once a sweep has found garbage, the memory doubling since it makes
+    the next one due whatever the interval."""
+    printed = run("""
         from mafioso.server.collector import Collector
 
         collector = Collector(growth=0.5, floor=1000, every=3600.0)
         collector.start()
-        kept = [[n] for n in range(collector.baseline + 1000)]  # more than double
-        gc.collect(0)  # and frozen
+        rings = [big_ring() for _ in range(2000)]
+        collector.sweep()
+        print("the sweep found garbage:", collector.wasteful)
+        kept = b"x" * (collector.baseline + 10_000_000)  # more than double
         print("doubled, long before the interval:", collector.due())
-        collector.floor = 10 * gc.get_freeze_count()
+        collector.floor = 10 * collector.baseline
         print("below the floor:", collector.due())
         collector.stop()
     """)
+    assert "the sweep found garbage: True" in printed
     assert "doubled, long before the interval: True" in printed
     assert "below the floor: False" in printed
 
@@ -286,35 +318,32 @@ def test_a_closed_connection_leaves_no_ring_behind() -> None:
 
 
 def test_the_doubling_makes_a_sweep_due_at_once_only_while_sweeps_find_garbage() -> None:
-    """A server filling up with tables doubles its frozen objects with live ones: a sweep at each
-    doubling paused every table (about 1.5 s at 1,000 tables) and freed nothing. After a sweep that
-    found (almost) no garbage, the doubling waits for the interval; after one that found many
-    rings, it makes the next sweep due at once again."""
+    """A server filling up with tables doubles its memory with live objects: a sweep at each
+    doubling paused every table (about 1.5 s at 1,000 tables) and freed nothing, and so did the
+    first one, a minute after the start. Before any sweep and after one that found (almost) no
+    garbage, the doubling waits for the interval; after one that found many rings, it makes the
+    next sweep due at once again."""
     printed = run("""
         import gc
         from mafioso.server.collector import Collector
 
         collector = Collector(growth=0.5, floor=1000, every=3600.0)
         collector.start()
-        kept = [[n] for n in range(collector.baseline + 1000)]
+        kept = [[n] * 20 for n in range(collector.baseline // 100)]
         gc.collect(0)
-        print("doubled, nothing swept yet:", collector.due())
+        print("doubled with live objects, nothing swept yet:", collector.due(), collector.wasteful)
         collector.sweep()
         print("the sweep found garbage:", collector.wasteful)
-        more = [[n] for n in range(2 * collector.baseline + 1000)]
-        gc.collect(0)
-        print("doubled again with live objects:", collector.due())
-        rings = [a_ring() for _ in range(2 * gc.get_freeze_count())]  # let go at once, frozen
+        rings = [big_ring() for _ in range(collector.baseline // 1500)]  # let go at once, frozen
         print("doubled again with rings:", collector.due())
         freed = collector.sweep()
         print("the sweep found garbage:", collector.wasteful, freed >= len(rings))
-        again = [a_ring() for _ in range(2 * gc.get_freeze_count())]
+        again = [big_ring() for _ in range(collector.baseline // 1500)]
         print("doubled again with rings, after a sweep that found many:", collector.due())
         collector.stop()
     """)
-    assert "doubled, nothing swept yet: True" in printed
+    assert "doubled with live objects, nothing swept yet: False False" in printed
     assert "the sweep found garbage: False" in printed
-    assert "doubled again with live objects: False" in printed
     assert "doubled again with rings: False" in printed
     assert "the sweep found garbage: True True" in printed
     assert "doubled again with rings, after a sweep that found many: True" in printed

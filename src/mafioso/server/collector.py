@@ -14,16 +14,21 @@ what was made since the last one, which is small, and no collection walks the wh
 Frozen objects are still freed by reference counting the moment nothing refers to them; what
 freezing delays is only the rare ring of objects that becomes garbage after it was frozen. So a
 :class:`Collector` also *sweeps* now and then (everything thawed, one full collection, frozen
-again): when the frozen objects have grown by half since the last sweep, at most once every
-ten minutes, or at once when they have doubled. A sweep is the one full walk left, a pause as
-long as CPython's own full collections plus the garbage waiting for it (about 1.3 s at 1,000
-tables), now at most every ten minutes instead of every few seconds unless garbage comes faster;
-the price is that such rings wait to be freed. They are not rare: every connection closed leaves
-one (asyncio's socket transport refers to itself), about 3 kB, so what waits grows with the rate
-of connections until the sweep, and the doubling bounds it (:func:`let_closed_transports_go` now
-breaks that ring as the connection closes). The doubling counts only while sweeps find garbage:
-a server filling up with tables doubles its frozen objects with live ones, and a sweep then
-would pause every table for nothing (:data:`WASTE`).
+again): when the process's memory has grown by half since the last sweep, at most once every ten
+minutes, or at once when it has doubled while sweeps find garbage. A sweep is the one full walk
+left, a pause as long as CPython's own full collections plus the garbage waiting for it (about
+1.5 s at 1,000 tables), now at most every ten minutes instead of every few seconds unless
+garbage comes faster; the price is that such rings wait to be freed. Every connection closed
+left one (asyncio's socket transport refers to itself), about 3 kB, until
+:func:`let_closed_transports_go` broke that ring as the connection closes.
+
+Whether a sweep is due is decided without walking anything: by the process's resident memory
+(:func:`resident_bytes`, one small read), not by counting the frozen objects. Counting them
+(``gc.get_freeze_count``) walks their whole list with the interpreter's lock held: at 1,000
+tables, two million objects scattered over 1.4 GB, that look stopped the event loop for 0.4 s
+every minute (measured with a probe of the loop's gaps). And the doubling counts only once a
+sweep has found garbage (:data:`WASTE`): a server filling up with tables doubles its memory with
+live ones, and a sweep then would pause every table for nothing.
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ from __future__ import annotations
 import contextlib
 import gc
 import logging
+import os
+import resource
 import sys
 import threading
 import time
@@ -43,30 +50,46 @@ CHECK_SECONDS = 60.0
 """How often the sweeper looks whether a sweep is due."""
 
 GROWTH = 0.5
-"""A sweep once the frozen objects have grown by this share since the last one."""
+"""A sweep once the process's memory has grown by this share since the last one."""
 
 SWEEP_SECONDS = 600.0
 """At most one sweep in this many seconds (the first not before this long after the start),
-unless the frozen objects have grown by :data:`LIMIT`."""
+unless the memory has grown by :data:`LIMIT` while sweeps find garbage."""
 
 LIMIT = 1.0
-"""A sweep whatever the interval once the frozen objects have grown by this share (doubled): the
-interval bounds how often the loop pauses, this bounds the memory. Every connection closed leaves
-a ring (asyncio's socket transport refers to itself through a method of its own), about 3 kB
-frozen until the next sweep; without this, memory would grow with the rate of connections, a
-gigabyte in ten minutes from one client opening and closing them as fast as it can."""
+"""A sweep whatever the interval once the memory has grown by this share (doubled) and the last
+sweep found garbage: the interval bounds how often the loop pauses, this bounds the memory while
+rings of garbage come faster than the interval allows for (every connection closed left one
+before :func:`let_closed_transports_go`, about 3 kB frozen until the next sweep: a gigabyte in ten
+minutes from one client opening and closing them as fast as it can)."""
 
 WASTE = 0.01
 """A sweep that frees at least this share of the objects it walked found garbage coming in rings
-faster than the interval allows for: until a sweep frees less, the frozen objects doubling makes
-the next one due at once (:data:`LIMIT`). One that frees less found their growth to be live
-data (tables filling up, games going on), and the next waits for its interval: filling up with
-1,000 tables, a server's sweep walked 1.9 million frozen objects in 1.9 to 2.4 s and freed 20
-(the benchmark's logs), so another at the next doubling would only pause every table again."""
+faster than the interval allows for: until a sweep frees less, the memory doubling makes the next
+one due at once (:data:`LIMIT`). One that frees less found the growth to be live data (tables
+filling up, games going on), and the next waits for its interval. Before the first sweep nothing
+is known, and the interval decides: filling up with 1,000 tables, a server's sweep a minute after
+its start walked 1.9 million objects in 1.5 to 2.4 s and freed 20 (the benchmark's logs), a pause
+of every table for nothing."""
 
-FLOOR = 200_000
-"""Never sweep below this many frozen objects (a small server's full collection is short anyway,
-and its count moves by large shares as a few tables come and go)."""
+FLOOR = 256 * 1024 * 1024
+"""Never sweep while the process's resident memory is at most this many bytes (a small server's
+full collection is short anyway, and its memory moves by large shares as a few tables come and
+go)."""
+
+
+def resident_bytes() -> int:
+    """The process's resident memory in bytes: on Linux read from ``/proc/self/statm`` (a few
+    microseconds, nothing walked), elsewhere the peak the kernel reports."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * PAGE
+    except (OSError, ValueError, IndexError):
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak if sys.platform == "darwin" else peak * 1024  # (bytes on macOS, KiB elsewhere)
+
+
+PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
 class Collector:
@@ -79,13 +102,14 @@ class Collector:
         self.floor = floor
         self.every = every
         self.baseline = 0
-        """How many objects were frozen right after the last sweep (or the start)."""
+        """The resident memory right after the last sweep (or the start), in bytes."""
         self.swept_at = time.monotonic()
         """When the last sweep (or the start) was."""
         self.sweeps = 0
-        self.wasteful = True
+        self.wasteful = False
         """Whether the last sweep found garbage (:data:`WASTE`): the doubling makes a sweep due at
-        once only then (and before the first, as nothing is known yet)."""
+        once only then (not before the first: nothing is known yet, and a server filling up with
+        tables doubles its memory with live ones)."""
 
     def after_collection(self, phase: str, info: dict[str, Any]) -> None:
         """``gc.callbacks`` entry: at the end of every collection, freeze its survivors (the
@@ -98,7 +122,7 @@ class Collector:
         survivors from here on."""
         gc.collect()
         gc.freeze()
-        self.baseline = gc.get_freeze_count()
+        self.baseline = resident_bytes()
         self.swept_at = time.monotonic()
         gc.callbacks.append(self.after_collection)
 
@@ -109,13 +133,13 @@ class Collector:
         gc.unfreeze()
 
     def due(self) -> bool:
-        """Whether to sweep now: the frozen objects grown enough since the last sweep, and long
-        enough since it, or grown by :attr:`limit` while sweeps find garbage (counting walks
-        them: about 20 ms for two million, once a look)."""
-        frozen = gc.get_freeze_count()
-        if frozen <= self.floor or frozen <= self.baseline * (1 + self.growth):
+        """Whether to sweep now: the memory grown enough since the last sweep, and long enough
+        since it, or grown by :attr:`limit` while sweeps find garbage. Nothing is walked (see the
+        module's docstring): the look is one read of the resident memory."""
+        resident = resident_bytes()
+        if resident <= self.floor or resident <= self.baseline * (1 + self.growth):
             return False
-        doubled = frozen > self.baseline * (1 + self.limit)
+        doubled = resident > self.baseline * (1 + self.limit)
         return (doubled and self.wasteful) or time.monotonic() - self.swept_at >= self.every
 
     def sweep(self) -> int:
@@ -139,12 +163,12 @@ class Collector:
         if gc.get_stats()[-1]["collections"] == full_collections:
             log.info("garbage collector: no sweep (another thread was collecting); trying again later")
             return 0
-        self.baseline = gc.get_freeze_count()
+        self.baseline = resident_bytes()
         self.swept_at = time.monotonic()
         self.sweeps += 1
         self.wasteful = freed >= WASTE * walked
-        log.info("garbage collector: swept %d objects, %d frozen, in %.0f ms", freed, self.baseline,
-                 (time.perf_counter() - started) * 1000)
+        log.info("garbage collector: swept %d of %d objects in %.0f ms (%.0f MB resident)", freed, walked,
+                 (time.perf_counter() - started) * 1000, self.baseline / 1e6)
         return freed
 
 
