@@ -528,7 +528,7 @@ class PostgresStore(Store):
 
     _db: Any  # a psycopg connection
 
-    RECONNECT_DELAYS = (0.0, 0.1, 0.3, 0.6, 1.0)
+    RECONNECT_DELAYS: tuple[float, ...] = (0.0, 0.1, 0.3, 0.6, 1.0)
     """Pauses before each attempt to connect again (about two seconds in all)."""
 
     def __init__(self, connect: Callable[[], Any], where: str, errors: Any, ready: bool = False) -> None:
