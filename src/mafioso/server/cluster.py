@@ -115,6 +115,30 @@ def hello_address(details: str) -> str | None:
     return str(data.get("address", "?")) if isinstance(data, dict) else None
 
 
+ANSWER_KEYS = {"join": ("token", "name", "table"), "log": ("log", "code"), "info": ("code",)}
+"""What the routes read of an ``ok`` answer to each forwarded call (:func:`answer_of`)."""
+
+
+def answer_of(call: str, text: str) -> dict[str, Any] | None:
+    """The answer of a ``reply`` record as the routes read it: ``{"ok": {...}}`` holding what
+    ``call`` needs (:data:`ANSWER_KEYS`, a join's token a text), or ``{"error": {"message": ...}}``
+    (a refusal already in words). ``None`` for anything else (not JSON, another shape: a process
+    of another version, or a bug), which the asker refuses as if no answer had come: read as it
+    is, it would be a bare *500* or a wrong seat remembered."""
+    try:
+        answer = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(answer, dict) or ("ok" in answer) == ("error" in answer):
+        return None
+    ok, error = answer.get("ok"), answer.get("error")
+    if isinstance(error, dict) and isinstance(error.get("message"), str):
+        return answer
+    if not isinstance(ok, dict) or any(key not in ok for key in ANSWER_KEYS.get(call, ())):
+        return None
+    return answer if call != "join" or isinstance(ok["token"], str) else None
+
+
 async def as_is(message: Any) -> Any:
     """A Redis message as it came: the subscription's handler of messages. redis-py's own (with
     ``hiredis``, redis-py 8.1) formats every message into a debug log line, logged or not: about
@@ -478,22 +502,41 @@ class Cluster:
 
     async def ask(self, table_id: str, call: dict[str, Any]) -> dict[str, Any]:
         """Forward a request about a table to the process that serves it; its answer, or a refusal
-        asking to try again when no process answers (the table is changing process)."""
+        asking to try again when no usable answer comes (the table is changing process, Redis is
+        lost or too busy, or the answer does not read as one: :func:`answer_of`), never an error
+        raised to the route (it would be a bare *500* to the client)."""
         reply_id = self._key()
         future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self.replies[reply_id] = future
         try:
-            if await self._publish(inbound(table_id), Record("call", reply_id, json.dumps(call))) > 0:
-                with contextlib.suppress(TimeoutError):
-                    answer: dict[str, Any] = json.loads(await asyncio.wait_for(future, ASK_SECONDS))
-                    if call.get("call") == "join" and "ok" in answer:  # this phone's hello may come here next
-                        self.hub.seats[digest(answer["ok"].get("token"))] = table_id
-                    return answer
+            answer = await self._answered(table_id, reply_id, call, future)
         finally:
             self.replies.pop(reply_id, None)
+        if answer is not None:
+            if call.get("call") == "join" and "ok" in answer:  # this phone's hello may come here next
+                self.hub.seats[digest(answer["ok"]["token"])] = table_id
+            return answer
         record = self.hub.dormant.get(table_id)
         lang = str(record.config.get("lang", "en")) if record is not None else "en"
         return {"error": error_text(NotNow(N_("that table is moving to another server; try again in a moment")), lang)}
+
+    async def _answered(self, table_id: str, reply_id: str, call: dict[str, Any],
+                        future: asyncio.Future[str]) -> dict[str, Any] | None:
+        """The owner's answer to a forwarded request, or ``None``: nobody listens on the table's
+        channel, Redis failed, no answer within :data:`ASK_SECONDS`, or one that is not an answer."""
+        try:
+            if await self._publish(inbound(table_id), Record("call", reply_id, json.dumps(call))) == 0:
+                return None
+            text = await asyncio.wait_for(future, ASK_SECONDS)
+        except TimeoutError:
+            return None
+        except Exception as error:  # Redis lost or too busy: as when nobody answers
+            log.info("could not forward a request to the owner of table %s: %s", table_id, one_line(error))
+            return None
+        answer = answer_of(str(call.get("call")), text)
+        if answer is None:
+            log.warning("dropped an unreadable answer from the owner of table %s: %.80r", table_id, text)
+        return answer
 
     async def _serve(self, key: str, socket: RelayedSocket, address: str) -> None:
         try:

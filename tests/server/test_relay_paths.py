@@ -1,0 +1,125 @@
+"""The failure paths of the cluster's relay (``server/cluster.py``), each with one process's
+cluster part on a real ``redis-server`` and a hub over SQLite (no lease: nothing here needs
+PostgreSQL), the other processes played by raw Redis clients that send what a broken or forged
+process could: answers that are not answers, records that mix up keys, a holder that is gone.
+Seconds each."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis.asyncio
+
+from mafioso.server.cluster import Cluster, Publisher, as_is, inbound
+from mafioso.server.hub import Hub
+from mafioso.server.relay_wire import Record, decode, encode
+from mafioso.server.store import open_store
+from mafioso.server.ws import Sockets
+from tests.server.conftest import FakeClock
+from tests.server.test_cluster import redis_url  # noqa: F401 - the fixture: a throwaway redis-server
+
+
+@asynccontextmanager
+async def reading(tmp_path: Path, url: str) -> AsyncIterator[Cluster]:
+    """A cluster part connected to Redis and reading its messages, as :meth:`Cluster.start`
+    leaves it, without the look for orphaned tables (it needs leases)."""
+    hub = Hub(open_store(str(tmp_path / "t.sqlite3")), FakeClock(), min_step_seconds=0)
+    cluster = Cluster(hub, Sockets(), "", url)
+    cluster.redis = redis.asyncio.Redis.from_url(url)
+    cluster.publisher = Publisher(cluster.redis)
+    cluster.pubsub = cluster.redis.pubsub(push_handler_func=as_is)
+    await cluster.pubsub.subscribe(cluster.channel)
+    cluster._spawn(cluster._read())
+    try:
+        yield cluster
+    finally:
+        await cluster.stop()
+        hub.store.close()
+
+
+async def answering(url: str, table_id: str, answer: Callable[[Record], str]) -> Callable[[], Awaitable[None]]:
+    """A table's owner played by hand: every ``call`` on the table's channel gets ``answer(call)``
+    as its reply, on the asker's channel. Returns what stops it."""
+    client = redis.asyncio.Redis.from_url(url)
+    listener = client.pubsub()
+    await listener.subscribe(inbound(table_id))
+
+    async def serve() -> None:
+        while True:
+            message = await listener.get_message(ignore_subscribe_messages=True, timeout=1)
+            for record in decode(message["data"]) if message is not None else []:
+                if record.op == "call":
+                    home = "mafioso:process:" + record.key.partition(".")[0]
+                    await client.publish(home, encode([Record("reply", record.key, answer(record))]))
+
+    task = asyncio.ensure_future(serve())
+
+    async def stop() -> None:
+        task.cancel()
+        await listener.aclose()  # type: ignore[no-untyped-call]
+        await client.aclose()
+
+    return stop
+
+
+@pytest.mark.parametrize("reply", [
+    "not JSON at all", "[1, 2]", "null", '{"ok": "a text"}', '{"ok": {"name": "Ann"}}', '{"ok": {"token": 7, '
+    '"name": "Ann", "table": {}}}', '{"error": "a text"}', "{}",
+    '{"ok": {"token": "t", "name": "A", "table": {}}, "error": {"message": "no"}}',
+])
+def test_an_answer_that_is_not_one_is_refused_as_no_answer_never_raised(
+        tmp_path: Path, redis_url: str, reply: str) -> None:  # noqa: F811
+    """A forwarded join's answer that does not read as one (a process of another version, or a
+    bug) must end as the same typed refusal as no answer, never an exception that the route turns
+    into a bare 500 (mutation checked: ``json.loads`` on the answer as it was, and the shapes not
+    checked: every case here raised, or returned a join without a pass)."""
+    async def run() -> tuple[dict[str, Any], int]:
+        async with reading(tmp_path, redis_url) as cluster:
+            stop = await answering(redis_url, "t1", lambda _call: reply)
+            try:
+                answer = await cluster.ask("t1", {"call": "join", "code": "ABCD", "name": "Ann", "address": "?"})
+            finally:
+                await stop()
+            return answer, len(cluster.hub.seats)
+
+    answer, seats = asyncio.run(run())
+    assert set(answer) == {"error"} and answer["error"]["code"] == "not_now", answer
+    assert "moving to another server" in answer["error"]["message"]
+    assert seats == 0, "no seat remembered from an answer that was not one"
+
+
+def test_a_true_answer_and_a_refusal_pass_as_they_came(tmp_path: Path, redis_url: str) -> None:  # noqa: F811
+    ok = {"ok": {"token": "pass-1", "name": "Ann", "table": {"code": "ABCD"}}}
+    refused = {"error": {"message": "no table has that code", "code": "no_table"}}
+
+    async def run() -> list[dict[str, Any]]:
+        async with reading(tmp_path, redis_url) as cluster:
+            answers = []
+            for answer in (ok, refused):
+                stop = await answering(redis_url, "t1", lambda _call, answer=answer: json.dumps(answer))  # type: ignore[misc]
+                try:
+                    answers.append(await cluster.ask("t1", {"call": "join", "code": "ABCD", "name": "Ann"}))
+                finally:
+                    await stop()
+            return answers
+
+    assert asyncio.run(run()) == [ok, refused]
+
+
+def test_a_request_while_redis_is_lost_is_refused_never_raised(tmp_path: Path, redis_url: str) -> None:  # noqa: F811
+    """Redis gone while a request is forwarded: the same typed refusal (mutation checked: the
+    publish's error raised through ``ask``)."""
+    async def run() -> dict[str, Any]:
+        async with reading(tmp_path, redis_url) as cluster:
+            assert cluster.redis is not None
+            cluster.publisher = Publisher(redis.asyncio.Redis.from_url("redis://127.0.0.1:1/0"))  # nothing there
+            return await cluster.ask("t1", {"call": "info", "code": "ABCD"})
+
+    answer = asyncio.run(run())
+    assert set(answer) == {"error"} and answer["error"]["code"] == "not_now", answer
