@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 import redis.asyncio
 
-from mafioso.server.cluster import Cluster, Publisher, as_is, inbound
+from mafioso.server.cluster import Cluster, Publisher, RelayedSocket, as_is, inbound
 from mafioso.server.hub import Hub
 from mafioso.server.relay_wire import Record, decode, encode
 from mafioso.server.store import open_store
-from mafioso.server.ws import Sockets
+from mafioso.server.ws import Session, SessionState, Sockets, _write
 from tests.server.conftest import FakeClock
 from tests.server.test_cluster import redis_url  # noqa: F401 - the fixture: a throwaway redis-server
 
@@ -123,3 +123,25 @@ def test_a_request_while_redis_is_lost_is_refused_never_raised(tmp_path: Path, r
 
     answer = asyncio.run(run())
     assert set(answer) == {"error"} and answer["error"]["code"] == "not_now", answer
+
+
+def test_a_relayed_screen_that_cannot_be_reached_ends_its_session(tmp_path: Path) -> None:
+    """The owner's writer for a relayed screen whose sends fail (Redis lost, or no free
+    connection within the pool's limit) must end the session as for a lost connection: the
+    reader stops too, so no decision of that phone is applied unacknowledged (mutation checked:
+    the publish's error raised as it is ended the writer's task with it, the session open)."""
+    async def run() -> tuple[SessionState, bool]:
+        hub = Hub(open_store(str(tmp_path / "t.sqlite3")), FakeClock(), min_step_seconds=0)
+        client = redis.asyncio.Redis.from_url("redis://127.0.0.1:1/0")  # nothing listens there
+        session = Session(RelayedSocket(Publisher(client), "t1:00:p.s"), hub)  # type: ignore[arg-type]
+        session.state = SessionState.SEAT
+        closed = asyncio.Event()
+        session.cut = closed.set
+        session.outbox.append(('{"type": "state"}', True))
+        session.ready.set()
+        await asyncio.wait_for(_write(session, closed), 10)
+        await client.aclose()
+        hub.store.close()
+        return session.state, closed.is_set()
+
+    assert asyncio.run(run()) == (SessionState.CLOSED, True)

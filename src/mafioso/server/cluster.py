@@ -226,9 +226,17 @@ class RelayedSocket:
         return {"type": "websocket.receive", "text": text}
 
     async def send_text(self, text: str) -> None:
+        """Send ``text`` to the screen; :class:`RuntimeError` (what the socket loop takes for a
+        lost connection, and ends the session on) when it cannot reach it. A Redis error raised
+        as it is ended the session's writer alone: the session went on reading, so the phone's
+        decisions were applied and never acknowledged to it."""
         if self.closed:
             raise RuntimeError("the relayed socket is closed")
-        if await self.publisher.publish(self.home, Record("text", self.key, text)) == 0:
+        try:
+            receivers = await self.publisher.publish(self.home, Record("text", self.key, text))
+        except Exception as error:  # Redis lost or too busy: as a connection lost (close() still tries)
+            raise RuntimeError(f"could not reach the relayed socket: {one_line(error)}") from error
+        if receivers == 0:
             self.closed = True  # nobody listens on its process's channel (that process died): end the session
             raise RuntimeError("the relayed socket is gone")
 
