@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import redis.asyncio
 
-from mafioso.server.cluster import Cluster, Publisher, RelayedSocket, as_is, inbound
+from mafioso.server.cluster import CLAIMS, RESTART, Cluster, Publisher, RelayedSocket, home, inbound
 from mafioso.server.hub import Hub
 from mafioso.server.relay_wire import Record, decode, encode
 from mafioso.server.store import open_store
@@ -31,10 +31,7 @@ async def reading(tmp_path: Path, url: str) -> AsyncIterator[Cluster]:
     leaves it, without the look for orphaned tables (it needs leases)."""
     hub = Hub(open_store(str(tmp_path / "t.sqlite3")), FakeClock(), min_step_seconds=0)
     cluster = Cluster(hub, Sockets(), "", url)
-    cluster.redis = redis.asyncio.Redis.from_url(url)
-    cluster.publisher = Publisher(cluster.redis)
-    cluster.pubsub = cluster.redis.pubsub(push_handler_func=as_is)
-    await cluster.pubsub.subscribe(cluster.channel)
+    await cluster._connect()
     cluster._spawn(cluster._read())
     try:
         yield cluster
@@ -55,8 +52,7 @@ async def answering(url: str, table_id: str, answer: Callable[[Record], str]) ->
             message = await listener.get_message(ignore_subscribe_messages=True, timeout=1)
             for record in decode(message["data"]) if message is not None else []:
                 if record.op == "call":
-                    home = "mafioso:process:" + record.key.partition(".")[0]
-                    await client.publish(home, encode([Record("reply", record.key, answer(record))]))
+                    await client.publish(home(record.key), encode([Record("reply", record.key, answer(record))]))
 
     task = asyncio.ensure_future(serve())
 
@@ -145,3 +141,92 @@ def test_a_relayed_screen_that_cannot_be_reached_ends_its_session(tmp_path: Path
         return session.state, closed.is_set()
 
     assert asyncio.run(run()) == (SessionState.CLOSED, True)
+
+
+class Phone:
+    """A phone's socket as :meth:`Cluster.relay` sees it on the process holding it: what the
+    phone sends is put in by hand, what it is sent and how it was closed are kept."""
+
+    def __init__(self) -> None:
+        self.incoming: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.sent: list[str] = []
+        self.closed: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+    async def receive(self) -> dict[str, Any]:
+        return await self.incoming.get()
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(text)
+
+    async def close(self, code: int = 1000) -> None:
+        if not self.closed.done():
+            self.closed.set_result(code)
+        self.incoming.put_nowait({"type": "websocket.disconnect", "code": code})
+
+
+async def owner_of(url: str, table_ids: list[str]) -> Callable[[], Awaitable[None]]:
+    """The owner of these tables played by hand: every relayed hello gets a state back (so the
+    holder's socket is relayed for good). Returns what stops it."""
+    client = redis.asyncio.Redis.from_url(url)
+    listener = client.pubsub()
+    await listener.subscribe(*(inbound(table_id) for table_id in table_ids))
+
+    async def serve() -> None:
+        while True:
+            message = await listener.get_message(ignore_subscribe_messages=True, timeout=1)
+            for record in decode(message["data"]) if message is not None else []:
+                if record.op == "hello":
+                    await client.publish(home(record.key), encode([Record("text", record.key, '{"type": "state"}')]))
+
+    task = asyncio.ensure_future(serve())
+
+    async def stop() -> None:
+        task.cancel()
+        await listener.aclose()  # type: ignore[no-untyped-call]
+        await client.aclose()
+
+    return stop
+
+
+async def relayed(cluster: Cluster, table_id: str) -> tuple[Phone, asyncio.Task[None]]:
+    """A phone relayed by ``cluster`` to the owner of ``table_id``, once the owner answered it."""
+    phone = Phone()
+    task = asyncio.ensure_future(cluster.relay(phone, table_id, '{"type": "hello", "watch": "ABCD"}', "?"))  # type: ignore[arg-type]
+    for _ in range(500):
+        if phone.sent:
+            return phone, task
+        await asyncio.sleep(0.01)
+    raise AssertionError("the owner's answer never reached the phone")
+
+
+def test_a_table_taken_by_another_process_restarts_the_phones_relayed_for_it(
+        tmp_path: Path, redis_url: str) -> None:  # noqa: F811
+    """A process that takes a table (its owner died, or lost its lease) tells every process
+    (:data:`CLAIMS`): the phones a third process relayed to the old owner are closed with *service
+    restart*, so they connect again, and nothing of them is left behind; another table's phone
+    is left alone. Mutation checked: not listening on the claims channel, the phone stayed
+    relayed to an owner that would never answer it."""
+    async def run() -> tuple[int, bool, list[Any]]:
+        async with reading(tmp_path, redis_url) as cluster:
+            stop = await owner_of(redis_url, ["t1", "t2"])
+            try:
+                phone, task = await relayed(cluster, "t1")
+                other, other_task = await relayed(cluster, "t2")
+                async with redis.asyncio.Redis.from_url(redis_url) as client:
+                    await client.publish(CLAIMS, encode([Record("close", "t1", str(RESTART))]))
+                code = await asyncio.wait_for(phone.closed, 5)
+                await asyncio.wait_for(task, 5)
+                still = not other.closed.done() and not other_task.done()
+                left = [sorted(cluster.relayed_tables), len(cluster.relays)]
+                await other.close()
+                await asyncio.wait_for(other_task, 5)
+                left += [sorted(cluster.relayed_tables), len(cluster.relays)]
+            finally:
+                await stop()
+            return code, still, left
+
+    code, still, left = asyncio.run(run())
+    assert code == RESTART
+    assert still, "another table's relayed phone is left alone"
+    assert left == [["t2"], 1, [], 0], "nothing of a relayed socket is left once it ends"
+

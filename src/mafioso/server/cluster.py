@@ -87,6 +87,14 @@ PROCESS = "mafioso:process:"
 """The start of a process's own channel (then its id): what the owners send the sockets that
 process relays, and the answers to the requests it forwards."""
 
+CLAIMS = "mafioso:claims"
+"""The channel every process listens to for the tables another process has just taken (a
+``close`` record keyed by the table's id): the sockets it relays for such a table were relayed
+to its last owner (dead, or its lease lost), which will never answer them again, so they are
+closed with :data:`RESTART` and the phones connect again. Without it only the process taking the
+table closed its own: with three processes or more, a phone relayed by a third one waited on a
+dead owner, shown nothing, until it sent something itself."""
+
 
 def inbound(table_id: str) -> str:
     """The channel the owner of a table listens to for relayed sockets' frames."""
@@ -299,24 +307,39 @@ class Cluster:
         self.hub.wire = wired
 
     def _claim(self, table_id: str) -> bool:
-        """Take a table's lease; sockets this process was relaying for it start again here."""
+        """Take a table's lease; sockets relayed for it, from here or another process, start again."""
         assert self.leases is not None
+        new = table_id not in self.leases.held
         if not self.leases.take(table_id):
             return False
-        relayed = self.relayed_tables.pop(table_id, None)
-        if relayed:
-            self._spawn(self._restart(relayed))
+        self._taken(table_id, new)
         return True
 
     async def _claim_async(self, table_id: str) -> bool:
         """:meth:`_claim` with the lease asked for on a thread: the event loop serves on meanwhile."""
         assert self.leases is not None
+        new = table_id not in self.leases.held
         if not await asyncio.to_thread(self.leases.take, table_id):
             return False
+        self._taken(table_id, new)
+        return True
+
+    def _taken(self, table_id: str, new: bool) -> None:
+        """A table's lease just taken: the sockets this process relayed for it start again here,
+        and, when the lease is new, every other process is told to restart its own (:data:`CLAIMS`)."""
+        self._restart_relayed(table_id)
+        if new and self.publisher is not None:
+            self._spawn(self._announce(table_id))
+
+    async def _announce(self, table_id: str) -> None:
+        with contextlib.suppress(Exception):  # Redis lost: every relay restarts anyway (_lost_redis)
+            await self._publish(CLAIMS, Record("close", table_id, str(RESTART)))
+
+    def _restart_relayed(self, table_id: str) -> None:
+        """Close with :data:`RESTART` the sockets relayed from here for a table whose owner changed."""
         relayed = self.relayed_tables.pop(table_id, None)
         if relayed:
             self._spawn(self._restart(relayed))
-        return True
 
     async def _release(self, table_ids: list[str]) -> None:
         """Give back the leases of tables just retired (:meth:`Hub.retire_due`: out of memory,
@@ -344,6 +367,16 @@ class Cluster:
 
     async def start(self) -> None:
         """Connect to Redis, listen for the tables already served, and start looking for orphans."""
+        await self._connect()
+        for table_id in list(self.hub.tables):
+            await self._listen(inbound(table_id))
+        with contextlib.suppress(Exception):
+            await self._catch_up_misses()  # where the count stands: earlier misses spent no budget here
+        self._spawn(self._read())
+        self._spawn(self._watch())
+
+    async def _connect(self) -> None:
+        """Connect to Redis and listen on this process's channel and on :data:`CLAIMS`."""
         import redis.asyncio
 
         # a bounded pool that waits for a free connection: the default one fails a publish outright
@@ -353,13 +386,7 @@ class Cluster:
         self.redis = redis.asyncio.Redis(connection_pool=pool)
         self.publisher = Publisher(self.redis)
         self.pubsub = self.redis.pubsub(push_handler_func=as_is)
-        await self.pubsub.subscribe(self.channel)
-        for table_id in list(self.hub.tables):
-            await self._listen(inbound(table_id))
-        with contextlib.suppress(Exception):
-            await self._catch_up_misses()  # where the count stands: earlier misses spent no budget here
-        self._spawn(self._read())
-        self._spawn(self._watch())
+        await self.pubsub.subscribe(self.channel, CLAIMS)
 
     async def stop(self) -> None:
         for task in list(self.tasks):
@@ -427,6 +454,9 @@ class Cluster:
                 try:
                     if channel == self.channel:
                         self._holder_record(record)
+                    elif channel == CLAIMS:
+                        if record.op == "close":  # another process took that table
+                            self._restart_relayed(record.key)
                     elif channel.startswith("mafioso:in:"):
                         self._owner_record(channel.removeprefix("mafioso:in:"), record)
                 except Exception:  # one bad record must not end the reading of every other
