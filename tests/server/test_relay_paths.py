@@ -230,3 +230,28 @@ def test_a_table_taken_by_another_process_restarts_the_phones_relayed_for_it(
     assert still, "another table's relayed phone is left alone"
     assert left == [["t2"], 1, [], 0], "nothing of a relayed socket is left once it ends"
 
+
+def test_a_phone_relayed_again_after_a_restart_is_still_known_by_its_table(
+        tmp_path: Path, redis_url: str) -> None:  # noqa: F811
+    """A relay ending after its table's sockets were restarted (the owner changed) must not
+    forget the sockets relayed for that table since: a later restart would miss them, leaving
+    those phones on an owner that no longer answers. Mutation checked: the ended relay dropped
+    its table's entry whatever it held (the newer phone was forgotten)."""
+    async def run() -> tuple[int, list[str], int]:
+        async with reading(tmp_path, redis_url) as cluster:
+            stop = await owner_of(redis_url, ["t1"])
+            try:
+                first, first_task = await relayed(cluster, "t1")
+                cluster._restart_relayed("t1")  # as when another process took the table
+                second, second_task = await relayed(cluster, "t1")  # its phone, back at once
+                code = await asyncio.wait_for(first.closed, 5)
+                await asyncio.wait_for(first_task, 5)
+                known = sorted(cluster.relayed_tables)
+                cluster._restart_relayed("t1")  # the owner changed again
+                again = await asyncio.wait_for(second.closed, 5)
+                await asyncio.wait_for(second_task, 5)
+            finally:
+                await stop()
+            return code, known, again
+
+    assert asyncio.run(run()) == (RESTART, ["t1"], RESTART)

@@ -613,7 +613,7 @@ class Cluster:
         finally:
             self.relays.pop(key, None)
             here.pop(key, None)
-            if not here:
+            if not here and self.relayed_tables.get(table_id) is here:  # (not a newer relay's, after a restart)
                 self.relayed_tables.pop(table_id, None)
             with contextlib.suppress(Exception):
                 await self._publish(inbound(table_id), Record("close", key))
