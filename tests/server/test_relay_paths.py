@@ -255,3 +255,42 @@ def test_a_phone_relayed_again_after_a_restart_is_still_known_by_its_table(
             return code, known, again
 
     assert asyncio.run(run()) == (RESTART, ["t1"], RESTART)
+
+
+def test_a_session_whose_holding_process_died_is_ended_by_the_owner(tmp_path: Path, redis_url: str) -> None:  # noqa: F811
+    """The owner serves a relayed screen; its holding process dies (nobody listens on its
+    channel). The table sends nothing more (a finished game's last screen, say), so no send
+    fails: the owner's look must end that session all the same, or the table counts a screen
+    for good and is never retired; a living holder's session stays. Mutation checked: without
+    the look, the dead holder's session stayed open."""
+    async def run() -> tuple[int, int, int]:
+        async with reading(tmp_path, redis_url) as cluster:
+            table = cluster.hub.create({"edition": "sport", "players": 10, "step_seconds": 0})
+            hello = json.dumps({"type": "hello", "watch": table.code})
+            async with redis.asyncio.Redis.from_url(redis_url) as client:
+                dead, alive = client.pubsub(), client.pubsub()
+                await dead.subscribe("mafioso:process:dead")
+                await alive.subscribe("mafioso:process:alive")
+                tasks = []
+                for process in ("dead", "alive"):
+                    key = f"{table.id}:00:{process}.1"
+                    socket = RelayedSocket(cluster._publisher(), key)
+                    socket.frames.put_nowait(hello)
+                    cluster.served[key] = socket
+                    tasks.append(asyncio.ensure_future(cluster._serve(key, socket, "?")))
+                for _ in range(500):  # both screens shown the table
+                    if cluster.sockets.count(table) == 2 and all(s.last_text for s in cluster.sockets.by_table[table.id]):
+                        break
+                    await asyncio.sleep(0.01)
+                before = cluster.sockets.count(table)
+                await dead.aclose()  # type: ignore[no-untyped-call]  # the holding process is killed
+                await cluster._end_orphans()
+                await asyncio.wait_for(tasks[0], 5)
+                after = cluster.sockets.count(table)
+                served = len(cluster.served)
+                await alive.aclose()  # type: ignore[no-untyped-call]
+                await cluster._end_orphans()
+                await asyncio.wait_for(tasks[1], 5)
+            return before, after, served
+
+    assert asyncio.run(run()) == (2, 1, 1)

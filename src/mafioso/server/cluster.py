@@ -678,6 +678,24 @@ class Cluster:
                 log.exception("could not look for tables without a process")
             with contextlib.suppress(Exception):  # Redis lost: the budgets count this process's misses meanwhile
                 await self._catch_up_misses()
+            with contextlib.suppress(Exception):  # Redis lost: every relayed session ends anyway (_lost_redis)
+                await self._end_orphans()
+
+    async def _end_orphans(self) -> None:
+        """End the relayed sessions served here whose holding process is gone (nobody listens on
+        its channel any more: killed, say). Nothing else would: such a session learnt it only at
+        its next send, and a table that sends nothing more (a finished game's last screen) kept
+        it open for good, so it was never retired. One ``PUBSUB NUMSUB`` of the few processes'
+        channels, each :data:`TICK`."""
+        if self.redis is None or not self.served:
+            return
+        homes = sorted({socket.home for socket in self.served.values()})
+        counts = await self.redis.pubsub_numsub(*homes)
+        gone = {name.decode() if isinstance(name, bytes) else str(name) for name, count in counts if int(count) == 0}
+        for socket in list(self.served.values()):
+            if socket.home in gone and not socket.closed:
+                socket.closed = True  # (its close would go to nobody)
+                socket.frames.put_nowait(None)
 
     # -- the guess budget, over every process -----------------------------------------------
     def _count_miss(self) -> None:
