@@ -294,3 +294,31 @@ def test_a_session_whose_holding_process_died_is_ended_by_the_owner(tmp_path: Pa
             return before, after, served
 
     assert asyncio.run(run()) == (2, 1, 1)
+
+
+def test_only_frames_and_closes_reach_a_relayed_phone(tmp_path: Path, redis_url: str) -> None:  # noqa: F811
+    """An owner sends a relayed socket ``text`` and ``close`` records only; a ``hello`` or a
+    ``call`` keyed by that socket on its process's channel (forged, or a bug) carries another
+    kind of text (a hello's pass, a request) and must not be sent to the phone as a frame.
+    Mutation checked: every record but a reply queued for the socket sent both texts to it."""
+    async def run() -> list[str]:
+        async with reading(tmp_path, redis_url) as cluster:
+            stop = await owner_of(redis_url, ["t1"])
+            try:
+                phone, task = await relayed(cluster, "t1")
+                [key] = cluster.relays
+                forged = [Record("hello", key, '{"address": "?"}\n{"type": "hello", "seat": "a pass"}'),
+                          Record("call", key, '{"call": "join"}'), Record("text", key, "after")]
+                async with redis.asyncio.Redis.from_url(redis_url) as client:
+                    await client.publish(cluster.channel, encode(forged))
+                for _ in range(500):
+                    if len(phone.sent) > 1:
+                        break
+                    await asyncio.sleep(0.01)
+                await phone.close()
+                await asyncio.wait_for(task, 5)
+            finally:
+                await stop()
+            return phone.sent
+
+    assert asyncio.run(run()) == ['{"type": "state"}', "after"]

@@ -510,7 +510,8 @@ class Cluster:
             return
         queue = self.relays.get(record.key)
         if queue is not None:
-            queue.put_nowait(record)
+            if record.op in ("text", "close"):  # (what an owner sends a socket; any other record's text is no frame)
+                queue.put_nowait(record)
         elif record.op == "text":
             # that socket is gone from here: the owner must end its session rather than keep
             # sending into the void (nothing else would tell it, as this process still listens)
