@@ -113,6 +113,22 @@ def table_of(key: str) -> str:
     return key.partition(":")[0]
 
 
+def pass_of(key: str) -> str:
+    """The pass digest (hex) in a relayed socket's key (``<table id>:<pass digest>:<process id>.<random id>``)."""
+    return key.partition(":")[2].rpartition(":")[0]
+
+
+def names_its_pass(key: str, hello: str) -> bool:
+    """Whether a relayed ``hello`` names the pass whose digest its key holds (as the holding
+    process made them, :meth:`Cluster._key`). A record pairing one socket's key with another
+    pass's hello (forged, or a bug) would have the owner send that pass's screen to that socket."""
+    try:
+        _kind, value = check_json(Hello, hello, "hello").credential()
+    except Exception:
+        return False
+    return pass_of(key) == digest(value).hex()
+
+
 def hello_address(details: str) -> str | None:
     """The client's address in a ``hello`` record's details (a JSON object on its first line);
     ``None`` when they do not read as such (a process of another version, or a bug)."""
@@ -485,8 +501,8 @@ class Cluster:
             if held and key not in self.served and table_of(key) == table_id:
                 details, _newline, hello = record.text.partition("\n")
                 address = hello_address(details)
-                if address is None:
-                    log.warning("dropped a hello record with unreadable details: %.80r", details)
+                if address is None or not names_its_pass(key, hello):
+                    log.warning("dropped a hello record with unreadable details or another pass's key: %.80r", details)
                     return
                 socket = RelayedSocket(self._publisher(), key)
                 socket.frames.put_nowait(hello)
