@@ -31,8 +31,9 @@ process that died gave its leases up when its connection closed, so another proc
 tables, takes them and rebuilds them by replay. Sockets any process was relaying for those tables
 are closed (code 1012, *service restart*: the taking process tells them all, :data:`CLAIMS`), so
 the phones connect again and land on a process that serves the table; the owner ends the relayed
-sessions of a holding process that is gone (:meth:`Cluster._end_orphans`). A process whose lease connection is lost drops every table it served (another
-may hold them now) and closes their sockets the same way. At each look a process also counts the
+sessions of a holding process that is gone (:meth:`Cluster._end_orphans`). A process whose lease
+connection is lost drops every table it served (another may hold them now) and closes their
+sockets the same way. At each look a process also counts the
 wrong join codes sent to the others (:data:`MISSES`) against its tables' guess budgets.
 """
 
