@@ -41,18 +41,22 @@ async def reading(tmp_path: Path, url: str) -> AsyncIterator[Cluster]:
         hub.store.close()
 
 
-async def answering(url: str, table_id: str, answer: Callable[[Record], str]) -> Callable[[], Awaitable[None]]:
-    """A table's owner played by hand: every ``call`` on the table's channel gets ``answer(call)``
-    as its reply, on the asker's channel. Returns what stops it."""
+async def owner_of(url: str, table_ids: list[str],
+                   answer: Callable[[Record], str] = lambda _call: "{}") -> Callable[[], Awaitable[None]]:
+    """The owner of these tables played by hand: every relayed hello gets a state back (so the
+    holder's socket is relayed for good), every forwarded ``call`` gets ``answer(call)`` as its
+    reply on the asker's channel. Returns what stops it."""
     client = redis.asyncio.Redis.from_url(url)
     listener = client.pubsub()
-    await listener.subscribe(inbound(table_id))
+    await listener.subscribe(*(inbound(table_id) for table_id in table_ids))
 
     async def serve() -> None:
         while True:
             message = await listener.get_message(ignore_subscribe_messages=True, timeout=1)
             for record in decode(message["data"]) if message is not None else []:
-                if record.op == "call":
+                if record.op == "hello":
+                    await client.publish(home(record.key), encode([Record("text", record.key, '{"type": "state"}')]))
+                elif record.op == "call":
                     await client.publish(home(record.key), encode([Record("reply", record.key, answer(record))]))
 
     task = asyncio.ensure_future(serve())
@@ -78,7 +82,7 @@ def test_an_answer_that_is_not_one_is_refused_as_no_answer_never_raised(
     checked: every case here raised, or returned a join without a pass)."""
     async def run() -> tuple[dict[str, Any], int]:
         async with reading(tmp_path, redis_url) as cluster:
-            stop = await answering(redis_url, "t1", lambda _call: reply)
+            stop = await owner_of(redis_url, ["t1"], lambda _call: reply)
             try:
                 answer = await cluster.ask("t1", {"call": "join", "code": "ABCD", "name": "Ann", "address": "?"})
             finally:
@@ -99,7 +103,7 @@ def test_a_true_answer_and_a_refusal_pass_as_they_came(tmp_path: Path, redis_url
         async with reading(tmp_path, redis_url) as cluster:
             answers = []
             for answer in (ok, refused):
-                stop = await answering(redis_url, "t1", lambda _call, answer=answer: json.dumps(answer))  # type: ignore[misc]
+                stop = await owner_of(redis_url, ["t1"], lambda _call, answer=answer: json.dumps(answer))  # type: ignore[misc]
                 try:
                     answers.append(await cluster.ask("t1", {"call": "join", "code": "ABCD", "name": "Ann"}))
                 finally:
@@ -163,30 +167,6 @@ class Phone:
         if not self.closed.done():
             self.closed.set_result(code)
         self.incoming.put_nowait({"type": "websocket.disconnect", "code": code})
-
-
-async def owner_of(url: str, table_ids: list[str]) -> Callable[[], Awaitable[None]]:
-    """The owner of these tables played by hand: every relayed hello gets a state back (so the
-    holder's socket is relayed for good). Returns what stops it."""
-    client = redis.asyncio.Redis.from_url(url)
-    listener = client.pubsub()
-    await listener.subscribe(*(inbound(table_id) for table_id in table_ids))
-
-    async def serve() -> None:
-        while True:
-            message = await listener.get_message(ignore_subscribe_messages=True, timeout=1)
-            for record in decode(message["data"]) if message is not None else []:
-                if record.op == "hello":
-                    await client.publish(home(record.key), encode([Record("text", record.key, '{"type": "state"}')]))
-
-    task = asyncio.ensure_future(serve())
-
-    async def stop() -> None:
-        task.cancel()
-        await listener.aclose()  # type: ignore[no-untyped-call]
-        await client.aclose()
-
-    return stop
 
 
 async def relayed(cluster: Cluster, table_id: str) -> tuple[Phone, asyncio.Task[None]]:
