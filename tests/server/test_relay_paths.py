@@ -343,3 +343,29 @@ def test_only_frames_and_closes_reach_a_relayed_phone(tmp_path: Path, redis_url:
             return phone.sent
 
     assert asyncio.run(run()) == ['{"type": "state"}', "after"]
+
+
+def test_taking_a_lease_restarts_the_phones_another_process_relays(
+        tmp_path: Path, postgres_url: str, redis_url: str) -> None:  # noqa: F811
+    """End to end: a process takes a table's lease (its real lease in PostgreSQL, as a takeover
+    or a hello does) and the phone a third process relayed for that table to its old owner is
+    closed with *service restart*. Mutation checked: without the announcement the phone stayed."""
+    async def run() -> int:
+        taker = Process(postgres_url, redis_url)
+        await taker.cluster._connect()
+        try:
+            async with reading(tmp_path, redis_url) as third:
+                stop = await owner_of(redis_url, ["t1"])
+                try:
+                    phone, task = await relayed(third, "t1")
+                    assert await taker.cluster._claim_async("t1")
+                    code = await asyncio.wait_for(phone.closed, 5)
+                    await asyncio.wait_for(task, 5)
+                finally:
+                    await stop()
+                return code
+        finally:
+            await taker.cluster.stop()
+            taker.store.close()
+
+    assert asyncio.run(run()) == RESTART
