@@ -28,10 +28,12 @@ channel), which ends the session rather than send into the void.
 Every :data:`TICK` seconds each process reads the ids of the unfinished tables (nothing of the
 finished ones) and tries the leases of those nobody holds (PostgreSQL's lock list, one query): a
 process that died gave its leases up when its connection closed, so another process learns its
-tables, takes them and rebuilds them by replay. Sockets it was relaying for those tables are
-closed (code 1012, *service restart*), so the phones connect again and land on a process that
-serves the table. A process whose lease connection is lost drops every table it served (another
-may hold them now) and closes their sockets the same way. At each look a process also counts the
+tables, takes them and rebuilds them by replay. Sockets any process was relaying for those tables
+are closed (code 1012, *service restart*: the taking process tells them all, :data:`CLAIMS`), so
+the phones connect again and land on a process that serves the table; the owner ends the relayed
+sessions of a holding process that is gone (:meth:`Cluster._end_orphans`). A process whose lease
+connection is lost drops every table it served (another may hold them now) and closes their
+sockets the same way. At each look a process also counts the
 wrong join codes sent to the others (:data:`MISSES`) against its tables' guess budgets.
 """
 
@@ -87,6 +89,14 @@ PROCESS = "mafioso:process:"
 """The start of a process's own channel (then its id): what the owners send the sockets that
 process relays, and the answers to the requests it forwards."""
 
+CLAIMS = "mafioso:claims"
+"""The channel every process listens to for the tables another process has just taken (a
+``close`` record keyed by the table's id): the sockets it relays for such a table were relayed
+to its last owner (dead, or its lease lost), which will never answer them again, so they are
+closed with :data:`RESTART` and the phones connect again. Without it only the process taking the
+table closed its own: with three processes or more, a phone relayed by a third one waited on a
+dead owner, shown nothing, until it sent something itself."""
+
 
 def inbound(table_id: str) -> str:
     """The channel the owner of a table listens to for relayed sockets' frames."""
@@ -105,6 +115,22 @@ def table_of(key: str) -> str:
     return key.partition(":")[0]
 
 
+def pass_of(key: str) -> str:
+    """The pass digest (hex) in a relayed socket's key (``<table id>:<pass digest>:<process id>.<random id>``)."""
+    return key.partition(":")[2].rpartition(":")[0]
+
+
+def names_its_pass(key: str, hello: str) -> bool:
+    """Whether a relayed ``hello`` names the pass whose digest its key holds (as the holding
+    process made them, :meth:`Cluster._key`). A record pairing one socket's key with another
+    pass's hello (forged, or a bug) would have the owner send that pass's screen to that socket."""
+    try:
+        _kind, value = check_json(Hello, hello, "hello").credential()
+    except Exception:
+        return False
+    return pass_of(key) == digest(value).hex()
+
+
 def hello_address(details: str) -> str | None:
     """The client's address in a ``hello`` record's details (a JSON object on its first line);
     ``None`` when they do not read as such (a process of another version, or a bug)."""
@@ -113,6 +139,30 @@ def hello_address(details: str) -> str | None:
     except ValueError:
         return None
     return str(data.get("address", "?")) if isinstance(data, dict) else None
+
+
+ANSWER_KEYS = {"join": ("token", "name", "table"), "log": ("log", "code"), "info": ("code",)}
+"""What the routes read of an ``ok`` answer to each forwarded call (:func:`answer_of`)."""
+
+
+def answer_of(call: str, text: str) -> dict[str, Any] | None:
+    """The answer of a ``reply`` record as the routes read it: ``{"ok": {...}}`` holding what
+    ``call`` needs (:data:`ANSWER_KEYS`, a join's token a text), or ``{"error": {"message": ...}}``
+    (a refusal already in words). ``None`` for anything else (not JSON, another shape: a process
+    of another version, or a bug), which the asker refuses as if no answer had come: read as it
+    is, it would be a bare *500* or a wrong seat remembered."""
+    try:
+        answer = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(answer, dict) or ("ok" in answer) == ("error" in answer):
+        return None
+    ok, error = answer.get("ok"), answer.get("error")
+    if isinstance(error, dict) and isinstance(error.get("message"), str):
+        return answer
+    if not isinstance(ok, dict) or any(key not in ok for key in ANSWER_KEYS.get(call, ())):
+        return None
+    return answer if call != "join" or isinstance(ok["token"], str) else None
 
 
 async def as_is(message: Any) -> Any:
@@ -202,9 +252,17 @@ class RelayedSocket:
         return {"type": "websocket.receive", "text": text}
 
     async def send_text(self, text: str) -> None:
+        """Send ``text`` to the screen; :class:`RuntimeError` (what the socket loop takes for a
+        lost connection, and ends the session on) when it cannot reach it. A Redis error raised
+        as it is ended the session's writer alone: the session went on reading, so the phone's
+        decisions were applied and never acknowledged to it."""
         if self.closed:
             raise RuntimeError("the relayed socket is closed")
-        if await self.publisher.publish(self.home, Record("text", self.key, text)) == 0:
+        try:
+            receivers = await self.publisher.publish(self.home, Record("text", self.key, text))
+        except Exception as error:  # Redis lost or too busy: as a connection lost (close() still tries)
+            raise RuntimeError(f"could not reach the relayed socket: {one_line(error)}") from error
+        if receivers == 0:
             self.closed = True  # nobody listens on its process's channel (that process died): end the session
             raise RuntimeError("the relayed socket is gone")
 
@@ -267,24 +325,39 @@ class Cluster:
         self.hub.wire = wired
 
     def _claim(self, table_id: str) -> bool:
-        """Take a table's lease; sockets this process was relaying for it start again here."""
+        """Take a table's lease; sockets relayed for it, from here or another process, start again."""
         assert self.leases is not None
+        new = table_id not in self.leases.held
         if not self.leases.take(table_id):
             return False
-        relayed = self.relayed_tables.pop(table_id, None)
-        if relayed:
-            self._spawn(self._restart(relayed))
+        self._taken(table_id, new)
         return True
 
     async def _claim_async(self, table_id: str) -> bool:
         """:meth:`_claim` with the lease asked for on a thread: the event loop serves on meanwhile."""
         assert self.leases is not None
+        new = table_id not in self.leases.held
         if not await asyncio.to_thread(self.leases.take, table_id):
             return False
+        self._taken(table_id, new)
+        return True
+
+    def _taken(self, table_id: str, new: bool) -> None:
+        """A table's lease just taken: the sockets this process relayed for it start again here,
+        and, when the lease is new, every other process is told to restart its own (:data:`CLAIMS`)."""
+        self._restart_relayed(table_id)
+        if new and self.publisher is not None:
+            self._spawn(self._announce(table_id))
+
+    async def _announce(self, table_id: str) -> None:
+        with contextlib.suppress(Exception):  # Redis lost: every relay restarts anyway (_lost_redis)
+            await self._publish(CLAIMS, Record("close", table_id, str(RESTART)))
+
+    def _restart_relayed(self, table_id: str) -> None:
+        """Close with :data:`RESTART` the sockets relayed from here for a table whose owner changed."""
         relayed = self.relayed_tables.pop(table_id, None)
         if relayed:
             self._spawn(self._restart(relayed))
-        return True
 
     async def _release(self, table_ids: list[str]) -> None:
         """Give back the leases of tables just retired (:meth:`Hub.retire_due`: out of memory,
@@ -312,6 +385,16 @@ class Cluster:
 
     async def start(self) -> None:
         """Connect to Redis, listen for the tables already served, and start looking for orphans."""
+        await self._connect()
+        for table_id in list(self.hub.tables):
+            await self._listen(inbound(table_id))
+        with contextlib.suppress(Exception):
+            await self._catch_up_misses()  # where the count stands: earlier misses spent no budget here
+        self._spawn(self._read())
+        self._spawn(self._watch())
+
+    async def _connect(self) -> None:
+        """Connect to Redis and listen on this process's channel and on :data:`CLAIMS`."""
         import redis.asyncio
 
         # a bounded pool that waits for a free connection: the default one fails a publish outright
@@ -321,13 +404,7 @@ class Cluster:
         self.redis = redis.asyncio.Redis(connection_pool=pool)
         self.publisher = Publisher(self.redis)
         self.pubsub = self.redis.pubsub(push_handler_func=as_is)
-        await self.pubsub.subscribe(self.channel)
-        for table_id in list(self.hub.tables):
-            await self._listen(inbound(table_id))
-        with contextlib.suppress(Exception):
-            await self._catch_up_misses()  # where the count stands: earlier misses spent no budget here
-        self._spawn(self._read())
-        self._spawn(self._watch())
+        await self.pubsub.subscribe(self.channel, CLAIMS)
 
     async def stop(self) -> None:
         for task in list(self.tasks):
@@ -395,6 +472,9 @@ class Cluster:
                 try:
                     if channel == self.channel:
                         self._holder_record(record)
+                    elif channel == CLAIMS:
+                        if record.op == "close":  # another process took that table
+                            self._restart_relayed(record.key)
                     elif channel.startswith("mafioso:in:"):
                         self._owner_record(channel.removeprefix("mafioso:in:"), record)
                 except Exception:  # one bad record must not end the reading of every other
@@ -423,8 +503,8 @@ class Cluster:
             if held and key not in self.served and table_of(key) == table_id:
                 details, _newline, hello = record.text.partition("\n")
                 address = hello_address(details)
-                if address is None:
-                    log.warning("dropped a hello record with unreadable details: %.80r", details)
+                if address is None or not names_its_pass(key, hello):
+                    log.warning("dropped a hello record with unreadable details or another pass's key: %.80r", details)
                     return
                 socket = RelayedSocket(self._publisher(), key)
                 socket.frames.put_nowait(hello)
@@ -448,7 +528,8 @@ class Cluster:
             return
         queue = self.relays.get(record.key)
         if queue is not None:
-            queue.put_nowait(record)
+            if record.op in ("text", "close"):  # (what an owner sends a socket; any other record's text is no frame)
+                queue.put_nowait(record)
         elif record.op == "text":
             # that socket is gone from here: the owner must end its session rather than keep
             # sending into the void (nothing else would tell it, as this process still listens)
@@ -478,22 +559,41 @@ class Cluster:
 
     async def ask(self, table_id: str, call: dict[str, Any]) -> dict[str, Any]:
         """Forward a request about a table to the process that serves it; its answer, or a refusal
-        asking to try again when no process answers (the table is changing process)."""
+        asking to try again when no usable answer comes (the table is changing process, Redis is
+        lost or too busy, or the answer does not read as one: :func:`answer_of`), never an error
+        raised to the route (it would be a bare *500* to the client)."""
         reply_id = self._key()
         future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self.replies[reply_id] = future
         try:
-            if await self._publish(inbound(table_id), Record("call", reply_id, json.dumps(call))) > 0:
-                with contextlib.suppress(TimeoutError):
-                    answer: dict[str, Any] = json.loads(await asyncio.wait_for(future, ASK_SECONDS))
-                    if call.get("call") == "join" and "ok" in answer:  # this phone's hello may come here next
-                        self.hub.seats[digest(answer["ok"].get("token"))] = table_id
-                    return answer
+            answer = await self._answered(table_id, reply_id, call, future)
         finally:
             self.replies.pop(reply_id, None)
+        if answer is not None:
+            if call.get("call") == "join" and "ok" in answer:  # this phone's hello may come here next
+                self.hub.seats[digest(answer["ok"]["token"])] = table_id
+            return answer
         record = self.hub.dormant.get(table_id)
         lang = str(record.config.get("lang", "en")) if record is not None else "en"
         return {"error": error_text(NotNow(N_("that table is moving to another server; try again in a moment")), lang)}
+
+    async def _answered(self, table_id: str, reply_id: str, call: dict[str, Any],
+                        future: asyncio.Future[str]) -> dict[str, Any] | None:
+        """The owner's answer to a forwarded request, or ``None``: nobody listens on the table's
+        channel, Redis failed, no answer within :data:`ASK_SECONDS`, or one that is not an answer."""
+        try:
+            if await self._publish(inbound(table_id), Record("call", reply_id, json.dumps(call))) == 0:
+                return None
+            text = await asyncio.wait_for(future, ASK_SECONDS)
+        except TimeoutError:
+            return None
+        except Exception as error:  # Redis lost or too busy: as when nobody answers
+            log.info("could not forward a request to the owner of table %s: %s", table_id, one_line(error))
+            return None
+        answer = answer_of(str(call.get("call")), text)
+        if answer is None:
+            log.warning("dropped an unreadable answer from the owner of table %s: %.80r", table_id, text)
+        return answer
 
     async def _serve(self, key: str, socket: RelayedSocket, address: str) -> None:
         try:
@@ -532,7 +632,7 @@ class Cluster:
         finally:
             self.relays.pop(key, None)
             here.pop(key, None)
-            if not here:
+            if not here and self.relayed_tables.get(table_id) is here:  # (not a newer relay's, after a restart)
                 self.relayed_tables.pop(table_id, None)
             with contextlib.suppress(Exception):
                 await self._publish(inbound(table_id), Record("close", key))
@@ -597,6 +697,24 @@ class Cluster:
                 log.exception("could not look for tables without a process")
             with contextlib.suppress(Exception):  # Redis lost: the budgets count this process's misses meanwhile
                 await self._catch_up_misses()
+            with contextlib.suppress(Exception):  # Redis lost: every relayed session ends anyway (_lost_redis)
+                await self._end_orphans()
+
+    async def _end_orphans(self) -> None:
+        """End the relayed sessions served here whose holding process is gone (nobody listens on
+        its channel any more: killed, say). Nothing else would: such a session learnt it only at
+        its next send, and a table that sends nothing more (a finished game's last screen) kept
+        it open for good, so it was never retired. One ``PUBSUB NUMSUB`` of the few processes'
+        channels, each :data:`TICK`."""
+        if self.redis is None or not self.served:
+            return
+        homes = sorted({socket.home for socket in self.served.values()})
+        counts = await self.redis.pubsub_numsub(*homes)
+        gone = {name.decode() if isinstance(name, bytes) else str(name) for name, count in counts if int(count) == 0}
+        for socket in list(self.served.values()):
+            if socket.home in gone and not socket.closed:
+                socket.closed = True  # (its close would go to nobody)
+                socket.frames.put_nowait(None)
 
     # -- the guess budget, over every process -----------------------------------------------
     def _count_miss(self) -> None:

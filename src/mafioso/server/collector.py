@@ -93,7 +93,7 @@ PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
 class Collector:
-    """Freezes what survives each collection; sweeps when the frozen objects have grown enough."""
+    """Freezes what survives each collection; sweeps when the resident memory has grown enough."""
 
     def __init__(self, growth: float = GROWTH, floor: int = FLOOR, every: float = SWEEP_SECONDS,
                  limit: float = LIMIT) -> None:
