@@ -329,3 +329,20 @@ def test_taking_a_lease_restarts_the_phones_another_process_relays(
             taker.store.close()
 
     assert asyncio.run(run()) == RESTART
+
+
+def test_a_relayed_hello_must_name_the_pass_its_key_holds() -> None:
+    """The owner serves a relayed hello only if the pass it names is the one whose digest its
+    socket's key holds (:func:`names_its_pass`): a record pairing one socket's key with another
+    pass's hello (forged on Redis, or a bug) would have that pass's screen sent to that socket."""
+    import hashlib
+
+    from mafioso.server.cluster import names_its_pass
+
+    mine, theirs = "pass-of-seat-one", "pass-of-seat-two"
+    key = f"{'a' * 32}:{hashlib.sha256(mine.encode()).hexdigest()}:{'b' * 32}.{'c' * 32}"
+    assert names_its_pass(key, json.dumps({"type": "hello", "seat": mine}))
+    assert not names_its_pass(key, json.dumps({"type": "hello", "seat": theirs}))
+    assert not names_its_pass(key, "not a hello")
+    host_key = f"{'a' * 32}:{hashlib.sha256(theirs.encode()).hexdigest()}:{'b' * 32}.{'c' * 32}"
+    assert names_its_pass(host_key, json.dumps({"type": "hello", "host": theirs}))
