@@ -674,7 +674,7 @@ class Cluster:
                     record = await queue.get()
                 if record.op == "close":
                     with contextlib.suppress(Exception):
-                        await socket.close(code=int(record.text) if record.text.isdigit() else 1000)
+                        await socket.close(code=int(record.text) if record.text.isascii() and record.text.isdecimal() else 1000)
                     return
                 await socket.send_text(record.text)
 

@@ -86,7 +86,7 @@ def decode(message: str | bytes) -> list[Record]:
         if gap < 0 or newline < 0 or newline < gap:
             raise WireError(f"a {op} record cut short in its key at character {at}")
         digits = message[gap + 1:newline]
-        if not (0 < len(digits) <= LENGTH_DIGITS and digits.isascii() and digits.isdigit()):
+        if not (0 < len(digits) <= LENGTH_DIGITS and digits.isascii() and digits.isdecimal()):
             raise WireError(f"a {op} record with a bad length {digits[:20]!r} at character {at}")
         start = newline + 1
         at = start + int(digits)
