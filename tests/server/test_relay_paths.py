@@ -346,3 +346,20 @@ def test_a_relayed_hello_must_name_the_pass_its_key_holds() -> None:
     assert not names_its_pass(key, "not a hello")
     host_key = f"{'a' * 32}:{hashlib.sha256(theirs.encode()).hexdigest()}:{'b' * 32}.{'c' * 32}"
     assert names_its_pass(host_key, json.dumps({"type": "hello", "host": theirs}))
+
+
+def test_a_record_reaches_a_relayed_session_only_on_its_own_tables_channel() -> None:
+    """A socket's key names its table: a ``text`` or ``close`` record carrying it on another
+    table's inbound channel (forged, or a bug) is not handed to that session (mutation checked:
+    looked up by key alone, the frame reached it)."""
+    from typing import cast
+
+    cluster = Cluster(cast(Any, None), cast(Any, None), "", "")
+    key = f"{'a' * 32}:{'d' * 64}:{'b' * 32}.{'c' * 32}"
+    socket = RelayedSocket(cast(Any, None), key)
+    cluster.served[key] = socket
+    cluster._owner_record("e" * 32, Record("text", key, "from another table's channel"))
+    cluster._owner_record("e" * 32, Record("close", key))
+    assert socket.frames.empty()
+    cluster._owner_record("a" * 32, Record("text", key, "its own"))
+    assert socket.frames.get_nowait() == "its own"

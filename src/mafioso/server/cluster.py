@@ -511,7 +511,7 @@ class Cluster:
                 self.served[key] = socket
                 self._spawn(self._serve(key, socket, address))
             return
-        served = self.served.get(key)
+        served = self.served.get(key) if table_of(key) == table_id else None  # (another table's socket: not on this channel)
         if served is not None:
             served.frames.put_nowait(record.text if op == "text" else None)
         elif op == "text" and held:
