@@ -31,7 +31,7 @@ import websockets
 
 from mafioso.server.app import create_app
 from mafioso.server.hub import MISS_BURST, MISS_RATE, Hub
-from mafioso.server.store import MemberRecord, Store, TableRecord, open_store
+from mafioso.server.store import FIND_BY, RECORD_COLUMNS, MemberRecord, Store, TableRecord, open_store, pass_where
 from tests.server.conftest import PostgresServer
 from tests.server.live import live_server
 from tests.server.test_cluster import redis_url  # noqa: F401 - the fixture: a throwaway redis-server
@@ -94,11 +94,14 @@ def test_the_lookups_use_the_indexes_on_sqlite(tmp_path: Path) -> None:
     store = open_store(str(tmp_path / "tables.sqlite3"))
     try:
         stored_table(store, 1, members=3)
-        for kind in ("host", "seat", "code", "id"):
-            from mafioso.server.store import FIND_BY, RECORD_COLUMNS
-
+        for kind in ("host", "seat", "code", "id", "moved", "next"):
             plan = store.rows(f"EXPLAIN QUERY PLAN SELECT {RECORD_COLUMNS}, m.token FROM tables t LEFT JOIN members m "
                               f"ON m.table_id = t.id WHERE {FIND_BY[kind]} ORDER BY m.joined", ("x",))
+            steps = [str(row[-1]) for row in plan]
+            assert not [s for s in steps if s.startswith("SCAN")], (kind, steps)
+        for kind in ("host", "seat"):  # a pass, or an old pass that leads to Play again's new table
+            plan = store.rows(f"EXPLAIN QUERY PLAN SELECT {RECORD_COLUMNS}, m.token FROM tables t LEFT JOIN members m "
+                              f"ON m.table_id = t.id WHERE {pass_where(kind)} ORDER BY m.joined", ("x", "x"))
             steps = [str(row[-1]) for row in plan]
             assert not [s for s in steps if s.startswith("SCAN")], (kind, steps)
     finally:
@@ -122,16 +125,24 @@ class Process:
 
 
 def counted(store: Store, lookups: list[tuple[str, bool]]) -> None:
-    """Record each lookup the store runs (the real query runs: this only counts it)."""
-    find = store.find_record
+    """Record each lookup of a credential the store runs (the real query runs: this only counts
+    it): a code's (``find_record``) or a pass's (``find_pass``, which finds an old pass's new
+    table too), not a table's by its id nor its Play again successor's."""
+    find, find_pass = store.find_record, store.find_pass
 
     def find_record(kind: str, value: str) -> TableRecord | None:
         record = find(kind, value)
-        if kind != "id":
+        if kind not in ("id", "next"):
             lookups.append((kind, record is not None))
         return record
 
+    def found_pass(kind: str, token: str) -> TableRecord | None:
+        record = find_pass(kind, token)
+        lookups.append((kind, record is not None))
+        return record
+
     store.find_record = find_record  # type: ignore[method-assign]
+    store.find_pass = found_pass  # type: ignore[method-assign]
 
 
 @contextlib.contextmanager

@@ -1,12 +1,17 @@
-"""Upgrading: the store written by mafioso 0.1.0 loads, converts and plays on.
+"""Upgrading: the stores written by mafioso 0.1.0 and 0.2.0 load, convert and play on.
 
 ``tests/fixtures/release-0.1.0/store.sqlite3`` is a real database of the previous release
 (three tables per edition: in the lobby, in play, finished); ``store.json`` beside it says what
 each table was. It is copied to a temporary folder first: the fixture itself is never changed.
+
+``tests/fixtures/release-0.2.0/store.sqlite3`` is a database of schema 2, written by mafioso
+0.2.0 with two tables made by Play again (``store.json`` says where each old pass led); it is
+loaded as is, and into PostgreSQL as 0.2.0 would have stored it there.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import shutil
 import sqlite3
@@ -18,7 +23,7 @@ import pytest
 from mafioso.engine import Game
 from mafioso.engine.log import LOG_FORMAT
 from mafioso.server.hub import Hub
-from mafioso.server.store import SCHEMA_VERSION, open_store
+from mafioso.server.store import MIGRATIONS, SCHEMA, SCHEMA_VERSION, open_store
 from mafioso.server.tables import Table
 from tests.server.conftest import FakeClock, play_out
 
@@ -110,3 +115,87 @@ def test_opening_an_old_store_twice_migrates_it_once(old_store: Path) -> None:
     with sqlite3.connect(old_store) as connection:
         columns = [row[1] for row in connection.execute("PRAGMA table_info(tables)")]
     assert columns.count("log_format") == 1 and "edition_version" in columns
+
+
+# -- schema 2 (mafioso 0.2.0) -> 3: Play again's links stored in rows of their own -----------------
+RELEASE_0_2_0 = Path(__file__).resolve().parents[1] / "fixtures" / "release-0.2.0"
+STORED_ROWS = {"tables": "id, code, host_token, config, seed, roles, stage, created, log_format, mafioso_version, "
+                         "edition_version, digest",
+               "members": "token, table_id, name, joined, seat", "history": "table_id, n, entry"}
+
+
+def moves_described() -> dict[str, Any]:
+    found: dict[str, Any] = json.loads((RELEASE_0_2_0 / "store.json").read_text())
+    return found
+
+
+def schema_2_on_postgres(url: str, sqlite_file: Path) -> None:
+    """A PostgreSQL database as mafioso 0.2.0 left it (schema 2), holding the rows of the 0.2.0
+    SQLite fixture: built with that release's statements (the base schema and migration 2)."""
+    import psycopg
+
+    with psycopg.connect(url) as connection, sqlite3.connect(sqlite_file) as old:
+        for statement in (*SCHEMA, *MIGRATIONS[2]):
+            assert isinstance(statement, str)
+            connection.execute(statement)
+        connection.execute("INSERT INTO meta (key, value) VALUES ('schema', '2')")
+        for table, columns in STORED_ROWS.items():
+            marks = ", ".join(["%s"] * len(columns.split(",")))
+            for row in old.execute(f"SELECT {columns} FROM {table}"):
+                connection.execute(f"INSERT INTO {table} ({columns}) VALUES ({marks})", row)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_0_2_0(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The database of mafioso 0.2.0 (schema 2, two tables made by Play again): a copy of the
+    SQLite fixture, or a PostgreSQL database holding its rows."""
+    db = tmp_path / "store.sqlite3"
+    shutil.copyfile(RELEASE_0_2_0 / "store.sqlite3", db)
+    if request.param == "sqlite":
+        return str(db)
+    url: str = request.getfixturevalue("postgres_url")
+    schema_2_on_postgres(url, db)
+    return url
+
+
+def test_the_play_again_links_of_a_schema_2_store_are_stored_when_it_is_opened(store_0_2_0: str,
+                                                                               clock: FakeClock) -> None:
+    """Opened by this release, a store of 0.2.0 (whose Play again links lived only in the new
+    tables' settings) gets its links as rows: a cluster's process, which reads neither old table
+    nor, once they are over, the new ones, moves each old pass on to its new seat (or the new
+    lobby) and the old host pass to the new host pass, and gives each old code's page its
+    ``next``; a lone server does as before."""
+    from mafioso.server.hub import Remote
+
+    store = open_store(store_0_2_0)
+    assert store.rows("SELECT value FROM meta WHERE key = 'schema'") == [(str(SCHEMA_VERSION),)]
+    described = moves_described()
+    assert sorted(store.rows("SELECT old_id, new_id FROM moves")) == sorted(
+        (m["old"]["id"], m["new"]["id"]) for m in described["moves"])
+    store.close()
+
+    async def arrive(hub: Hub, kind: str, token: str) -> dict[str, Any] | None:
+        try:
+            await hub.prepare(kind, token)
+        except Remote:  # pragma: no cover - every lease is granted here
+            raise AssertionError("relayed") from None
+        return hub.moved(token)
+
+    for cluster in (True, False):
+        hub = Hub(open_store(store_0_2_0), clock, min_step_seconds=0)
+        if cluster:
+            hub.claim = lambda _table_id: True
+        hub.load()
+        try:
+            for move in described["moves"]:
+                new = move["new"]
+                assert asyncio.run(arrive(hub, "host", move["old"]["host"])) == {
+                    "type": "moved", "host": new["host"], "code": new["code"]}
+                for old_pass, new_pass in move["seats"].items():
+                    reply = {"type": "moved", "code": new["code"], **({"pass": new_pass} if new_pass else {})}
+                    assert asyncio.run(arrive(hub, "seat", old_pass)) == reply, (cluster, old_pass)
+                assert hub.facts(asyncio.run(hub.by_code_async(move["old"]["code"])))["next"] == new["code"]
+            alone = hub.facts(asyncio.run(hub.by_code_async(described["alone"]["code"])))
+            assert alone["code"] == described["alone"]["code"] and alone["next"] is None
+        finally:
+            hub.store.close()

@@ -189,6 +189,11 @@ class Hub:
             self.seats[digest(member.token)] = record.id
         if self.claim is None:  # in a cluster, the tables served here (_attach): their owner renews their codes
             self._budget(record.id)
+        self._index_moves(record)
+
+    def _index_moves(self, record: TableRecord) -> None:
+        """Index where the old passes and the old table of a table made by Play again lead (its
+        settings' ``moved_from``, also stored as rows of their own: see :meth:`Store.find_pass`)."""
         moved = record.config.get("moved_from")
         if isinstance(moved, dict):  # a table made by Play again: the old passes lead here
             self.successors[str(moved.get("table"))] = record.id
@@ -215,6 +220,7 @@ class Hub:
                 self.hosts[digest(record.host_token)] = record.id
                 for member in record.members:
                     self.seats[digest(member.token)] = record.id
+                self._index_moves(record)
             self.dormant[record.id] = record
 
     def drop(self, table_id: str) -> Table | None:
@@ -250,22 +256,9 @@ class Hub:
             if not self.quiet(table):
                 continue
             since = self.ended.setdefault(table.id, now)
-            if now - since >= RETIRE_SECONDS and not self.watched(table) and not self._leads_on(table):
+            if now - since >= RETIRE_SECONDS and not self.watched(table):
                 due.append(table)
         return due
-
-    def _leads_on(self, table: Table) -> bool:
-        """In a cluster, whether Play again made a table from this one that is still unfinished
-        here: the old table is kept (and its lease) while the new one plays. An old pass (a phone
-        that slept through the move) may reach any process, and only this one knows where it
-        leads (the link is stored with the new table alone, which no other process reads): kept,
-        the old table's hellos come here and are moved on; retired, whichever process a pass
-        reached took the old table and showed its final screen, keeping that player out of the
-        new game. One process alone finds the link among its dormant records."""
-        if self.claim is None:
-            return False
-        successor = self.tables.get(self.successors.get(table.id, ""))
-        return successor is not None and successor.record.stage != "over"
 
     def quiet(self, table: Table) -> bool:
         """Whether a table is over with nothing of it left to store or publish: its end is
@@ -333,7 +326,7 @@ class Hub:
             if not self.claim(table_id):
                 raise Remote(table_id)
             fresh = self.store.find_record("id", table_id)  # what the last holder stored, not what this process saw
-            self.learn([fresh] if fresh is not None else [])
+            self.learn([r for r in (fresh, self._successor_stored(fresh)) if r is not None])
         record = self.dormant.pop(table_id, None)
         if record is not None:
             table = self._build(record)
@@ -350,8 +343,8 @@ class Hub:
             return self.get(table_id)
         if not await self._claimed_async(table_id):
             raise Remote(table_id)
-        fresh, history = await asyncio.to_thread(self._stored, table_id, self.dormant.get(table_id))
-        self.learn([fresh] if fresh is not None else [])
+        fresh, history, successor = await asyncio.to_thread(self._stored, table_id, self.dormant.get(table_id))
+        self.learn([r for r in (fresh, successor) if r is not None])
         table = self.tables.get(table_id)  # built meanwhile by another hello
         if table is not None:
             return table
@@ -362,19 +355,33 @@ class Hub:
                 return table
         raise NoTable(N_("that table cannot be opened now: it was set aside when the server started"))
 
-    def _stored(self, table_id: str, known: TableRecord | None) -> tuple[TableRecord | None, list[Any] | None]:
-        """A table's record and history as stored now, by the process that served it last (run
-        on a thread by :meth:`take`; ``known``: the record to read the history of if the table's
-        row is gone)."""
+    def _stored(self, table_id: str, known: TableRecord | None
+                ) -> tuple[TableRecord | None, list[Any] | None, TableRecord | None]:
+        """A table's record and history as stored now, by the process that served it last, and
+        the table Play again made from it if any (run on a thread by :meth:`take`; ``known``: the
+        record to read the history of if the table's row is gone)."""
         record = self.store.find_record("id", table_id) or known
-        return record, self.store.load_history(record) if record is not None else None
+        if record is None:
+            return None, None, None
+        return record, self.store.load_history(record), self._successor_stored(record)
+
+    def _successor_stored(self, record: TableRecord | None) -> TableRecord | None:
+        """The table Play again made from a finished table, as stored (one indexed query), so that
+        a process taking the old table knows where its passes and its code lead, whoever made the
+        new table and whether or not that process still runs. Once served here, only this
+        process can make one from it (it holds the lease): what it knows in memory is then whole.
+        Nothing is read for an unfinished table: Play again needs a finished one."""
+        if record is None or record.stage != "over":
+            return None
+        return self.store.find_record("next", record.id)
 
     async def find(self, kind: str, value: object, address: str | None = None) -> str | None:
-        """:meth:`table_of`; in a cluster, a credential this process does not know is looked up
-        alone in the database, off the event loop, and its table learnt. Lookups that find
+        """:meth:`leads_to`; in a cluster, a credential this process does not know is looked up
+        alone in the database, off the event loop, and its table learnt (for an old pass, the
+        table Play again made from its table: :meth:`Store.find_pass`). Lookups that find
         nothing are limited (:data:`MISS_BURST`); so are codes from a network refused for its
         wrong codes (nothing is looked up for it)."""
-        table_id = self.table_of(kind, value)
+        table_id = self.leads_to(kind, value)
         kind = kind if kind in ("seat", "host") else "code"
         key = _lookup_key(kind, value)
         if table_id is not None or self.claim is None or key is None:
@@ -382,25 +389,53 @@ class Hub:
         if kind == "code" and address is not None and self.guard.blocked(network_key(address)):
             return None
         async with self.finding:
-            table_id = self.table_of(kind, value)  # learnt by the lookup before this one
+            table_id = self.leads_to(kind, value)  # learnt by the lookup before this one
             if table_id is not None or self.unknown.blocked(LOOKUPS):
                 return table_id
-            record = await asyncio.to_thread(self.store.find_record, kind, key)
+            record = await asyncio.to_thread(self._look_up, kind, key)
             if record is None:
                 self.unknown.take(LOOKUPS)
                 return None
             self.learn([record])
-            return self.table_of(kind, value)
+            return self.leads_to(kind, value)
+
+    def _look_up(self, kind: str, key: str) -> TableRecord | None:
+        """The stored table a credential leads to (run on a thread by :meth:`find`): for a pass,
+        the table Play again made from its table, or else its own (one query)."""
+        return self.store.find_pass(kind, key) if kind in ("seat", "host") else self.store.find_record(kind, key)
 
     async def prepare(self, kind: str, value: object, address: str | None = None) -> None:
         """In a cluster, before a credential is checked on the event loop: its table is found
         (:meth:`find`) and, when this process knows of it but does not serve it, taken (its lease,
-        its stored history, off the event loop); :class:`Remote` when another process serves it."""
+        its stored history, off the event loop); :class:`Remote` when another process serves it.
+        An old pass leads to the table Play again made from its table: that one is taken, so
+        that the hello's ``moved`` reply (:meth:`moved`) is read from it here, or the hello is
+        relayed to the process that serves it. A pass of a finished table this process has not
+        served may be an old pass it does not know as one: taking that table reads its
+        successor too (:meth:`_stored`), and the pass then leads on."""
         if self.claim is None:
             return
         table_id = await self.find(kind, value, address)
         if table_id is not None and table_id in self.dormant:
             await self.take(table_id)
+            successor = self.moved_to(kind, value)
+            if successor is not None and successor != table_id and successor in self.dormant:
+                await self.take(successor)
+
+    def leads_to(self, kind: str, value: object) -> str | None:
+        """:meth:`table_of`, except that an old pass (of a table Play again replaced) names the new table."""
+        successor = self.moved_to(kind, value)
+        return successor if successor is not None else self.table_of(kind, value)
+
+    def moved_to(self, kind: str, value: object) -> str | None:
+        """The table Play again made from the table of an old host or seat pass, if this process
+        knows it (without reading the database); ``None`` for any other credential."""
+        if kind == "host":
+            return self.moved_hosts.get(digest(value))
+        if kind == "seat":
+            seat = self.moved_seats.get(digest(value))
+            return seat[0] if seat is not None else None
+        return None
 
     def table_of(self, kind: str, value: object) -> str | None:
         """The id of the table a hello's credential (``seat``, ``host`` or a join ``code``) names,
@@ -527,9 +562,18 @@ class Hub:
 
     def facts(self, table: Table) -> dict[str, Any]:
         """:func:`summary` for the join page, with ``next``: the code of the table Play again made
-        from this one, so an old code's page (a QR code still on the wall) leads to the new table."""
+        from this one, so an old code's page (a QR code still on the wall) leads to the new table.
+        The code is read from what this process knows of the new table, which is never replayed
+        nor, in a cluster, taken for it: reaching the old table here read its successor as stored
+        (:meth:`_stored`)."""
         successor = self.successors.get(table.id)
-        return {**summary(table), "next": self.record_of(successor).code if successor else None}
+        return {**summary(table), "next": self._code_of(successor) if successor else None}
+
+    def _code_of(self, table_id: str) -> str | None:
+        """The join code of a table this process knows (served or dormant), or ``None``."""
+        table = self.tables.get(table_id)
+        record = table.record if table is not None else self.dormant.get(table_id)
+        return record.code if record is not None else None
 
     def moved(self, token: object) -> dict[str, Any] | None:
         """The ``moved`` reply for a pass of a table that Play again replaced (``None`` otherwise):

@@ -14,6 +14,7 @@ transaction id (``txid_status``), so a decision is never lost nor stored twice.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import random
 import sqlite3
@@ -51,11 +52,75 @@ SCHEMA = (
 )
 
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The schema this release writes. 1: mafioso 0.1 (decisions only). 2: every table records its
 log format, the mafioso and edition versions that wrote it and the digest of its events, and
-keeps its whole history (decisions and chance draws) in ``history``."""
-MIGRATIONS: dict[int, tuple[str, ...]] = {
+keeps its whole history (decisions and chance draws) in ``history``. 3: Play again's links are
+stored in tables of their own, indexed (``moves``: old table -> new table; ``moved_passes``:
+an old pass's SHA-256 -> the new table and the join number of its new seat), so that any
+process of a cluster finds where an old pass or an old code leads with one query."""
+
+
+class Migrating:
+    """What a migration step written in Python may do inside the upgrade's transaction: read rows
+    and run statements (``?`` placeholders), on the upgrading connection, under its lock."""
+
+    def __init__(self, execute: Callable[[str, tuple[Any, ...]], Any]) -> None:
+        self._execute = execute
+
+    def rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        return list(self._execute(sql, params).fetchall())
+
+    def run(self, sql: str, params: tuple[Any, ...] = ()) -> None:
+        self._execute(sql, params)
+
+
+def _moves_from_configs(db: Migrating) -> None:
+    """Schema 3: fill the Play again links from the tables a schema-2 server made by Play again
+    (their settings hold ``moved_from``), oldest first: should one old table have two successors
+    (a double Play again the schema could not refuse), the newest wins, as it did in memory."""
+    links: dict[str, list[tuple[str, tuple[Any, ...]]]] = {}
+    passes: dict[str, tuple[str, tuple[Any, ...]]] = {}
+    for table_id, config in db.rows("SELECT id, config FROM tables WHERE config LIKE ? ORDER BY created",
+                                    ('%"moved_from"%',)):
+        statements = move_rows(str(table_id), _loads_or_empty(config))
+        if statements:
+            links[statements[0][1][0]] = statements[:1]
+            passes.update((params[0], (sql, params)) for sql, params in statements[1:])
+    for sql, params in [*(s for statements in links.values() for s in statements), *passes.values()]:
+        db.run(sql, params)
+
+
+def _loads_or_empty(text: Any) -> dict[str, Any]:
+    """A stored table's settings, or nothing when they do not read as an object."""
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def move_rows(table_id: str, config: dict[str, Any]) -> list[tuple[str, tuple[Any, ...]]]:
+    """The rows that store where a table made by Play again came from (its settings'
+    ``moved_from``): the link from the old table, then each old pass (the host's, then the
+    seats', each with the join number of its new seat or ``None``, sent to the lobby). None for
+    a table made otherwise, or whose link does not read."""
+    moved = config.get("moved_from")
+    if not isinstance(moved, dict) or not isinstance(moved.get("table"), str):
+        return []
+    rows: list[tuple[str, tuple[Any, ...]]] = [(MOVE_INSERT, (moved["table"], table_id))]
+    if isinstance(moved.get("host"), str):
+        rows.append((MOVED_PASS_INSERT, (moved["host"], table_id, "host", None)))
+    seats = moved.get("passes")
+    for key, joined in (seats.items() if isinstance(seats, dict) else ()):
+        rows.append((MOVED_PASS_INSERT, (str(key), table_id, "seat", joined if isinstance(joined, int) else None)))
+    return rows
+
+
+MOVE_INSERT = "INSERT INTO moves (old_id, new_id) VALUES (?, ?)"
+MOVED_PASS_INSERT = "INSERT INTO moved_passes (old_pass, new_id, kind, joined) VALUES (?, ?, ?, ?)"
+
+MIGRATIONS: dict[int, tuple[str | Callable[[Migrating], None], ...]] = {
     2: (
         "ALTER TABLE tables ADD COLUMN log_format INTEGER NOT NULL DEFAULT 1",
         "ALTER TABLE tables ADD COLUMN mafioso_version TEXT NOT NULL DEFAULT '0.1.0'",
@@ -64,9 +129,22 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         """CREATE TABLE history (
             table_id TEXT NOT NULL, n INTEGER NOT NULL, entry TEXT NOT NULL, PRIMARY KEY (table_id, n))""",
     ),
+    3: (
+        # one old table leads to one new table: a second Play again from it is refused by the key
+        "CREATE TABLE moves (old_id TEXT PRIMARY KEY, new_id TEXT NOT NULL)",
+        # old_pass: the SHA-256 (hex) of an old host or seat pass; joined: its new seat's join
+        # number (NULL: the host's pass, or a seat sent to the new lobby to join again)
+        """CREATE TABLE moved_passes (
+            old_pass TEXT PRIMARY KEY, new_id TEXT NOT NULL, kind TEXT NOT NULL, joined INTEGER)""",
+        # pruning a table deletes the links that lead to it
+        "CREATE INDEX moves_new_id ON moves (new_id)",
+        "CREATE INDEX moved_passes_new_id ON moved_passes (new_id)",
+        _moves_from_configs,
+    ),
 }
 """Statements that bring a database from the version before up to each version, run once, in one
-transaction, under a lock (tables stored by 0.1 keep format 1 and are converted when loaded)."""
+transaction, under a lock (tables stored by 0.1 keep format 1 and are converted when loaded). A
+step written in Python (a function) fills new tables from what the version before stored."""
 
 SCHEMA_LOCK = 0x6D6166696F736F
 """The PostgreSQL advisory lock taken while creating the tables, so servers starting together
@@ -179,7 +257,10 @@ class Store:
                 for target in sorted(MIGRATIONS):
                     if version < target:
                         for statement in MIGRATIONS[target]:
-                            self._db.execute(statement)
+                            if isinstance(statement, str):
+                                self._db.execute(statement)
+                            else:
+                                statement(Migrating(lambda sql, params: self._db.execute(self._sql(sql), params)))
                         version = target
                 if version > SCHEMA_VERSION:
                     raise StoreError(f"this database was written by a newer mafioso (schema {version}; "
@@ -268,14 +349,15 @@ class Store:
 
     # -- writes ------------------------------------------------------------------------------
     def create_table(self, table: TableRecord) -> None:
-        """Store a new table (in the lobby, without members)."""
+        """Store a new table (in the lobby, without members) and, for a table made by Play again,
+        its links from the old table and the old passes (:func:`move_rows`), in one transaction."""
         self._write((
             "INSERT INTO tables (id, code, host_token, config, seed, roles, stage, created, log_format, "
             "mafioso_version, edition_version, digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (table.id, table.code, table.host_token, json.dumps(table.config), table.seed,
              _dumps_or_none(table.roles), table.stage, table.created, table.log_format, table.mafioso_version,
              table.edition_version, table.digest),
-        ))
+        ), *move_rows(table.id, table.config))
 
     def create_table_with(self, table: TableRecord, members: list[MemberRecord]) -> None:
         """Store a new table with its members, in one transaction (Play again: a crash or a failed
@@ -346,6 +428,8 @@ class Store:
         old = [row[0] for row in self._read("SELECT id FROM tables WHERE stage = ? AND created < ?", ("over", before))]
         for table_id in old:
             self._write(
+                ("DELETE FROM moved_passes WHERE new_id = ?", (table_id,)),
+                ("DELETE FROM moves WHERE old_id = ? OR new_id = ?", (table_id, table_id)),
                 ("DELETE FROM decisions WHERE table_id = ?", (table_id,)),
                 ("DELETE FROM history WHERE table_id = ?", (table_id,)),
                 ("DELETE FROM members WHERE table_id = ?", (table_id,)),
@@ -394,10 +478,23 @@ class Store:
         """The one stored table (with its members, without its history) that a host pass
         (``host``), a seat pass (``seat``), a join code (``code``) or a table id (``id``) names,
         or ``None``: one indexed query, however many tables are stored. In a cluster, this is how
-        a process finds a table, or a seat, that another process has just made."""
+        a process finds a table, or a seat, that another process has just made. Play again's
+        links are found so too: ``moved``, the table an old pass (its SHA-256, hex) leads to, and
+        ``next``, the table made from an old table (its id)."""
+        return self._find(FIND_BY[kind], (value,))
+
+    def find_pass(self, kind: str, token: str) -> TableRecord | None:
+        """The table a host pass (``host``) or a seat pass (``seat``) leads to: the table Play
+        again made from its table, when it is an old pass (see :meth:`find_record`, ``moved``), or
+        else its own table; ``None`` for neither. One indexed query: a process of a cluster that
+        never read the new table still finds it, after the old table is retired and after the
+        process that made the new one died."""
+        return self._find(pass_where(kind), (_sha256(token), token))
+
+    def _find(self, where: str, params: tuple[Any, ...]) -> TableRecord | None:
+        """The one table meeting ``where`` (a condition on ``t``), with its members, or ``None``."""
         rows = self._read(f"SELECT {RECORD_COLUMNS}, m.token, m.name, m.joined, m.seat FROM tables t "
-                          f"LEFT JOIN members m ON m.table_id = t.id WHERE {FIND_BY[kind]} ORDER BY m.joined",
-                          (value,))
+                          f"LEFT JOIN members m ON m.table_id = t.id WHERE {where} ORDER BY m.joined", params)
         if not rows:
             return None
         record = _record(rows[0])
@@ -429,13 +526,29 @@ class Store:
 RECORD_COLUMNS = ("t.id, t.code, t.host_token, t.config, t.seed, t.roles, t.stage, t.created, t.log_format, "
                   "t.mafioso_version, t.edition_version, t.digest")
 """What :class:`TableRecord` holds of a stored table (``t``: the ``tables`` row)."""
+FIND_SEAT = "(SELECT table_id FROM members WHERE token = ?)"
+MOVED_TO = "SELECT new_id FROM moved_passes WHERE old_pass = ?"
 FIND_BY = {
     "host": "t.host_token = ?",
-    "seat": "t.id = (SELECT table_id FROM members WHERE token = ?)",
+    "seat": f"t.id = {FIND_SEAT}",
     "code": "t.code = ?",
     "id": "t.id = ?",
+    "moved": f"t.id = ({MOVED_TO})",
+    "next": "t.id = (SELECT new_id FROM moves WHERE old_id = ?)",
 }
 """How :meth:`Store.find_record` finds a table, by what names it: each through an index."""
+
+
+def pass_where(kind: str) -> str:
+    """Which table a host or seat pass leads to (:meth:`Store.find_pass`; its parameters: the
+    pass's SHA-256 in hex, then the pass): the new table when it is an old pass, else its own."""
+    own = "(SELECT id FROM tables WHERE host_token = ?)" if kind == "host" else FIND_SEAT
+    return f"t.id = COALESCE(({MOVED_TO}), {own})"
+
+
+def _sha256(token: str) -> str:
+    """An old pass as Play again stored it (the hub's ``digest``, in hex): the pass itself is never stored twice."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _record(row: Sequence[Any]) -> TableRecord:
