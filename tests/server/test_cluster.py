@@ -450,3 +450,47 @@ def test_play_again_on_one_process_reaches_the_phones_and_the_summary_on_another
         dealt = deal(a, made["host"], 12)  # the new host pass works through A as well
         assert dealt["stage"] == "playing" and dealt["table"]["code"] == made["code"]
         assert state_of(a, seat=passes[3])["seat"] == 4
+
+
+def first_reply(client: Any, seconds: float = 10, **credentials: Any) -> dict[str, Any]:
+    """The first message a hello gets, asked again while the socket is closed unanswered (a
+    process that has just died still holds its leases for a moment, and a relayed hello to it
+    is closed as a restart, as a phone would reconnect)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            return state_of(client, **credentials)
+        except Exception:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def test_an_old_pass_on_another_process_leads_to_the_new_table_after_its_maker_was_killed(
+        postgres_url: str, redis_url: str) -> None:
+    """Everything happens on A: a game to its end, *Play again* (seats kept), the new game to its
+    end. B never reads either table (A serves them; B's look reads unfinished tables nobody
+    serves). A is killed (SIGKILL). Each old seat pass and the old host pass said to B are moved
+    to the new table (the pass of the same seat there), and the old code's page on B names the
+    new code. Without the stored link B took the old table and showed its final screen."""
+    with server(postgres_url, redis_url) as (a_process, a), server(postgres_url, redis_url) as (_b_process, b):
+        table = new_table(a)
+        tokens = join_all(a, table["code"], 10)
+        deal(a, table["host"], 10)
+        assert answer_all(dict.fromkeys(tokens, a), a, table["host"], random.Random(21), [])["outcome"]
+        with a.websocket_connect("/ws") as host:
+            host.send_json({"type": "hello", "host": table["host"]})
+            host.receive_json()
+            host.send_json({"type": "again", "edition": "sport", "players": 10, "step_seconds": 0, "seats": "keep"})
+            made = receive_until(host, lambda m: m.get("type") == "moved")
+        passes = [state_of(a, seat=token)["pass"] for token in tokens]
+        deal(a, made["host"], 10)
+        assert answer_all(dict.fromkeys(passes, a), a, made["host"], random.Random(22), [])["outcome"]
+        a_process.kill()
+        a_process.wait()
+        replies = [first_reply(b, seat=token) for token in tokens]
+        host_reply = first_reply(b, host=table["host"])
+        facts = b.http.get(f"/api/tables/{table['code']}").json()
+    assert replies == [{"type": "moved", "code": made["code"], "pass": p} for p in passes], replies[:2]
+    assert host_reply == {"type": "moved", "host": made["host"], "code": made["code"]}, host_reply
+    assert facts["next"] == made["code"], facts
