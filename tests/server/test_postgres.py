@@ -170,7 +170,8 @@ def test_a_schema_1_database_is_migrated_once_by_servers_starting_together(db_ur
     from mafioso.server.store import SCHEMA, SCHEMA_VERSION
 
     old = open_store(db_url)
-    old._write(*[(f"DROP TABLE IF EXISTS {name}", ()) for name in ("history", "meta", "decisions", "members", "tables")])
+    old._write(*[(f"DROP TABLE IF EXISTS {name}", ())
+                 for name in ("moved_passes", "moves", "history", "meta", "decisions", "members", "tables")])
     old._write(*[(statement, ()) for statement in SCHEMA if "meta" not in statement])  # schema 1, as 0.1 made it
     old._write(("INSERT INTO tables (id, code, host_token, config, seed, roles, stage, created) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", ("t1", "CODE1", "h", "{}", 1, None, "lobby", 1.0)))
