@@ -247,7 +247,11 @@ class Hub:
     def due(self) -> list[Table]:
         """The finished tables to retire now: over, stored, :data:`RETIRE_SECONDS` since this
         process first saw them so, and watched by no socket (a watched one is checked again at
-        the next look, and retired once its last screen is gone)."""
+        the next look, and retired once its last screen is gone). A table Play again replaced
+        retires so too, while the new one plays: a cluster used to keep it, and its lease, as only
+        the process that made the new table knew where the old passes led; the link is stored now
+        (:meth:`Store.find_pass`, :meth:`_successor_stored`), and any process that an old pass
+        or code reaches finds it."""
         now = self.clock()
         for table_id in [i for i in self.ended if i not in self.tables]:  # dropped, or handed over
             del self.ended[table_id]
