@@ -17,8 +17,9 @@ plain games are printed. Each game's teardown is timed with it. ``--best-of K`` 
 times each way, in turn, and counts its shortest time, which the load of other processes moves
 far less than a sum does. The difference between the last two is the bot's own work, one Python
 call per event per seat, which no observer can spare it: real bots declare the few kinds they read (``Bot.listens``).
-``--observe --parts`` splits a known game's extra time into making the observers, folding the
-events, and the rest (handing events out, the reads, letting go), in µs a game.
+``--observe --parts`` splits a known game's extra time into making the observers (and letting them
+go), handing events to them, folding the events, attaching the bots and their reads, in µs a game,
+each part measured by playing the games with it and without it.
 """
 
 from __future__ import annotations
@@ -28,15 +29,15 @@ import gc
 import json
 import statistics
 import time
-from collections.abc import Callable, Iterator
 from typing import Any
 
 from mafioso.agents.base import Bot, bot_generator, make_bots, random_choice
 from mafioso.agents.play import play_game, run_bots
 from mafioso.compiled import path_name
 from mafioso.engine import Choice, Event, Game, Prompt, available_ids, find_edition
-from mafioso.engine.observer import Observer, plan_of
-from mafioso.engine.weak_observer import WeakObserver
+
+PLAIN, KEPT, KNOWN, READ = "plain", "kept", "known", "read"
+WATCHES = (PLAIN, KEPT, KNOWN, READ)
 
 
 class KnowingBot(Bot):
@@ -86,52 +87,69 @@ def observed_bench(edition: str, games: int, players: int | None, pairs: int, be
             "observers_kept_cost": statistics.median(ratios[KEPT]) - 1, "pairs": pairs}
 
 
-def observed_parts(edition: str, games: int, players: int | None, tries: int = 3) -> dict[str, float]:
-    """Where a ``known`` game's extra time goes, in µs a game (each the shortest of ``tries``
-    timings, summed over seeds 0..games-1): the plain and known games; making every seat's
-    observer (``game.observers`` on a new game, the events so far folded); folding every event
-    of the finished game into observers made together (``Observer.of_seats`` on it, less making
-    them), the same folds the game makes as it goes; and the rest by difference (handing each event
-    to the observers, the bots' reads and attaching, letting the observers go)."""
-    def shortest(run: Callable[..., object], *args: Any) -> float:
-        best = float("inf")
-        for _ in range(tries):
-            started = time.perf_counter()
-            run(*args)
-            best = min(best, time.perf_counter() - started)
-        return best
+PARTS = ("plain", "made", "handed", KEPT, "attached", KNOWN)
+"""The ways ``--parts`` plays each game, each adding one part of a known game's extra work to
+the one before (see :func:`_part_game`)."""
 
-    spent = dict.fromkeys(("plain", "known", "making", "folding"), 0.0)
+
+def observed_parts(edition: str, games: int, players: int | None, tries: int = 5) -> dict[str, float]:
+    """Where a ``known`` game's extra time goes, in µs a game: each game is played six ways in turn
+    (:data:`PARTS`), each adding one part to the way before, and each way's shortest of ``tries``
+    timings is summed over seeds 0..games-1. Every part is a measured difference, none the
+    remainder of the others:
+
+    - making: every seat's observer made (the events so far folded) and let go at once;
+    - handing out: the observers kept, each event looked at for them, but nothing folded, and let
+      go when the game ends;
+    - folding: what the events teach the observers, as the game goes;
+    - attaching: bots attached to the observers (``Bot.attach``), reading nothing;
+    - reading: the bots reading role, known teams, out and living before every decision.
+    """
+    spent = dict.fromkeys(PARTS, 0.0)
     counts = {"events": 0.0, "decisions": 0.0}
     for seed in range(games):
-        for watch in (PLAIN, KNOWN):
-            spent[watch] += shortest(_random_game, edition, players, seed, watch)
-        spent["making"] += shortest(_watch_every_seat, iter([Game(edition, players, seed=seed, decoys=False) for _ in range(tries)]))
+        best = dict.fromkeys(PARTS, float("inf"))
+        for _ in range(tries):
+            for way in PARTS:
+                started = time.perf_counter()
+                _part_game(edition, players, seed, way)
+                best[way] = min(best[way], time.perf_counter() - started)
+        for way in PARTS:
+            spent[way] += best[way]
         done = play_game(edition, players, seed=seed, bots="random", decoys=False)
-        seats = list(range(1, done.players + 1))
-        made = shortest(_observers_apart, done, seats)
-        spent["folding"] += shortest(WeakObserver.of_seats, done, seats) - made
         counts["events"] += len(done.events)
         counts["decisions"] += len(done.decisions)
-    each = {part: seconds / games * 1e6 for part, seconds in spent.items()}
-    each["rest"] = each["known"] - each["plain"] - each["making"] - each["folding"]
-    return {**each, **{name: count / games for name, count in counts.items()}}
+    each = {way: seconds / games * 1e6 for way, seconds in spent.items()}
+    parts = {"making": each["made"] - each["plain"], "handing": each["handed"] - each["made"],
+             "folding": each[KEPT] - each["handed"], "attaching": each["attached"] - each[KEPT],
+             "reading": each[KNOWN] - each["attached"]}
+    return {"plain": each["plain"], "known": each[KNOWN], **parts, **{name: n / games for name, n in counts.items()}}
 
 
-def _watch_every_seat(games: Iterator[Game]) -> None:
-    """The observers of every seat of the next new game, as ``run_bots`` makes them."""
-    game = next(games)
-    game.observers(list(range(1, game.players + 1)))
+class AttachedBot(Bot):
+    """A random bot attached to its seat's observer that reads nothing from it (``--parts``)."""
+
+    def choose(self, prompt: Prompt) -> Choice:
+        return random_choice(prompt, self.rng)
 
 
-def _observers_apart(game: Game, seats: list[int]) -> list[Observer]:
-    """Observers of ``seats`` that know nothing yet, made as ``Observer.of_seats`` makes them."""
-    together = (plan_of(game.edition), list(seats), set[int]())
-    return [WeakObserver(game, seat, together=together) for seat in seats]
-
-
-PLAIN, KEPT, KNOWN, READ = "plain", "kept", "known", "read"
-WATCHES = (PLAIN, KEPT, KNOWN, READ)
+def _part_game(edition: str, players: int | None, seed: int, way: str) -> None:
+    """One random game played one of the ways of :data:`PARTS` (teardown timed with it)."""
+    game = Game(edition, players, seed=seed, decoys=False)
+    if way in ("attached", KNOWN):
+        kind = KnowingBot if way == KNOWN else AttachedBot
+        rng = bot_generator(seed)
+        bots: dict[int, Bot] = {seat: kind(seat, game.edition, game.options, game.players, rng)
+                                for seat in range(1, game.players + 1)}
+    else:
+        bots = make_bots("random", game.edition, game.options, game.players, seed)
+    if way in ("made", "handed", KEPT):
+        game.observers(list(bots))
+        if way == "made":
+            game.state.release()  # made, then let go at once: nothing handed to them
+        elif way == "handed":
+            game.state._fold_table = {}  # handed every event, folding none
+    run_bots(game, bots)
 
 
 def _random_game(edition: str, players: int | None, seed: int, watch: str) -> None:
@@ -174,7 +192,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--observe", action="store_true", help="the cost of reading seat observers")
     parser.add_argument("--parts", action="store_true",
-                        help="with --observe: where the known games' extra time goes (making observers, folds, the rest)")
+                        help="with --observe: where the known games' extra time goes (making, handing out, folding, attaching, reading)")
     parser.add_argument("--best-of", type=int, default=1,
                         help="with --observe: play each game this many times each way and count its shortest time")
     parser.add_argument("--gc-threshold", type=int, default=None,
@@ -188,7 +206,8 @@ def main() -> None:
             part = observed_parts(edition, args.games, args.players)
             plain = part["plain"]
             print(f"{edition:9} plain {plain:.0f} µs, known {part['known']:.0f} µs ({part['known'] / plain - 1:+.1%}): "
-                  + ", ".join(f"{name} {part[name]:.1f} µs ({part[name] / plain:.1%})" for name in ("making", "folding", "rest"))
+                  + ", ".join(f"{name} {part[name]:.1f} µs ({part[name] / plain:.1%})"
+                              for name in ("making", "handing", "folding", "attaching", "reading"))
                   + f"; {part['events']:.0f} events, {part['decisions']:.0f} decisions a game")
         return
     if args.observe:

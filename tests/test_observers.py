@@ -13,10 +13,12 @@ from typing import Any
 
 import pytest
 
-from mafioso.agents.play import play_game
-from mafioso.engine import Audience, Game, State, Steps, find_edition
+from mafioso.agents.base import Bot, bot_generator, make_bots, random_choice
+from mafioso.agents.play import play_game, run_bots
+from mafioso.engine import Audience, Choice, Event, Game, Observer, Prompt, State, Steps, find_edition
 from mafioso.engine.observer import SetFact, set_fact
 from mafioso.engine.steps import Secret, eliminate, secret_step
+from mafioso.engine.views import visible
 from tests.test_fast_paths import _knowledge, _known_at_every_decision
 from tests.test_steps import SEATS, Bench
 
@@ -107,3 +109,53 @@ def test_a_set_fact_is_worked_out_once_for_every_seat_that_sees_it() -> None:
     for fact in ("deck", "verdicts"):  # folded when the observers were made, and as the game went on
         assert len({id(observer.facts[fact]) for observer in observers.values()}) == 1, \
             f"the {fact}, public, is worked out once and shared by every seat's facts"
+
+
+def test_an_edition_hook_for_every_kind_is_handed_every_event_its_seats_may_see(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Observers with no feeds are handed only the kinds the fold table names (``State.emit``'s
+    short way), unless the edition's hook asks for every kind (``observed = None``)."""
+    edition = find_edition("spytown")
+
+    def observe(self: Any, observer: Observer, event: Event) -> None:
+        observer.facts.setdefault("seen", []).append(event.index)
+
+    monkeypatch.setattr(type(edition), "observed", None)
+    monkeypatch.setattr(type(edition), "observe", observe)
+    for seed in range(3):
+        game = Game("spytown", seed=seed, decoys=False)
+        observers = game.observers(list(range(game.players + 1)))  # the facilitator's grimoire too
+        run_bots(game, make_bots("random", game.edition, game.options, game.players, seed))  # (no feeds)
+        for seat, observer in observers.items():
+            assert observer.facts["seen"] == [event.index for event in visible(game.events, seat)], \
+                f"seat {seat} of game {seed} was not handed every event it may see"
+
+
+class _Listening(Bot):
+    """A random bot that takes in every event its seat sees."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.heard: list[int] = []
+
+    def observe(self, event: Event) -> None:
+        self.heard.append(event.index)
+
+    def choose(self, prompt: Prompt) -> Choice:
+        return random_choice(prompt, self.rng)
+
+
+def test_a_listening_bot_takes_in_every_event_to_the_end_and_a_reading_one_is_not_synced() -> None:
+    game = Game("blitz", seed=5, decoys=False)
+    rng = bot_generator(5)
+    bots: dict[int, Bot] = {seat: (_Listening if seat % 2 else Bot)(seat, game.edition, game.options, game.players, rng)
+                            for seat in range(1, game.players + 1)}
+    synced: list[int] = []
+    for bot in bots.values():
+        if not isinstance(bot, _Listening):  # (an instance's own sync: the bot still reads only its knowledge)
+            bot.sync = lambda seat=bot.seat: synced.append(seat)  # type: ignore[method-assign]
+    run_bots(game, bots)
+    for seat, bot in bots.items():
+        if isinstance(bot, _Listening):
+            assert bot.heard == [event.index for event in visible(game.events, seat)]
+    assert synced == [], "a bot that reads only its knowledge has nothing to take in"

@@ -37,8 +37,8 @@ def run_bots(game: Game, bots: dict[int, Bot], max_decisions: int = 100_000) -> 
             decided += 1
         if decided > max_decisions:
             raise RuntimeError(f"{game.edition.id} game (seed {game.seed}) did not end in {max_decisions} decisions")
-    for bot in bots.values():
-        if bot.wants_events:
+    for seat, bot in bots.items():  # (the others have nothing to take in: see _syncs)
+        if seat in syncing:
             bot.sync()
     return game
 

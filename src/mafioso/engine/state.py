@@ -116,6 +116,9 @@ class State:
         self._fold_other: Callable[[Sequence[Observer], Event], None] | None = None
         self._feeding = False
         """Whether any feed was asked for (most bot games have none: no lookup per event)."""
+        self._every_kind = False
+        """Whether every kind of event may concern an observer (a feed was asked for, or the
+        edition's hook sees every kind); if not, only the kinds of the fold table do."""
         self._feeds_all: list[list[Event]] = []
         """The feeds of every kind of public event."""
         self._feeds_of: dict[str, list[list[Event]]] = {}
@@ -171,6 +174,21 @@ class State:
         self.events.append(event)
         if not self.observers:
             return event
+        if not self._every_kind:  # (most bot games: one look at the kind, and most kinds fold nothing)
+            folds = self._fold_table
+            if kind in folds:
+                if audience.public:
+                    folds[kind](self._watching, event)
+                    return event
+                seats = audience.seats
+                if len(seats) == 1 and GM not in self.observers:  # one seat's, no grimoire: no call to _deliver
+                    for seat in seats:
+                        only = self.observers.get(seat)
+                        if only is not None:
+                            folds[kind]((only,), event)
+                    return event
+                self._deliver(event)
+            return event
         if audience.public:  # to the feeds of its kind, and folded for all if it tells anything
             if self._feeding:
                 for queue in self._feeds_of.get(kind, self._feeds_all):
@@ -212,11 +230,12 @@ class State:
     def _learn(self, observer: Observer) -> None:
         """Fold events as ``observer``'s plan says (every observer of a game has its edition's)."""
         self._fold_table, self._fold_other = observer.plan.table, observer.plan.other
+        self._every_kind = self._feeding or self._fold_other is not None
 
     def feed(self, kinds: frozenset[str] | None, queue: list[Event]) -> None:
         """Append every public event of ``kinds`` (``None``: every kind) to ``queue`` as it is
         emitted (an observer's feed; the observer adds its private events itself)."""
-        self._feeding = True
+        self._feeding = self._every_kind = True
         if kinds is None:
             self._feeds_all.append(queue)
             for queues in self._feeds_of.values():
@@ -234,6 +253,7 @@ class State:
         """
         observers, self.observers = self.observers, {}
         self._watching, self._feeding, self._feeds_all, self._feeds_of = [], False, [], {}
+        self._every_kind = False
         self._fold_table, self._fold_other = {}, None
         return observers
 
