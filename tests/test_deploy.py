@@ -252,8 +252,8 @@ def test_caddy_from_deploy_in_front_of_a_cluster(name: str, upstreams: int, work
                               headers={"X-Forwarded-For": SPOOFED})
         with client:
             page = client.get("/p", headers={"Accept-Encoding": "zstd"})  # mafioso gzips its pages, no zstd
-            assert page.status_code == 200 and "<html" in page.text.lower()
             assert "content-encoding" not in page.headers, "Caddy must add no compression of its own"
+            assert page.status_code == 200 and "<html" in page.text.lower()
             table = client.post("/api/tables", json={"edition": "sport", "players": 10})
             assert table.status_code == 200, table.text
             code = table.json()["code"]
