@@ -18,6 +18,8 @@ command -v npm >/dev/null 2>&1 || need+=(nodejs npm)
 [ -x /usr/bin/redis-server ] || need+=(redis-server)
 # The deploy/ Caddyfiles are adapted and run in front of the server (tests/test_deploy.py).
 [ -x /usr/bin/caddy ] || need+=(caddy)
+# ... and the deploy/ systemd units are read by systemd-analyze verify (tests/test_deploy.py).
+command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
 # The compiled path (mypyc) is built and compared with pure Python: a C compiler.
 command -v gcc >/dev/null 2>&1 || need+=(gcc)
 # Role icons are emoji: the screenshots show boxes without a colour emoji font.

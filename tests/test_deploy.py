@@ -118,6 +118,19 @@ def test_a_unit_over_local_services_waits_for_them(unit: Path) -> None:
     assert "network-online.target" in after
 
 
+@pytest.mark.parametrize("unit", UNITS, ids=lambda path: path.name)
+def test_every_unit_is_one_systemd_reads_without_a_complaint(unit: Path, tmp_path: Path) -> None:
+    """``systemd-analyze verify``: no unknown key, no value systemd cannot read (it would ignore
+    such a line and carry on, without the setting). The unit is checked as written, only its
+    program pointed at one that exists here."""
+    analyze = shutil.which("systemd-analyze")
+    assert analyze, "systemd-analyze is needed: apt-get install systemd"
+    copy = tmp_path / unit.name
+    copy.write_text(unit.read_text().replace("/opt/mafioso/venv/bin/mafioso", "/bin/true"))
+    done = subprocess.run([analyze, "verify", "--man=no", str(copy)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and not done.stderr.strip() and not done.stdout.strip(), done.stderr + done.stdout
+
+
 # -- Caddy -----------------------------------------------------------------------------------------
 def caddy() -> str:
     assert Path(CADDY).exists() or shutil.which("caddy"), "Caddy is needed: apt-get install caddy"
