@@ -37,7 +37,7 @@ CADDY = "/usr/bin/caddy"
 PHONE = "127.0.0.2"
 """The address the tests' phone connects to Caddy from (loopback, but not Caddy's own 127.0.0.1)."""
 SPOOFED = "203.0.113.7"
-"""What the phone claims in its own X-Forwarded-For: Caddy must drop it, the server never count it."""
+"""What the phone claims in its own X-Forwarded-For: the server must never count it."""
 
 
 # -- the systemd units ---------------------------------------------------------------------------
