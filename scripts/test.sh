@@ -16,6 +16,10 @@ ldconfig -p 2>/dev/null | grep -q libpangoft2-1.0 || need+=(libpangoft2-1.0-0)
 command -v npm >/dev/null 2>&1 || need+=(nodejs npm)
 # Several server processes are tested over a real Redis (tests/server/test_cluster.py).
 [ -x /usr/bin/redis-server ] || need+=(redis-server)
+# The deploy/ Caddyfiles are adapted and run in front of the server (tests/test_deploy.py).
+[ -x /usr/bin/caddy ] || need+=(caddy)
+# ... and the deploy/ systemd units are read by systemd-analyze verify (tests/test_deploy.py).
+command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
 # The compiled path (mypyc) is built and compared with pure Python: a C compiler.
 command -v gcc >/dev/null 2>&1 || need+=(gcc)
 # Role icons are emoji: the screenshots show boxes without a colour emoji font.
