@@ -271,6 +271,8 @@ def test_caddy_from_deploy_in_front_of_a_cluster(name: str, upstreams: int, work
             assert table.status_code == 200, table.text
             code = table.json()["code"]
             assert client.get(f"/api/tables/{code}").json()["code"] == code  # on either upstream
+            join = client.get("/api/info", params={"code": code}).json()["join"]
+            assert join == f"http://127.0.0.1:{listen}/p?code={code}", f"phones are shown {join}, not Caddy's address"
             joined = client.post("/api/join", json={"code": code, "name": "Ann"})
             assert joined.status_code == 200, joined.text
         state, extensions = seat_state(listen, joined.json()["token"])

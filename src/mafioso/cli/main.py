@@ -496,6 +496,7 @@ def serve(
     trusted_proxy: Annotated[list[str] | None, typer.Option("--trusted-proxy", metavar="ADDRESS", help="A reverse proxy (address or network) whose X-Forwarded-For names the client; repeatable.")] = None,
     redis: Annotated[str | None, typer.Option("--redis", metavar="URL", help="redis:// URL: serve as one of several processes over one PostgreSQL database (needs --db postgresql://...).")] = None,
     workers: Annotated[int, typer.Option("--workers", metavar="N", help="Server processes to start on the same port (more than one needs --redis).")] = 1,
+    public_url: Annotated[str | None, typer.Option("--public-url", metavar="URL", help="Behind a reverse proxy: the address players open (https://name); join links and QR codes use it. Without it, the address the trusted proxy says was used.")] = None,
     organiser_pass_file: Annotated[Path | None, typer.Option("--organiser-pass-file", metavar="FILE", envvar="MAFIOSO_ORGANISER_PASS_FILE", help="The tournament page's organiser's pass, on this file's first line (default: one is generated and printed on the first start).")] = None,
 ) -> None:
     """Run the web app: a shared host screen and a phone for every player."""
@@ -506,7 +507,7 @@ def serve(
     except ImportError as error:
         raise MafiosoError(f"the web app is not available: {error}") from None
     server.serve(host, port, db, lang, tuple(trusted_proxy or ()), redis=redis, workers=workers,
-                 organiser_pass_file=organiser_pass_file)
+                 organiser_pass_file=organiser_pass_file, public_url=public_url)
 
 
 app.command("balance")(balance_command)

@@ -37,8 +37,10 @@ log = logging.getLogger("mafioso.server")
 
 def create_app(store: Store, join_base: str | None = None, *, trusted_proxies: Iterable[str] = (),
                timeline: bool = False, clock: Callable[[], float] = time.monotonic,
-               min_step_seconds: float = MIN_STEP_SECONDS, cluster: tuple[str, str] | None = None) -> Starlette:
-    """The web app over ``store``. ``join_base`` is the address phones use (``http://ip:port``).
+               min_step_seconds: float = MIN_STEP_SECONDS, cluster: tuple[str, str] | None = None,
+               public_url: str | None = None) -> Starlette:
+    """The web app over ``store``. ``join_base`` is the address phones use (``http://ip:port``);
+    ``public_url``, the address of a deployment behind a proxy, takes its place when given.
 
     ``trusted_proxies`` (addresses or networks) are the only peers whose ``X-Forwarded-For`` is
     believed. ``timeline`` keeps each table's record of secret steps and sends (for tests and
@@ -96,6 +98,7 @@ def create_app(store: Store, join_base: str | None = None, *, trusted_proxies: I
     app.state.sockets = sockets
     app.state.cluster = member
     app.state.join_base = join_base
+    app.state.public_url = public_url
     app.state.proxies = parse_proxies(trusted_proxies)
     return app
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import re
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -116,6 +117,26 @@ def client_address(peer: str | None, headers: Mapping[str, str], proxies: tuple[
             return hop[:64]
         address = hop
     return address
+
+
+FORWARDED_HOST = re.compile(r"(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?")
+"""A host (a name, an IPv4 address or a bracketed IPv6 one) with an optional port: nothing else
+of a ``Host`` header is ever put into an address shown to people."""
+
+
+def forwarded_origin(peer: str | None, headers: Mapping[str, str], proxies: tuple[Network, ...]) -> str | None:
+    """The address (``scheme://host``) a client used to reach a trusted proxy in front of the
+    server, from ``X-Forwarded-Proto`` and ``X-Forwarded-Host`` (or ``Host``, which Caddy passes
+    on unchanged); ``None`` when the peer is no trusted proxy or the headers do not read as one.
+    Behind a proxy the server's own address (loopback) is no use to phones: the join address and
+    its QR code are built from this instead."""
+    if not proxies or peer is None or not _trusted(peer, proxies):
+        return None
+    scheme = headers.get("x-forwarded-proto", "http").split(",")[0].strip().lower()
+    host = (headers.get("x-forwarded-host") or headers.get("host") or "").split(",")[0].strip()
+    if scheme not in ("http", "https") or not FORWARDED_HOST.fullmatch(host):
+        return None
+    return f"{scheme}://{host}"
 
 
 def _trusted(address: str, proxies: tuple[Network, ...]) -> bool:

@@ -23,7 +23,7 @@ from mafioso.server.catalogs import language_name, languages
 from mafioso.server.console import console_routes
 from mafioso.server.errors import BadMessage
 from mafioso.server.hub import Hub, Remote
-from mafioso.server.limits import client_address
+from mafioso.server.limits import client_address, forwarded_origin
 from mafioso.server.qr import qr_svg
 from mafioso.server.schemas import CastQuery, CodeQuery, CreateTable, HostPass, Join, LangQuery, check_data, check_json
 from mafioso.server.tables import Table, summary
@@ -262,8 +262,14 @@ async def game_log(request: Request) -> Response:
 
 
 def join_base(request: Request) -> str:
-    """The server's address as phones reach it (the LAN address when the server knows it)."""
-    base: str = request.app.state.join_base or str(request.base_url).rstrip("/")
+    """The server's address as phones reach it: the public address it was given
+    (``--public-url``), else the one a trusted proxy says the client used (:func:`forwarded_origin`),
+    else the LAN address when the server knows it."""
+    state = request.app.state
+    if state.public_url:
+        return str(state.public_url)
+    origin = forwarded_origin(request.client.host if request.client else None, request.headers, state.proxies)
+    base: str = origin or state.join_base or str(request.base_url).rstrip("/")
     return base
 
 

@@ -76,9 +76,29 @@ def _reason(error: BaseException) -> str:
     return " ".join(str(text).split()) or type(error).__name__
 
 
-def banner(host: str, port: int, stored: str, screen: str, lan: str | None) -> list[str]:
+def public_address(value: str) -> str:
+    """A ``--public-url`` value as the address phones are given (``https://name[:port]``, no
+    trailing slash), or :class:`ServeError` saying why it cannot be one."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(value.strip())
+        parts.port  # noqa: B018 - reading it checks the port
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ServeError(f"--public-url {value!r}: give the address players open, such as https://mafioso.example.org")
+    if parts.path.strip("/") or parts.query or parts.fragment or parts.username or parts.password:
+        raise ServeError(f"--public-url {value!r}: only a scheme, a host name and a port (mafioso is served at "
+                         "the root of its address, without a path)")
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def banner(host: str, port: int, stored: str, screen: str, lan: str | None, public: str | None = None,
+           proxied: bool = False) -> list[str]:
     """What ``serve`` prints once it listens: where tables are kept, where to open the shared
-    screen, where phones join, and plainly whether the server can be reached from the network."""
+    screen, where phones join, and plainly whether the server can be reached from the network
+    (behind a proxy: through the proxy, at ``public`` or the address the proxy says was used)."""
     lines = [f"mafioso is serving tables (stored in {stored})"]
     if host in ANY_HOST:
         lines.append(f"  listening on every network interface, port {port}: anyone on your network can open it")
@@ -86,8 +106,14 @@ def banner(host: str, port: int, stored: str, screen: str, lan: str | None) -> l
         lines.append(f"  listening on this machine only ({host}:{port})")
     else:
         lines.append(f"  listening on {host}:{port}: anyone who can reach that address can open it")
+    if public:
+        lines.append(f"  shared screen: {public}/host")
+        lines.append(f"  phones join at: {public}/p")
+        return lines
     lines.append(f"  shared screen: {screen}/host")
-    if lan:
+    if proxied:
+        lines.append("  phones join through your reverse proxy, at the address they opened the shared screen with")
+    elif lan:
         lines.append(f"  phones join at: {lan}/p   (same Wi-Fi network)")
     else:
         lines.append("  phones cannot reach this address: start with --host 0.0.0.0 to play with phones on your network")
@@ -168,7 +194,8 @@ def fork_workers(workers: int) -> bool:
 
 def serve(host: str = "0.0.0.0", port: int = 8000, db: str | None = None, lang: str = "en",
           trusted_proxies: Sequence[str] = (), min_step_seconds: float | None = None,
-          redis: str | None = None, workers: int = 1, organiser_pass_file: Path | None = None) -> None:
+          redis: str | None = None, workers: int = 1, organiser_pass_file: Path | None = None,
+          public_url: str | None = None) -> None:
     """Run the web app until interrupted (blocking). ``db``: a SQLite path or a PostgreSQL URL.
 
     ``lang`` is the default language of new tables' forms; ``trusted_proxies`` the reverse
@@ -177,7 +204,8 @@ def serve(host: str = "0.0.0.0", port: int = 8000, db: str | None = None, lang: 
     ``redis``: serve as one of several processes over one PostgreSQL database
     (:mod:`mafioso.server.cluster`); ``workers``: how many such processes share the port.
     ``organiser_pass_file``: the tournament page's organiser's pass (:mod:`mafioso.desk.organiser`;
-    without it a database that has none gets one, printed once).
+    without it a database that has none gets one, printed once). ``public_url``: the address
+    players open behind a reverse proxy (join addresses and QR codes are built from it).
     Prints where to open the shared screen and the address phones can reach, once the port is bound.
     """
     import uvicorn
@@ -195,6 +223,7 @@ def serve(host: str = "0.0.0.0", port: int = 8000, db: str | None = None, lang: 
     except ValueError as error:
         raise ServeError(f"--trusted-proxy: {error}") from None
     check_cluster(db, redis, workers)
+    public = public_address(public_url) if public_url is not None else None
     listener = bind(host, port)
     if workers > 1 and not fork_workers(workers):
         listener.close()
@@ -218,10 +247,10 @@ def serve(host: str = "0.0.0.0", port: int = 8000, db: str | None = None, lang: 
     screen, lan = addresses(host, port)
     app = create_app(store, join_base=lan or screen, trusted_proxies=trusted_proxies,
                      min_step_seconds=MIN_STEP_SECONDS if min_step_seconds is None else min_step_seconds,
-                     cluster=(path, redis) if redis is not None else None)
+                     cluster=(path, redis) if redis is not None else None, public_url=public)
     app.state.default_lang = lang
     shown = str(Path(path)) if "://" not in path else path.split("@")[-1]
-    print("\n".join(banner(host, port, shown, screen, lan) + organiser_lines), flush=True)
+    print("\n".join(banner(host, port, shown, screen, lan, public, bool(trusted_proxies)) + organiser_lines), flush=True)
     try:
         with steady_collection():  # (no full walk of every table's objects every few seconds)
             uvicorn.Server(uvicorn_config(app)).run(sockets=[listener])
