@@ -593,7 +593,7 @@ class Hub:
         record = self.record_of(seat[0])
         reply: dict[str, Any] = {"type": "moved", "code": record.code}
         for member in record.members:
-            if member.joined == seat[1]:
+            if member.joined == seat[1] and not is_bot(member):  # a bot given the number by 0.2: its pass is never sent
                 reply["pass"] = member.token
         return reply
 
