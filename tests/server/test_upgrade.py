@@ -15,6 +15,7 @@ import asyncio
 import json
 import shutil
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -199,3 +200,32 @@ def test_the_play_again_links_of_a_schema_2_store_are_stored_when_it_is_opened(s
             assert alone["code"] == described["alone"]["code"] and alone["next"] is None
         finally:
             hub.store.close()
+
+
+def test_a_schema_2_store_opened_by_servers_starting_together_gets_its_links_once(store_0_2_0: str) -> None:
+    """Four servers open the 0.2.0 store at once, then one opens it again: one of them migrates
+    (under the lock), the others find it done, none fails, and each link is stored once."""
+    failures: list[BaseException] = []
+
+    def start() -> None:
+        try:
+            open_store(store_0_2_0).close()
+        except BaseException as error:  # pragma: no cover - reported below
+            failures.append(error)
+
+    threads = [threading.Thread(target=start) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not failures, failures
+    store = open_store(store_0_2_0)
+    try:
+        described = moves_described()
+        assert sorted(store.rows("SELECT old_id, new_id FROM moves")) == sorted(
+            (m["old"]["id"], m["new"]["id"]) for m in described["moves"])
+        passes = store.rows("SELECT new_id, count(*) FROM moved_passes GROUP BY new_id")
+        assert sorted(passes) == sorted((m["new"]["id"], 1 + len(m["seats"])) for m in described["moves"])
+        assert store.rows("SELECT value FROM meta WHERE key = 'schema'") == [(str(SCHEMA_VERSION),)]
+    finally:
+        store.close()
