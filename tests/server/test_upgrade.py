@@ -229,3 +229,31 @@ def test_a_schema_2_store_opened_by_servers_starting_together_gets_its_links_onc
         assert store.rows("SELECT value FROM meta WHERE key = 'schema'") == [(str(SCHEMA_VERSION),)]
     finally:
         store.close()
+
+
+def test_a_schema_2_old_table_with_two_new_tables_leads_to_the_newest(tmp_path: Path, clock: FakeClock) -> None:
+    """Schema 2 could not refuse a second Play again from one old table (two processes, each
+    thinking it served it): a 0.2 store may hold two new tables made from one. Migrated, the old
+    table and its passes lead to the newest, as a lone 0.2 server (which indexed the tables oldest
+    first) sent them; the migration does not fail on the link's key."""
+    db = tmp_path / "store.sqlite3"
+    shutil.copyfile(RELEASE_0_2_0 / "store.sqlite3", db)
+    move = moves_described()["moves"][0]
+    columns = STORED_ROWS["tables"]
+    with sqlite3.connect(db) as connection:  # a second new table from the same old one, made a second later
+        row = list(connection.execute(f"SELECT {columns} FROM tables WHERE id = ?", (move["new"]["id"],)).fetchone())
+        row[0:3], row[7] = ["second-new-table", "QQQQQ", "second-host-pass"], row[7] + 1
+        connection.execute(f"INSERT INTO tables ({columns}) VALUES ({', '.join('?' * len(row))})", row)
+    store = open_store(str(db))
+    try:
+        assert store.rows("SELECT new_id FROM moves WHERE old_id = ?", (move["old"]["id"],)) == [("second-new-table",)]
+        found = store.find_pass("host", move["old"]["host"])
+        assert found is not None and found.id == "second-new-table"
+    finally:
+        store.close()
+    hub = Hub(open_store(str(db)), clock, min_step_seconds=0)
+    hub.load()
+    try:
+        assert hub.moved(move["old"]["host"]) == {"type": "moved", "host": "second-host-pass", "code": "QQQQQ"}
+    finally:
+        hub.store.close()
