@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from mafioso.server.errors import NotNow
-from mafioso.server.hub import RETIRE_SECONDS, Hub, Remote
+from mafioso.server.hub import MISS_BURST, RETIRE_SECONDS, Hub, Remote
 from mafioso.server.schemas import Again
 from mafioso.server.store import TableRecord, open_store
 from mafioso.server.tables import Table
@@ -174,6 +174,30 @@ def test_a_second_play_again_from_another_process_is_refused_in_words(db_url: st
     finally:
         winner.store.close()
         loser.store.close()
+
+
+def test_an_old_pass_said_as_the_other_kind_spends_the_allowance_of_misses(tmp_path: Any) -> None:
+    """The old host pass said as a seat's pass (or a seat's as the host's) finds its row in
+    ``moved_passes`` but leads nowhere: each such lookup counts as a miss, so repeating it cannot
+    keep the database busy beyond the allowance made-up passes get."""
+    db = str(tmp_path / "tables.sqlite3")
+    clock = FakeClock()
+    maker = Hub(open_store(db), clock, min_step_seconds=0)
+    old, _new = both_over(maker, clock)
+    maker.store.close()
+    hub = a_cluster_process(db, clock)
+    asked: list[str] = []
+    find_pass = hub.store.find_pass
+    hub.store.find_pass = lambda kind, token: asked.append(kind) or find_pass(kind, token)  # type: ignore[method-assign]
+
+    async def run() -> list[str | None]:
+        return [await hub.find("seat", old.record.host_token) for _ in range(3 * MISS_BURST)]
+
+    try:
+        assert asyncio.run(run()) == [None] * (3 * MISS_BURST)
+        assert MISS_BURST <= len(asked) <= MISS_BURST + 4, f"{len(asked)} lookups for {3 * MISS_BURST} hellos"
+    finally:
+        hub.store.close()
 
 
 # -- a cluster -------------------------------------------------------------------------------

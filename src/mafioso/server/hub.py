@@ -401,11 +401,12 @@ class Hub:
             if table_id is not None or self.unknown.blocked(LOOKUPS):
                 return table_id
             record = await asyncio.to_thread(self._look_up, kind, key)
-            if record is None:
+            if record is not None:
+                self.learn([record])
+            table_id = self.leads_to(kind, value)
+            if table_id is None:  # nothing found, or a table this credential does not lead to (a pass of the other kind)
                 self.unknown.take(LOOKUPS)
-                return None
-            self.learn([record])
-            return self.leads_to(kind, value)
+            return table_id
 
     def _look_up(self, kind: str, key: str) -> TableRecord | None:
         """The stored table a credential leads to (run on a thread by :meth:`find`): for a pass,
