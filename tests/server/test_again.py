@@ -233,3 +233,34 @@ def test_a_person_left_out_is_sent_to_the_new_lobby_over_sockets(client: TestCli
     assert told == {"type": "moved", "code": moved["code"]}, "no seat kept: the new lobby, to join again"
     assert state_of(client, seat=tokens[9]) == told
     assert client.get(f"/api/tables/{table['code']}").json()["next"] == moved["code"]
+
+
+def test_an_old_pass_never_leads_to_a_newcomers_seat(hub: Hub, clock: FakeClock) -> None:
+    """The last person of the new lobby leaves (or is removed); whoever joins next must not get
+    their join number: the leaver's old pass leads to that number, and would hand them the
+    newcomer's pass (a seat at the table they left) by ``moved``."""
+    old = finished(hub, clock)
+    new = hub.again(old, again(seats="keep"))
+    last = max(new.record.members, key=lambda m: m.joined)
+    leaver = next(m for m in old.record.members if m.name == last.name)
+    new.leave(last.token)
+    newcomer = new.join("Newcomer")
+    assert newcomer.joined != last.joined, "a number Play again gave a person is not given again"
+    moved = hub.moved(leaver.token)
+    assert moved == {"type": "moved", "code": new.code}, "the leaver is sent to the lobby, with no pass"
+    assert hub.by_seat(newcomer.token)[1].name == "Newcomer"
+
+
+def test_an_old_pass_never_leads_to_a_bots_seat(hub: Hub, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table stored by 0.2, which gave a removed person's join number again, here to a bot: the
+    removed person's old pass never hands over the bot's pass (no client is ever sent one)."""
+    old = finished(hub, clock)
+    new = hub.again(old, again(seats="keep"))
+    last = max(new.record.members, key=lambda m: m.joined)
+    leaver = next(m for m in old.record.members if m.name == last.name)
+    new.remove(last.joined)
+    monkeypatch.setattr(Table, "_next_joined", lambda table: max(m.joined for m in table.record.members) + 1)  # 0.2's
+    bot = new.add_bot()
+    assert bot.joined == last.joined
+    moved = hub.moved(leaver.token)
+    assert moved == {"type": "moved", "code": new.code}, f"{bot.name}'s pass was handed to a removed person"

@@ -23,10 +23,12 @@ from typing import Any
 
 import pytest
 
-from mafioso.server.hub import RETIRE_SECONDS, Hub, Remote
+from mafioso.server.errors import NotNow
+from mafioso.server.hub import MISS_BURST, RETIRE_SECONDS, Hub, Remote
 from mafioso.server.schemas import Again
 from mafioso.server.store import TableRecord, open_store
 from mafioso.server.tables import Table
+from mafioso.server.ws import error_text
 from tests.server.conftest import FakeClock, play_out, seated_table
 from tests.server.test_cluster import redis_url  # noqa: F401 - the fixture: a throwaway redis-server
 from tests.server.test_look import Process, processes
@@ -134,6 +136,68 @@ def test_pruning_the_new_table_deletes_its_links(tmp_path: Any) -> None:
     assert store.rows("SELECT count(*) FROM moves")[0][0] == 0
     assert store.rows("SELECT count(*) FROM moved_passes")[0][0] == 0
     store.close()
+
+
+def test_a_second_play_again_from_another_process_is_refused_in_words(db_url: str) -> None:
+    """Two processes both believe they serve the finished table (one's lease was lost to a cut
+    connection while its host screen stayed open) and both are asked Play again. The stored link
+    (``moves``: one new table per old table) refuses the second new table whole: nothing of it is
+    stored, its host is told in words that the game was already played again elsewhere (never
+    "something went wrong"), and the loser's process then leads the old passes to the winner's
+    table, so the host's reload moves on."""
+    clock = FakeClock()
+    maker = Hub(open_store(db_url), clock, min_step_seconds=0)
+    old = seated_table(maker, "sport", 10)
+    play_out(old, 4, clock)
+    maker.store.close()
+    winner, loser = a_cluster_process(db_url, clock), a_cluster_process(db_url, clock)
+
+    async def run() -> tuple[Table, Exception]:
+        for hub in (winner, loser):
+            await hub.prepare("host", old.record.host_token)
+        made = await winner.again_async(winner.by_host(old.record.host_token), again_form())
+        with pytest.raises(NotNow) as refused:
+            await loser.again_async(loser.by_host(old.record.host_token), again_form(seats="shuffle"))
+        return made, refused.value
+
+    try:
+        made, refused = asyncio.run(run())
+        shown = error_text(refused)
+        assert shown["code"] == "not_now" and "already played again" in shown["message"], shown
+        store = loser.store
+        assert store.rows("SELECT new_id FROM moves") == [(made.id,)]
+        assert store.rows("SELECT DISTINCT new_id FROM moved_passes") == [(made.id,)]
+        assert store.rows("SELECT count(*) FROM tables")[0][0] == 2, "the refused new table left no row"
+        assert store.rows("SELECT count(*) FROM members")[0][0] == 20, "nor any member"
+        assert asyncio.run(arrive(loser, "host", old.record.host_token)) == expected(made)
+        assert asyncio.run(arrive(loser, "seat", old.record.members[3].token)) == expected(made, 3)
+    finally:
+        winner.store.close()
+        loser.store.close()
+
+
+def test_an_old_pass_said_as_the_other_kind_spends_the_allowance_of_misses(tmp_path: Any) -> None:
+    """The old host pass said as a seat's pass (or a seat's as the host's) finds its row in
+    ``moved_passes`` but leads nowhere: each such lookup counts as a miss, so repeating it cannot
+    keep the database busy beyond the allowance made-up passes get."""
+    db = str(tmp_path / "tables.sqlite3")
+    clock = FakeClock()
+    maker = Hub(open_store(db), clock, min_step_seconds=0)
+    old, _new = both_over(maker, clock)
+    maker.store.close()
+    hub = a_cluster_process(db, clock)
+    asked: list[str] = []
+    find_pass = hub.store.find_pass
+    hub.store.find_pass = lambda kind, token: asked.append(kind) or find_pass(kind, token)  # type: ignore[method-assign]
+
+    async def run() -> list[str | None]:
+        return [await hub.find("seat", old.record.host_token) for _ in range(3 * MISS_BURST)]
+
+    try:
+        assert asyncio.run(run()) == [None] * (3 * MISS_BURST)
+        assert MISS_BURST <= len(asked) <= MISS_BURST + 4, f"{len(asked)} lookups for {3 * MISS_BURST} hellos"
+    finally:
+        hub.store.close()
 
 
 # -- a cluster -------------------------------------------------------------------------------

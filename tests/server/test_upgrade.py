@@ -15,6 +15,7 @@ import asyncio
 import json
 import shutil
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -199,3 +200,60 @@ def test_the_play_again_links_of_a_schema_2_store_are_stored_when_it_is_opened(s
             assert alone["code"] == described["alone"]["code"] and alone["next"] is None
         finally:
             hub.store.close()
+
+
+def test_a_schema_2_store_opened_by_servers_starting_together_gets_its_links_once(store_0_2_0: str) -> None:
+    """Four servers open the 0.2.0 store at once, then one opens it again: one of them migrates
+    (under the lock), the others find it done, none fails, and each link is stored once."""
+    failures: list[BaseException] = []
+
+    def start() -> None:
+        try:
+            open_store(store_0_2_0).close()
+        except BaseException as error:  # pragma: no cover - reported below
+            failures.append(error)
+
+    threads = [threading.Thread(target=start) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not failures, failures
+    store = open_store(store_0_2_0)
+    try:
+        described = moves_described()
+        assert sorted(store.rows("SELECT old_id, new_id FROM moves")) == sorted(
+            (m["old"]["id"], m["new"]["id"]) for m in described["moves"])
+        passes = store.rows("SELECT new_id, count(*) FROM moved_passes GROUP BY new_id")
+        assert sorted(passes) == sorted((m["new"]["id"], 1 + len(m["seats"])) for m in described["moves"])
+        assert store.rows("SELECT value FROM meta WHERE key = 'schema'") == [(str(SCHEMA_VERSION),)]
+    finally:
+        store.close()
+
+
+def test_a_schema_2_old_table_with_two_new_tables_leads_to_the_newest(tmp_path: Path, clock: FakeClock) -> None:
+    """Schema 2 could not refuse a second Play again from one old table (two processes, each
+    thinking it served it): a 0.2 store may hold two new tables made from one. Migrated, the old
+    table and its passes lead to the newest, as a lone 0.2 server (which indexed the tables oldest
+    first) sent them; the migration does not fail on the link's key."""
+    db = tmp_path / "store.sqlite3"
+    shutil.copyfile(RELEASE_0_2_0 / "store.sqlite3", db)
+    move = moves_described()["moves"][0]
+    columns = STORED_ROWS["tables"]
+    with sqlite3.connect(db) as connection:  # a second new table from the same old one, made a second later
+        row = list(connection.execute(f"SELECT {columns} FROM tables WHERE id = ?", (move["new"]["id"],)).fetchone())
+        row[0:3], row[7] = ["second-new-table", "QQQQQ", "second-host-pass"], row[7] + 1
+        connection.execute(f"INSERT INTO tables ({columns}) VALUES ({', '.join('?' * len(row))})", row)
+    store = open_store(str(db))
+    try:
+        assert store.rows("SELECT new_id FROM moves WHERE old_id = ?", (move["old"]["id"],)) == [("second-new-table",)]
+        found = store.find_pass("host", move["old"]["host"])
+        assert found is not None and found.id == "second-new-table"
+    finally:
+        store.close()
+    hub = Hub(open_store(str(db)), clock, min_step_seconds=0)
+    hub.load()
+    try:
+        assert hub.moved(move["old"]["host"]) == {"type": "moved", "host": "second-host-pass", "code": "QQQQQ"}
+    finally:
+        hub.store.close()

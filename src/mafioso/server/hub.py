@@ -28,7 +28,7 @@ import uuid
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from mafioso.i18n import N_
 from mafioso.server.config import parse_config
@@ -62,6 +62,10 @@ class Remote(Exception):
     def __init__(self, table_id: str) -> None:
         super().__init__(table_id)
         self.table_id = table_id
+
+
+AGAIN_ELSEWHERE = N_("this game was already played again from another screen; reload this page to go to the new table")
+"""Said to a host whose Play again lost to one made from the same table on another process."""
 
 
 MISS_BURST, MISS_RATE = 20, 4.0
@@ -397,11 +401,12 @@ class Hub:
             if table_id is not None or self.unknown.blocked(LOOKUPS):
                 return table_id
             record = await asyncio.to_thread(self._look_up, kind, key)
-            if record is None:
+            if record is not None:
+                self.learn([record])
+            table_id = self.leads_to(kind, value)
+            if table_id is None:  # nothing found, or a table this credential does not lead to (a pass of the other kind)
                 self.unknown.take(LOOKUPS)
-                return None
-            self.learn([record])
-            return self.leads_to(kind, value)
+            return table_id
 
     def _look_up(self, kind: str, key: str) -> TableRecord | None:
         """The stored table a credential leads to (run on a thread by :meth:`find`): for a pass,
@@ -523,23 +528,59 @@ class Hub:
         Asked twice, it gives the same new table."""
         made = self.successors.get(old.id)
         if made is not None:
-            return self.get(made)
+            return self._made_before(made)
         record = self._again_record(old, form)
         self._lease_new(self._claimed(record.id))
         # one transaction: a crash or a failed write leaves the old table alone, never half a new one
-        self.store.create_table_with(record, record.members)
+        try:
+            self.store.create_table_with(record, record.members)
+        except Exception as error:
+            self._made_elsewhere(old, error, self._link_after_refusal(old))
         return self._opened(record)
 
     async def again_async(self, old: Table, form: Again) -> Table:
         """:meth:`again`, stored by :attr:`write`, off the event loop (the old table's lock held)."""
         made = self.successors.get(old.id)
         if made is not None:
-            return self.get(made)
+            return self._made_before(made)
         record = self._again_record(old, form)
         record.code = await self._unused(record.code)
         self._lease_new(await self._claimed_async(record.id))
-        await self._store_new(record.id, "create_table_with", (record, record.members))
+        try:
+            await self._store_new(record.id, "create_table_with", (record, record.members))
+        except Exception as error:
+            self._made_elsewhere(old, error, await asyncio.to_thread(self._link_after_refusal, old))
         return self._opened(record)
+
+    def _made_before(self, table_id: str) -> Table:
+        """The table Play again already made from this one (asked twice: the same new table), or,
+        when another process serves it, :class:`NotNow` saying so (a message, never a relay)."""
+        try:
+            return self.get(table_id)
+        except Remote:
+            raise NotNow(AGAIN_ELSEWHERE) from None
+
+    def _link_after_refusal(self, old: Table) -> TableRecord | None:
+        """In a cluster, the table another process made from ``old`` by Play again, as stored, or
+        ``None`` (none, one process alone, which knows every link, or the database still down:
+        the write's own error is said then)."""
+        if self.claim is None:
+            return None
+        try:
+            return self._successor_stored(old.record)
+        except Exception:
+            return None
+
+    def _made_elsewhere(self, old: Table, error: Exception, stored: TableRecord | None) -> NoReturn:
+        """After the new table's write was refused: when another process of a cluster made one from
+        the same old table meanwhile (the stored link, ``moves``, refuses a second), its table is
+        learnt, so the old passes and code lead to it (a reload moves the host on), and the host
+        is told so in words; any other failure is raised as it was. Nothing of the refused table
+        was stored (one transaction), and its lease was given back (:meth:`_store_new`)."""
+        if stored is None:
+            raise error
+        self.learn([stored])
+        raise NotNow(AGAIN_ELSEWHERE) from None
 
     def _again_record(self, old: Table, form: Again) -> TableRecord:
         if not old.is_over_published():
@@ -593,7 +634,7 @@ class Hub:
         record = self.record_of(seat[0])
         reply: dict[str, Any] = {"type": "moved", "code": record.code}
         for member in record.members:
-            if member.joined == seat[1]:
+            if member.joined == seat[1] and not is_bot(member):  # a bot given the number by 0.2: its pass is never sent
                 reply["pass"] = member.token
         return reply
 

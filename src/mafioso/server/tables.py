@@ -422,7 +422,13 @@ class Table:
             raise TableFull(N_("this table is full: every seat is taken"))
 
     def _next_joined(self) -> int:
-        return max((m.joined for m in self.record.members), default=0) + 1
+        """The join number of the next person or bot: one past every number taken, and, at a
+        table made by Play again, past every number it gave a person too, even one who has left
+        since: that person's old pass leads to their number (``Hub.moved``), and would hand them
+        the pass of whoever was given it again."""
+        given = self.record.config.get("moved_from", {}).get("passes", {})
+        numbers = [m.joined for m in self.record.members] + [n for n in given.values() if isinstance(n, int)]
+        return max(numbers, default=0) + 1
 
     def _added(self, member: MemberRecord) -> MemberRecord:
         self.record.members.append(member)
