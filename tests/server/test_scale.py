@@ -320,9 +320,9 @@ class CountingStore(Store):
 
     groups: list[int]
 
-    def together(self, calls: Sequence[tuple[str, tuple[Any, ...]]]) -> None:
+    def together(self, calls: Sequence[tuple[str, tuple[Any, ...]]], lock_wait: float | None = None) -> None:
         self.groups.append(len(calls))
-        super().together(calls)
+        super().together(calls, lock_wait)
 
 
 def test_writes_waiting_together_are_committed_together_and_fail_alone(tmp_path: Path) -> None:

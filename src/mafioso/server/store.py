@@ -280,9 +280,13 @@ class Store:
     def _sql(self, sql: str) -> str:
         return sql if self._mark == "?" else sql.replace("?", self._mark)
 
-    def together(self, calls: Sequence[tuple[str, tuple[Any, ...]]]) -> None:
+    def together(self, calls: Sequence[tuple[str, tuple[Any, ...]]], lock_wait: float | None = None) -> None:
         """Run several writes (``(method name, arguments)``) as one transaction: all or nothing,
-        one commit (one disk sync) for all. The writer groups the decisions of several tables so."""
+        one commit (one disk sync) for all. The writer groups the decisions of several tables so.
+
+        ``lock_wait``: on PostgreSQL, the most seconds the transaction waits for a row that
+        another holds before it fails (``LockNotAvailable``), so that one table's locked row
+        does not hold up the tables grouped with it (SQLite locks the whole file: no row waits)."""
         if getattr(self._gathering, "statements", None) is not None:  # inside another's: one transaction
             for name, args in calls:
                 getattr(self, name)(*args)
@@ -294,7 +298,11 @@ class Store:
                 getattr(self, name)(*args)
         finally:
             self._gathering.statements = None
-        self._write(*gathered)
+        self._write(*self._lock_limit(lock_wait), *gathered)
+
+    def _lock_limit(self, lock_wait: float | None) -> list[tuple[str, tuple[Any, ...]]]:
+        """What limits a transaction's wait for another's locks (nothing for SQLite)."""
+        return []
 
     def _gathered(self, statements: tuple[tuple[str, tuple[Any, ...]], ...]) -> bool:
         """Keep ``statements`` for :meth:`together` when this thread is gathering them."""
@@ -718,6 +726,11 @@ class PostgresStore(Store):
             lost = _lease_lost(table_id, epoch, row)
             if lost is not None:
                 raise lost from error
+
+    def _lock_limit(self, lock_wait: float | None) -> list[tuple[str, tuple[Any, ...]]]:
+        if lock_wait is None:
+            return []
+        return [(f"SET LOCAL lock_timeout = {max(1, round(lock_wait * 1000))}", ())]  # milliseconds
 
     def _schema(self) -> list[tuple[str, tuple[Any, ...]]]:
         return [*self._schema_lock(), *super()._schema()]
