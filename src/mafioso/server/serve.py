@@ -112,7 +112,8 @@ def banner(host: str, port: int, stored: str, screen: str, lan: str | None, publ
         return lines
     lines.append(f"  shared screen: {screen}/host")
     if proxied:
-        lines.append("  phones join through your reverse proxy, at the address they opened the shared screen with")
+        lines.append("  phones join through your reverse proxy: the shared screen shows them the address it was "
+                     "opened at (--public-url https://your.name shows that one instead)")
     elif lan:
         lines.append(f"  phones join at: {lan}/p   (same Wi-Fi network)")
     else:
