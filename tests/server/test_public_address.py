@@ -111,7 +111,9 @@ def test_a_public_url_wins_over_headers() -> None:
 def test_public_url_is_checked_and_said_plainly(tmp_path: Path) -> None:
     assert public_address("https://mafioso.example.org/") == "https://mafioso.example.org"
     assert public_address("http://10.0.0.5:8080") == "http://10.0.0.5:8080"
-    for bad in ("mafioso.example.org", "ftp://x.org", "https://x.org/games", "https://x.org:99999", "https://"):
+    assert public_address("https://[2001:db8::5]:8443") == "https://[2001:db8::5]:8443"
+    for bad in ("mafioso.example.org", "ftp://x.org", "https://x.org/games", "https://x.org:99999", "https://",
+                "https://x y.org", "https://<b>.example.org", "https://x.org:0"):
         with pytest.raises(ServeError, match="--public-url"):
             public_address(bad)
     line = one_line_error("serve", "--port", "0", "--public-url", "example.org", "--db", str(tmp_path / "t.sqlite3"))

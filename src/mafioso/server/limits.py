@@ -137,10 +137,16 @@ def forwarded_origin(peer: str | None, headers: Mapping[str, str], proxies: tupl
         return None
     scheme = headers.get("x-forwarded-proto", "http").split(",")[-1].strip().lower()
     host = (headers.get("x-forwarded-host") or headers.get("host") or "").split(",")[-1].strip()
-    shape = FORWARDED_HOST.fullmatch(host)
-    if scheme not in ("http", "https") or shape is None or int(shape.group(1) or 1) not in range(1, 65536):
+    if scheme not in ("http", "https") or not plain_host(host):
         return None
     return f"{scheme}://{host}"
+
+
+def plain_host(host: str) -> bool:
+    """Whether ``host`` is a host name or address with an optional port from 1 to 65535, as
+    :data:`FORWARDED_HOST` reads it: the only kind of host put into an address shown to people."""
+    shape = FORWARDED_HOST.fullmatch(host)
+    return shape is not None and int(shape.group(1) or 1) in range(1, 65536)
 
 
 def _trusted(address: str, proxies: tuple[Network, ...]) -> bool:

@@ -81,6 +81,8 @@ def public_address(value: str) -> str:
     trailing slash), or :class:`ServeError` saying why it cannot be one."""
     from urllib.parse import urlsplit
 
+    from mafioso.server.limits import plain_host
+
     try:
         parts = urlsplit(value.strip())
         parts.port  # noqa: B018 - reading it checks the port
@@ -91,6 +93,9 @@ def public_address(value: str) -> str:
     if parts.path.strip("/") or parts.query or parts.fragment or parts.username or parts.password:
         raise ServeError(f"--public-url {value!r}: only a scheme, a host name and a port (mafioso is served at "
                          "the root of its address, without a path)")
+    if not plain_host(parts.netloc):  # (a space, a bracket, a port 0: a link no phone could open)
+        raise ServeError(f"--public-url {value!r}: {parts.netloc} is not a host name (letters, digits, dots and "
+                         "hyphens, or an address in brackets) with a port from 1 to 65535")
     return f"{parts.scheme}://{parts.netloc}"
 
 
