@@ -85,7 +85,7 @@ def test_every_unit_starts_serve_with_options_it_takes(unit: Path, monkeypatch: 
     assert command[0] == "/opt/mafioso/venv/bin/mafioso" and command[1] == "serve", command
     calls: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
     monkeypatch.setattr(mafioso.server, "serve", lambda *args, **options: calls.append((args, options)))
-    result = CliRunner().invoke(app, command[1:])
+    result = CliRunner().invoke(app, command[1:], env=unit_environment(unit))
     assert result.exit_code == 0, f"{unit.name}: {result.output}"
     assert len(calls) == 1
     (host, port, db, _lang, proxies), options = calls[0]
@@ -100,6 +100,32 @@ def test_every_unit_starts_serve_with_options_it_takes(unit: Path, monkeypatch: 
 
         assert conninfo_to_dict(db)["dbname"] == "mafioso"
         parse_url(options["redis"])  # type: ignore[no-untyped-call]
+
+
+def unit_environment(unit: Path) -> dict[str, str]:
+    """What the unit's ``EnvironmentFile`` gives the server, read from the example of it in
+    ``deploy/`` (the file of the same name): ``KEY=value`` lines, comments left out."""
+    environment: dict[str, str] = {}
+    for path in unit_settings(unit).get("EnvironmentFile", []):
+        example = DEPLOY / Path(path.lstrip("-")).name
+        assert example.exists(), f"{unit.name} reads {path}: deploy/ shows what it holds in {example.name}"
+        for line in example.read_text().splitlines():
+            if line.strip() and not line.startswith("#"):
+                key, sep, value = line.partition("=")
+                assert sep, f"{example.name}: not KEY=value: {line!r}"
+                environment[key.strip()] = value.strip()
+    return environment
+
+
+def test_no_password_is_on_a_units_command_line() -> None:
+    """The process list shows every process's command line to anyone logged in, and the unit
+    file is readable by all: a password goes in the root-only environment file (``PGPASSWORD``,
+    ``MAFIOSO_REDIS``), and the server reads it from there."""
+    for unit in UNITS:
+        for word in exec_start(unit):
+            assert not re.search(r"://[^/@\s]*:[^/@\s]*@", word), f"{unit.name}: a password in {word}"
+    machines = unit_environment(DEPLOY / "mafioso-machines.service")
+    assert {"PGPASSWORD", "MAFIOSO_REDIS"} <= set(machines)
 
 
 @pytest.mark.parametrize("unit", UNITS, ids=lambda path: path.name)

@@ -19,7 +19,8 @@ from mafioso.engine import Audience, Choice, Event, Game, Observer, Prompt, Stat
 from mafioso.engine.observer import SetFact, set_fact
 from mafioso.engine.steps import Secret, eliminate, secret_step
 from mafioso.engine.views import visible
-from tests.test_fast_paths import _knowledge, _known_at_every_decision
+from tests.editions_on_v2 import edition_params
+from tests.test_fast_paths import _knowledge, _known_at_every_decision, _played
 from tests.test_steps import SEATS, Bench
 
 
@@ -159,3 +160,21 @@ def test_a_listening_bot_takes_in_every_event_to_the_end_and_a_reading_one_is_no
         if isinstance(bot, _Listening):
             assert bot.heard == [event.index for event in visible(game.events, seat)]
     assert synced == [], "a bot that reads only its knowledge has nothing to take in"
+
+
+@pytest.mark.parametrize("edition", edition_params())
+def test_the_seats_observers_alone_know_what_observers_made_one_by_one_know(edition: str) -> None:
+    """Observers of the seats without the facilitator's and without a feed, as a bot game makes
+    them: ``State.emit``'s short way folds a one-seat private event (a deal, a check, a draw) for
+    that seat alone, without ``_deliver``. Every seat must end knowing what an observer made on the
+    replayed game knows, decoys or not, made at the start or mid-game (with the facilitator's
+    observer among them, ``_deliver`` is taken instead: tests/test_fast_paths.py)."""
+    for seed in range(3):
+        made: dict[int, Any] = {}
+        for step, game in enumerate(_played(edition, seed, decoys=seed == 1)):
+            if step == 3 * seed:  # the first at the start, the others mid-game
+                made = game.observers(list(range(1, game.players + 1)))
+                assert not game.state._every_kind, "no feed and no hook of every kind: the short way"
+        final = Game.replay(game.log(), check=False)
+        for seat, observer in made.items():
+            assert _knowledge(observer) == _knowledge(final.observer(seat)), f"seat {seat} of game {seed} knows otherwise"

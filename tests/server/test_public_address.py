@@ -64,11 +64,36 @@ def test_headers_from_anyone_but_a_trusted_proxy_are_ignored() -> None:
     assert info["join"] == f"http://192.168.1.9:8000/p?code={code}"
 
 
+def test_the_join_address_is_never_kept_by_a_cache(behind_proxy: TestClient) -> None:
+    """It is built from the request's own headers: a shared cache in front (nginx's
+    ``proxy_cache`` keys by the path, not by ``X-Forwarded-Host``) must not hand one client's
+    answer to the next."""
+    code = _new_code(behind_proxy)
+    for query in ({"code": code}, {}):
+        answer = behind_proxy.get("/api/info", params=query, headers=CADDY_HEADERS)
+        assert answer.headers.get("cache-control") == "no-store", answer.headers
+
+
+def test_of_a_list_the_value_the_trusted_proxy_wrote_is_read() -> None:
+    """A proxy that adds its value after the client's own (Apache's ``X-Forwarded-Host``; a
+    chain of proxies' ``X-Forwarded-Proto``) leaves what the client wrote first: the last value
+    is the trusted proxy's."""
+    proxies = parse_proxies(["127.0.0.1"])
+    written = {"host": "127.0.0.1:8000", "x-forwarded-host": "evil.example, mafioso.example.org",
+               "x-forwarded-proto": "http, https"}
+    assert forwarded_origin("127.0.0.1", written, proxies) == "https://mafioso.example.org"
+    ipv6 = {"host": "[2001:db8::5]:8443", "x-forwarded-proto": "https"}
+    assert forwarded_origin("127.0.0.1", ipv6, proxies) == "https://[2001:db8::5]:8443"
+
+
 @pytest.mark.parametrize("headers", [
     {"host": "evil.example/<script>"},
     {"host": "mafioso.example.org", "x-forwarded-proto": "javascript"},
     {"host": "a b"},
     {"host": ""},
+    {"host": "mafioso.example.org:99999"},
+    {"host": "mafioso.example.org:0"},
+    {"host": "2001:db8::5"},
 ])
 def test_a_host_that_is_not_a_host_name_is_not_used(headers: dict[str, str]) -> None:
     assert forwarded_origin("127.0.0.1", headers, parse_proxies(["127.0.0.1"])) is None
@@ -86,7 +111,9 @@ def test_a_public_url_wins_over_headers() -> None:
 def test_public_url_is_checked_and_said_plainly(tmp_path: Path) -> None:
     assert public_address("https://mafioso.example.org/") == "https://mafioso.example.org"
     assert public_address("http://10.0.0.5:8080") == "http://10.0.0.5:8080"
-    for bad in ("mafioso.example.org", "ftp://x.org", "https://x.org/games", "https://x.org:99999", "https://"):
+    assert public_address("https://[2001:db8::5]:8443") == "https://[2001:db8::5]:8443"
+    for bad in ("mafioso.example.org", "ftp://x.org", "https://x.org/games", "https://x.org:99999", "https://",
+                "https://x y.org", "https://<b>.example.org", "https://x.org:0"):
         with pytest.raises(ServeError, match="--public-url"):
             public_address(bad)
     line = one_line_error("serve", "--port", "0", "--public-url", "example.org", "--db", str(tmp_path / "t.sqlite3"))

@@ -494,7 +494,7 @@ def serve(
     db: Annotated[str | None, typer.Option("--db", metavar="PATH_OR_URL", help="SQLite path or postgresql:// URL (default: a file in the user data dir).")] = None,
     lang: Annotated[str, typer.Option("--lang", metavar="LANG", help="Default language of new tables.")] = "en",
     trusted_proxy: Annotated[list[str] | None, typer.Option("--trusted-proxy", metavar="ADDRESS", help="A reverse proxy (address or network) whose X-Forwarded-For names the client; repeatable.")] = None,
-    redis: Annotated[str | None, typer.Option("--redis", metavar="URL", help="redis:// URL: serve as one of several processes over one PostgreSQL database (needs --db postgresql://...).")] = None,
+    redis: Annotated[str | None, typer.Option("--redis", metavar="URL", envvar="MAFIOSO_REDIS", help="redis:// URL: serve as one of several processes over one PostgreSQL database (needs --db postgresql://...). From the environment, a password in it stays out of the process list.")] = None,
     workers: Annotated[int, typer.Option("--workers", metavar="N", help="Server processes to start on the same port (more than one needs --redis).")] = 1,
     public_url: Annotated[str | None, typer.Option("--public-url", metavar="URL", help="Behind a reverse proxy: the address players open (https://name); join links and QR codes use it. Without it, the address the trusted proxy says was used.")] = None,
     organiser_pass_file: Annotated[Path | None, typer.Option("--organiser-pass-file", metavar="FILE", envvar="MAFIOSO_ORGANISER_PASS_FILE", help="The tournament page's organiser's pass, on this file's first line (default: one is generated and printed on the first start).")] = None,

@@ -119,7 +119,7 @@ def client_address(peer: str | None, headers: Mapping[str, str], proxies: tuple[
     return address
 
 
-FORWARDED_HOST = re.compile(r"(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?")
+FORWARDED_HOST = re.compile(r"(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::([0-9]{1,5}))?")
 """A host (a name, an IPv4 address or a bracketed IPv6 one) with an optional port: nothing else
 of a ``Host`` header is ever put into an address shown to people."""
 
@@ -129,14 +129,24 @@ def forwarded_origin(peer: str | None, headers: Mapping[str, str], proxies: tupl
     server, from ``X-Forwarded-Proto`` and ``X-Forwarded-Host`` (or ``Host``, which Caddy passes
     on unchanged); ``None`` when the peer is no trusted proxy or the headers do not read as one.
     Behind a proxy the server's own address (loopback) is no use to phones: the join address and
-    its QR code are built from this instead."""
+    its QR code are built from this instead.
+
+    Of a list, the last value is read: the one the trusted proxy wrote. A proxy that adds its
+    value to what the client sent (Apache's ``X-Forwarded-Host``) leaves the client's own first."""
     if not proxies or peer is None or not _trusted(peer, proxies):
         return None
-    scheme = headers.get("x-forwarded-proto", "http").split(",")[0].strip().lower()
-    host = (headers.get("x-forwarded-host") or headers.get("host") or "").split(",")[0].strip()
-    if scheme not in ("http", "https") or not FORWARDED_HOST.fullmatch(host):
+    scheme = headers.get("x-forwarded-proto", "http").split(",")[-1].strip().lower()
+    host = (headers.get("x-forwarded-host") or headers.get("host") or "").split(",")[-1].strip()
+    if scheme not in ("http", "https") or not plain_host(host):
         return None
     return f"{scheme}://{host}"
+
+
+def plain_host(host: str) -> bool:
+    """Whether ``host`` is a host name or address with an optional port from 1 to 65535, as
+    :data:`FORWARDED_HOST` reads it: the only kind of host put into an address shown to people."""
+    shape = FORWARDED_HOST.fullmatch(host)
+    return shape is not None and int(shape.group(1) or 1) in range(1, 65536)
 
 
 def _trusted(address: str, proxies: tuple[Network, ...]) -> bool:

@@ -299,11 +299,11 @@ async def info(request: Request) -> Response:
         code = check_data(CodeQuery, dict(request.query_params), "query").code
     except Exception as error:
         return refused(error, request)
-    return JSONResponse({
+    return JSONResponse({  # (not stored by any cache: the address is the one this request came by)
         "join": join_url(request, code) if code else f"{join_base(request)}/p",
         "languages": [{"code": c, "name": language_name(c)} for c in languages()],
         "default_lang": getattr(request.app.state, "default_lang", "en"),
-    })
+    }, headers=NO_STORE)
 
 
 async def text(request: Request) -> Response:

@@ -81,6 +81,8 @@ def public_address(value: str) -> str:
     trailing slash), or :class:`ServeError` saying why it cannot be one."""
     from urllib.parse import urlsplit
 
+    from mafioso.server.limits import plain_host
+
     try:
         parts = urlsplit(value.strip())
         parts.port  # noqa: B018 - reading it checks the port
@@ -91,6 +93,9 @@ def public_address(value: str) -> str:
     if parts.path.strip("/") or parts.query or parts.fragment or parts.username or parts.password:
         raise ServeError(f"--public-url {value!r}: only a scheme, a host name and a port (mafioso is served at "
                          "the root of its address, without a path)")
+    if not plain_host(parts.netloc):  # (a space, a bracket, a port 0: a link no phone could open)
+        raise ServeError(f"--public-url {value!r}: {parts.netloc} is not a host name (letters, digits, dots and "
+                         "hyphens, or an address in brackets) with a port from 1 to 65535")
     return f"{parts.scheme}://{parts.netloc}"
 
 
@@ -112,7 +117,8 @@ def banner(host: str, port: int, stored: str, screen: str, lan: str | None, publ
         return lines
     lines.append(f"  shared screen: {screen}/host")
     if proxied:
-        lines.append("  phones join through your reverse proxy, at the address they opened the shared screen with")
+        lines.append("  phones join through your reverse proxy: the shared screen shows them the address it was "
+                     "opened at (--public-url https://your.name shows that one instead)")
     elif lan:
         lines.append(f"  phones join at: {lan}/p   (same Wi-Fi network)")
     else:
