@@ -133,16 +133,20 @@ class AttachedBot(Bot):
         return random_choice(prompt, self.rng)
 
 
+def _bots(game: Game, seed: int, kind: type[Bot] | None) -> dict[int, Bot]:
+    """The random bots of a game: ``make_bots``'s, or bots of ``kind`` sharing the random bots'
+    own generator (one set of bots, the same draws), so that only what ``kind`` adds is timed."""
+    if kind is None:
+        return make_bots("random", game.edition, game.options, game.players, seed)
+    rng = bot_generator(seed)
+    return {seat: kind(seat, game.edition, game.options, game.players, rng) for seat in range(1, game.players + 1)}
+
+
 def _part_game(edition: str, players: int | None, seed: int, way: str) -> None:
     """One random game played one of the ways of :data:`PARTS` (teardown timed with it)."""
     game = Game(edition, players, seed=seed, decoys=False)
-    if way in ("attached", KNOWN):
-        kind = KnowingBot if way == KNOWN else AttachedBot
-        rng = bot_generator(seed)
-        bots: dict[int, Bot] = {seat: kind(seat, game.edition, game.options, game.players, rng)
-                                for seat in range(1, game.players + 1)}
-    else:
-        bots = make_bots("random", game.edition, game.options, game.players, seed)
+    kinds: dict[str, type[Bot]] = {"attached": AttachedBot, KNOWN: KnowingBot}
+    bots = _bots(game, seed, kinds.get(way))
     if way in ("made", "handed", KEPT):
         game.observers(list(bots))
         if way == "made":
@@ -157,13 +161,8 @@ def _random_game(edition: str, players: int | None, seed: int, watch: str) -> No
     observing bots (``read``). Its teardown is timed with it, since the game is dropped when
     this returns (not while the next game is timed)."""
     game = Game(edition, players, seed=seed, decoys=False)
-    if watch in (KNOWN, READ):  # the random bots' own generators, one set of bots
-        kind = ObservingBot if watch == READ else KnowingBot
-        rng = bot_generator(seed)
-        bots: dict[int, Bot] = {seat: kind(seat, game.edition, game.options, game.players, rng)
-                                for seat in range(1, game.players + 1)}
-    else:
-        bots = make_bots("random", game.edition, game.options, game.players, seed)
+    kinds: dict[str, type[Bot]] = {KNOWN: KnowingBot, READ: ObservingBot}
+    bots = _bots(game, seed, kinds.get(watch))
     if watch == KEPT:
         game.observers(list(bots))
     run_bots(game, bots)

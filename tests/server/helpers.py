@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -96,3 +97,22 @@ def play_over_sockets(client: TestClient, host: str, tokens: list[str], seed: in
 def without_countdown(message: dict[str, Any]) -> dict[str, Any]:
     """A state without its live countdown (seconds left: it moves with the clock)."""
     return {k: v for k, v in message.items() if k != "timer_ends"}
+
+
+def at_once(action: Callable[[], object], count: int) -> list[BaseException]:
+    """Run ``action`` on ``count`` threads started together (servers starting at the same time);
+    what each raised, if anything."""
+    failures: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            action()
+        except BaseException as error:  # pragma: no cover - reported by the caller
+            failures.append(error)
+
+    threads = [threading.Thread(target=run) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return failures

@@ -41,7 +41,7 @@ from tests.server.conftest import (
     postgres_missing,
     seated_table,
 )
-from tests.server.helpers import deal, join_all, new_table, play_over_sockets, state_of, without_countdown
+from tests.server.helpers import at_once, deal, join_all, new_table, play_over_sockets, state_of, without_countdown
 
 
 def integrity_errors() -> tuple[type[Exception], ...]:
@@ -147,19 +147,7 @@ def test_concurrent_writers_are_serialised(db_url: str) -> None:
 
 def test_servers_starting_together_create_the_tables_once(db_url: str) -> None:
     stores: list[Store] = []
-    failures: list[BaseException] = []
-
-    def start() -> None:
-        try:
-            stores.append(open_store(db_url))
-        except BaseException as error:  # pragma: no cover - reported below
-            failures.append(error)
-
-    threads = [threading.Thread(target=start) for _ in range(6)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    failures = at_once(lambda: stores.append(open_store(db_url)), 6)
     assert not failures and len(stores) == 6
     for store in stores:
         store.close()

@@ -15,7 +15,6 @@ import asyncio
 import json
 import shutil
 import sqlite3
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +26,7 @@ from mafioso.server.hub import Hub
 from mafioso.server.store import MIGRATIONS, SCHEMA, SCHEMA_VERSION, open_store
 from mafioso.server.tables import Table
 from tests.server.conftest import FakeClock, play_out
+from tests.server.helpers import at_once
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "release-0.1.0"
 
@@ -205,19 +205,7 @@ def test_the_play_again_links_of_a_schema_2_store_are_stored_when_it_is_opened(s
 def test_a_schema_2_store_opened_by_servers_starting_together_gets_its_links_once(store_0_2_0: str) -> None:
     """Four servers open the 0.2.0 store at once, then one opens it again: one of them migrates
     (under the lock), the others find it done, none fails, and each link is stored once."""
-    failures: list[BaseException] = []
-
-    def start() -> None:
-        try:
-            open_store(store_0_2_0).close()
-        except BaseException as error:  # pragma: no cover - reported below
-            failures.append(error)
-
-    threads = [threading.Thread(target=start) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    failures = at_once(lambda: open_store(store_0_2_0).close(), 4)
     assert not failures, failures
     store = open_store(store_0_2_0)
     try:
