@@ -6,10 +6,13 @@ now the one given with ``--public-url``, else the one a trusted proxy says the c
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from mafioso.server.app import create_app
@@ -127,3 +130,27 @@ def test_the_banner_says_where_phones_join_behind_a_proxy() -> None:
     assert not any("--host 0.0.0.0" in line for line in lines)
     proxied = banner("127.0.0.1", 8000, "db", "http://127.0.0.1:8000", None, proxied=True)
     assert any("reverse proxy" in line for line in proxied) and not any("--host 0.0.0.0" in line for line in proxied)
+
+
+@settings(max_examples=300, deadline=None)
+@given(host=st.text(max_size=80), proto=st.text(max_size=12), forwarded=st.one_of(st.none(), st.text(max_size=80)))
+def test_any_forwarded_headers_give_a_plain_address_or_none(host: str, proto: str, forwarded: str | None) -> None:
+    """Fuzz: whatever a trusted proxy passes on, the address is ``http(s)://host[:port]`` of plain
+    characters, or nothing (never a traceback, a path, a quote or a tag)."""
+    headers = {"host": host, "x-forwarded-proto": proto}
+    if forwarded is not None:
+        headers["x-forwarded-host"] = forwarded
+    origin = forwarded_origin("127.0.0.1", headers, parse_proxies(["127.0.0.1"]))
+    assert origin is None or re.fullmatch(r"https?://[A-Za-z0-9.\-:\[\]]+", origin), origin
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=st.text(max_size=80))
+def test_any_public_url_is_taken_plainly_or_refused_in_words(value: str) -> None:
+    """Fuzz: ``--public-url`` gives a plain ``http(s)://host[:port]`` or a ServeError naming the option."""
+    try:
+        address = public_address(value)
+    except ServeError as error:
+        assert "--public-url" in str(error)
+    else:
+        assert re.fullmatch(r"https?://[A-Za-z0-9.\-:\[\]]+", address), address
