@@ -133,7 +133,7 @@ def test_the_banner_says_where_phones_join_behind_a_proxy() -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(host=st.text(max_size=80), proto=st.text(max_size=12), forwarded=st.one_of(st.none(), st.text(max_size=80)))
+@given(host=st.text(max_size=80), proto=st.one_of(st.sampled_from(["http", "https", "HTTPS, http"]), st.text(max_size=12)), forwarded=st.one_of(st.none(), st.text(max_size=80)))
 def test_any_forwarded_headers_give_a_plain_address_or_none(host: str, proto: str, forwarded: str | None) -> None:
     """Fuzz: whatever a trusted proxy passes on, the address is ``http(s)://host[:port]`` of plain
     characters, or nothing (never a traceback, a path, a quote or a tag)."""
