@@ -284,6 +284,38 @@ class CutAtCommit:
         self.connection.commit()
 
 
+def queries_sent(trace: Path) -> list[str]:
+    """The texts of the simple queries a libpq trace shows the client sending, in order."""
+    lines = trace.read_text(encoding="utf-8", errors="replace").splitlines()
+    return [line.split("\t", 3)[3].strip().strip('"') for line in lines if line.split("\t")[:3:2] == ["F", "Query"]]
+
+
+def test_a_write_is_two_round_trips(postgres_url: str, tmp_path: Path) -> None:
+    """A decision's write sends its transaction's start with its statements, then the commit:
+    two queries, so two waits on a busy server (the driver's own ``BEGIN`` was a third), and a
+    read is one. The libpq trace counts what really crossed the socket."""
+    from psycopg import pq
+
+    store = open_store(postgres_url)
+    assert isinstance(store, PostgresStore)
+    store.create_table(sample_table())
+    store.add_decision("t1", 0, [3, "n0.x", 1])  # (the connection's first write behind it)
+    trace = tmp_path / "libpq.trace"
+    with trace.open("w") as sink:
+        store._db.pgconn.trace(sink.fileno())
+        store._db.pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS)
+        store.add_decision("t1", 1, [4, "n0.y", 2])
+        store.add_entries("t1", 2, [[5, "n0.z", 3], [6, "n0.w", 4]])
+        assert [record.history for record in store.load_tables()] == [
+            [[3, "n0.x", 1], [4, "n0.y", 2], [5, "n0.z", 3], [6, "n0.w", 4]]]
+        store._db.pgconn.untrace()
+    sent = queries_sent(trace)
+    writes, reads = sent[:4], sent[4:]  # two writes of two queries each, then the reads, one each
+    assert [text[:30] for text in writes] == ["BEGIN; SELECT txid_current(); ", "COMMIT"] * 2, sent
+    assert reads and all(text.startswith("SELECT ") and ";" not in text for text in reads), sent
+    store.close()
+
+
 @pytest.mark.parametrize("committed", [True, False], ids=["committed", "not-committed"])
 def test_a_decision_cut_off_during_its_commit_is_stored_exactly_once(
         postgres_server: PostgresServer, postgres_url: str, committed: bool) -> None:

@@ -675,15 +675,17 @@ class PostgresStore(Store):
         return [] if epoch is None else [(LEASE_FENCE, (table_id, epoch))]
 
     def _send(self, statements: Sequence[tuple[str, tuple[Any, ...]]]) -> int:
-        """Run a write's statements and return its transaction's id, the lease fence checked
-        against the epoch it carries. The reading of the id and every statement go as one text,
-        their values bound by the driver (``ClientCursor``: quoted by libpq) and answered in one
-        round trip. Sent one by one (with the transaction's start, five round trips a decision),
-        each cost the driver's work and a wait of its own: on loopback a decision's write took
-        155 µs of the server's CPU and 325 µs, and takes 95-100 µs and 220-230 µs so (190 and
-        400 µs against 100-107 and 250-265 µs with a cluster's lease fence)."""
+        """Start a transaction, run a write's statements in it and return its id, the lease fence
+        checked against the epoch it carries. The start, the reading of the id and every statement
+        go as one text, their values bound by the driver (``ClientCursor``: quoted by libpq) and
+        answered in one round trip; the commit is the second. Sent one by one (five round trips
+        a decision), each cost the driver's work and a wait of its own: on loopback a decision's
+        write took 155 µs of the server's CPU and 325 µs, and 95-100 µs and 220-230 µs as one
+        text after a ``BEGIN`` of its own. On a busy server each round trip also waits for the
+        interpreter's lock when it returns, so the ``BEGIN`` is in the text too (the connection
+        is in autocommit mode: the driver sends no ``BEGIN`` of its own)."""
         cursor = self._errors.ClientCursor(self._db)
-        texts = ["SELECT txid_current()"]
+        texts = ["BEGIN", "SELECT txid_current()"]
         values: list[Any] = []
         for sql, params in statements:
             texts.append(self._sql(sql))
@@ -695,6 +697,7 @@ class PostgresStore(Store):
         except self._errors.Error as error:
             self._fences_moved(statements, error)
             raise
+        cursor.nextset()  # (past the BEGIN's empty result)
         xid = int(cursor.fetchone()[0])
         for sql, params in statements:
             cursor.nextset()
@@ -739,6 +742,7 @@ class PostgresStore(Store):
         return [("SELECT pg_advisory_xact_lock(?)", (SCHEMA_LOCK,))]
 
     def _exclusive(self) -> None:
+        self._db.execute("BEGIN")  # (autocommit: see _send)
         self._db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
 
     def _lost(self) -> bool:
@@ -866,7 +870,9 @@ def _open_postgres(url: str) -> Store:
 
     def connect() -> Any:
         try:
-            return psycopg.connect(conninfo)
+            # autocommit: a write starts its transaction itself, in the text it sends (_send), and
+            # a read is one round trip, without a BEGIN and a COMMIT of its own
+            return psycopg.connect(conninfo, autocommit=True)
         except psycopg.Error as error:
             raise StoreError(f"cannot connect to the PostgreSQL database at {where}: {one_line(error)}") from None
 
