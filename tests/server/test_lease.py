@@ -17,7 +17,7 @@ from mafioso.agents.base import random_choice
 from mafioso.server.errors import ServerError
 from mafioso.server.hub import Hub
 from mafioso.server.lease import Leases
-from mafioso.server.store import LeaseLost, PostgresStore, open_store
+from mafioso.server.store import LeaseLost, PostgresStore, TableRecord, open_store
 from mafioso.server.tables import Table
 from tests.server.conftest import FakeClock, PostgresServer, seated_table
 
@@ -155,3 +155,28 @@ def test_the_old_owner_is_refused_as_a_lost_lease_when_the_new_owner_stored_that
     leases_a.close()
     for store in (store_a, store_b):
         store.close()
+
+
+def test_a_write_its_fence_refused_is_not_left_open_on_its_connection(postgres_url: str) -> None:
+    """The database ran a fenced write whole and the fence's epoch, compared afterwards, had moved
+    on: the write is refused, and its transaction rolled back there and then. Left open on the
+    connection, it would be committed by the next write (whose ``BEGIN`` would only be warned
+    about, the connection being in autocommit mode): a decision stored by a process that had lost
+    the table."""
+    import psycopg
+
+    store = open_store(postgres_url)
+    assert isinstance(store, PostgresStore)
+    store.create_table(TableRecord("t1", "CT1", "host-t1", {"edition": "sport", "players": 10}, 1))
+    leases = Leases(postgres_url, fences=store.fences)
+    assert leases.take("t1")
+    with psycopg.connect(postgres_url, autocommit=True) as other_process:
+        other_process.execute("UPDATE mafioso_leases SET epoch = epoch + 1 WHERE table_id = 't1'")
+    with pytest.raises(LeaseLost):
+        store.add_decision("t1", 0, [3, "n0.x", 1])
+    leases.release("t1")  # given up: this process's writes of it are no longer fenced
+    store.set_code("t1", "CT2")  # the next write on the same connection
+    assert history_rows(store, "t1") == [], "nothing of the refused decision is stored"
+    assert store.rows("SELECT code FROM tables WHERE id = 't1'") == [("CT2",)]
+    leases.close()
+    store.close()

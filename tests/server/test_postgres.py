@@ -263,6 +263,53 @@ def test_a_lost_connection_is_opened_again(postgres_server: PostgresServer, post
     store.close()
 
 
+def waiting_for_a_row(server: PostgresServer, url: str, other_than: int = 0) -> int:
+    """The server process of mafioso's connection that waits for a row's lock (polled, 10 s at most)."""
+    database = url.rsplit("/", 1)[1]
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        rows = server.admin("SELECT pid FROM pg_stat_activity WHERE datname = %s AND application_name = 'mafioso' "
+                            "AND wait_event_type = 'Lock' AND pid <> %s", database, other_than)
+        if rows:
+            return int(rows[0][0])
+        time.sleep(0.02)
+    raise AssertionError("no connection of mafioso waits for the row")
+
+
+def test_a_write_cut_off_in_the_middle_of_its_text_is_run_again_whole(
+        postgres_server: PostgresServer, postgres_url: str) -> None:
+    """The database had run the start of a write's text (its ``BEGIN``, the reading of its id, the
+    new history row) and waited for a row another transaction holds when the connection was cut:
+    nothing of it is committed, and it is run again whole on a new connection, so the history row
+    is stored once and the table's new stage with it."""
+    import psycopg
+
+    store = open_store(postgres_url)
+    store.create_table(sample_table())
+    store.add_decision("t1", 0, [3, "n0.x", 1])
+    failures: list[BaseException] = []
+
+    def ending_decision() -> None:
+        try:
+            store.add_entries("t1", 1, [[4, "n0.y", 2]], stage="over")  # its text: the history row, then the stage
+        except BaseException as error:
+            failures.append(error)
+
+    with psycopg.connect(postgres_url) as holder:  # another transaction holds the table's row
+        holder.execute("SELECT id FROM tables WHERE id = 't1' FOR UPDATE")
+        writing = threading.Thread(target=ending_decision)
+        writing.start()
+        first = waiting_for_a_row(postgres_server, postgres_url)
+        postgres_server.admin("SELECT pg_terminate_backend(%s)", first)
+        waiting_for_a_row(postgres_server, postgres_url, other_than=first)  # run again, waiting again
+        holder.rollback()
+    writing.join(10)
+    assert not failures, failures
+    (loaded,) = store.load_tables()
+    assert loaded.history == [[3, "n0.x", 1], [4, "n0.y", 2]] and loaded.stage == "over"
+    store.close()
+
+
 class CutAtCommit:
     """A real psycopg connection whose server process is ended around the next commit."""
 
@@ -285,9 +332,17 @@ class CutAtCommit:
 
 
 def queries_sent(trace: Path) -> list[str]:
-    """The texts of the simple queries a libpq trace shows the client sending, in order."""
-    lines = trace.read_text(encoding="utf-8", errors="replace").splitlines()
-    return [line.split("\t", 3)[3].strip().strip('"') for line in lines if line.split("\t")[:3:2] == ["F", "Query"]]
+    """What a libpq trace shows the client sending and then waiting for, in order: the text of
+    each simple query, and ``(extended)`` for each query with its values sent apart (a read with
+    parameters: its Parse, Bind and Execute, closed by one Sync)."""
+    sent: list[str] = []
+    for line in trace.read_text(encoding="utf-8", errors="replace").splitlines():
+        fields = line.split("\t", 3)
+        if fields[:3:2] == ["F", "Query"]:
+            sent.append(fields[3].strip().strip('"'))
+        elif fields[:3:2] == ["F", "Sync"]:
+            sent.append("(extended)")
+    return sent
 
 
 def test_a_write_is_two_round_trips(postgres_url: str, tmp_path: Path) -> None:
@@ -312,7 +367,8 @@ def test_a_write_is_two_round_trips(postgres_url: str, tmp_path: Path) -> None:
     sent = queries_sent(trace)
     writes, reads = sent[:4], sent[4:]  # two writes of two queries each, then the reads, one each
     assert [text[:30] for text in writes] == ["BEGIN; SELECT txid_current(); ", "COMMIT"] * 2, sent
-    assert reads and all(text.startswith("SELECT ") and ";" not in text for text in reads), sent
+    assert len(reads) == 3, sent  # the tables, their members, a table's history (its id a parameter)
+    assert all(text == "(extended)" or (text.startswith("SELECT ") and ";" not in text) for text in reads), sent
     store.close()
 
 

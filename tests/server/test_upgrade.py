@@ -15,6 +15,8 @@ import asyncio
 import json
 import shutil
 import sqlite3
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -23,9 +25,9 @@ import pytest
 from mafioso.engine import Game
 from mafioso.engine.log import LOG_FORMAT
 from mafioso.server.hub import Hub
-from mafioso.server.store import MIGRATIONS, SCHEMA, SCHEMA_VERSION, open_store
+from mafioso.server.store import MIGRATIONS, MOVE_INSERT, SCHEMA, SCHEMA_VERSION, Migrating, StoreError, open_store
 from mafioso.server.tables import Table
-from tests.server.conftest import FakeClock, play_out
+from tests.server.conftest import FakeClock, PostgresServer, play_out
 from tests.server.helpers import at_once
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "release-0.1.0"
@@ -217,6 +219,90 @@ def test_a_schema_2_store_opened_by_servers_starting_together_gets_its_links_onc
         assert store.rows("SELECT value FROM meta WHERE key = 'schema'") == [(str(SCHEMA_VERSION),)]
     finally:
         store.close()
+
+
+def links_stored_once(url: str) -> None:
+    """The store at ``url`` opens at this release's schema with each Play again link stored once."""
+    store = open_store(url)
+    try:
+        assert store.rows("SELECT value FROM meta WHERE key = 'schema'") == [(str(SCHEMA_VERSION),)]
+        assert sorted(store.rows("SELECT old_id, new_id FROM moves")) == sorted(
+            (m["old"]["id"], m["new"]["id"]) for m in moves_described()["moves"])
+    finally:
+        store.close()
+
+
+def test_a_migration_that_fails_part_way_leaves_the_store_as_it_was(store_0_2_0: str,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A migration is one transaction: when its last step is refused by the database, the new
+    tables its first statements made are gone with it and the version is still the old one, so
+    the next start migrates from the beginning (a half-made schema would refuse every start:
+    ``CREATE TABLE moves`` again). On PostgreSQL the connections are in autocommit mode and the
+    migration starts its transaction itself (``PostgresStore._exclusive``)."""
+    fill_links = MIGRATIONS[3][-1]
+    assert callable(fill_links)
+
+    def fill_links_then_fail(db: Migrating) -> None:
+        fill_links(db)
+        db.run(MOVE_INSERT, db.rows("SELECT old_id, new_id FROM moves")[0])  # one link twice: refused by the key
+
+    monkeypatch.setitem(MIGRATIONS, 3, (*MIGRATIONS[3][:-1], fill_links_then_fail))
+    with pytest.raises(StoreError):
+        open_store(store_0_2_0)
+    monkeypatch.undo()
+    links_stored_once(store_0_2_0)
+
+
+def advisory_waiters(server: PostgresServer, url: str) -> int:
+    """How many of mafioso's connections to this database wait for an advisory lock."""
+    database = url.rsplit("/", 1)[1]
+    return int(server.admin("SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND application_name = "
+                            "'mafioso' AND wait_event_type = 'Lock' AND wait_event = 'advisory'", database)[0][0])
+
+
+def test_a_migration_holds_the_schema_lock_until_it_commits(postgres_server: PostgresServer, postgres_url: str,
+                                                           tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While one server migrates a PostgreSQL store (held in its last step), another one starting
+    waits for the schema lock rather than read the old version and migrate too: the lock is the
+    migration transaction's, held to its commit, not a statement's of its own."""
+    db = tmp_path / "store.sqlite3"
+    shutil.copyfile(RELEASE_0_2_0 / "store.sqlite3", db)
+    schema_2_on_postgres(postgres_url, db)
+    fill_links = MIGRATIONS[3][-1]
+    assert callable(fill_links)
+    migrating, finish = threading.Event(), threading.Event()
+
+    def held_then_fill_links(db: Migrating) -> None:
+        migrating.set()
+        assert finish.wait(10)
+        fill_links(db)
+
+    monkeypatch.setitem(MIGRATIONS, 3, (*MIGRATIONS[3][:-1], held_then_fill_links))
+    failures: list[BaseException] = []
+
+    def start() -> None:
+        try:
+            open_store(postgres_url).close()
+        except BaseException as error:
+            failures.append(error)
+
+    first, second = threading.Thread(target=start), threading.Thread(target=start)
+    first.start()
+    try:
+        assert migrating.wait(10)
+        second.start()
+        deadline = time.monotonic() + 10
+        while advisory_waiters(postgres_server, postgres_url) == 0 and time.monotonic() < deadline and not failures:
+            time.sleep(0.02)
+        waited = advisory_waiters(postgres_server, postgres_url)
+    finally:
+        finish.set()
+        first.join(30)
+        if second.ident is not None:
+            second.join(30)
+    assert not failures, failures
+    assert waited == 1, "the second server waits for the schema lock while the first migrates"
+    links_stored_once(postgres_url)
 
 
 def test_a_schema_2_old_table_with_two_new_tables_leads_to_the_newest(tmp_path: Path, clock: FakeClock) -> None:
