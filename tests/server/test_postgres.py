@@ -310,6 +310,18 @@ def test_a_write_cut_off_in_the_middle_of_its_text_is_run_again_whole(
     store.close()
 
 
+def test_a_write_stopped_before_its_commit_is_undone_not_joined(postgres_url: str) -> None:
+    """A write stopped between its ``BEGIN`` and its ``COMMIT`` without an error the store sees (a
+    signal in its thread) leaves its transaction open; the next write must not commit it too."""
+    store = open_store(postgres_url)
+    assert isinstance(store, PostgresStore)
+    store.create_table(sample_table())
+    store._db.execute("BEGIN; INSERT INTO history (table_id, n, entry) VALUES ('t1', 0, '[9, \"stray\", 9]')")
+    store.add_decision("t1", 1, [4, "n0.y", 2])
+    assert store.load_tables()[0].history == [[4, "n0.y", 2]]
+    store.close()
+
+
 class CutAtCommit:
     """A real psycopg connection whose server process is ended around the next commit."""
 

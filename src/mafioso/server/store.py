@@ -763,6 +763,10 @@ class PostgresStore(Store):
         """Open a new connection if the current one is lost (retrying for about two seconds)."""
         if self._closed:
             raise StoreError("the database is closed")
+        if not self._lost() and self._db.info.transaction_status != self._errors.pq.TransactionStatus.IDLE:
+            # a write stopped between its BEGIN and its COMMIT by something other than an error
+            # (a signal): undone, or the next write's BEGIN would only warn and commit it too
+            self._rollback()
         if not self._lost():
             return
         self._forget()
