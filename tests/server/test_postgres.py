@@ -343,6 +343,34 @@ class CutAtCommit:
         self.connection.commit()
 
 
+def test_a_commit_whose_outcome_cannot_be_asked_is_a_store_error(
+        postgres_server: PostgresServer, postgres_url: str) -> None:
+    """Cut off during its commit, and the new connection lost too before it can ask whether the
+    commit went through: a :class:`StoreError` that says so (the writer's "database lost": the
+    write is neither acknowledged nor run again), not the driver's own error."""
+    import psycopg
+
+    store = open_store(postgres_url)
+    assert isinstance(store, PostgresStore)
+    store.create_table(sample_table())
+    store._db = CutAtCommit(store._db, postgres_server, commit_first=False)
+
+    def doomed() -> Any:  # a new connection whose server process is ended before its first use
+        connection = psycopg.connect(postgres_url, autocommit=True, application_name="mafioso")
+        pid = connection.info.backend_pid
+        postgres_server.admin("SELECT pg_terminate_backend(%s)", pid)
+        deadline = time.monotonic() + 5
+        while postgres_server.admin("SELECT 1 FROM pg_stat_activity WHERE pid = %s", pid) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return connection
+    store._connect = doomed
+    with pytest.raises(StoreError, match=r"cannot tell whether a write was stored .* lost again"):
+        store.add_decision("t1", 0, [3, "n0.x", 1])
+    store._connect = lambda: psycopg.connect(postgres_url, autocommit=True)
+    assert store.load_tables()[0].history == []  # (the commit was never sent)
+    store.close()
+
+
 def queries_sent(trace: Path) -> list[str]:
     """What a libpq trace shows the client sending and then waiting for, in order: the text of
     each simple query, and ``(extended)`` for each query with its values sent apart (a read with

@@ -812,7 +812,17 @@ class PostgresStore(Store):
                                          f"committing: {one_line(error)}") from error
 
     def _outcome(self, xid: int, pid: int, error: BaseException) -> str:
-        """Whether transaction ``xid``, cut off during its commit, was committed or aborted."""
+        """Whether transaction ``xid``, cut off during its commit, was committed or aborted; a
+        :class:`StoreError` when the database cannot say (lost again while asked): the write is
+        then neither acknowledged nor run again, and the table goes back to what is stored."""
+        try:
+            return self._ask_outcome(xid, pid, error)
+        except self._errors.OperationalError as again:
+            self._forget()
+            raise StoreError(f"cannot tell whether a write was stored in {self._where}: the database was "
+                             f"lost again while asked ({one_line(again)})") from again
+
+    def _ask_outcome(self, xid: int, pid: int, error: BaseException) -> str:
         self._ensure()
         for _ in range(20):
             row = self._db.execute("SELECT txid_status(%s)", (xid,)).fetchone()
