@@ -89,6 +89,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "src")]
 
 from benchmarks.phones import BotTable, Figures, deal, pad_frame, percentile  # noqa: E402
+from benchmarks.proxy import CADDY, listening, start_caddy  # noqa: E402
 
 STATE_BYTES = 8192
 """The size of a seat's state in the echo server (mafioso pads a seat's message to 8 KiB)."""
@@ -182,14 +183,9 @@ def _start(code: str, port: int, what: str, source: Path = ROOT) -> subprocess.P
     env = {**os.environ, "PYTHONPATH": f"{package_path(source)}:{ROOT}"}
     code = with_ws(code)
     process = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while True:
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
-            return process
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            raise RuntimeError(f"the {what} did not start")
-        time.sleep(0.05)
+    if not listening(process, port, 60):
+        raise RuntimeError(f"the {what} did not start")
+    return process
 
 
 def _stop(process: subprocess.Popen[bytes]) -> None:
@@ -235,8 +231,6 @@ def start_proxy(proxy: str, backends: list[int], sockets: int, folder: Path) -> 
     processes share the port (``SO_REUSEPORT``: the kernel hands each connection to one of them),
     each round-robin on its own; Caddy is one process (Go spreads it over the cores), which this
     machine's 20,000 files a process limit to about 9,000 sockets (800 tables)."""
-    from benchmarks.proxy import start_caddy
-
     port = free_port()
     if proxy == "caddy":
         allowed = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
@@ -312,17 +306,12 @@ def redis_server() -> Iterator[str]:
     """A throwaway ``redis-server`` on a free loopback port (as the cluster tests start one)."""
     port = free_port()
     with contextlib.ExitStack() as stack:
-        directory = stack.enter_context(__import__("tempfile").TemporaryDirectory())
+        directory = stack.enter_context(tempfile.TemporaryDirectory())
         process = subprocess.Popen(["/usr/bin/redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
                                     "--appendonly", "no", "--dir", directory], stdout=subprocess.DEVNULL)
         try:
-            deadline = time.monotonic() + 30
-            while True:
-                with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
-                    break
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("redis-server did not start")
-                time.sleep(0.05)
+            if not listening(process, port, 30):
+                raise RuntimeError("redis-server did not start")
             yield f"redis://127.0.0.1:{port}/0"
         finally:
             process.kill()
@@ -642,8 +631,6 @@ def main() -> None:
 
 def default_proxy() -> str:
     """Caddy, the documented deployment's proxy, where Debian's package put it; else the Python one."""
-    from benchmarks.proxy import CADDY
-
     return "caddy" if CADDY.exists() else "python"
 
 

@@ -94,14 +94,22 @@ def start_caddy(listen: int, backends: list[int], folder: Path) -> subprocess.Po
     with open(folder / "caddy.log", "wb") as log:
         process = subprocess.Popen([str(CADDY), "run", "--config", str(config), "--adapter", "caddyfile"],
                                    env=env, stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 30
+    if not listening(process, listen, 30):
+        raise RuntimeError(f"Caddy did not start: {(folder / 'caddy.log').read_text()[-2000:]}")
+    return process
+
+
+def listening(process: subprocess.Popen[bytes], port: int, seconds: float) -> bool:
+    """Wait until loopback ``port`` answers (``process`` has started listening): True; False, the
+    process killed and reaped, if it ended or ``seconds`` went by first (the caller says why)."""
+    deadline = time.monotonic() + seconds
     while True:
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", listen), 0.2):
-            return process
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+            return True
         if process.poll() is not None or time.monotonic() > deadline:
             process.kill()
             process.wait()
-            raise RuntimeError(f"Caddy did not start: {(folder / 'caddy.log').read_text()[-2000:]}")
+            return False
         time.sleep(0.05)
 
 
